@@ -1,0 +1,48 @@
+//! What Switchboard knows about one tool of one server.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::spec::ServerId;
+
+/// Hints a server gives about a tool (MCP `ToolAnnotations`). Absent means "not known".
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+impl ToolAnnotations {
+    /// A call to such a tool may be sent again after a lost connection without doing the
+    /// work twice.
+    pub fn safe_to_repeat(&self) -> bool {
+        self.read_only_hint == Some(true) || self.idempotent_hint == Some(true)
+    }
+}
+
+/// One tool of one server, as the server listed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolInfo {
+    pub server_id: ServerId,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The tool's JSON Schema for its arguments, as the server sent it.
+    pub input_schema: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Map<String, Value>>,
+    #[serde(default)]
+    pub annotations: ToolAnnotations,
+}
