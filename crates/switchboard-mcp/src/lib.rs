@@ -1,1 +1,27 @@
-//! placeholder
+//! Connections to MCP servers, and the manager that pools them.
+//!
+//! Switchboard reaches servers over stdio (a child process in its own process group),
+//! Streamable HTTP (rmcp's client) and the legacy HTTP+SSE transport of protocol 2024-11-05
+//! (our own rmcp [`Transport`](rmcp::transport::Transport), since rmcp dropped it). It speaks
+//! both protocol generations: the `initialize` handshake and the stateless 2026-07-28 revision.
+//!
+//! [`ConnectionManager`] is the entry point: one shared connection per (owner, server),
+//! multiplexing concurrent calls, with a tool cache, idle reaping, reconnection, timeouts that
+//! progress keeps alive, and cancellation that reaches the server. It implements
+//! [`ToolBackend`], the interface the agent and the HTTP server use.
+
+mod backend;
+mod client;
+mod config;
+mod connect;
+mod connection;
+mod error;
+mod manager;
+pub mod transport;
+
+pub use backend::ToolBackend;
+pub use client::Progress;
+pub use config::ManagerConfig;
+pub use connection::{CallOptions, ServerDetails};
+pub use error::McpError;
+pub use manager::{ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport};

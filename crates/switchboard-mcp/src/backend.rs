@@ -1,0 +1,73 @@
+//! The interface through which the agent and the HTTP server reach tools, whether the servers
+//! run here ([`ConnectionManager`]) or on a remote MCP node.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use rmcp::model::{CallToolResult, JsonObject};
+use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
+
+use crate::connection::CallOptions;
+use crate::error::McpError;
+use crate::manager::ConnectionManager;
+
+/// The tools of one server, or why they could not be listed; one server failing does not hide
+/// the others.
+pub type ServerTools = (ServerSpec, Result<Arc<Vec<ToolInfo>>, McpError>);
+
+pub trait ToolBackend: Send + Sync {
+    /// The enabled tools of each enabled server in `servers`.
+    fn tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        servers: &'a [ServerSpec],
+    ) -> BoxFuture<'a, Vec<ServerTools>>;
+
+    /// Calls one tool.
+    fn call<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>>;
+}
+
+impl ToolBackend for ConnectionManager {
+    fn tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        servers: &'a [ServerSpec],
+    ) -> BoxFuture<'a, Vec<ServerTools>> {
+        Box::pin(async move {
+            let enabled = servers.iter().filter(|spec| spec.enabled);
+            let lists = futures::future::join_all(enabled.map(|spec| async move {
+                let tools = self.list_tools(owner, spec).await.map(|tools| {
+                    if spec.disabled_tools.is_empty() {
+                        return tools;
+                    }
+                    let kept = tools
+                        .iter()
+                        .filter(|tool| !spec.disabled_tools.contains(&tool.name))
+                        .cloned()
+                        .collect();
+                    Arc::new(kept)
+                });
+                (spec.clone(), tools)
+            }));
+            lists.await
+        })
+    }
+
+    fn call<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        Box::pin(self.call_tool(owner, server, tool, arguments, options))
+    }
+}

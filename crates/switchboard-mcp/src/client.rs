@@ -1,0 +1,168 @@
+//! Our side of the MCP session: what we tell servers about ourselves and what we do with what
+//! they send us unasked (progress, list changes, log lines, requests for roots).
+
+// Roots and logging are deprecated by SEP-2577 but still used by deployed servers.
+#![allow(deprecated)]
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::ClientHandler;
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, ListRootsResult, LoggingLevel,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    RootsCapabilities,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, RoleClient};
+use tokio::sync::mpsc;
+
+/// One progress report of a running call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+/// State shared between the rmcp handler (which receives notifications on rmcp's task) and the
+/// connection that issues calls.
+#[derive(Debug, Default)]
+pub(crate) struct SessionEvents {
+    /// Bumped on every `notifications/tools/list_changed`; a cached tool list remembers the
+    /// generation it was fetched at and is stale once this moves on.
+    tools_generation: AtomicU64,
+    /// Where progress of each in-flight call goes, by its progress token. A std mutex: it is
+    /// held for a map operation only, never across an await.
+    progress: Mutex<HashMap<ProgressToken, mpsc::UnboundedSender<Progress>>>,
+}
+
+impl SessionEvents {
+    pub(crate) fn tools_generation(&self) -> u64 {
+        self.tools_generation.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn watch_progress(
+        self: &Arc<Self>,
+        token: ProgressToken,
+        sink: mpsc::UnboundedSender<Progress>,
+    ) -> ProgressWatch {
+        self.progress
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(token.clone(), sink);
+        ProgressWatch {
+            events: Arc::clone(self),
+            token,
+        }
+    }
+}
+
+/// Unregisters a progress sink when the call it belongs to ends.
+pub(crate) struct ProgressWatch {
+    events: Arc<SessionEvents>,
+    token: ProgressToken,
+}
+
+impl Drop for ProgressWatch {
+    fn drop(&mut self) {
+        self.events
+            .progress
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.token);
+    }
+}
+
+/// The rmcp client handler of one connection.
+#[derive(Debug, Clone)]
+pub(crate) struct SwitchboardClient {
+    server: Arc<str>,
+    events: Arc<SessionEvents>,
+    info: ClientConfig,
+}
+
+impl SwitchboardClient {
+    pub(crate) fn new(server: &str, events: Arc<SessionEvents>) -> Self {
+        Self {
+            server: server.into(),
+            events,
+            info: Self::client_info(),
+        }
+    }
+
+    /// The same client announcing another protocol version in `initialize`.
+    pub(crate) fn with_protocol_version(mut self, version: ProtocolVersion) -> Self {
+        self.info.protocol_version = version;
+        self
+    }
+
+    pub(crate) fn client_info() -> ClientConfig {
+        // Roots are declared (and answered with an empty list) because several servers, the
+        // reference server among them, only offer some tools to clients that declare a client
+        // capability. Sampling and elicitation need a person or a model in the loop and are
+        // not declared here.
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.roots = Some(RootsCapabilities::default());
+        ClientConfig::new(
+            capabilities,
+            Implementation::new("switchboard", env!("CARGO_PKG_VERSION")),
+        )
+    }
+}
+
+impl ClientHandler for SwitchboardClient {
+    fn get_info(&self) -> ClientConfig {
+        self.info.clone()
+    }
+
+    async fn list_roots(
+        &self,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        Ok(ListRootsResult::default())
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let sink = self
+            .events
+            .progress
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&params.progress_token)
+            .cloned();
+        if let Some(sink) = sink {
+            // The caller may have stopped listening; progress is advisory.
+            let _ = sink.send(Progress {
+                progress: params.progress,
+                total: params.total,
+                message: params.message,
+            });
+        }
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        tracing::debug!(server = %self.server, "tool list changed");
+        self.events.tools_generation.fetch_add(1, Ordering::AcqRel);
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let server = &self.server;
+        let data = &params.data;
+        match params.level {
+            LoggingLevel::Debug => tracing::debug!(%server, %data, "server log"),
+            LoggingLevel::Info | LoggingLevel::Notice => tracing::info!(%server, %data, "server log"),
+            LoggingLevel::Warning => tracing::warn!(%server, %data, "server log"),
+            _ => tracing::error!(%server, %data, "server log"),
+        }
+    }
+}

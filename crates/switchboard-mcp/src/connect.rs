@@ -1,0 +1,146 @@
+//! Opening a session with one server: start or reach it, then the handshake of whichever
+//! protocol generation it speaks, all within the connect timeout.
+
+use std::sync::Arc;
+
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
+use rmcp::model::ProtocolVersion;
+use switchboard_core::{ServerSpec, TransportKind};
+
+use crate::client::{SessionEvents, SwitchboardClient};
+use crate::config::ManagerConfig;
+use crate::connection::{Connection, Session};
+use crate::error::McpError;
+use crate::transport::probe::{self, Generation};
+use crate::transport::sse::{SseClientConfig, SseClientTransport};
+use crate::transport::stdio::{self, StdioProcess};
+use crate::transport::http;
+use crate::transport::watched::Watched;
+use tokio_util::sync::CancellationToken;
+
+/// Connects to `spec`, which must be valid and enabled.
+pub(crate) async fn connect(
+    spec: &ServerSpec,
+    config: &ManagerConfig,
+    client: &reqwest::Client,
+) -> Result<Connection, McpError> {
+    spec.validate()?;
+    if !spec.enabled {
+        return Err(McpError::Disabled {
+            server: spec.name.clone(),
+        });
+    }
+    let events = Arc::new(SessionEvents::default());
+    let handler = SwitchboardClient::new(&spec.name, Arc::clone(&events));
+    let timeout = config.connect_timeout;
+    let ended = CancellationToken::new();
+    match spec.transport {
+        TransportKind::Stdio => {
+            let StdioProcess {
+                transport,
+                group,
+                stderr,
+            } = stdio::spawn(spec)?;
+            let handshake = async {
+                let (transport, generation) = probe::probe(transport).await.map_err(|error| {
+                    tracing::debug!(server = %spec.name, %error, "probe failed");
+                    McpError::ClosedDuringHandshake {
+                        server: spec.name.clone(),
+                        stderr: None,
+                    }
+                })?;
+                handler
+                    .serve_with_lifecycle(Watched::new(transport, ended.clone()), lifecycle(generation))
+                    .await
+                    .map_err(|error| McpError::from_handshake(&spec.name, None, error, None))
+            };
+            let session = within(timeout, spec, handshake, || stderr.text()).await;
+            // The group guard ends the process if the handshake failed.
+            let session = session.map_err(|error| attach_stderr(error, stderr.text()))?;
+            Ok(Connection::new(spec, session, events, ended, Some((group, stderr))))
+        }
+        TransportKind::StreamableHttp => {
+            let url = spec.url.clone().unwrap_or_default();
+            let transport = http::streamable(client.clone(), spec, &url)?;
+            let handshake = async {
+                handler
+                    .serve_with_lifecycle(Watched::new(transport, ended.clone()), auto_lifecycle())
+                    .await
+                    .map_err(|error| McpError::from_handshake(&spec.name, Some(&url), error, None))
+            };
+            let session = within(timeout, spec, handshake, || None).await?;
+            Ok(Connection::new(spec, session, events, ended, None))
+        }
+        TransportKind::Sse => {
+            let url = spec.url.clone().unwrap_or_default();
+            let handshake = async {
+                let transport = SseClientTransport::connect(
+                    client.clone(),
+                    SseClientConfig {
+                        url: url.clone(),
+                        headers: http::headers(spec)?,
+                        connect_timeout: timeout,
+                    },
+                )
+                .await
+                .map_err(|error| McpError::from_sse(&spec.name, &url, error))?;
+                // Legacy SSE is the 2024-11-05 protocol: only the classic handshake exists.
+                handler
+                    .with_protocol_version(ProtocolVersion::V_2024_11_05)
+                    .serve_with_lifecycle(
+                        Watched::new(transport, ended.clone()),
+                        ClientLifecycleMode::Initialize,
+                    )
+                    .await
+                    .map_err(|error| McpError::from_handshake(&spec.name, Some(&url), error, None))
+            };
+            let session = within(timeout, spec, handshake, || None).await?;
+            Ok(Connection::new(spec, session, events, ended, None))
+        }
+        other => Err(McpError::UnsupportedTransport(other)),
+    }
+}
+
+fn lifecycle(generation: Generation) -> ClientLifecycleMode {
+    match generation {
+        Generation::Modern => ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+        Generation::Legacy => ClientLifecycleMode::Initialize,
+        Generation::Negotiate => auto_lifecycle(),
+    }
+}
+
+/// Over HTTP every request gets its own answer (an HTTP error at worst), so rmcp's automatic
+/// mode never waits on silence there.
+fn auto_lifecycle() -> ClientLifecycleMode {
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(ProtocolVersion::V_2025_11_25),
+    }
+}
+
+async fn within(
+    timeout: std::time::Duration,
+    spec: &ServerSpec,
+    handshake: impl Future<Output = Result<Session, McpError>>,
+    stderr: impl Fn() -> Option<String>,
+) -> Result<Session, McpError> {
+    match tokio::time::timeout(timeout, handshake).await {
+        Ok(result) => result,
+        Err(_) => Err(McpError::ConnectTimeout {
+            server: spec.name.clone(),
+            timeout,
+            stderr: stderr(),
+        }),
+    }
+}
+
+fn attach_stderr(error: McpError, text: Option<String>) -> McpError {
+    match error {
+        McpError::ClosedDuringHandshake { server, stderr: None } => {
+            McpError::ClosedDuringHandshake { server, stderr: text }
+        }
+        other => other,
+    }
+}

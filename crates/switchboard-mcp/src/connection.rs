@@ -1,0 +1,323 @@
+//! One live session with one server, shared by every caller: calls are multiplexed over it by
+//! JSON-RPC id, each with its own timeout, progress and cancellation.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::RoleClient;
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
+    ClientRequest, GetPromptRequestParams, GetPromptResult, Implementation, JsonObject,
+    PaginatedRequestParams, Prompt, ReadResourceRequestParams, ReadResourceResult, RequestId,
+    Resource, ServerCapabilities, ServerResult, Tool,
+};
+use rmcp::service::{PeerRequestOptions, RunningService};
+use serde::Serialize;
+use switchboard_core::ServerSpec;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::client::{Progress, SessionEvents, SwitchboardClient};
+use crate::error::McpError;
+use crate::transport::stdio::{ProcessGroupGuard, StderrTail};
+
+pub(crate) type Session = RunningService<RoleClient, SwitchboardClient>;
+
+/// What the server told us about itself when we connected.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerDetails {
+    pub protocol_version: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_info: Option<Implementation>,
+    pub capabilities: ServerCapabilities,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+}
+
+/// How one call is run.
+#[derive(Debug, Clone, Default)]
+pub struct CallOptions {
+    /// Cancelling it abandons the call and tells the server (`notifications/cancelled`).
+    pub cancel: CancellationToken,
+    /// Receives the server's progress reports for this call.
+    pub progress: Option<mpsc::UnboundedSender<Progress>>,
+    /// Overrides the time the call may go without a response or progress.
+    pub timeout: Option<Duration>,
+}
+
+/// Per-call time limits: `idle` resets on every progress report, `ceiling` does not.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CallLimits {
+    pub(crate) idle: Duration,
+    pub(crate) ceiling: Duration,
+}
+
+pub(crate) struct Connection {
+    server: String,
+    session: Session,
+    events: Arc<SessionEvents>,
+    ended: CancellationToken,
+    process: Option<(ProcessGroupGuard, StderrTail)>,
+    details: ServerDetails,
+}
+
+impl Connection {
+    pub(crate) fn new(
+        spec: &ServerSpec,
+        session: Session,
+        events: Arc<SessionEvents>,
+        ended: CancellationToken,
+        process: Option<(ProcessGroupGuard, StderrTail)>,
+    ) -> Self {
+        let details = match session.peer_info() {
+            Some(info) => ServerDetails {
+                protocol_version: info.protocol_version.to_string(),
+                server_info: info.server_info.clone(),
+                capabilities: info.capabilities.clone(),
+                instructions: info.instructions.clone(),
+            },
+            None => ServerDetails {
+                protocol_version: String::new(),
+                server_info: None,
+                capabilities: ServerCapabilities::default(),
+                instructions: None,
+            },
+        };
+        Self {
+            server: spec.name.clone(),
+            session,
+            events,
+            ended,
+            process,
+            details,
+        }
+    }
+
+    pub(crate) fn details(&self) -> &ServerDetails {
+        &self.details
+    }
+
+    /// The process group of a stdio server, for tests and diagnostics.
+    pub(crate) fn pgid(&self) -> Option<u32> {
+        self.process.as_ref().map(|(group, _)| group.pgid())
+    }
+
+    /// False once the process died, the stream closed or the session could not be recovered.
+    pub(crate) fn is_alive(&self) -> bool {
+        !self.ended.is_cancelled() && !self.session.is_closed() && !self.session.is_transport_closed()
+    }
+
+    /// Resolves when the transport has ended.
+    pub(crate) fn ended(&self) -> CancellationToken {
+        self.ended.clone()
+    }
+
+    pub(crate) fn tools_generation(&self) -> u64 {
+        self.events.tools_generation()
+    }
+
+    /// Every tool, following `nextCursor` until the server has no more pages.
+    pub(crate) async fn list_tools(&self, limits: CallLimits) -> Result<Vec<Tool>, McpError> {
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        loop {
+            let params = cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
+            let page = self
+                .bounded("tools/list", limits, self.session.list_tools(params))
+                .await?;
+            tools.extend(page.tools);
+            match page.next_cursor {
+                Some(next) if !next.is_empty() => cursor = Some(next),
+                _ => return Ok(tools),
+            }
+        }
+    }
+
+    pub(crate) async fn list_resources(&self, limits: CallLimits) -> Result<Vec<Resource>, McpError> {
+        let mut all = Vec::new();
+        let mut cursor = None;
+        loop {
+            let params = cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
+            let page = self
+                .bounded("resources/list", limits, self.session.list_resources(params))
+                .await?;
+            all.extend(page.resources);
+            match page.next_cursor {
+                Some(next) if !next.is_empty() => cursor = Some(next),
+                _ => return Ok(all),
+            }
+        }
+    }
+
+    pub(crate) async fn read_resource(
+        &self,
+        uri: &str,
+        limits: CallLimits,
+    ) -> Result<ReadResourceResult, McpError> {
+        let params = ReadResourceRequestParams::new(uri);
+        self.bounded("resources/read", limits, self.session.read_resource(params))
+            .await
+    }
+
+    pub(crate) async fn list_prompts(&self, limits: CallLimits) -> Result<Vec<Prompt>, McpError> {
+        let mut all = Vec::new();
+        let mut cursor = None;
+        loop {
+            let params = cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
+            let page = self
+                .bounded("prompts/list", limits, self.session.list_prompts(params))
+                .await?;
+            all.extend(page.prompts);
+            match page.next_cursor {
+                Some(next) if !next.is_empty() => cursor = Some(next),
+                _ => return Ok(all),
+            }
+        }
+    }
+
+    pub(crate) async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        limits: CallLimits,
+    ) -> Result<GetPromptResult, McpError> {
+        let mut params = GetPromptRequestParams::new(name.to_owned());
+        if let Some(arguments) = arguments {
+            params = params.with_arguments(arguments);
+        }
+        self.bounded("prompts/get", limits, self.session.get_prompt(params))
+            .await
+    }
+
+    async fn bounded<T>(
+        &self,
+        method: &str,
+        limits: CallLimits,
+        request: impl Future<Output = Result<T, rmcp::ServiceError>>,
+    ) -> Result<T, McpError> {
+        match tokio::time::timeout(limits.idle, request).await {
+            Ok(result) => result.map_err(|error| McpError::from_service(&self.server, method, error)),
+            Err(_) => Err(McpError::Timeout {
+                server: self.server.clone(),
+                method: method.to_owned(),
+                timeout: limits.idle,
+            }),
+        }
+    }
+
+    /// Calls a tool. A connection that dies before the request is written reports
+    /// [`McpError::ConnectionLost`]; one that dies after reports [`McpError::LostAfterSend`],
+    /// because the server may have run the tool.
+    pub(crate) async fn call_tool(
+        &self,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: &CallOptions,
+        limits: CallLimits,
+    ) -> Result<CallToolResult, McpError> {
+        let mut params = CallToolRequestParams::new(tool.to_owned());
+        if let Some(arguments) = arguments {
+            params = params.with_arguments(arguments);
+        }
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let request_options = PeerRequestOptions::with_timeout(limits.idle)
+            .reset_timeout_on_progress()
+            .with_max_total_timeout(limits.ceiling);
+        let handle = self
+            .session
+            .send_request_with_option(request, request_options)
+            .await
+            .map_err(|error| McpError::from_service(&self.server, "tools/call", error))?;
+        let _progress = options
+            .progress
+            .clone()
+            .map(|sink| self.events.watch_progress(handle.progress_token.clone(), sink));
+        let mut abandoned = AbandonGuard::new(self.session.peer().clone(), handle.id.clone());
+        let response = tokio::select! {
+            response = handle.await_response() => response,
+            () = options.cancel.cancelled() => {
+                abandoned.send_now("cancelled by the caller").await;
+                return Err(McpError::Cancelled);
+            }
+        };
+        abandoned.disarm();
+        match response {
+            Ok(ServerResult::CallToolResult(result)) => Ok(result),
+            Ok(other) => Err(McpError::Protocol {
+                server: self.server.clone(),
+                detail: format!("expected a tools/call result, got {}", result_kind(&other)),
+            }),
+            Err(rmcp::ServiceError::TransportClosed) => Err(McpError::LostAfterSend {
+                server: self.server.clone(),
+                tool: tool.to_owned(),
+            }),
+            Err(error) => Err(McpError::from_service(&self.server, "tools/call", error)),
+        }
+    }
+
+    /// Ends the session: stdin is closed so the server may exit on its own, then after `grace`
+    /// the whole process group is killed, grandchildren included.
+    pub(crate) async fn close(self, grace: Duration) {
+        let Self {
+            session, process, ..
+        } = self;
+        let _ = tokio::time::timeout(grace, session.cancel()).await;
+        if let Some((group, _)) = process {
+            group.kill();
+        }
+    }
+}
+
+fn result_kind(result: &ServerResult) -> &'static str {
+    match result {
+        ServerResult::CallToolResult(_) => "a tool result",
+        _ => "another kind of result",
+    }
+}
+
+/// Tells the server a request was abandoned when the caller stops waiting, whether by
+/// cancelling or by dropping the call's future.
+struct AbandonGuard {
+    peer: Option<rmcp::Peer<RoleClient>>,
+    id: RequestId,
+}
+
+impl AbandonGuard {
+    fn new(peer: rmcp::Peer<RoleClient>, id: RequestId) -> Self {
+        Self {
+            peer: Some(peer),
+            id,
+        }
+    }
+
+    fn disarm(&mut self) {
+        self.peer = None;
+    }
+
+    async fn send_now(&mut self, reason: &str) {
+        if let Some(peer) = self.peer.take() {
+            let _ = peer
+                .notify_cancelled(cancelled(self.id.clone(), reason))
+                .await;
+        }
+    }
+}
+
+fn cancelled(id: RequestId, reason: &str) -> CancelledNotificationParam {
+    CancelledNotificationParam::new(Some(id), Some(reason.to_owned()))
+}
+
+impl Drop for AbandonGuard {
+    fn drop(&mut self) {
+        let Some(peer) = self.peer.take() else { return };
+        let id = self.id.clone();
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = peer
+                    .notify_cancelled(cancelled(id, "the caller stopped waiting"))
+                    .await;
+            });
+        }
+    }
+}

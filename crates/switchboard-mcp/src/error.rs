@@ -1,0 +1,234 @@
+//! The one error type of the MCP layer. Each variant says what went wrong in terms a person can
+//! act on, keeps its cause as a `#[source]`, and maps to one [`ErrorCode`] so the HTTP layer
+//! never has to guess from message text.
+
+use std::time::Duration;
+
+use rmcp::model::ErrorData;
+use rmcp::service::{ClientInitializeError, ServiceError};
+use switchboard_core::{ErrorCode, SpecError};
+
+use crate::transport::sse::SseTransportError;
+
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum McpError {
+    #[error("invalid server configuration: {0}")]
+    InvalidSpec(#[from] SpecError),
+
+    #[error("invalid {field}: {reason}")]
+    InvalidHeader { field: String, reason: String },
+
+    #[error("transport {0:?} is not supported by this build")]
+    UnsupportedTransport(switchboard_core::TransportKind),
+
+    #[error("server `{server}` is disabled")]
+    Disabled { server: String },
+
+    #[error("could not start `{command}`: {source}")]
+    Spawn {
+        command: String,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("cannot reach {url}: {source}")]
+    Unreachable {
+        url: String,
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+
+    #[error("server `{server}` rejected the credentials: {detail}")]
+    AuthFailed { server: String, detail: String },
+
+    #[error("server `{server}` did not complete the MCP handshake within {}s{}", .timeout.as_secs_f64(), stderr_suffix(.stderr))]
+    ConnectTimeout {
+        server: String,
+        timeout: Duration,
+        stderr: Option<String>,
+    },
+
+    #[error("server `{server}` closed the connection during the handshake{}", stderr_suffix(.stderr))]
+    ClosedDuringHandshake {
+        server: String,
+        stderr: Option<String>,
+    },
+
+    #[error("MCP handshake with `{server}` failed: {source}")]
+    Handshake {
+        server: String,
+        #[source]
+        source: Box<ClientInitializeError>,
+    },
+
+    #[error("the connection to `{server}` was lost")]
+    ConnectionLost { server: String },
+
+    #[error(
+        "the connection to `{server}` was lost after `{tool}` was sent; it is not sent again \
+         because the tool is not annotated read-only or idempotent"
+    )]
+    LostAfterSend { server: String, tool: String },
+
+    #[error("`{method}` on `{server}` timed out after {}s", .timeout.as_secs_f64())]
+    Timeout {
+        server: String,
+        method: String,
+        timeout: Duration,
+    },
+
+    #[error("the request was cancelled")]
+    Cancelled,
+
+    #[error("server `{server}` has no tool `{tool}`")]
+    ToolNotFound { server: String, tool: String },
+
+    #[error("server `{server}` answered with error {}: {}", .error.code.0, .error.message)]
+    Server { server: String, error: ErrorData },
+
+    #[error("server `{server}` broke the protocol: {detail}")]
+    Protocol { server: String, detail: String },
+}
+
+fn stderr_suffix(stderr: &Option<String>) -> String {
+    match stderr {
+        Some(text) if !text.trim().is_empty() => format!("; its stderr ended with: {}", text.trim()),
+        _ => String::new(),
+    }
+}
+
+impl McpError {
+    /// The documented code this error is reported with.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            McpError::InvalidSpec(_) => ErrorCode::ValidationError,
+            McpError::InvalidHeader { .. } => ErrorCode::ValidationError,
+            McpError::UnsupportedTransport(_) => ErrorCode::UnsupportedTransport,
+            McpError::Disabled { .. } => ErrorCode::McpConnectionError,
+            McpError::Spawn { .. } => ErrorCode::McpConnectionError,
+            McpError::Unreachable { .. } => ErrorCode::McpUnreachable,
+            McpError::AuthFailed { .. } => ErrorCode::McpAuthFailed,
+            McpError::ConnectTimeout { .. } => ErrorCode::McpTimeout,
+            McpError::ClosedDuringHandshake { .. } => ErrorCode::McpConnectionError,
+            McpError::Handshake { .. } => ErrorCode::McpProtocolError,
+            McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. } => {
+                ErrorCode::McpConnectionError
+            }
+            McpError::Timeout { .. } => ErrorCode::McpTimeout,
+            McpError::Cancelled => ErrorCode::Cancelled,
+            McpError::ToolNotFound { .. } => ErrorCode::McpToolNotFound,
+            McpError::Server { error, .. } => match error.code {
+                rmcp::model::ErrorCode::INVALID_PARAMS => ErrorCode::McpInvalidParams,
+                rmcp::model::ErrorCode::PARSE_ERROR => ErrorCode::McpParseError,
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND
+                | rmcp::model::ErrorCode::INVALID_REQUEST => ErrorCode::McpProtocolError,
+                _ => ErrorCode::McpExecutionError,
+            },
+            McpError::Protocol { .. } => ErrorCode::McpProtocolError,
+        }
+    }
+
+    /// The connection this error came from is gone and a new one may succeed.
+    pub fn connection_lost(&self) -> bool {
+        matches!(self, McpError::ConnectionLost { .. })
+    }
+
+    /// Maps an rmcp request error on an established connection.
+    pub(crate) fn from_service(server: &str, method: &str, error: ServiceError) -> Self {
+        match error {
+            ServiceError::McpError(error) => McpError::Server {
+                server: server.to_owned(),
+                error,
+            },
+            ServiceError::Timeout { timeout } => McpError::Timeout {
+                server: server.to_owned(),
+                method: method.to_owned(),
+                timeout,
+            },
+            ServiceError::Cancelled { .. } => McpError::Cancelled,
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                McpError::ConnectionLost {
+                    server: server.to_owned(),
+                }
+            }
+            other => McpError::Protocol {
+                server: server.to_owned(),
+                detail: other.to_string(),
+            },
+        }
+    }
+
+    /// Maps a failed handshake, looking through rmcp's error for HTTP status codes.
+    pub(crate) fn from_handshake(
+        server: &str,
+        url: Option<&str>,
+        error: ClientInitializeError,
+        stderr: Option<String>,
+    ) -> Self {
+        if let ClientInitializeError::ConnectionClosed(_) = error {
+            return McpError::ClosedDuringHandshake {
+                server: server.to_owned(),
+                stderr,
+            };
+        }
+        let text = error_chain(&error);
+        if is_auth_failure(&text) {
+            return McpError::AuthFailed {
+                server: server.to_owned(),
+                detail: text,
+            };
+        }
+        if let (Some(url), ClientInitializeError::TransportError { .. }) = (url, &error)
+            && is_unreachable(&text)
+        {
+            return McpError::Unreachable {
+                url: url.to_owned(),
+                source: Box::new(error),
+            };
+        }
+        McpError::Handshake {
+            server: server.to_owned(),
+            source: Box::new(error),
+        }
+    }
+
+    pub(crate) fn from_sse(server: &str, url: &str, error: SseTransportError) -> Self {
+        match error {
+            SseTransportError::Unauthorized { .. } => McpError::AuthFailed {
+                server: server.to_owned(),
+                detail: error.to_string(),
+            },
+            other => McpError::Unreachable {
+                url: url.to_owned(),
+                source: Box::new(other),
+            },
+        }
+    }
+}
+
+/// The whole `source()` chain in one line; used only to classify transport failures whose
+/// status rmcp does not expose as a type (HTTP 401/403 and refused connections).
+fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+fn is_auth_failure(text: &str) -> bool {
+    text.contains("401") || text.contains("403") || text.contains("Unauthorized")
+        || text.contains("Auth required")
+}
+
+fn is_unreachable(text: &str) -> bool {
+    let text = text.to_ascii_lowercase();
+    text.contains("connection refused")
+        || text.contains("error sending request")
+        || text.contains("dns error")
+        || text.contains("connect error")
+}

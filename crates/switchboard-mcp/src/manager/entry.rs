@@ -1,0 +1,235 @@
+//! One pooled (owner, server) slot: the live connection if any, its status, its tool cache.
+//!
+//! Reading the current connection takes a short std lock and clones an `Arc`, so concurrent
+//! calls do not queue behind each other; only (re)connecting is serialised, by an async mutex,
+//! so a burst of callers opens one connection, not one each.
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use switchboard_core::ServerSpec;
+use tokio::sync::watch;
+
+use super::status::{ConnectionSnapshot, ConnectionStatus};
+use super::tools::CachedTools;
+use crate::config::ManagerConfig;
+use crate::connect::connect;
+use crate::connection::Connection;
+use crate::error::McpError;
+
+/// A connection and the spec it was opened with.
+#[derive(Clone)]
+pub(crate) struct Live {
+    pub(crate) conn: Arc<Connection>,
+    pub(crate) spec: Arc<ServerSpec>,
+    /// Distinguishes connection instances, for the tool cache and the death watcher.
+    pub(crate) instance: u64,
+}
+
+pub(crate) struct Entry {
+    live: RwLock<Option<Live>>,
+    connecting: tokio::sync::Mutex<()>,
+    status: watch::Sender<ConnectionSnapshot>,
+    last_active_ms: AtomicU64,
+    in_flight: AtomicUsize,
+    instances: AtomicU64,
+    pub(crate) tools: Mutex<Option<CachedTools>>,
+}
+
+impl Entry {
+    pub(crate) fn new() -> Self {
+        Self {
+            live: RwLock::new(None),
+            connecting: tokio::sync::Mutex::new(()),
+            status: watch::Sender::new(ConnectionSnapshot::disconnected()),
+            last_active_ms: AtomicU64::new(0),
+            in_flight: AtomicUsize::new(0),
+            instances: AtomicU64::new(0),
+            tools: Mutex::new(None),
+        }
+    }
+
+    pub(crate) fn snapshot(&self) -> ConnectionSnapshot {
+        let mut snapshot = self.status.borrow().clone();
+        let ms = self.last_active_ms.load(Ordering::Relaxed);
+        snapshot.last_active_at = (ms > 0).then_some(ms);
+        snapshot
+    }
+
+    pub(crate) fn subscribe(&self) -> watch::Receiver<ConnectionSnapshot> {
+        self.status.subscribe()
+    }
+
+    /// The live connection for `spec`, if one is open with exactly this configuration.
+    fn current(&self, spec: &ServerSpec) -> Option<Live> {
+        let live = self.live.read().unwrap_or_else(PoisonError::into_inner);
+        live.as_ref()
+            .filter(|live| live.conn.is_alive() && *live.spec == *spec)
+            .cloned()
+    }
+
+    /// The connection to use for `spec`: the open one, or a new one when there is none, it
+    /// died, or the configuration changed.
+    pub(crate) async fn connection(
+        self: &Arc<Self>,
+        spec: &ServerSpec,
+        config: &ManagerConfig,
+        http: &reqwest::Client,
+    ) -> Result<Live, McpError> {
+        if let Some(live) = self.current(spec) {
+            return Ok(live);
+        }
+        let _connecting = self.connecting.lock().await;
+        if let Some(live) = self.current(spec) {
+            return Ok(live);
+        }
+        if let Some(old) = self.take_live() {
+            tokio::spawn(close(old, config.shutdown_grace));
+        }
+        self.set_status(ConnectionStatus::Connecting, None, None);
+        match connect(spec, config, http).await {
+            Ok(conn) => {
+                let live = Live {
+                    conn: Arc::new(conn),
+                    spec: Arc::new(spec.clone()),
+                    instance: self.instances.fetch_add(1, Ordering::Relaxed),
+                };
+                self.set_status(
+                    ConnectionStatus::Connected,
+                    None,
+                    Some(live.conn.details().clone()),
+                );
+                *self.live.write().unwrap_or_else(PoisonError::into_inner) = Some(live.clone());
+                tokio::spawn(watch_for_death(
+                    Arc::downgrade(self),
+                    live.clone(),
+                    config.shutdown_grace,
+                ));
+                Ok(live)
+            }
+            Err(error) => {
+                self.set_status(ConnectionStatus::Error, Some(error.to_string()), None);
+                Err(error)
+            }
+        }
+    }
+
+    fn take_live(&self) -> Option<Live> {
+        self.live
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+
+    /// Forgets `instance` if it is still the current connection (it was found dead).
+    pub(crate) fn discard(&self, instance: u64, reason: &str, grace: Duration) {
+        let mut live = self.live.write().unwrap_or_else(PoisonError::into_inner);
+        if live.as_ref().is_some_and(|l| l.instance == instance) {
+            let dead = live.take();
+            drop(live);
+            self.set_status(ConnectionStatus::Error, Some(reason.to_owned()), None);
+            // Closing ends whatever the dead server left running in its process group.
+            if let Some(dead) = dead {
+                tokio::spawn(close(dead, grace));
+            }
+        }
+    }
+
+    /// Closes the connection, if any, and reports `disconnected`.
+    pub(crate) async fn disconnect(&self, grace: Duration) {
+        let _connecting = self.connecting.lock().await;
+        if let Some(live) = self.take_live() {
+            close(live, grace).await;
+        }
+        *self.tools.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        self.set_status(ConnectionStatus::Disconnected, None, None);
+    }
+
+    /// Closes the connection if it has been idle for `idle` and no call is running.
+    pub(crate) async fn reap_if_idle(&self, idle: Duration, grace: Duration) {
+        let last = self.last_active_ms.load(Ordering::Relaxed);
+        let idle_ms = u64::try_from(idle.as_millis()).unwrap_or(u64::MAX);
+        let has_live = self.live.read().unwrap_or_else(PoisonError::into_inner).is_some();
+        if has_live
+            && self.in_flight.load(Ordering::Acquire) == 0
+            && now_ms().saturating_sub(last) >= idle_ms
+        {
+            tracing::debug!("closing idle connection");
+            self.disconnect(grace).await;
+        }
+    }
+
+    /// Marks a request as running until the guard drops; keeps the idle reaper away.
+    pub(crate) fn begin(self: &Arc<Self>) -> ActiveGuard {
+        self.in_flight.fetch_add(1, Ordering::AcqRel);
+        self.last_active_ms.store(now_ms(), Ordering::Relaxed);
+        ActiveGuard {
+            entry: Arc::clone(self),
+        }
+    }
+
+    fn set_status(
+        &self,
+        status: ConnectionStatus,
+        last_error: Option<String>,
+        server: Option<crate::connection::ServerDetails>,
+    ) {
+        self.status.send_modify(|snapshot| {
+            snapshot.status = status;
+            if status != ConnectionStatus::Disconnected {
+                snapshot.last_error = last_error.or(snapshot.last_error.take());
+            }
+            if status == ConnectionStatus::Connected {
+                snapshot.last_error = None;
+            }
+            if server.is_some() || status != ConnectionStatus::Connected {
+                snapshot.server = server.or(snapshot.server.take());
+            }
+        });
+    }
+}
+
+pub(crate) struct ActiveGuard {
+    entry: Arc<Entry>,
+}
+
+impl Drop for ActiveGuard {
+    fn drop(&mut self) {
+        self.entry.last_active_ms.store(now_ms(), Ordering::Relaxed);
+        self.entry.in_flight.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+async fn close(live: Live, grace: Duration) {
+    match Arc::try_unwrap(live.conn) {
+        Ok(conn) => conn.close(grace).await,
+        // Callers still hold it: the session ends when the last of them lets go, and the
+        // process group guard ends the process then.
+        Err(shared) => drop(shared),
+    }
+}
+
+async fn watch_for_death(entry: std::sync::Weak<Entry>, live: Live, grace: Duration) {
+    let ended = live.conn.ended();
+    let instance = live.instance;
+    drop(live);
+    ended.cancelled().await;
+    if let Some(entry) = entry.upgrade() {
+        entry.discard(instance, "the connection ended", grace);
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}
+
+impl Entry {
+    pub(crate) fn process_group(&self) -> Option<u32> {
+        let live = self.live.read().unwrap_or_else(PoisonError::into_inner);
+        live.as_ref().and_then(|live| live.conn.pgid())
+    }
+}

@@ -1,0 +1,10 @@
+//! The three ways of reaching an MCP server. Each module turns a [`ServerSpec`] into something
+//! rmcp can run a client session over.
+//!
+//! [`ServerSpec`]: switchboard_core::ServerSpec
+
+pub(crate) mod http;
+pub(crate) mod probe;
+pub mod sse;
+pub(crate) mod stdio;
+pub(crate) mod watched;

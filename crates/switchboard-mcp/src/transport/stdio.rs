@@ -1,0 +1,122 @@
+//! Local servers: a child process speaking JSON-RPC lines over stdin and stdout.
+//!
+//! The child is started in a process group of its own, so ending the group ends everything the
+//! server started too (a server that runs `npx` or a shell script is several processes deep).
+//! Its stderr is read into our logs line by line rather than inherited, and the last lines are
+//! kept to explain a server that dies while connecting.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use nix::sys::signal::{Signal, killpg};
+use nix::unistd::Pid;
+use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
+use rmcp::transport::TokioChildProcess;
+use switchboard_core::ServerSpec;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::ChildStderr;
+
+use crate::error::McpError;
+
+const STDERR_TAIL_LINES: usize = 20;
+
+/// A started stdio server: the rmcp transport over its pipes, plus what we need to end it.
+pub(crate) struct StdioProcess {
+    pub(crate) transport: TokioChildProcess,
+    pub(crate) group: ProcessGroupGuard,
+    pub(crate) stderr: StderrTail,
+}
+
+/// Starts the server's command. `command` must be present (checked by `ServerSpec::validate`).
+pub(crate) fn spawn(spec: &ServerSpec) -> Result<StdioProcess, McpError> {
+    let program = spec.command.clone().unwrap_or_default();
+    let mut command = tokio::process::Command::new(&program);
+    command.args(&spec.args).envs(&spec.env);
+    if let Some(cwd) = &spec.cwd {
+        command.current_dir(cwd);
+    }
+    let mut wrapped = CommandWrap::from(command);
+    wrapped.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
+
+    let (transport, stderr) = TokioChildProcess::builder(wrapped)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|source| McpError::Spawn {
+            command: program.clone(),
+            source,
+        })?;
+    let pid = transport.id().ok_or_else(|| McpError::Spawn {
+        command: program.clone(),
+        source: std::io::Error::other("the process exited before its id could be read"),
+    })?;
+    let tail = StderrTail::default();
+    if let Some(stderr) = stderr {
+        tokio::spawn(forward_stderr(spec.name.clone(), stderr, tail.clone()));
+    }
+    tracing::debug!(server = %spec.name, pid, "started stdio server");
+    Ok(StdioProcess {
+        transport,
+        group: ProcessGroupGuard { pgid: pid },
+        stderr: tail,
+    })
+}
+
+/// The last lines a server wrote to stderr.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+
+impl StderrTail {
+    fn push(&self, line: String) {
+        let mut lines = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if lines.len() == STDERR_TAIL_LINES {
+            lines.pop_front();
+        }
+        lines.push_back(line);
+    }
+
+    pub(crate) fn text(&self) -> Option<String> {
+        let lines = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if lines.is_empty() {
+            return None;
+        }
+        Some(lines.iter().cloned().collect::<Vec<_>>().join("\n"))
+    }
+}
+
+async fn forward_stderr(server: String, stderr: ChildStderr, tail: StderrTail) {
+    let mut lines = BufReader::new(stderr).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        tracing::info!(target: "switchboard_mcp::server_stderr", server = %server, "{line}");
+        tail.push(line);
+    }
+}
+
+/// Ends the server's whole process group when dropped or killed, whatever the server left
+/// running. Killing is idempotent.
+#[derive(Debug)]
+pub(crate) struct ProcessGroupGuard {
+    pgid: u32,
+}
+
+impl ProcessGroupGuard {
+    pub(crate) fn pgid(&self) -> u32 {
+        self.pgid
+    }
+
+    pub(crate) fn kill(&self) {
+        let Ok(pgid) = i32::try_from(self.pgid) else {
+            return;
+        };
+        // ESRCH (the group is already gone) is the expected outcome after a clean exit.
+        match killpg(Pid::from_raw(pgid), Signal::SIGKILL) {
+            Ok(()) | Err(nix::errno::Errno::ESRCH) => {}
+            Err(error) => tracing::warn!(pgid, %error, "could not kill server process group"),
+        }
+    }
+}
+
+impl Drop for ProcessGroupGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
