@@ -7,6 +7,7 @@ pub mod naming;
 pub mod spec;
 pub mod tool;
 
-pub use error_code::ErrorCode;
-pub use spec::{Auth, ServerId, ServerSpec, SpecError, TransportKind};
+pub use error_code::{ErrorCode, RetrySafety};
+pub use naming::NameTable;
+pub use spec::{Auth, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};
 pub use tool::{ToolAnnotations, ToolInfo};

@@ -1,4 +1,31 @@
 //! The configuration of one MCP server: how to reach it and which of its tools to use.
+//!
+//! A [`ServerSpec`] is plain data that travels everywhere: it is stored (with its secrets
+//! encrypted), edited through the API, printed by the CLI and handed to the connection manager.
+//! Because it travels so far, three guarantees live here rather than in each consumer:
+//!
+//! - [`ServerSpec::validate`] is the one place that decides whether a spec can be used, with a
+//!   message a person can act on and the name of the field at fault ([`SpecError::field`]);
+//! - its `Debug` output never shows a secret (env values, header values, credentials, a URL's
+//!   password or query values), so a spec can be logged without thinking twice;
+//! - a URL given without a transport gets the same transport everywhere
+//!   ([`TransportKind::infer_from_url`], the rule of seed 001).
+//!
+//! ```
+//! use switchboard_core::{ServerSpec, TransportKind};
+//!
+//! let spec = ServerSpec::http("Docs Search", "https://example.com/mcp", None);
+//! assert_eq!(spec.id.0, "docs-search");
+//! assert_eq!(spec.transport, TransportKind::StreamableHttp);
+//! assert!(spec.validate().is_ok());
+//!
+//! let broken = ServerSpec::stdio("files", "", Vec::<String>::new());
+//! assert_eq!(broken.validate().unwrap_err().field(), "command");
+//! ```
+
+mod debug;
+mod duration_secs_opt;
+mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -6,11 +33,44 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+pub use validate::SpecError;
 
 /// Stable identifier of a configured server (unique per owner).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct ServerId(pub String);
+
+impl ServerId {
+    /// The id a server gets from its display name: lowercase ASCII letters and digits, every
+    /// other run of characters turned into one `-`, so it reads well in URLs and CLI arguments
+    /// (`"My Files (local)"` becomes `my-files-local`). A name with no ASCII letter or digit
+    /// (`"日本語"`) becomes `server-` and six hex digits of its SHA-256, which keeps it
+    /// non-empty and distinct per name.
+    pub fn from_name(name: &str) -> Self {
+        const MAX_SLUG: usize = 64;
+        let mut slug = String::with_capacity(name.len().min(MAX_SLUG));
+        for c in name.chars() {
+            if slug.len() >= MAX_SLUG {
+                break;
+            }
+            if c.is_ascii_alphanumeric() {
+                slug.push(c.to_ascii_lowercase());
+            } else if !slug.is_empty() && !slug.ends_with('-') {
+                slug.push('-');
+            }
+        }
+        let slug = slug.trim_end_matches('-');
+        if slug.is_empty() {
+            let digest = Sha256::digest(name.as_bytes());
+            let hex: String = digest.iter().take(3).map(|b| format!("{b:02x}")).collect();
+            Self(format!("server-{hex}"))
+        } else {
+            Self(slug.to_owned())
+        }
+    }
+}
 
 impl fmt::Display for ServerId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -24,7 +84,29 @@ impl From<&str> for ServerId {
     }
 }
 
+/// Who a server belongs to: servers and their connections are kept per owner (a user, or
+/// `local` for the single-user CLI).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct OwnerId(pub String);
+
+impl OwnerId {
+    /// The owner used by the command line and single-user setups.
+    pub fn local() -> Self {
+        Self("local".to_owned())
+    }
+}
+
+impl fmt::Display for OwnerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// How Switchboard talks to a server.
+///
+/// Serialized as `stdio`, `streamable_http` or `sse`; the spellings of the seeds
+/// (`streamableHttp` from seed 001, `http` from seed 002) are accepted when reading.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -32,9 +114,50 @@ pub enum TransportKind {
     /// A local process speaking JSON-RPC lines on stdin/stdout.
     Stdio,
     /// MCP Streamable HTTP (2025-03-26 and later); the URL usually ends in `/mcp`.
+    #[serde(alias = "streamableHttp", alias = "http")]
     StreamableHttp,
     /// The legacy HTTP+SSE transport of protocol 2024-11-05.
     Sse,
+}
+
+impl TransportKind {
+    /// The transport of a URL configured without one (seed 001): Streamable HTTP when the path
+    /// ends in `/mcp` or `/mcp/`, legacy SSE for any other URL. The query and fragment are
+    /// ignored, and the comparison is exact (`/MCP` means SSE), as in the seed.
+    pub fn infer_from_url(url: &str) -> TransportKind {
+        let path = match url::Url::parse(url) {
+            Ok(parsed) => parsed.path().to_owned(),
+            // Not a URL we could use anyway (validate says so); look at the raw text so the
+            // answer is still sensible for the form the user is typing into.
+            Err(_) => url.split(['?', '#']).next().unwrap_or_default().to_owned(),
+        };
+        let path = path.strip_suffix('/').unwrap_or(&path);
+        if path.ends_with("/mcp") {
+            TransportKind::StreamableHttp
+        } else {
+            TransportKind::Sse
+        }
+    }
+
+    /// The serialized name: `stdio`, `streamable_http` or `sse`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TransportKind::Stdio => "stdio",
+            TransportKind::StreamableHttp => "streamable_http",
+            TransportKind::Sse => "sse",
+        }
+    }
+
+    /// Whether the server is reached over HTTP (and so has a URL, headers and auth).
+    pub fn is_http(self) -> bool {
+        matches!(self, TransportKind::StreamableHttp | TransportKind::Sse)
+    }
+}
+
+impl fmt::Display for TransportKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Credentials sent to HTTP servers.
@@ -62,6 +185,8 @@ impl fmt::Debug for Auth {
 }
 
 /// One configured MCP server.
+///
+/// `Debug` hides every secret; see the module docs.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct ServerSpec {
     pub id: ServerId,
@@ -82,8 +207,13 @@ pub struct ServerSpec {
     pub headers: BTreeMap<String, String>,
     #[serde(default)]
     pub auth: Auth,
-    /// Per-call timeout; the manager's default applies when absent.
-    #[serde(default, with = "duration_secs_opt", skip_serializing_if = "Option::is_none")]
+    /// Per-call timeout, written as a number of seconds (`30`, `2.5`); the manager's default
+    /// applies when absent.
+    #[serde(
+        default,
+        with = "duration_secs_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub timeout: Option<Duration>,
     #[serde(default = "default_true")]
     pub enabled: bool,
@@ -96,3 +226,80 @@ pub struct ServerSpec {
 fn default_true() -> bool {
     true
 }
+
+impl ServerSpec {
+    /// A local process server, enabled, with its id derived from the name
+    /// ([`ServerId::from_name`]).
+    pub fn stdio<N, C, A, S>(name: N, command: C, args: A) -> Self
+    where
+        N: Into<String>,
+        C: Into<String>,
+        A: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut spec = Self::empty(name.into(), TransportKind::Stdio);
+        spec.command = Some(command.into());
+        spec.args = args.into_iter().map(Into::into).collect();
+        spec
+    }
+
+    /// A remote server, enabled, with its id derived from the name. Without an explicit
+    /// `transport`, it is inferred from the URL ([`TransportKind::infer_from_url`]).
+    pub fn http(
+        name: impl Into<String>,
+        url: impl Into<String>,
+        transport: Option<TransportKind>,
+    ) -> Self {
+        let url = url.into();
+        let transport = transport.unwrap_or_else(|| TransportKind::infer_from_url(&url));
+        let mut spec = Self::empty(name.into(), transport);
+        spec.url = Some(url);
+        spec
+    }
+
+    /// The same spec with these credentials.
+    pub fn with_auth(mut self, auth: Auth) -> Self {
+        self.auth = auth;
+        self
+    }
+
+    /// The same spec with one more HTTP header (replacing a header of the same name).
+    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.insert(name.into(), value.into());
+        self
+    }
+
+    /// The same spec with one more environment variable for the process.
+    pub fn with_env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.insert(key.into(), value.into());
+        self
+    }
+
+    /// The same spec with a per-call timeout.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    fn empty(name: String, transport: TransportKind) -> Self {
+        Self {
+            id: ServerId::from_name(&name),
+            name,
+            transport,
+            url: None,
+            command: None,
+            args: Vec::new(),
+            env: BTreeMap::new(),
+            cwd: None,
+            headers: BTreeMap::new(),
+            auth: Auth::None,
+            timeout: None,
+            enabled: true,
+            disabled_tools: BTreeSet::new(),
+            auto_approved_tools: BTreeSet::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

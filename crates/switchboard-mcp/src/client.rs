@@ -160,7 +160,9 @@ impl ClientHandler for SwitchboardClient {
         let data = &params.data;
         match params.level {
             LoggingLevel::Debug => tracing::debug!(%server, %data, "server log"),
-            LoggingLevel::Info | LoggingLevel::Notice => tracing::info!(%server, %data, "server log"),
+            LoggingLevel::Info | LoggingLevel::Notice => {
+                tracing::info!(%server, %data, "server log")
+            }
             LoggingLevel::Warning => tracing::warn!(%server, %data, "server log"),
             _ => tracing::error!(%server, %data, "server log"),
         }

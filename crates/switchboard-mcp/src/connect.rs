@@ -3,18 +3,18 @@
 
 use std::sync::Arc;
 
-use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
 use rmcp::model::ProtocolVersion;
+use rmcp::service::{ClientInitializeError, ClientLifecycleMode, ClientServiceExt};
 use switchboard_core::{ServerSpec, TransportKind};
 
 use crate::client::{SessionEvents, SwitchboardClient};
 use crate::config::ManagerConfig;
 use crate::connection::{Connection, Session};
 use crate::error::McpError;
+use crate::transport::http;
 use crate::transport::probe::{self, Generation};
 use crate::transport::sse::{SseClientConfig, SseClientTransport};
 use crate::transport::stdio::{self, StdioProcess};
-use crate::transport::http;
 use crate::transport::watched::Watched;
 use tokio_util::sync::CancellationToken;
 
@@ -50,23 +50,57 @@ pub(crate) async fn connect(
                     }
                 })?;
                 handler
-                    .serve_with_lifecycle(Watched::new(transport, ended.clone()), lifecycle(generation))
+                    .serve_with_lifecycle(
+                        Watched::new(transport, ended.clone()),
+                        lifecycle(generation),
+                    )
                     .await
                     .map_err(|error| McpError::from_handshake(&spec.name, None, error, None))
             };
             let session = within(timeout, spec, handshake, || stderr.text()).await;
             // The group guard ends the process if the handshake failed.
             let session = session.map_err(|error| attach_stderr(error, stderr.text()))?;
-            Ok(Connection::new(spec, session, events, ended, Some((group, stderr))))
+            Ok(Connection::new(
+                spec,
+                session,
+                events,
+                ended,
+                Some((group, stderr)),
+            ))
         }
         TransportKind::StreamableHttp => {
             let url = spec.url.clone().unwrap_or_default();
-            let transport = http::streamable(client.clone(), spec, &url)?;
             let handshake = async {
-                handler
+                let transport = http::streamable(client.clone(), spec, &url)?;
+                let first = handler
+                    .clone()
                     .serve_with_lifecycle(Watched::new(transport, ended.clone()), auto_lifecycle())
-                    .await
-                    .map_err(|error| McpError::from_handshake(&spec.name, Some(&url), error, None))
+                    .await;
+                match first {
+                    Ok(session) => Ok(session),
+                    // Some servers answer methods they do not know, `server/discover`
+                    // included, with an empty success; rmcp then has no discovery result and
+                    // no legacy error to fall back on. Start over with the classic handshake.
+                    Err(ClientInitializeError::ExpectedInitResult(_)) => {
+                        let transport = http::streamable(client.clone(), spec, &url)?;
+                        handler
+                            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+                            .serve_with_lifecycle(
+                                Watched::new(transport, ended.clone()),
+                                ClientLifecycleMode::Initialize,
+                            )
+                            .await
+                            .map_err(|error| {
+                                McpError::from_handshake(&spec.name, Some(&url), error, None)
+                            })
+                    }
+                    Err(error) => Err(McpError::from_handshake(
+                        &spec.name,
+                        Some(&url),
+                        error,
+                        None,
+                    )),
+                }
             };
             let session = within(timeout, spec, handshake, || None).await?;
             Ok(Connection::new(spec, session, events, ended, None))
@@ -138,9 +172,13 @@ async fn within(
 
 fn attach_stderr(error: McpError, text: Option<String>) -> McpError {
     match error {
-        McpError::ClosedDuringHandshake { server, stderr: None } => {
-            McpError::ClosedDuringHandshake { server, stderr: text }
-        }
+        McpError::ClosedDuringHandshake {
+            server,
+            stderr: None,
+        } => McpError::ClosedDuringHandshake {
+            server,
+            stderr: text,
+        },
         other => other,
     }
 }

@@ -105,7 +105,9 @@ impl Connection {
 
     /// False once the process died, the stream closed or the session could not be recovered.
     pub(crate) fn is_alive(&self) -> bool {
-        !self.ended.is_cancelled() && !self.session.is_closed() && !self.session.is_transport_closed()
+        !self.ended.is_cancelled()
+            && !self.session.is_closed()
+            && !self.session.is_transport_closed()
     }
 
     /// Resolves when the transport has ended.
@@ -122,7 +124,8 @@ impl Connection {
         let mut tools = Vec::new();
         let mut cursor = None;
         loop {
-            let params = cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
+            let params =
+                cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
             let page = self
                 .bounded("tools/list", limits, self.session.list_tools(params))
                 .await?;
@@ -134,13 +137,21 @@ impl Connection {
         }
     }
 
-    pub(crate) async fn list_resources(&self, limits: CallLimits) -> Result<Vec<Resource>, McpError> {
+    pub(crate) async fn list_resources(
+        &self,
+        limits: CallLimits,
+    ) -> Result<Vec<Resource>, McpError> {
         let mut all = Vec::new();
         let mut cursor = None;
         loop {
-            let params = cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
+            let params =
+                cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
             let page = self
-                .bounded("resources/list", limits, self.session.list_resources(params))
+                .bounded(
+                    "resources/list",
+                    limits,
+                    self.session.list_resources(params),
+                )
                 .await?;
             all.extend(page.resources);
             match page.next_cursor {
@@ -164,7 +175,8 @@ impl Connection {
         let mut all = Vec::new();
         let mut cursor = None;
         loop {
-            let params = cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
+            let params =
+                cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
             let page = self
                 .bounded("prompts/list", limits, self.session.list_prompts(params))
                 .await?;
@@ -197,7 +209,9 @@ impl Connection {
         request: impl Future<Output = Result<T, rmcp::ServiceError>>,
     ) -> Result<T, McpError> {
         match tokio::time::timeout(limits.idle, request).await {
-            Ok(result) => result.map_err(|error| McpError::from_service(&self.server, method, error)),
+            Ok(result) => {
+                result.map_err(|error| McpError::from_service(&self.server, method, error))
+            }
             Err(_) => Err(McpError::Timeout {
                 server: self.server.clone(),
                 method: method.to_owned(),
@@ -229,10 +243,10 @@ impl Connection {
             .send_request_with_option(request, request_options)
             .await
             .map_err(|error| McpError::from_service(&self.server, "tools/call", error))?;
-        let _progress = options
-            .progress
-            .clone()
-            .map(|sink| self.events.watch_progress(handle.progress_token.clone(), sink));
+        let _progress = options.progress.clone().map(|sink| {
+            self.events
+                .watch_progress(handle.progress_token.clone(), sink)
+        });
         let mut abandoned = AbandonGuard::new(self.session.peer().clone(), handle.id.clone());
         let response = tokio::select! {
             response = handle.await_response() => response,

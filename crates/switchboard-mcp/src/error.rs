@@ -93,7 +93,9 @@ pub enum McpError {
 
 fn stderr_suffix(stderr: &Option<String>) -> String {
     match stderr {
-        Some(text) if !text.trim().is_empty() => format!("; its stderr ended with: {}", text.trim()),
+        Some(text) if !text.trim().is_empty() => {
+            format!("; its stderr ended with: {}", text.trim())
+        }
         _ => String::new(),
     }
 }
@@ -221,7 +223,9 @@ fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
 }
 
 fn is_auth_failure(text: &str) -> bool {
-    text.contains("401") || text.contains("403") || text.contains("Unauthorized")
+    text.contains("401")
+        || text.contains("403")
+        || text.contains("Unauthorized")
         || text.contains("Auth required")
 }
 

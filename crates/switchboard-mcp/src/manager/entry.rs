@@ -150,7 +150,11 @@ impl Entry {
     pub(crate) async fn reap_if_idle(&self, idle: Duration, grace: Duration) {
         let last = self.last_active_ms.load(Ordering::Relaxed);
         let idle_ms = u64::try_from(idle.as_millis()).unwrap_or(u64::MAX);
-        let has_live = self.live.read().unwrap_or_else(PoisonError::into_inner).is_some();
+        let has_live = self
+            .live
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some();
         if has_live
             && self.in_flight.load(Ordering::Acquire) == 0
             && now_ms().saturating_sub(last) >= idle_ms

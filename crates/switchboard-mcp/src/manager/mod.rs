@@ -12,7 +12,9 @@ mod tools;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-use rmcp::model::{CallToolResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource};
+use rmcp::model::{
+    CallToolResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource,
+};
 use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -65,7 +67,11 @@ impl ConnectionManager {
     }
 
     fn entry(&self, owner: &OwnerId, server: &ServerId) -> Arc<Entry> {
-        let mut entries = self.inner.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut entries = self
+            .inner
+            .entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         Arc::clone(
             entries
                 .entry((owner.clone(), server.clone()))
@@ -74,7 +80,11 @@ impl ConnectionManager {
     }
 
     fn existing(&self, owner: &OwnerId, server: &ServerId) -> Option<Arc<Entry>> {
-        let entries = self.inner.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        let entries = self
+            .inner
+            .entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         entries.get(&(owner.clone(), server.clone())).cloned()
     }
 
@@ -87,7 +97,9 @@ impl ConnectionManager {
     }
 
     async fn live(&self, entry: &Arc<Entry>, spec: &ServerSpec) -> Result<Live, McpError> {
-        entry.connection(spec, &self.inner.config, &self.inner.http).await
+        entry
+            .connection(spec, &self.inner.config, &self.inner.http)
+            .await
     }
 
     /// The server's tools (every page), from the cache when it is fresh.
@@ -113,7 +125,11 @@ impl ConnectionManager {
     ) -> Result<Arc<Vec<ToolInfo>>, McpError> {
         let ttl = self.inner.config.tool_cache_ttl;
         let generation = live.conn.tools_generation();
-        if let Some(cached) = entry.tools.lock().unwrap_or_else(PoisonError::into_inner).as_ref()
+        if let Some(cached) = entry
+            .tools
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
             && cached.is_fresh(ttl, live.instance, generation)
         {
             return Ok(Arc::clone(&cached.tools));
@@ -158,7 +174,11 @@ impl ConnectionManager {
                         result,
                         Err(McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. })
                     ) {
-                        entry.discard(live.instance, "the connection was lost", config.shutdown_grace);
+                        entry.discard(
+                            live.instance,
+                            "the connection was lost",
+                            config.shutdown_grace,
+                        );
                     }
                     result
                 }
@@ -311,7 +331,11 @@ impl ConnectionManager {
     }
 
     /// Follows the state of the connection to `server` as it changes.
-    pub fn subscribe(&self, owner: &OwnerId, server: &ServerId) -> watch::Receiver<ConnectionSnapshot> {
+    pub fn subscribe(
+        &self,
+        owner: &OwnerId,
+        server: &ServerId,
+    ) -> watch::Receiver<ConnectionSnapshot> {
         self.entry(owner, server).subscribe()
     }
 
@@ -331,7 +355,11 @@ impl ConnectionManager {
     /// Closes every connection; stdio servers are ended with their process groups.
     pub async fn shutdown(&self) {
         let entries: Vec<Arc<Entry>> = {
-            let mut map = self.inner.entries.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut map = self
+                .inner
+                .entries
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
             map.drain().map(|(_, entry)| entry).collect()
         };
         let grace = self.inner.config.shutdown_grace;
@@ -340,7 +368,10 @@ impl ConnectionManager {
 }
 
 fn lost(error: &McpError) -> bool {
-    matches!(error, McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. })
+    matches!(
+        error,
+        McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. }
+    )
 }
 
 /// Errors worth another connection attempt once a connection has been lost: the server may

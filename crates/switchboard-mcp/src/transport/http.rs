@@ -10,16 +10,15 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use switchboard_core::{Auth, ServerSpec};
 
 use crate::error::McpError;
+use crate::transport::session_aware::SessionAwareClient;
 
 /// The custom headers plus an API-key header, as configured. Bearer tokens are separate because
 /// rmcp sets `Authorization` itself.
 pub(crate) fn headers(spec: &ServerSpec) -> Result<HeaderMap, McpError> {
     let mut map = HeaderMap::new();
-    let invalid = |field: &str, reason: String| {
-        McpError::InvalidHeader {
-            field: field.to_owned(),
-            reason,
-        }
+    let invalid = |field: &str, reason: String| McpError::InvalidHeader {
+        field: field.to_owned(),
+        reason,
     };
     for (name, value) in &spec.headers {
         let name = HeaderName::try_from(name.as_str())
@@ -52,7 +51,7 @@ pub(crate) fn streamable(
     client: reqwest::Client,
     spec: &ServerSpec,
     url: &str,
-) -> Result<StreamableHttpClientTransport<reqwest::Client>, McpError> {
+) -> Result<StreamableHttpClientTransport<SessionAwareClient>, McpError> {
     let mut custom_headers: HashMap<HeaderName, HeaderValue> = HashMap::new();
     let mut auth_header = None;
     for (name, value) in headers(spec)? {
@@ -70,5 +69,8 @@ pub(crate) fn streamable(
     config.auth_header = auth_header;
     config.custom_headers = custom_headers;
     config.reinit_on_expired_session = true;
-    Ok(StreamableHttpClientTransport::with_client(client, config))
+    Ok(StreamableHttpClientTransport::with_client(
+        SessionAwareClient(client),
+        config,
+    ))
 }

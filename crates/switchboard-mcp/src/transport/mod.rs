@@ -5,6 +5,7 @@
 
 pub(crate) mod http;
 pub(crate) mod probe;
+pub(crate) mod session_aware;
 pub mod sse;
 pub(crate) mod stdio;
 pub(crate) mod watched;

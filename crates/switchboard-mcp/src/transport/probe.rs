@@ -99,13 +99,25 @@ where
         let message = next.ok_or(ProbeError::Closed)?;
         match probe_answer(&message) {
             Some(ProbeAnswer::Discover(generation)) => {
-                return Ok((Probed { inner: transport, pending }, generation));
+                return Ok((
+                    Probed {
+                        inner: transport,
+                        pending,
+                    },
+                    generation,
+                ));
             }
             Some(ProbeAnswer::Ping) => ping_answered = true,
             None => pending.push_back(message),
         }
     }
-    Ok((Probed { inner: transport, pending }, Generation::Legacy))
+    Ok((
+        Probed {
+            inner: transport,
+            pending,
+        },
+        Generation::Legacy,
+    ))
 }
 
 enum ProbeAnswer {

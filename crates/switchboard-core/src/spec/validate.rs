@@ -1,0 +1,236 @@
+//! The rules a [`ServerSpec`] must follow before Switchboard will try to use it.
+//!
+//! Validation happens once, on the way in (API, CLI, config import), so the layers below can
+//! trust a spec: a stdio spec has a command, an HTTP spec has an http(s) URL, and every header
+//! can be sent as given. Each failure is a [`SpecError`] that names the field at fault
+//! ([`SpecError::field`]) and says what to change, and never echoes a secret: header values,
+//! env values and credentials are described, not quoted. Rules that only matter for one
+//! transport (`url`, `command`) are checked only for that transport, so a form that switched
+//! transport and left the other field filled in does not fail for a field that is not used.
+
+use thiserror::Error;
+
+use super::{Auth, ServerSpec, TransportKind};
+
+/// Why a [`ServerSpec`] cannot be used.
+///
+/// `field` is the spec field at fault as it is named in JSON (`url`, `auth.token`), followed by
+/// `.key` for one entry of a map (`headers.X-Api-Key`, `env.GITHUB_TOKEN`) or `[i]` for one
+/// element of a list (`args[2]`).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum SpecError {
+    /// A field that must hold text is empty or only whitespace.
+    #[error("{field} must not be empty")]
+    Empty { field: String },
+    /// A field the transport needs is absent.
+    #[error("a {transport} server needs a {field}")]
+    Missing {
+        field: String,
+        transport: TransportKind,
+    },
+    /// The URL does not parse.
+    #[error("{field} is not a valid URL ({reason}); write it like https://example.com/mcp")]
+    InvalidUrl {
+        field: String,
+        reason: url::ParseError,
+    },
+    /// The URL parses but is not http or https (seed 002, property 2).
+    #[error("{field} must be an http:// or https:// URL, not a {scheme}: URL")]
+    UnsupportedScheme { field: String, scheme: String },
+    /// Not an HTTP header name (RFC 9110 token).
+    #[error(
+        "{field}: {name:?} is not a valid HTTP header name \
+         (use ASCII letters, digits and !#$%&'*+-.^_`|~, no spaces)"
+    )]
+    InvalidHeaderName { field: String, name: String },
+    /// A header value (or a credential sent in one) holds a byte HTTP does not allow.
+    #[error(
+        "{field} cannot be sent in an HTTP header: it contains a control character \
+         such as a line break (CR/LF)"
+    )]
+    InvalidHeaderValue { field: String },
+    /// Not a name a process environment can hold.
+    #[error(
+        "{field}: {name:?} is not a valid environment variable name \
+         (it must be non-empty and contain no `=` or NUL)"
+    )]
+    InvalidEnvName { field: String, name: String },
+    /// A NUL byte, which no process command line or environment can carry.
+    #[error("{field} contains a NUL byte, which a process cannot receive")]
+    NulByte { field: String },
+    /// The id holds characters that are not safe in a URL path segment.
+    #[error(
+        "{field}: {id:?} may only contain ASCII letters, digits and `-`, `_`, `.`, `~` \
+         (it appears in URLs)"
+    )]
+    InvalidId { field: String, id: String },
+    /// A zero timeout would fail every call at once.
+    #[error("{field} must be greater than zero seconds")]
+    ZeroTimeout { field: String },
+}
+
+impl SpecError {
+    /// The field at fault, as described on [`SpecError`] (`url`, `headers.X-Api-Key`).
+    pub fn field(&self) -> &str {
+        match self {
+            SpecError::Empty { field }
+            | SpecError::Missing { field, .. }
+            | SpecError::InvalidUrl { field, .. }
+            | SpecError::UnsupportedScheme { field, .. }
+            | SpecError::InvalidHeaderName { field, .. }
+            | SpecError::InvalidHeaderValue { field }
+            | SpecError::InvalidEnvName { field, .. }
+            | SpecError::NulByte { field }
+            | SpecError::InvalidId { field, .. }
+            | SpecError::ZeroTimeout { field } => field,
+        }
+    }
+}
+
+impl ServerSpec {
+    /// Checks every rule and returns the first broken one, in field order.
+    pub fn validate(&self) -> Result<(), SpecError> {
+        check_id(&self.id.0)?;
+        non_blank("name", &self.name)?;
+        match self.transport {
+            TransportKind::Stdio => self.check_process()?,
+            TransportKind::StreamableHttp | TransportKind::Sse => {
+                let url = self.url.as_deref().ok_or_else(|| SpecError::Missing {
+                    field: "url".into(),
+                    transport: self.transport,
+                })?;
+                non_blank("url", url)?;
+                parse_http_url(url)?;
+            }
+        }
+        for (name, value) in &self.headers {
+            check_header_name("headers", name)?;
+            check_header_value(&format!("headers.{name}"), value)?;
+        }
+        check_auth(&self.auth)?;
+        if self.timeout.is_some_and(|t| t.is_zero()) {
+            return Err(SpecError::ZeroTimeout {
+                field: "timeout".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn check_process(&self) -> Result<(), SpecError> {
+        let command = self.command.as_deref().ok_or_else(|| SpecError::Missing {
+            field: "command".into(),
+            transport: self.transport,
+        })?;
+        non_blank("command", command)?;
+        no_nul("command", command)?;
+        for (i, arg) in self.args.iter().enumerate() {
+            no_nul(&format!("args[{i}]"), arg)?;
+        }
+        for (key, value) in &self.env {
+            if key.is_empty() || key.contains(['=', '\0']) {
+                return Err(SpecError::InvalidEnvName {
+                    field: "env".into(),
+                    name: key.clone(),
+                });
+            }
+            no_nul(&format!("env.{key}"), value)?;
+        }
+        Ok(())
+    }
+}
+
+/// Parses `url` and accepts it only when it is an http or https URL (seed 002, property 2:
+/// `ftp:`, `file:`, `javascript:` and the rest are refused). The error names the field `url`.
+pub fn parse_http_url(url: &str) -> Result<url::Url, SpecError> {
+    let parsed = url::Url::parse(url).map_err(|reason| SpecError::InvalidUrl {
+        field: "url".into(),
+        reason,
+    })?;
+    match parsed.scheme() {
+        "http" | "https" => Ok(parsed),
+        other => Err(SpecError::UnsupportedScheme {
+            field: "url".into(),
+            scheme: other.to_owned(),
+        }),
+    }
+}
+
+fn check_auth(auth: &Auth) -> Result<(), SpecError> {
+    match auth {
+        Auth::None => Ok(()),
+        Auth::ApiKey { header, key } => {
+            non_blank("auth.header", header)?;
+            check_header_name("auth.header", header)?;
+            non_blank("auth.key", key)?;
+            check_header_value("auth.key", key)
+        }
+        Auth::Bearer { token } => {
+            non_blank("auth.token", token)?;
+            check_header_value("auth.token", token)
+        }
+    }
+}
+
+fn check_id(id: &str) -> Result<(), SpecError> {
+    non_blank("id", id)?;
+    let url_safe = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '~');
+    if id.chars().all(url_safe) {
+        Ok(())
+    } else {
+        Err(SpecError::InvalidId {
+            field: "id".into(),
+            id: id.to_owned(),
+        })
+    }
+}
+
+fn non_blank(field: &str, value: &str) -> Result<(), SpecError> {
+    if value.trim().is_empty() {
+        Err(SpecError::Empty {
+            field: field.to_owned(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+fn no_nul(field: &str, value: &str) -> Result<(), SpecError> {
+    if value.contains('\0') {
+        Err(SpecError::NulByte {
+            field: field.to_owned(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// RFC 9110 `token`: what an HTTP client will accept as a header name.
+fn check_header_name(field: &str, name: &str) -> Result<(), SpecError> {
+    let tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+    if !name.is_empty() && name.bytes().all(tchar) {
+        Ok(())
+    } else {
+        Err(SpecError::InvalidHeaderName {
+            field: field.to_owned(),
+            name: name.to_owned(),
+        })
+    }
+}
+
+/// Visible characters, spaces and tabs; no CR, LF, NUL or other control bytes, which would
+/// let a value end its header early (header injection) or be refused by the HTTP client.
+/// Bytes of non-ASCII UTF-8 are allowed, as the `http` crate allows them.
+fn check_header_value(field: &str, value: &str) -> Result<(), SpecError> {
+    let allowed = |b: u8| b == b'\t' || (b >= 0x20 && b != 0x7f);
+    if value.bytes().all(allowed) {
+        Ok(())
+    } else {
+        Err(SpecError::InvalidHeaderValue {
+            field: field.to_owned(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

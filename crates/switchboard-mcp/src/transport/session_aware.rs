@@ -1,0 +1,127 @@
+//! rmcp's reqwest client for Streamable HTTP, taught one more way servers say "your session is
+//! gone".
+//!
+//! The specification answers an unknown session id with HTTP 404, which rmcp turns into a new
+//! session and one retry of the request. Servers built on the TypeScript SDK, the reference
+//! server among them, answer 400 with an id-less JSON-RPC error ("Bad Request: No valid
+//! session ID provided") instead; rmcp cannot route that error to any request, so the call
+//! would hang until its timeout. Such a request was not processed, so reporting it as an
+//! expired session is both accurate and safe to retry.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::stream::BoxStream;
+use http::{HeaderName, HeaderValue};
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+};
+use sse_stream::{Error as SseError, Sse};
+
+#[derive(Clone)]
+pub(crate) struct SessionAwareClient(pub(crate) reqwest::Client);
+
+fn lost_session(response: &StreamableHttpPostResponse) -> bool {
+    let StreamableHttpPostResponse::Json(ServerJsonRpcMessage::Error(error), _) = response else {
+        return false;
+    };
+    let message = error.error.message.to_ascii_lowercase();
+    error.id.is_none() && message.contains("session")
+}
+
+impl StreamableHttpClient for SessionAwareClient {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let had_session = session_id.is_some();
+        let response = self
+            .0
+            .post_message(uri, message, session_id, auth_header, custom_headers)
+            .await?;
+        if had_session && lost_session(&response) {
+            return Err(StreamableHttpError::SessionExpired);
+        }
+        Ok(response)
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let had_session = session_id.is_some();
+        let response = self
+            .0
+            .post_message_with_max_sse_event_size(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await?;
+        if had_session && lost_session(&response) {
+            return Err(StreamableHttpError::SessionExpired);
+        }
+        Ok(response)
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), StreamableHttpError<Self::Error>> {
+        self.0
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
+        self.0
+            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
+        self.0
+            .get_stream_with_max_sse_event_size(
+                uri,
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await
+    }
+}

@@ -1,0 +1,119 @@
+"""Test peer on the PyPI `mcp` 1.x line (FastMCP, the 2025 `initialize` handshake).
+
+Run with the py1 venv:  python py1_server.py stdio
+                        python py1_server.py http --port 0   (prints `LISTENING <port>`)
+Streamable HTTP is served at /mcp on 127.0.0.1. tools/list is paginated, three tools a page.
+"""
+
+from __future__ import annotations
+
+import os
+
+import anyio
+from mcp.server.fastmcp import Context, FastMCP, Image
+from mcp.shared.exceptions import McpError
+from mcp.types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    ErrorData,
+    ListToolsRequest,
+    ListToolsResult,
+    TextContent,
+    ToolAnnotations,
+)
+
+import peer_common
+
+READ_ONLY = ToolAnnotations(readOnlyHint=True)
+
+
+def build_server() -> FastMCP:
+    mcp = FastMCP("switchboard-py1-peer", log_level="WARNING")
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=False)
+    def echo(text: str) -> str:
+        """Return the text unchanged."""
+        return text
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=True)
+    def add(a: float, b: float) -> float:
+        """Add two numbers (the result is also given as structuredContent)."""
+        return a + b
+
+    @mcp.tool(annotations=READ_ONLY)
+    def image() -> Image:
+        """Return a tiny PNG image."""
+        return Image(data=peer_common.tiny_png(), format="png")
+
+    @mcp.tool(annotations=READ_ONLY)
+    def fail() -> CallToolResult:
+        """Always fail with a tool error (isError: true)."""
+        return CallToolResult(content=[TextContent(type="text", text="this tool always fails")], isError=True)
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=False)
+    async def long_task(steps: int, step_ms: int, ctx: Context) -> str:
+        """Send one progress notification per step, then finish."""
+        try:
+            for step in range(1, steps + 1):
+                await anyio.sleep(step_ms / 1000)
+                await ctx.report_progress(step, steps, f"step {step} of {steps}")
+        except anyio.get_cancelled_exc_class():
+            peer_common.record_cancelled()
+            raise
+        return f"done after {steps} steps"
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=False)
+    async def slow(seconds: float) -> str:
+        """Wait, doing nothing; used to test timeouts and cancellation."""
+        try:
+            await anyio.sleep(seconds)
+        except anyio.get_cancelled_exc_class():
+            peer_common.record_cancelled()
+            raise
+        return f"slept {seconds} seconds"
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=False)
+    def cancelled_count() -> str:
+        """How many tool calls of this process were cancelled by the client."""
+        return str(peer_common.cancelled_count())
+
+    @mcp.tool(structured_output=False)
+    def spawn_child() -> str:
+        """Start a long-running grandchild process in our process group; return its pid."""
+        return str(peer_common.spawn_grandchild())
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=False)
+    def pid() -> str:
+        """The pid of this server process."""
+        return str(os.getpid())
+
+    @mcp.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=False), structured_output=False)
+    def counter() -> str:
+        """Return 1, 2, 3, ... on successive calls (per process)."""
+        return str(peer_common.next_counter())
+
+    # FastMCP lists every tool at once; replace its handler with a paginated one.
+    @mcp._mcp_server.list_tools()
+    async def list_tools_paged(request: ListToolsRequest) -> ListToolsResult:
+        # The SDK passes None when it refreshes its own tool cache.
+        cursor = request.params.cursor if request is not None and request.params is not None else None
+        try:
+            page, next_cursor = peer_common.paginate(await mcp.list_tools(), cursor)
+        except ValueError as err:
+            raise McpError(ErrorData(code=INVALID_PARAMS, message=str(err))) from err
+        return ListToolsResult(tools=page, nextCursor=next_cursor)
+
+    return mcp
+
+
+def main() -> None:
+    args = peer_common.parse_args("mcp 1.x test peer")
+    server = build_server()
+    if args.mode == "stdio":
+        server.run("stdio")
+    else:
+        anyio.run(peer_common.serve_http, server.streamable_http_app(), args.port)
+
+
+if __name__ == "__main__":
+    main()

