@@ -26,9 +26,11 @@ MANIFESTS=(
     scripts/peers/package-lock.json
     scripts/peers/requirements-mcp1.txt
     scripts/peers/requirements-mcp2.txt
+    scripts/peers/constraints-mcp1.txt
+    scripts/peers/constraints-mcp2.txt
 )
 # Bump to force a reinstall when the installation steps below change.
-INSTALL_RECIPE=1
+INSTALL_RECIPE=2
 
 PEERS=${SWITCHBOARD_PEERS:-$ROOT/.peers}
 export SWITCHBOARD_PEERS=$PEERS
@@ -83,7 +85,8 @@ install_python_peers() {
         rm -rf "$venv"
         "$python" -m venv "$venv"
         "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
-            -r "scripts/peers/requirements-mcp$generation.txt"
+            -r "scripts/peers/requirements-mcp$generation.txt" \
+            -c "scripts/peers/constraints-mcp$generation.txt"
     done
 }
 
