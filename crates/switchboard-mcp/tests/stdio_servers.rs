@@ -331,3 +331,37 @@ async fn env_is_merged_over_ours() {
     );
     m.shutdown().await;
 }
+
+#[tokio::test]
+async fn tool_list_changed_drops_the_cache() {
+    let spec = python(PyGen::V1);
+    let m = manager();
+    let before = m.list_tools(&owner(), &spec).await.expect("tools");
+    let again = m.list_tools(&owner(), &spec).await.expect("tools");
+    assert!(
+        std::sync::Arc::ptr_eq(&before, &again),
+        "the second listing is served from the cache"
+    );
+    call(&m, &spec, "add_tool", json!({"name": "late_arrival"})).await;
+    // The notification precedes the call's response on the same stream, so the cache is
+    // already stale when the call returns.
+    let after = m.list_tools(&owner(), &spec).await.expect("tools");
+    assert!(after.iter().any(|t| t.name == "late_arrival"), "{after:?}");
+    m.shutdown().await;
+}
+
+#[tokio::test]
+async fn tool_cache_expires_after_its_ttl() {
+    let spec = python(PyGen::V1);
+    let m = ConnectionManager::new(switchboard_mcp::ManagerConfig {
+        tool_cache_ttl: Duration::ZERO,
+        ..common::config()
+    });
+    let first = m.list_tools(&owner(), &spec).await.expect("tools");
+    let second = m.list_tools(&owner(), &spec).await.expect("tools");
+    assert!(
+        !std::sync::Arc::ptr_eq(&first, &second),
+        "a zero TTL always refetches"
+    );
+    m.shutdown().await;
+}

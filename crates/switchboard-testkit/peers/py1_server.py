@@ -92,6 +92,34 @@ def build_server() -> FastMCP:
         """Return 1, 2, 3, ... on successive calls (per process)."""
         return str(peer_common.next_counter())
 
+    def crash_once(marker: str) -> str:
+        # The first call creates `marker` and kills this process mid-call; later calls answer.
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            os._exit(17)
+        return "survived"
+
+    @mcp.tool(annotations=ToolAnnotations(readOnlyHint=True), structured_output=False)
+    def crash_once_read_only(marker: str) -> str:
+        """Die during the first call (marker file absent); answer `survived` afterwards."""
+        return crash_once(marker)
+
+    @mcp.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=False), structured_output=False)
+    def crash_once_unsafe(marker: str) -> str:
+        """Like crash_once_read_only, but annotated neither read-only nor idempotent."""
+        return crash_once(marker)
+
+    @mcp.tool(structured_output=False)
+    async def add_tool(name: str, ctx: Context) -> str:
+        """Register a new tool called `name` and tell the client the tool list changed."""
+
+        def added() -> str:
+            return f"{name} was added at run time"
+
+        mcp.add_tool(added, name=name, description="A tool added at run time")
+        await ctx.session.send_tool_list_changed()
+        return f"added {name}"
+
     # FastMCP lists every tool at once; replace its handler with a paginated one.
     @mcp._mcp_server.list_tools()
     async def list_tools_paged(request: ListToolsRequest) -> ListToolsResult:
