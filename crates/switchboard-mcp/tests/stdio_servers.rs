@@ -365,3 +365,29 @@ async fn tool_cache_expires_after_its_ttl() {
     );
     m.shutdown().await;
 }
+
+#[tokio::test]
+async fn resources_and_prompts_are_listed_and_read() {
+    let spec = everything();
+    let m = manager();
+    let resources = m.list_resources(&owner(), &spec).await.expect("resources");
+    let first = resources
+        .first()
+        .expect("server-everything offers resources");
+    let read = m
+        .read_resource(&owner(), &spec, &first.uri)
+        .await
+        .expect("read");
+    assert!(!read.contents.is_empty(), "{} has contents", first.uri);
+    let prompts = m.list_prompts(&owner(), &spec).await.expect("prompts");
+    assert!(
+        prompts.iter().any(|p| p.name == "simple-prompt"),
+        "{prompts:?}"
+    );
+    let prompt = m
+        .get_prompt(&owner(), &spec, "simple-prompt", None)
+        .await
+        .expect("prompt");
+    assert!(!prompt.messages.is_empty());
+    m.shutdown().await;
+}
