@@ -43,6 +43,26 @@ impl SessionEvents {
         self.tools_generation.load(Ordering::Acquire)
     }
 
+    /// Hands a progress report to the call it belongs to. Called from the transport as each
+    /// message is read, in order: rmcp runs notification handlers on tasks of their own, so a
+    /// report handled there could arrive after the call's result, and be lost.
+    pub(crate) fn dispatch_progress(&self, params: &ProgressNotificationParam) {
+        let sink = self
+            .progress
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&params.progress_token)
+            .cloned();
+        if let Some(sink) = sink {
+            // The caller may have stopped listening; progress is advisory.
+            let _ = sink.send(Progress {
+                progress: params.progress,
+                total: params.total,
+                message: params.message.clone(),
+            });
+        }
+    }
+
     pub(crate) fn watch_progress(
         self: &Arc<Self>,
         token: ProgressToken,
@@ -122,28 +142,6 @@ impl ClientHandler for SwitchboardClient {
         _context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
         Ok(ListRootsResult::default())
-    }
-
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        let sink = self
-            .events
-            .progress
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&params.progress_token)
-            .cloned();
-        if let Some(sink) = sink {
-            // The caller may have stopped listening; progress is advisory.
-            let _ = sink.send(Progress {
-                progress: params.progress,
-                total: params.total,
-                message: params.message,
-            });
-        }
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {

@@ -51,7 +51,7 @@ pub(crate) async fn connect(
                 })?;
                 handler
                     .serve_with_lifecycle(
-                        Watched::new(transport, ended.clone()),
+                        Watched::new(transport, ended.clone(), Arc::clone(&events)),
                         lifecycle(generation),
                     )
                     .await
@@ -74,7 +74,10 @@ pub(crate) async fn connect(
                 let transport = http::streamable(client.clone(), spec, &url)?;
                 let first = handler
                     .clone()
-                    .serve_with_lifecycle(Watched::new(transport, ended.clone()), auto_lifecycle())
+                    .serve_with_lifecycle(
+                        Watched::new(transport, ended.clone(), Arc::clone(&events)),
+                        auto_lifecycle(),
+                    )
                     .await;
                 match first {
                     Ok(session) => Ok(session),
@@ -86,7 +89,7 @@ pub(crate) async fn connect(
                         handler
                             .with_protocol_version(ProtocolVersion::V_2025_11_25)
                             .serve_with_lifecycle(
-                                Watched::new(transport, ended.clone()),
+                                Watched::new(transport, ended.clone(), Arc::clone(&events)),
                                 ClientLifecycleMode::Initialize,
                             )
                             .await
@@ -122,7 +125,7 @@ pub(crate) async fn connect(
                 handler
                     .with_protocol_version(ProtocolVersion::V_2024_11_05)
                     .serve_with_lifecycle(
-                        Watched::new(transport, ended.clone()),
+                        Watched::new(transport, ended.clone(), Arc::clone(&events)),
                         ClientLifecycleMode::Initialize,
                     )
                     .await

@@ -136,7 +136,8 @@ async fn progress_outlives_timeout(spec: ServerSpec, tool: &str, a: serde_json::
     while rx.try_recv().is_ok() {
         reports += 1;
     }
-    assert!(reports >= 3, "saw {reports} progress reports");
+    // Every report arrives before the result does: none is lost to a race with the response.
+    assert_eq!(reports, 6, "saw {reports} progress reports");
     m.shutdown().await;
 }
 
@@ -315,6 +316,29 @@ async fn hundred_concurrent_calls_share_one_connection() {
             .await
             .is_empty()
     );
+}
+
+#[tokio::test]
+async fn unknown_tool_is_reported_as_not_found() {
+    let spec = python(PyGen::V1);
+    let m = manager();
+    let error = m
+        .call_tool(
+            &owner(),
+            &spec,
+            "no_such_tool",
+            None,
+            CallOptions::default(),
+        )
+        .await
+        .map(|r| text(&r))
+        .expect_err("no such tool");
+    assert_eq!(
+        error.code(),
+        switchboard_core::ErrorCode::McpToolNotFound,
+        "{error:?}"
+    );
+    m.shutdown().await;
 }
 
 #[tokio::test]

@@ -191,6 +191,19 @@ impl ConnectionManager {
                 _ => false,
             };
             if !retry || attempt >= config.reconnect_attempts {
+                // Servers report an unknown tool as a protocol error or as a tool error,
+                // with differing codes; on either, the tool list is the reliable witness.
+                let failed = match &result {
+                    Err(McpError::Server { .. }) => true,
+                    Ok(result) => result.is_error == Some(true),
+                    Err(_) => false,
+                };
+                if failed && self.unknown_tool(owner, spec, tool).await {
+                    return Err(McpError::ToolNotFound {
+                        server: spec.name.clone(),
+                        tool: tool.to_owned(),
+                    });
+                }
                 return result;
             }
             attempt += 1;
@@ -199,6 +212,14 @@ impl ConnectionManager {
                 () = tokio::time::sleep(config.backoff(attempt - 1)) => {}
                 () = options.cancel.cancelled() => return Err(McpError::Cancelled),
             }
+        }
+    }
+
+    /// Whether the server, asked after a failed call, does not list `tool`.
+    async fn unknown_tool(&self, owner: &OwnerId, spec: &ServerSpec, tool: &str) -> bool {
+        match self.list_tools(owner, spec).await {
+            Ok(tools) => !tools.iter().any(|t| t.name == tool),
+            Err(_) => false,
         }
     }
 

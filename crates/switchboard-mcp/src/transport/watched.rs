@@ -1,20 +1,30 @@
 //! Notices the moment a transport ends (a process exits, a stream closes), so the connection
-//! is known to be dead before the next call finds out the hard way.
+//! is known to be dead before the next call finds out the hard way; and routes progress
+//! reports to their calls in the order they arrive.
 
 use rmcp::RoleClient;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use std::sync::Arc;
+
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage, ServerNotification};
 use rmcp::transport::Transport;
 use tokio_util::sync::CancellationToken;
+
+use crate::client::SessionEvents;
 
 pub(crate) struct Watched<T> {
     inner: T,
     ended: CancellationToken,
+    events: Arc<SessionEvents>,
 }
 
 impl<T> Watched<T> {
     /// Wraps `inner`; `ended` is cancelled once it delivers no more messages.
-    pub(crate) fn new(inner: T, ended: CancellationToken) -> Self {
-        Self { inner, ended }
+    pub(crate) fn new(inner: T, ended: CancellationToken, events: Arc<SessionEvents>) -> Self {
+        Self {
+            inner,
+            ended,
+            events,
+        }
     }
 }
 
@@ -33,8 +43,16 @@ where
 
     async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
         let message = self.inner.receive().await;
-        if message.is_none() {
-            self.ended.cancel();
+        match &message {
+            None => self.ended.cancel(),
+            Some(ServerJsonRpcMessage::Notification(notification)) => {
+                if let ServerNotification::ProgressNotification(progress) =
+                    &notification.notification
+                {
+                    self.events.dispatch_progress(&progress.params);
+                }
+            }
+            Some(_) => {}
         }
         message
     }

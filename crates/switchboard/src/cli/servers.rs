@@ -1,0 +1,481 @@
+//! `switchboard servers add | list | remove | test`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use clap::{ArgGroup, Args, Subcommand, ValueEnum};
+use serde_json::{Value, json};
+use switchboard_core::{Auth, ServerSpec, TransportKind};
+
+use super::manager::with_manager;
+use super::{CliError, Context};
+use crate::output;
+use crate::server_file::{Put, ServerList};
+
+#[derive(Debug, Subcommand)]
+pub enum ServersCommand {
+    /// Add a server: a local process (--command) or a remote endpoint (--url).
+    Add(Box<AddArgs>),
+    /// List the configured servers.
+    List,
+    /// Remove a server.
+    Remove {
+        /// The server's name (or id).
+        name: String,
+    },
+    /// Connect to a server and show what it offers.
+    Test {
+        /// The server's name (or id).
+        name: String,
+    },
+}
+
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("target").required(true).args(["command", "url"])))]
+pub struct AddArgs {
+    /// A unique name for the server.
+    pub name: String,
+
+    /// Run this program and speak MCP over its stdin/stdout.
+    #[arg(long, value_name = "CMD", help_heading = "Local process")]
+    pub command: Option<String>,
+    /// An argument for the command; repeat for more (`--arg -y --arg pkg`).
+    #[arg(
+        long = "arg",
+        value_name = "A",
+        allow_hyphen_values = true,
+        conflicts_with = "url",
+        help_heading = "Local process"
+    )]
+    pub args: Vec<String>,
+    /// An environment variable for the process; repeat for more.
+    #[arg(
+        long = "env",
+        value_name = "K=V",
+        value_parser = parse_pair,
+        conflicts_with = "url",
+        help_heading = "Local process",
+    )]
+    pub env: Vec<(String, String)>,
+    /// The working directory of the process.
+    #[arg(
+        long,
+        value_name = "DIR",
+        conflicts_with = "url",
+        help_heading = "Local process"
+    )]
+    pub cwd: Option<PathBuf>,
+
+    /// The server's endpoint, e.g. https://example.com/mcp.
+    #[arg(long, value_name = "URL", help_heading = "Remote server")]
+    pub url: Option<String>,
+    /// The HTTP transport; by default a URL ending in /mcp means streamable_http, any other
+    /// URL sse.
+    #[arg(
+        long,
+        value_enum,
+        conflicts_with = "command",
+        help_heading = "Remote server"
+    )]
+    pub transport: Option<HttpTransport>,
+    /// An HTTP header sent with every request; repeat for more.
+    #[arg(
+        long = "header",
+        value_name = "K=V",
+        value_parser = parse_pair,
+        conflicts_with = "command",
+        help_heading = "Remote server",
+    )]
+    pub headers: Vec<(String, String)>,
+    /// Send `Authorization: Bearer TOKEN`.
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        conflicts_with_all = ["command", "api_key"],
+        help_heading = "Remote server",
+    )]
+    pub bearer: Option<String>,
+    /// Send this API key in the header named by --api-key-header.
+    #[arg(
+        long,
+        value_name = "KEY",
+        conflicts_with = "command",
+        help_heading = "Remote server"
+    )]
+    pub api_key: Option<String>,
+    /// The header that carries --api-key.
+    #[arg(
+        long,
+        value_name = "NAME",
+        default_value = "X-API-Key",
+        requires = "api_key",
+        help_heading = "Remote server"
+    )]
+    pub api_key_header: String,
+
+    /// Time a call may go without an answer or progress, in seconds.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Add the server switched off.
+    #[arg(long)]
+    pub disabled: bool,
+    /// Overwrite a server of the same name.
+    #[arg(long)]
+    pub replace: bool,
+}
+
+/// `--transport` values; stdio is chosen with `--command` instead.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum HttpTransport {
+    /// MCP Streamable HTTP (2025-03-26 and later).
+    #[value(name = "streamable_http", alias = "streamable-http", alias = "http")]
+    StreamableHttp,
+    /// The legacy HTTP+SSE transport (2024-11-05).
+    Sse,
+}
+
+impl From<HttpTransport> for TransportKind {
+    fn from(value: HttpTransport) -> Self {
+        match value {
+            HttpTransport::StreamableHttp => TransportKind::StreamableHttp,
+            HttpTransport::Sse => TransportKind::Sse,
+        }
+    }
+}
+
+fn parse_pair(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.is_empty() => Ok((key.to_owned(), value.to_owned())),
+        _ => Err(format!("expected KEY=VALUE, got `{text}`")),
+    }
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(seconds)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("`{text}` must be a positive number of seconds"))
+}
+
+pub async fn run(context: &Context, command: ServersCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        ServersCommand::Add(args) => add(context, *args),
+        ServersCommand::List => list(context),
+        ServersCommand::Remove { name } => remove(context, &name),
+        ServersCommand::Test { name } => test(context, &name).await,
+    }
+}
+
+/// The spec described by `add`'s flags (clap has already made sure they fit together).
+fn spec_of(args: AddArgs) -> ServerSpec {
+    let mut spec = match (args.command, args.url) {
+        (Some(command), _) => {
+            let mut spec = ServerSpec::stdio(args.name, command, args.args);
+            spec.env = args.env.into_iter().collect();
+            spec.cwd = args.cwd;
+            spec
+        }
+        (None, url) => {
+            let mut spec = ServerSpec::http(
+                args.name,
+                url.unwrap_or_default(),
+                args.transport.map(Into::into),
+            );
+            spec.headers = args.headers.into_iter().collect();
+            spec.auth = match (args.bearer, args.api_key) {
+                (Some(token), _) => Auth::Bearer { token },
+                (None, Some(key)) => Auth::ApiKey {
+                    header: args.api_key_header,
+                    key,
+                },
+                (None, None) => Auth::None,
+            };
+            spec
+        }
+    };
+    spec.timeout = args.timeout;
+    spec.enabled = !args.disabled;
+    spec
+}
+
+fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
+    let replace = args.replace;
+    let spec = spec_of(args);
+    spec.validate()
+        .with_context(|| format!("server `{}` is not valid", spec.name))?;
+    let file = context.server_file();
+    let mut servers = file.load()?;
+    let (name, target) = (spec.name.clone(), target(&spec));
+    let put = servers.put(spec, replace).map_err(CliError::from)?;
+    file.save(&servers)?;
+    let action = match put {
+        Put::Added => "added",
+        Put::Replaced => "replaced",
+    };
+    if context.json {
+        let server = servers.get(&name).map(redacted).unwrap_or(Value::Null);
+        output::print_json(&json!({ "action": action, "server": server }));
+    } else {
+        println!("{action} server `{name}` ({target})");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn list(context: &Context) -> anyhow::Result<ExitCode> {
+    let file = context.server_file();
+    let servers = file.load()?;
+    if context.json {
+        let all: Vec<Value> = servers.iter().map(redacted).collect();
+        output::print_json(&all);
+    } else if servers.is_empty() {
+        println!(
+            "no servers in {} (add one with `switchboard servers add`)",
+            file.path().display()
+        );
+    } else {
+        print!("{}", table(&servers));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn table(servers: &ServerList) -> String {
+    let rows: Vec<Vec<String>> = servers
+        .iter()
+        .map(|s| {
+            vec![
+                s.name.clone(),
+                s.transport.to_string(),
+                if s.enabled { "yes" } else { "no" }.to_owned(),
+                target(s),
+            ]
+        })
+        .collect();
+    output::table(&["NAME", "TRANSPORT", "ENABLED", "TARGET"], &rows)
+}
+
+fn remove(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
+    let file = context.server_file();
+    let mut servers = file.load()?;
+    let removed = servers
+        .remove(name)
+        .ok_or_else(|| CliError::ServerNotFound(name.to_owned()))?;
+    file.save(&servers)?;
+    if context.json {
+        output::print_json(&json!({ "removed": removed.name }));
+    } else {
+        println!("removed server `{}`", removed.name);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn test(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
+    let mut spec = find(context, name)?;
+    // Testing is how one checks a server before switching it on, so a disabled server is
+    // tested like any other.
+    spec.enabled = true;
+    let report = with_manager(async |manager| Ok(manager.test_connection(&spec).await?)).await?;
+    let details = &report.details;
+    let mut tools: Vec<&str> = report.tools.iter().map(|t| t.name.as_str()).collect();
+    tools.sort_unstable();
+    if context.json {
+        output::print_json(&json!({
+            "name": spec.name,
+            "serverInfo": details.server_info,
+            "protocolVersion": details.protocol_version,
+            "capabilities": details.capabilities,
+            "instructions": details.instructions,
+            "tools": tools,
+        }))
+    } else {
+        let server = details
+            .server_info
+            .as_ref()
+            .map(|info| format!("{} {}", info.name, info.version))
+            .unwrap_or_else(|| "(did not say)".to_owned());
+        println!("server    {server}");
+        println!("protocol  {}", details.protocol_version);
+        println!("tools     {}: {}", tools.len(), tools.join(", "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The configured server called (or with the id) `name`.
+pub fn find(context: &Context, name: &str) -> anyhow::Result<ServerSpec> {
+    let servers = context.server_file().load()?;
+    servers
+        .get(name)
+        .cloned()
+        .ok_or_else(|| CliError::ServerNotFound(name.to_owned()).into())
+}
+
+/// What a server points at: its command line or its URL.
+fn target(spec: &ServerSpec) -> String {
+    match (&spec.command, &spec.url) {
+        (_, Some(url)) if spec.transport.is_http() => url.clone(),
+        (Some(command), _) => output::command_line(command, &spec.args),
+        _ => String::new(),
+    }
+}
+
+/// A spec as JSON with every value that may be a secret replaced by `***`: credentials,
+/// header values and environment values (the keys stay, so it is clear what is set).
+pub fn redacted(spec: &ServerSpec) -> Value {
+    let mut value = serde_json::to_value(spec).unwrap_or(Value::Null);
+    let hide = |v: &mut Value| *v = Value::String("***".to_owned());
+    for map in ["headers", "env"] {
+        if let Some(Value::Object(entries)) = value.get_mut(map) {
+            entries.values_mut().for_each(hide);
+        }
+    }
+    if let Some(Value::Object(auth)) = value.get_mut("auth") {
+        for secret in ["key", "token"] {
+            if let Some(v) = auth.get_mut(secret) {
+                hide(v);
+            }
+        }
+    }
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    fn add_args(argv: &[&str]) -> AddArgs {
+        let cli = Cli::try_parse_from(["switchboard", "servers", "add"].iter().chain(argv))
+            .unwrap_or_else(|e| panic!("{e}"));
+        match cli.command {
+            Command::Servers(ServersCommand::Add(args)) => *args,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn add_error(argv: &[&str]) -> String {
+        Cli::try_parse_from(["switchboard", "servers", "add"].iter().chain(argv))
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn stdio_flags_make_a_stdio_spec() {
+        let spec = spec_of(add_args(&[
+            "files",
+            "--command",
+            "npx",
+            "--arg",
+            "-y",
+            "--arg",
+            "server",
+            "--env",
+            "A=1=2",
+            "--cwd",
+            "/srv",
+            "--timeout",
+            "2.5",
+        ]));
+        assert_eq!(spec.transport, TransportKind::Stdio);
+        assert_eq!(spec.args, ["-y", "server"]);
+        assert_eq!(spec.env.get("A").map(String::as_str), Some("1=2"));
+        assert_eq!(spec.cwd, Some(PathBuf::from("/srv")));
+        assert_eq!(spec.timeout, Some(Duration::from_millis(2500)));
+        assert!(spec.validate().is_ok());
+    }
+
+    #[test]
+    fn url_flags_make_an_http_spec() {
+        let spec = spec_of(add_args(&[
+            "remote",
+            "--url",
+            "https://h.example/mcp",
+            "--header",
+            "X-Team=blue",
+            "--api-key",
+            "k",
+            "--api-key-header",
+            "X-Key",
+        ]));
+        assert_eq!(spec.transport, TransportKind::StreamableHttp);
+        assert_eq!(
+            spec.auth,
+            Auth::ApiKey {
+                header: "X-Key".into(),
+                key: "k".into()
+            }
+        );
+        let sse = spec_of(add_args(&[
+            "r",
+            "--url",
+            "https://h.example/mcp",
+            "--transport",
+            "sse",
+            "--bearer",
+            "t",
+        ]));
+        assert_eq!(sse.transport, TransportKind::Sse);
+        assert_eq!(sse.auth, Auth::Bearer { token: "t".into() });
+        let default_header = spec_of(add_args(&[
+            "r",
+            "--url",
+            "https://h.example/x",
+            "--api-key",
+            "k",
+        ]));
+        assert!(
+            matches!(default_header.auth, Auth::ApiKey { header, .. } if header == "X-API-Key")
+        );
+    }
+
+    #[test]
+    fn flags_of_the_other_transport_are_refused() {
+        assert!(add_error(&["x"]).contains("--command"));
+        assert!(
+            add_error(&["x", "--command", "c", "--url", "http://h/mcp"]).contains("cannot be used")
+        );
+        assert!(add_error(&["x", "--command", "c", "--header", "A=b"]).contains("cannot be used"));
+        assert!(
+            add_error(&["x", "--url", "http://h/mcp", "--arg", "a"]).contains("cannot be used")
+        );
+        assert!(
+            add_error(&["x", "--url", "http://h/mcp", "--api-key-header", "H"])
+                .contains("--api-key")
+        );
+        assert!(
+            add_error(&[
+                "x",
+                "--url",
+                "http://h/mcp",
+                "--bearer",
+                "t",
+                "--api-key",
+                "k"
+            ])
+            .contains("cannot be used")
+        );
+        assert!(add_error(&["x", "--command", "c", "--env", "novalue"]).contains("KEY=VALUE"));
+        assert!(add_error(&["x", "--command", "c", "--timeout", "0"]).contains("positive"));
+    }
+
+    #[test]
+    fn secrets_are_redacted() {
+        let spec = ServerSpec::http("r", "https://h.example/mcp", None)
+            .with_auth(Auth::Bearer {
+                token: "s3cret".into(),
+            })
+            .with_header("Authorization", "Bearer s3cret")
+            .with_env("TOKEN", "s3cret");
+        let text = redacted(&spec).to_string();
+        assert!(!text.contains("s3cret"), "{text}");
+        assert!(
+            text.contains("Authorization") && text.contains("TOKEN"),
+            "{text}"
+        );
+    }
+}
