@@ -275,18 +275,19 @@ async fn scripted_session_posts_with_headers_and_receives_until_the_stream_ends(
             .await
             .unwrap();
 
+        // `connection: close`, so that each POST comes on a connection of its own.
         let (mut post, request) = accept(&listener).await;
         seen_tx.send(request).unwrap();
-        post.write_all(b"HTTP/1.1 202 Accepted\r\ncontent-length: 8\r\n\r\nAccepted")
-            .await
-            .unwrap();
+        let accepted =
+            "HTTP/1.1 202 Accepted\r\nconnection: close\r\ncontent-length: 8\r\n\r\nAccepted";
+        post.write_all(accepted.as_bytes()).await.unwrap();
+        drop(post);
         let answer = "data: not json\n\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n";
         sse.write_all(answer.as_bytes()).await.unwrap();
 
         let (mut post, _) = accept(&listener).await;
-        post.write_all(b"HTTP/1.1 500 Oops\r\ncontent-length: 4\r\n\r\nboom")
-            .await
-            .unwrap();
+        let failed = "HTTP/1.1 500 Oops\r\nconnection: close\r\ncontent-length: 4\r\n\r\nboom";
+        post.write_all(failed.as_bytes()).await.unwrap();
         end_rx.await.unwrap();
         // Dropping `sse` ends the stream.
     });
