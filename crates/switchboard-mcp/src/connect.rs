@@ -49,6 +49,11 @@ pub(crate) async fn connect(
                         stderr: None,
                     }
                 })?;
+                // `initialize` offers the newest version that has that handshake.
+                let handler = match generation {
+                    Generation::Legacy => handler.with_protocol_version(LEGACY_VERSION),
+                    _ => handler,
+                };
                 handler
                     .serve_with_lifecycle(
                         Watched::new(transport, ended.clone(), Arc::clone(&events)),
@@ -87,7 +92,7 @@ pub(crate) async fn connect(
                     Err(ClientInitializeError::ExpectedInitResult(_)) => {
                         let transport = http::streamable(client.clone(), spec, &url)?;
                         handler
-                            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+                            .with_protocol_version(LEGACY_VERSION)
                             .serve_with_lifecycle(
                                 Watched::new(transport, ended.clone(), Arc::clone(&events)),
                                 ClientLifecycleMode::Initialize,
@@ -138,6 +143,9 @@ pub(crate) async fn connect(
     }
 }
 
+/// The newest protocol version with the `initialize` handshake.
+const LEGACY_VERSION: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
 fn lifecycle(generation: Generation) -> ClientLifecycleMode {
     match generation {
         Generation::Modern => ClientLifecycleMode::Discover {
@@ -153,7 +161,7 @@ fn lifecycle(generation: Generation) -> ClientLifecycleMode {
 fn auto_lifecycle() -> ClientLifecycleMode {
     ClientLifecycleMode::Auto {
         preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-        legacy_version: Some(ProtocolVersion::V_2025_11_25),
+        legacy_version: Some(LEGACY_VERSION),
     }
 }
 

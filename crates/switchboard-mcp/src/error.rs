@@ -201,6 +201,13 @@ impl McpError {
                 server: server.to_owned(),
                 detail: error.to_string(),
             },
+            // The server answered, but not as a legacy SSE endpoint does.
+            SseTransportError::NotEventStream { .. }
+            | SseTransportError::BadEndpoint { .. }
+            | SseTransportError::EventTooLarge { .. } => McpError::Protocol {
+                server: server.to_owned(),
+                detail: error.to_string(),
+            },
             other => McpError::Unreachable {
                 url: url.to_owned(),
                 source: Box::new(other),
