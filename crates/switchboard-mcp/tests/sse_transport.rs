@@ -1,17 +1,12 @@
 //! The legacy HTTP+SSE transport (2024-11-05) end to end: a full rmcp session against the pinned
 //! reference server, and the error and lifecycle cases against scripted local responders that
 //! answer exactly what each case needs.
-//!
-//! The reference server is started here directly because `switchboard-testkit` had no launcher
-//! yet when this was written; move to `everything_http(..)` once it exists.
 
 #![allow(
     clippy::unwrap_used,
     reason = "test helpers: a failed setup step should fail the test"
 )]
 
-use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
@@ -20,9 +15,9 @@ use rmcp::transport::Transport;
 use switchboard_mcp::transport::sse::{
     EndpointError, SseClientConfig, SseClientTransport, SseTransportError,
 };
+use switchboard_testkit::{EverythingHttp, Peers};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::process::{Child, Command};
 use tokio::sync::{mpsc, oneshot};
 
 /// An upper bound for things that should happen at once, so a bug fails instead of hanging.
@@ -31,65 +26,16 @@ const PROMPTLY: Duration = Duration::from_secs(20);
 const SSE_HEAD: &str = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\n";
 const ENDPOINT_EVENT: &str = "event: endpoint\ndata: /message?sessionId=abc\n\n";
 
-/// `@modelcontextprotocol/server-everything` in `sse` mode, killed on drop.
-struct Everything {
-    _child: Child,
-    sse_url: String,
-}
-
-impl Everything {
-    async fn start() -> Self {
-        let bin = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../.peers/node/node_modules/.bin/mcp-server-everything");
-        assert!(
-            bin.exists(),
-            "reference server not installed at {}",
-            bin.display()
-        );
-        let port = TcpListener::bind("127.0.0.1:0")
-            .await
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut child = Command::new(&bin)
-            .arg("sse")
-            .env("PORT", port.to_string())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let ready = tokio::time::timeout(PROMPTLY, async {
-            while let Some(line) = lines.next_line().await.unwrap() {
-                if line.contains("Server is running on port") {
-                    return true;
-                }
-            }
-            false
-        })
-        .await;
-        assert!(matches!(ready, Ok(true)), "server-everything did not start");
-        // It logs every POST; keep reading so it never blocks on a full pipe.
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-        Self {
-            _child: child,
-            sse_url: format!("http://127.0.0.1:{port}/sse"),
-        }
-    }
-}
-
 #[tokio::test]
 async fn full_session_with_the_reference_server() {
-    let server = Everything::start().await;
-    let transport = SseClientTransport::connect(
-        reqwest::Client::new(),
-        SseClientConfig::new(&server.sse_url),
-    )
-    .await
-    .unwrap();
+    let server = Peers::locate()
+        .everything_http(EverythingHttp::Sse)
+        .await
+        .unwrap();
+    let transport =
+        SseClientTransport::connect(reqwest::Client::new(), SseClientConfig::new(server.url()))
+            .await
+            .unwrap();
     let client = ClientConfig::default()
         .with_protocol_version(ProtocolVersion::V_2024_11_05)
         .serve(transport)
