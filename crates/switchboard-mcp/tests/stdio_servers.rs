@@ -242,6 +242,34 @@ async fn caller_cancel_reaches_the_server() {
     m.shutdown().await;
 }
 
+#[tokio::test]
+async fn caller_that_drops_the_call_cancels_it_at_the_server() {
+    let spec = python(PyGen::V2);
+    let m = manager();
+    let (tx, mut progress) = tokio::sync::mpsc::unbounded_channel();
+    let options = CallOptions {
+        progress: Some(tx),
+        ..CallOptions::default()
+    };
+    let me = owner();
+    let long = json!({"steps": 1000, "step_ms": 50});
+    let call = m.call_tool(&me, &spec, "long_task", args(long), options);
+    // The caller gives up by dropping the call's future once it is running at the server.
+    tokio::select! {
+        _ = call => panic!("the call cannot finish first"),
+        Some(_) = progress.recv() => {}
+    }
+    let mut seen = String::new();
+    for _ in 0..50 {
+        seen = text(&call_text(&m, &spec).await);
+        if seen.trim() == "1" {
+            break;
+        }
+    }
+    assert_eq!(seen.trim(), "1", "the server saw notifications/cancelled");
+    m.shutdown().await;
+}
+
 async fn call_text(m: &ConnectionManager, spec: &ServerSpec) -> rmcp::model::CallToolResult {
     call(m, spec, "cancelled_count", json!({})).await
 }
