@@ -91,4 +91,10 @@ async fn missing_command_is_a_spawn_error() {
         .await
         .expect_err("no such program");
     assert!(matches!(error, McpError::Spawn { .. }), "{error:?}");
+    let snapshot = m.snapshot(&owner(), &spec.id);
+    assert_eq!(snapshot.status, switchboard_mcp::ConnectionStatus::Error);
+    let last_error = snapshot
+        .last_error
+        .expect("the error is kept for the status view");
+    assert!(last_error.contains("could not start"), "{last_error}");
 }

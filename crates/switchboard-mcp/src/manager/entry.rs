@@ -181,14 +181,15 @@ impl Entry {
     ) {
         self.status.send_modify(|snapshot| {
             snapshot.status = status;
-            if status != ConnectionStatus::Disconnected {
-                snapshot.last_error = last_error.or(snapshot.last_error.take());
-            }
-            if status == ConnectionStatus::Connected {
-                snapshot.last_error = None;
-            }
-            if server.is_some() || status != ConnectionStatus::Connected {
-                snapshot.server = server.or(snapshot.server.take());
+            match status {
+                ConnectionStatus::Connected => {
+                    snapshot.last_error = None;
+                    snapshot.server = server;
+                }
+                // What the server said about itself stays visible next to why it failed.
+                ConnectionStatus::Error => snapshot.last_error = last_error,
+                ConnectionStatus::Connecting => {}
+                ConnectionStatus::Disconnected => snapshot.server = None,
             }
         });
     }
