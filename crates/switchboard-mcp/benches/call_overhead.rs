@@ -207,11 +207,6 @@ fn http(c: &mut Criterion) {
     group
         .warm_up_time(WARM_UP)
         .measurement_time(SEQUENTIAL_MEASUREMENT);
-    group.bench_function("bare_rmcp", |b| {
-        let client = bare.get_or_init(|| rt.block_on(bare_http(&url())));
-        b.to_async(&rt)
-            .iter(|| async { black_box(bare_call(client, &args).await) });
-    });
     group.bench_function("manager", |b| {
         let managed = managed.get_or_init(|| {
             let spec = ServerSpec::http("everything", url(), Some(TransportKind::StreamableHttp));
@@ -219,6 +214,11 @@ fn http(c: &mut Criterion) {
         });
         b.to_async(&rt)
             .iter(|| async { black_box(managed.call(&args).await) });
+    });
+    group.bench_function("bare_rmcp", |b| {
+        let client = bare.get_or_init(|| rt.block_on(bare_http(&url())));
+        b.to_async(&rt)
+            .iter(|| async { black_box(bare_call(client, &args).await) });
     });
     group.finish();
 

@@ -64,7 +64,14 @@ pub(crate) async fn connect(
             };
             let session = within(timeout, spec, handshake, || stderr.text()).await;
             // The group guard ends the process if the handshake failed.
-            let session = session.map_err(|error| attach_stderr(error, stderr.text()))?;
+            let session = match session {
+                Ok(session) => session,
+                Err(McpError::ClosedDuringHandshake { server, .. }) => {
+                    let stderr = stderr.text_after_exit(STDERR_WAIT).await;
+                    return Err(McpError::ClosedDuringHandshake { server, stderr });
+                }
+                Err(error) => return Err(error),
+            };
             Ok(Connection::new(
                 spec,
                 session,
@@ -143,6 +150,9 @@ pub(crate) async fn connect(
     }
 }
 
+/// How long to wait for the last words of a server that exited while connecting.
+const STDERR_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The newest protocol version with the `initialize` handshake.
 const LEGACY_VERSION: ProtocolVersion = ProtocolVersion::V_2025_11_25;
 
@@ -178,18 +188,5 @@ async fn within(
             timeout,
             stderr: stderr(),
         }),
-    }
-}
-
-fn attach_stderr(error: McpError, text: Option<String>) -> McpError {
-    match error {
-        McpError::ClosedDuringHandshake {
-            server,
-            stderr: None,
-        } => McpError::ClosedDuringHandshake {
-            server,
-            stderr: text,
-        },
-        other => other,
     }
 }

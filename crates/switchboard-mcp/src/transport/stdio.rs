@@ -7,6 +7,7 @@
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
@@ -15,6 +16,7 @@ use rmcp::transport::TokioChildProcess;
 use switchboard_core::ServerSpec;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::ChildStderr;
+use tokio_util::sync::CancellationToken;
 
 use crate::error::McpError;
 
@@ -63,19 +65,30 @@ pub(crate) fn spawn(spec: &ServerSpec) -> Result<StdioProcess, McpError> {
 
 /// The last lines a server wrote to stderr.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct StderrTail(Arc<Mutex<VecDeque<String>>>);
+pub(crate) struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+    /// Cancelled once stderr reached its end.
+    closed: CancellationToken,
+}
 
 impl StderrTail {
     fn push(&self, line: String) {
-        let mut lines = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
         if lines.len() == STDERR_TAIL_LINES {
             lines.pop_front();
         }
         lines.push_back(line);
     }
 
+    /// The tail once the server has closed stderr (it exited), waiting at most `within` for
+    /// that: the reader may not have caught up with a process that just died.
+    pub(crate) async fn text_after_exit(&self, within: Duration) -> Option<String> {
+        let _ = tokio::time::timeout(within, self.closed.cancelled()).await;
+        self.text()
+    }
+
     pub(crate) fn text(&self) -> Option<String> {
-        let lines = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
         if lines.is_empty() {
             return None;
         }
@@ -89,6 +102,7 @@ async fn forward_stderr(server: String, stderr: ChildStderr, tail: StderrTail) {
         tracing::info!(target: "switchboard_mcp::server_stderr", server = %server, "{line}");
         tail.push(line);
     }
+    tail.closed.cancel();
 }
 
 /// Ends the server's whole process group when dropped or killed, whatever the server left
