@@ -121,42 +121,63 @@ impl Connection {
 
     /// Every tool, following `nextCursor` until the server has no more pages.
     pub(crate) async fn list_tools(&self, limits: CallLimits) -> Result<Vec<Tool>, McpError> {
-        let mut tools = Vec::new();
-        let mut cursor = None;
-        loop {
-            let params =
-                cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
-            let page = self
-                .bounded("tools/list", limits, self.session.list_tools(params))
-                .await?;
-            tools.extend(page.tools);
-            match page.next_cursor {
-                Some(next) if !next.is_empty() => cursor = Some(next),
-                _ => return Ok(tools),
-            }
-        }
+        self.all_pages("tools/list", limits, |params| async {
+            let page = self.session.list_tools(params).await?;
+            Ok((page.tools, page.next_cursor))
+        })
+        .await
     }
 
     pub(crate) async fn list_resources(
         &self,
         limits: CallLimits,
     ) -> Result<Vec<Resource>, McpError> {
-        let mut all = Vec::new();
-        let mut cursor = None;
+        self.all_pages("resources/list", limits, |params| async {
+            let page = self.session.list_resources(params).await?;
+            Ok((page.resources, page.next_cursor))
+        })
+        .await
+    }
+
+    pub(crate) async fn list_prompts(&self, limits: CallLimits) -> Result<Vec<Prompt>, McpError> {
+        self.all_pages("prompts/list", limits, |params| async {
+            let page = self.session.list_prompts(params).await?;
+            Ok((page.prompts, page.next_cursor))
+        })
+        .await
+    }
+
+    /// Requests page after page until a page has no `nextCursor`. A server that hands back a
+    /// cursor it already gave would loop forever, so that is a protocol error.
+    async fn all_pages<T, F, Fut>(
+        &self,
+        method: &str,
+        limits: CallLimits,
+        page: F,
+    ) -> Result<Vec<T>, McpError>
+    where
+        F: Fn(Option<PaginatedRequestParams>) -> Fut,
+        Fut: Future<Output = Result<(Vec<T>, Option<String>), rmcp::ServiceError>>,
+    {
+        let mut items = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut cursor: Option<String> = None;
         loop {
-            let params =
-                cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
-            let page = self
-                .bounded(
-                    "resources/list",
-                    limits,
-                    self.session.list_resources(params),
-                )
-                .await?;
-            all.extend(page.resources);
-            match page.next_cursor {
-                Some(next) if !next.is_empty() => cursor = Some(next),
-                _ => return Ok(all),
+            let params = cursor
+                .clone()
+                .map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
+            let (batch, next) = self.bounded(method, limits, page(params)).await?;
+            items.extend(batch);
+            match next {
+                Some(next) if next.is_empty() => return Ok(items),
+                Some(next) if !seen.insert(next.clone()) => {
+                    return Err(McpError::Protocol {
+                        server: self.server.clone(),
+                        detail: format!("{method} returned the cursor `{next}` twice"),
+                    });
+                }
+                Some(next) => cursor = Some(next),
+                None => return Ok(items),
             }
         }
     }
@@ -169,23 +190,6 @@ impl Connection {
         let params = ReadResourceRequestParams::new(uri);
         self.bounded("resources/read", limits, self.session.read_resource(params))
             .await
-    }
-
-    pub(crate) async fn list_prompts(&self, limits: CallLimits) -> Result<Vec<Prompt>, McpError> {
-        let mut all = Vec::new();
-        let mut cursor = None;
-        loop {
-            let params =
-                cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
-            let page = self
-                .bounded("prompts/list", limits, self.session.list_prompts(params))
-                .await?;
-            all.extend(page.prompts);
-            match page.next_cursor {
-                Some(next) if !next.is_empty() => cursor = Some(next),
-                _ => return Ok(all),
-            }
-        }
     }
 
     pub(crate) async fn get_prompt(

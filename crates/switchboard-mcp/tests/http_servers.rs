@@ -146,14 +146,7 @@ async fn python_scenario(generation: PyGen) {
         .await
         .expect_err("times out");
     assert!(matches!(error, McpError::Timeout { .. }), "{error}");
-    let mut seen = String::new();
-    for _ in 0..50 {
-        seen = text(&call(&m, &spec, "cancelled_count", json!({})).await);
-        if seen.trim() == "1" {
-            break;
-        }
-    }
-    assert_eq!(seen.trim(), "1", "the server saw the cancellation");
+    common::assert_server_saw_one_cancellation(&m, &spec).await;
 
     peer.restart().await.expect("restart");
     let again = call(&m, &spec, "echo", json!({"text": "after restart"})).await;

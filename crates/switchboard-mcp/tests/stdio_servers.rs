@@ -190,15 +190,7 @@ pub async fn timeout_cancels_at_the_server(spec: ServerSpec) {
         .expect_err("must time out");
     assert!(matches!(error, McpError::Timeout { .. }), "{error}");
     // The cancellation is handled asynchronously by the server; ask until it has counted it.
-    let mut seen = String::new();
-    for _ in 0..50 {
-        seen = text(&call(&m, &spec, "cancelled_count", json!({})).await);
-        if seen.trim() == "1" {
-            break;
-        }
-        tokio::task::yield_now().await;
-    }
-    assert_eq!(seen.trim(), "1", "server saw notifications/cancelled");
+    common::assert_server_saw_one_cancellation(&m, &spec).await;
     m.shutdown().await;
 }
 
@@ -231,14 +223,7 @@ async fn caller_cancel_reaches_the_server() {
         cancel.cancel();
     });
     assert!(matches!(result, Err(McpError::Cancelled)), "{result:?}");
-    let mut seen = String::new();
-    for _ in 0..50 {
-        seen = text(&call_text(&m, &spec).await);
-        if seen.trim() == "1" {
-            break;
-        }
-    }
-    assert_eq!(seen.trim(), "1");
+    common::assert_server_saw_one_cancellation(&m, &spec).await;
     m.shutdown().await;
 }
 
@@ -259,19 +244,8 @@ async fn caller_that_drops_the_call_cancels_it_at_the_server() {
         _ = call => panic!("the call cannot finish first"),
         Some(_) = progress.recv() => {}
     }
-    let mut seen = String::new();
-    for _ in 0..50 {
-        seen = text(&call_text(&m, &spec).await);
-        if seen.trim() == "1" {
-            break;
-        }
-    }
-    assert_eq!(seen.trim(), "1", "the server saw notifications/cancelled");
+    common::assert_server_saw_one_cancellation(&m, &spec).await;
     m.shutdown().await;
-}
-
-async fn call_text(m: &ConnectionManager, spec: &ServerSpec) -> rmcp::model::CallToolResult {
-    call(m, spec, "cancelled_count", json!({})).await
 }
 
 /// The server is killed with SIGKILL between calls; the next call reconnects.

@@ -81,3 +81,21 @@ pub fn has_image(result: &CallToolResult) -> bool {
         .filter_map(|c| c.as_image())
         .any(|i| i.mime_type == "image/png" && !i.data.is_empty())
 }
+
+/// Asks a Python peer's `cancelled_count` until it reports one cancelled call. The server
+/// handles `notifications/cancelled` asynchronously, so the first answers may still say 0;
+/// each ask is a round trip, not a sleep.
+pub async fn assert_server_saw_one_cancellation(m: &ConnectionManager, spec: &ServerSpec) {
+    let mut seen = String::new();
+    for _ in 0..50 {
+        let result = m
+            .call_tool(&owner(), spec, "cancelled_count", None, Default::default())
+            .await
+            .expect("cancelled_count");
+        seen = text(&result);
+        if seen.trim() == "1" {
+            return;
+        }
+    }
+    panic!("the server saw no cancellation: cancelled_count is {seen}");
+}
