@@ -174,20 +174,20 @@ impl McpError {
                 stderr,
             };
         }
-        let text = error_chain(&error);
-        if is_auth_failure(&text) {
-            return McpError::AuthFailed {
-                server: server.to_owned(),
-                detail: text,
-            };
-        }
-        if let (Some(url), ClientInitializeError::TransportError { .. }) = (url, &error)
-            && is_unreachable(&text)
-        {
-            return McpError::Unreachable {
-                url: url.to_owned(),
-                source: Box::new(error),
-            };
+        match (classify(&error), url) {
+            (Some(HttpFailure::Auth), _) => {
+                return McpError::AuthFailed {
+                    server: server.to_owned(),
+                    detail: error_chain(&error),
+                };
+            }
+            (Some(HttpFailure::Unreachable), Some(url)) => {
+                return McpError::Unreachable {
+                    url: url.to_owned(),
+                    source: Box::new(error),
+                };
+            }
+            _ => {}
         }
         McpError::Handshake {
             server: server.to_owned(),
@@ -216,8 +216,7 @@ impl McpError {
     }
 }
 
-/// The whole `source()` chain in one line; used only to classify transport failures whose
-/// status rmcp does not expose as a type (HTTP 401/403 and refused connections).
+/// The whole `source()` chain in one line.
 fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
@@ -229,17 +228,68 @@ fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     text
 }
 
-fn is_auth_failure(text: &str) -> bool {
-    text.contains("401")
-        || text.contains("403")
-        || text.contains("Unauthorized")
-        || text.contains("Auth required")
+/// What a failed HTTP handshake says about the server.
+#[derive(Debug, PartialEq, Eq)]
+enum HttpFailure {
+    Auth,
+    Unreachable,
 }
 
-fn is_unreachable(text: &str) -> bool {
-    let text = text.to_ascii_lowercase();
-    text.contains("connection refused")
-        || text.contains("error sending request")
-        || text.contains("dns error")
-        || text.contains("connect error")
+/// Classifies a handshake failure: by type where rmcp keeps one in the `source()` chain, and
+/// otherwise by the exact phrases rmcp and reqwest write, because rmcp's worker transport
+/// flattens the HTTP status of a refused request into its message. The phrases are matched
+/// whole (`HTTP 401`, never a bare `401`), so a port or path holding those digits cannot
+/// be mistaken for a status.
+fn classify(error: &(dyn std::error::Error + 'static)) -> Option<HttpFailure> {
+    let mut current = Some(error);
+    while let Some(cause) = current {
+        if let Some(error) = cause.downcast_ref::<reqwest::Error>() {
+            if matches!(error.status().map(|s| s.as_u16()), Some(401 | 403)) {
+                return Some(HttpFailure::Auth);
+            }
+            if error.is_connect() {
+                return Some(HttpFailure::Unreachable);
+            }
+        }
+        current = cause.source();
+    }
+    classify_text(&error_chain(error))
+}
+
+fn classify_text(text: &str) -> Option<HttpFailure> {
+    const AUTH: [&str; 6] = [
+        "HTTP 401",
+        "HTTP 403",
+        "401 Unauthorized",
+        "403 Forbidden",
+        "Auth required",
+        "Insufficient scope",
+    ];
+    const UNREACHABLE: [&str; 4] = [
+        "Connection refused",
+        "tcp connect error",
+        "dns error",
+        "error sending request",
+    ];
+    if AUTH.iter().any(|phrase| text.contains(phrase)) {
+        Some(HttpFailure::Auth)
+    } else if UNREACHABLE.iter().any(|phrase| text.contains(phrase)) {
+        Some(HttpFailure::Unreachable)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_are_read_as_phrases_not_digits() {
+        let refused = "Client error: error sending request for url (http://127.0.0.1:41401/mcp)";
+        assert_eq!(classify_text(refused), Some(HttpFailure::Unreachable));
+        let denied = "unexpected server response: HTTP 401 Unauthorized: go away";
+        assert_eq!(classify_text(denied), Some(HttpFailure::Auth));
+        assert_eq!(classify_text("HTTP 500 on /v401/mcp"), None);
+    }
 }
