@@ -1,0 +1,1 @@
+//! JSON Schema from MCP tools, converted into what each LLM provider accepts.
