@@ -22,12 +22,20 @@ use sse_stream::{Error as SseError, Sse};
 #[derive(Clone)]
 pub(crate) struct SessionAwareClient(pub(crate) reqwest::Client);
 
-fn lost_session(response: &StreamableHttpPostResponse) -> bool {
-    let StreamableHttpPostResponse::Json(ServerJsonRpcMessage::Error(error), _) = response else {
-        return false;
-    };
-    let message = error.error.message.to_ascii_lowercase();
-    error.id.is_none() && message.contains("session")
+/// An id-less JSON-RPC error about the session, to a request that carried one, means the
+/// server no longer knows the session.
+fn check_session(
+    had_session: bool,
+    response: StreamableHttpPostResponse,
+) -> Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>> {
+    if let StreamableHttpPostResponse::Json(ServerJsonRpcMessage::Error(error), _) = &response
+        && had_session
+        && error.id.is_none()
+        && error.error.message.to_ascii_lowercase().contains("session")
+    {
+        return Err(StreamableHttpError::SessionExpired);
+    }
+    Ok(response)
 }
 
 impl StreamableHttpClient for SessionAwareClient {
@@ -46,10 +54,7 @@ impl StreamableHttpClient for SessionAwareClient {
             .0
             .post_message(uri, message, session_id, auth_header, custom_headers)
             .await?;
-        if had_session && lost_session(&response) {
-            return Err(StreamableHttpError::SessionExpired);
-        }
-        Ok(response)
+        check_session(had_session, response)
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -73,10 +78,7 @@ impl StreamableHttpClient for SessionAwareClient {
                 max_sse_event_size,
             )
             .await?;
-        if had_session && lost_session(&response) {
-            return Err(StreamableHttpError::SessionExpired);
-        }
-        Ok(response)
+        check_session(had_session, response)
     }
 
     async fn delete_session(
