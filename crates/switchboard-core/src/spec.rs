@@ -24,6 +24,7 @@
 //! ```
 
 mod debug;
+pub use debug::redact_url;
 mod duration_secs_opt;
 mod validate;
 

@@ -46,6 +46,9 @@ pub struct CallOptions {
     pub timeout: Option<Duration>,
 }
 
+/// How long past its ceiling a call may wait for rmcp to write its cancellation.
+const CANCEL_WRITE_SLACK: Duration = Duration::from_secs(5);
+
 /// Per-call time limits: `idle` resets on every progress report, `ceiling` does not.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CallLimits {
@@ -239,6 +242,9 @@ impl Connection {
             params = params.with_arguments(arguments);
         }
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        if options.cancel.is_cancelled() {
+            return Err(McpError::Cancelled);
+        }
         let request_options = PeerRequestOptions::with_timeout(limits.idle)
             .reset_timeout_on_progress()
             .with_max_total_timeout(limits.ceiling);
@@ -252,12 +258,22 @@ impl Connection {
                 .watch_progress(handle.progress_token.clone(), sink)
         });
         let mut abandoned = AbandonGuard::new(self.session.peer().clone(), handle.id.clone());
+        // rmcp enforces both limits, but its timeout path waits for the cancellation to be
+        // written; the outer bound keeps a transport that stopped accepting writes from
+        // holding the caller past the ceiling.
+        let bound = limits.ceiling + CANCEL_WRITE_SLACK;
         let response = tokio::select! {
-            response = handle.await_response() => response,
-            () = options.cancel.cancelled() => {
-                abandoned.send_now("cancelled by the caller").await;
-                return Err(McpError::Cancelled);
-            }
+            response = tokio::time::timeout(bound, handle.await_response()) => match response {
+                Ok(response) => response,
+                Err(_) => {
+                    return Err(McpError::Timeout {
+                        server: self.server.clone(),
+                        method: "tools/call".to_owned(),
+                        timeout: limits.ceiling,
+                    });
+                }
+            },
+            () = options.cancel.cancelled() => return Err(McpError::Cancelled),
         };
         abandoned.disarm();
         match response {
@@ -266,11 +282,25 @@ impl Connection {
                 server: self.server.clone(),
                 detail: format!("expected a tools/call result, got {}", result_kind(&other)),
             }),
-            Err(rmcp::ServiceError::TransportClosed) => Err(McpError::LostAfterSend {
-                server: self.server.clone(),
-                tool: tool.to_owned(),
-            }),
+            // Once the request is handed to the transport, a failed write may still have reached
+            // the server (an HTTP POST answered 502 by a proxy after the backend ran the
+            // tool): the call may have run.
+            Err(rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_)) => {
+                Err(McpError::LostAfterSend {
+                    server: self.server.clone(),
+                    tool: tool.to_owned(),
+                })
+            }
             Err(error) => Err(McpError::from_service(&self.server, "tools/call", error)),
+        }
+    }
+
+    /// Ends the session and the server at once, while calls may still hold the connection.
+    pub(crate) fn terminate(&self) {
+        self.session.cancellation_token().cancel();
+        self.ended.cancel();
+        if let Some((group, _)) = &self.process {
+            group.kill();
         }
     }
 
@@ -295,7 +325,8 @@ fn result_kind(result: &ServerResult) -> &'static str {
 }
 
 /// Tells the server a request was abandoned when the caller stops waiting, whether by
-/// cancelling or by dropping the call's future.
+/// cancelling, timing out or dropping the call's future. The notification is sent from a task
+/// of its own, so a transport that no longer accepts writes cannot hold the caller.
 struct AbandonGuard {
     peer: Option<rmcp::Peer<RoleClient>>,
     id: RequestId,
@@ -311,14 +342,6 @@ impl AbandonGuard {
 
     fn disarm(&mut self) {
         self.peer = None;
-    }
-
-    async fn send_now(&mut self, reason: &str) {
-        if let Some(peer) = self.peer.take() {
-            let _ = peer
-                .notify_cancelled(cancelled(self.id.clone(), reason))
-                .await;
-        }
     }
 }
 

@@ -59,7 +59,7 @@ pub enum McpError {
     Handshake {
         server: String,
         #[source]
-        source: Box<ClientInitializeError>,
+        source: Box<dyn std::error::Error + Send + Sync>,
     },
 
     #[error("the connection to `{server}` was lost")]
@@ -80,6 +80,17 @@ pub enum McpError {
 
     #[error("the request was cancelled")]
     Cancelled,
+
+    /// Another caller's connect attempt, which this caller waited for, failed.
+    #[error("{message}")]
+    ConnectFailed {
+        server: String,
+        code: ErrorCode,
+        message: String,
+    },
+
+    #[error("the connection manager is shut down")]
+    ShutDown,
 
     #[error("server `{server}` has no tool `{tool}`")]
     ToolNotFound { server: String, tool: String },
@@ -118,6 +129,8 @@ impl McpError {
                 ErrorCode::McpConnectionError
             }
             McpError::Timeout { .. } => ErrorCode::McpTimeout,
+            McpError::ConnectFailed { code, .. } => *code,
+            McpError::ShutDown => ErrorCode::McpConnectionError,
             McpError::Cancelled => ErrorCode::Cancelled,
             McpError::ToolNotFound { .. } => ErrorCode::McpToolNotFound,
             McpError::Server { error, .. } => match error.code {
@@ -128,6 +141,31 @@ impl McpError {
                 _ => ErrorCode::McpExecutionError,
             },
             McpError::Protocol { .. } => ErrorCode::McpProtocolError,
+        }
+    }
+
+    /// What callers that waited on the same failed connect attempt are told.
+    pub(crate) fn shared_failure(server: &str, error: &McpError) -> McpError {
+        McpError::ConnectFailed {
+            server: server.to_owned(),
+            code: error.code(),
+            message: error.to_string(),
+        }
+    }
+
+    /// A copy of a [`McpError::ConnectFailed`] (the only variant stored for sharing).
+    pub(crate) fn clone_shared(&self) -> McpError {
+        match self {
+            McpError::ConnectFailed {
+                server,
+                code,
+                message,
+            } => McpError::ConnectFailed {
+                server: server.clone(),
+                code: *code,
+                message: message.clone(),
+            },
+            other => McpError::shared_failure("", other),
         }
     }
 
@@ -174,24 +212,27 @@ impl McpError {
                 stderr,
             };
         }
-        match (classify(&error), url) {
-            (Some(HttpFailure::Auth), _) => {
-                return McpError::AuthFailed {
-                    server: server.to_owned(),
-                    detail: error_chain(&error),
-                };
-            }
-            (Some(HttpFailure::Unreachable), Some(url)) => {
-                return McpError::Unreachable {
-                    url: url.to_owned(),
-                    source: Box::new(error),
-                };
-            }
-            _ => {}
-        }
-        McpError::Handshake {
-            server: server.to_owned(),
-            source: Box::new(error),
+        let Some(url) = url else {
+            return McpError::Handshake {
+                server: server.to_owned(),
+                source: Box::new(error),
+            };
+        };
+        // Messages about HTTP requests quote the URL, whose query may hold a key.
+        let detail = Redacted::new(&error, url);
+        match classify(&error) {
+            Some(HttpFailure::Auth) => McpError::AuthFailed {
+                server: server.to_owned(),
+                detail: detail.0,
+            },
+            Some(HttpFailure::Unreachable) => McpError::Unreachable {
+                url: switchboard_core::spec::redact_url(url),
+                source: Box::new(detail),
+            },
+            None => McpError::Handshake {
+                server: server.to_owned(),
+                source: Box::new(detail),
+            },
         }
     }
 
@@ -199,22 +240,50 @@ impl McpError {
         match error {
             SseTransportError::Unauthorized { .. } => McpError::AuthFailed {
                 server: server.to_owned(),
-                detail: error.to_string(),
+                detail: Redacted::new(&error, url).0,
             },
             // The server answered, but not as a legacy SSE endpoint does.
             SseTransportError::NotEventStream { .. }
             | SseTransportError::BadEndpoint { .. }
-            | SseTransportError::EventTooLarge { .. } => McpError::Protocol {
+            | SseTransportError::EventTooLarge { .. }
+            | SseTransportError::NoEndpoint => McpError::Protocol {
                 server: server.to_owned(),
-                detail: error.to_string(),
+                detail: Redacted::new(&error, url).0,
             },
             other => McpError::Unreachable {
-                url: url.to_owned(),
-                source: Box::new(other),
+                url: switchboard_core::spec::redact_url(url),
+                source: Box::new(Redacted::new(&other, url)),
             },
         }
     }
 }
+
+/// An error's whole message with the server URL's secrets (password, query values) hidden.
+#[derive(Debug)]
+pub(crate) struct Redacted(String);
+
+impl Redacted {
+    fn new(error: &(dyn std::error::Error + 'static), url: &str) -> Self {
+        let mut text = error_chain(error);
+        let safe = switchboard_core::spec::redact_url(url);
+        // reqwest prints the URL normalised (`http://host/` for `http://host`), so both forms.
+        let normalised = url::Url::parse(url).map(String::from).ok();
+        for raw in [Some(url.to_owned()), normalised].into_iter().flatten() {
+            if raw != safe && !raw.is_empty() {
+                text = text.replace(&raw, &safe);
+            }
+        }
+        Self(text)
+    }
+}
+
+impl std::fmt::Display for Redacted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Redacted {}
 
 /// The whole `source()` chain in one line.
 fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
@@ -265,11 +334,15 @@ fn classify_text(text: &str) -> Option<HttpFailure> {
         "Auth required",
         "Insufficient scope",
     ];
-    const UNREACHABLE: [&str; 4] = [
+    const UNREACHABLE: [&str; 8] = [
         "Connection refused",
         "tcp connect error",
         "dns error",
         "error sending request",
+        "HTTP 500",
+        "HTTP 502",
+        "HTTP 503",
+        "HTTP 504",
     ];
     if AUTH.iter().any(|phrase| text.contains(phrase)) {
         Some(HttpFailure::Auth)
@@ -285,11 +358,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn secrets_in_the_url_are_hidden() {
+        let url = "https://mcp.example.com/mcp?api_key=s3cret";
+        let error = std::io::Error::other(format!("error sending request for url ({url})"));
+        let text = Redacted::new(&error, url).0;
+        assert!(!text.contains("s3cret"), "{text}");
+        assert!(text.contains("api_key=***"), "{text}");
+    }
+
+    #[test]
     fn statuses_are_read_as_phrases_not_digits() {
         let refused = "Client error: error sending request for url (http://127.0.0.1:41401/mcp)";
         assert_eq!(classify_text(refused), Some(HttpFailure::Unreachable));
         let denied = "unexpected server response: HTTP 401 Unauthorized: go away";
         assert_eq!(classify_text(denied), Some(HttpFailure::Auth));
-        assert_eq!(classify_text("HTTP 500 on /v401/mcp"), None);
+        assert_eq!(classify_text("HTTP 418 on /v401/mcp"), None);
+        assert_eq!(
+            classify_text("HTTP 503 Service Unavailable"),
+            Some(HttpFailure::Unreachable)
+        );
     }
 }

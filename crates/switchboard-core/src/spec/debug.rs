@@ -59,24 +59,30 @@ struct RedactedUrl<'a>(&'a str);
 
 impl fmt::Debug for RedactedUrl<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Ok(mut url) = url::Url::parse(self.0) else {
-            return f.write_str("<unparseable url>");
-        };
-        if url.password().is_some() {
-            // Only fails for URLs that cannot have credentials, which have no password either.
-            let _ = url.set_password(Some(HIDDEN));
-        }
-        if url.query().is_some() {
-            let keys: Vec<String> = url.query_pairs().map(|(k, _)| k.into_owned()).collect();
-            let mut pairs = url.query_pairs_mut();
-            pairs.clear();
-            for key in &keys {
-                pairs.append_pair(key, HIDDEN);
-            }
-            drop(pairs);
-        }
-        write!(f, "{:?}", url.as_str())
+        write!(f, "{:?}", redact_url(self.0))
     }
+}
+
+/// `raw` with its password and query values replaced by `***`, safe for logs and error
+/// messages; `<unparseable url>` when it does not parse.
+pub fn redact_url(raw: &str) -> String {
+    let Ok(mut url) = url::Url::parse(raw) else {
+        return "<unparseable url>".to_owned();
+    };
+    if url.password().is_some() {
+        // Only fails for URLs that cannot have credentials, which have no password either.
+        let _ = url.set_password(Some(HIDDEN));
+    }
+    if url.query().is_some() {
+        let keys: Vec<String> = url.query_pairs().map(|(k, _)| k.into_owned()).collect();
+        let mut pairs = url.query_pairs_mut();
+        pairs.clear();
+        for key in &keys {
+            pairs.append_pair(key, HIDDEN);
+        }
+        drop(pairs);
+    }
+    url.into()
 }
 
 #[cfg(test)]

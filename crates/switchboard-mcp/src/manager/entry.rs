@@ -2,7 +2,8 @@
 //!
 //! Reading the current connection takes a short std lock and clones an `Arc`, so concurrent
 //! calls do not queue behind each other; only (re)connecting is serialised, by an async mutex,
-//! so a burst of callers opens one connection, not one each.
+//! so a burst of callers opens one connection, not one each; and when that one attempt fails,
+//! everyone who waited for it gets its failure instead of trying again in turn.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -34,6 +35,9 @@ pub(crate) struct Entry {
     last_active_ms: AtomicU64,
     in_flight: AtomicUsize,
     instances: AtomicU64,
+    /// Connect attempts so far, and the failure of the latest one if it failed.
+    attempts: AtomicU64,
+    failure: Mutex<Option<(u64, McpError)>>,
     pub(crate) tools: Mutex<Option<CachedTools>>,
 }
 
@@ -46,6 +50,8 @@ impl Entry {
             last_active_ms: AtomicU64::new(0),
             in_flight: AtomicUsize::new(0),
             instances: AtomicU64::new(0),
+            attempts: AtomicU64::new(0),
+            failure: Mutex::new(None),
             tools: Mutex::new(None),
         }
     }
@@ -61,11 +67,11 @@ impl Entry {
         self.status.subscribe()
     }
 
-    /// The live connection for `spec`, if one is open with exactly this configuration.
+    /// The live connection for `spec`, if one is open with the same way of connecting.
     fn current(&self, spec: &ServerSpec) -> Option<Live> {
         let live = self.live.read().unwrap_or_else(PoisonError::into_inner);
         live.as_ref()
-            .filter(|live| live.conn.is_alive() && *live.spec == *spec)
+            .filter(|live| live.conn.is_alive() && same_connection(&live.spec, spec))
             .cloned()
     }
 
@@ -80,10 +86,15 @@ impl Entry {
         if let Some(live) = self.current(spec) {
             return Ok(live);
         }
+        let attempts_seen = self.attempts.load(Ordering::Acquire);
         let _connecting = self.connecting.lock().await;
         if let Some(live) = self.current(spec) {
             return Ok(live);
         }
+        if let Some(shared) = self.failure_since(attempts_seen) {
+            return Err(shared);
+        }
+        let attempt = self.attempts.fetch_add(1, Ordering::AcqRel) + 1;
         if let Some(old) = self.take_live() {
             tokio::spawn(close(old, config.shutdown_grace));
         }
@@ -110,8 +121,20 @@ impl Entry {
             }
             Err(error) => {
                 self.set_status(ConnectionStatus::Error, Some(error.to_string()), None);
+                *self.failure.lock().unwrap_or_else(PoisonError::into_inner) =
+                    Some((attempt, McpError::shared_failure(&spec.name, &error)));
                 Err(error)
             }
+        }
+    }
+
+    /// The failure of an attempt that began after `attempts_seen`, i.e. one this caller
+    /// waited for.
+    fn failure_since(&self, attempts_seen: u64) -> Option<McpError> {
+        let failure = self.failure.lock().unwrap_or_else(PoisonError::into_inner);
+        match failure.as_ref() {
+            Some((attempt, error)) if *attempt > attempts_seen => Some(error.clone_shared()),
+            _ => None,
         }
     }
 
@@ -209,10 +232,23 @@ impl Drop for ActiveGuard {
 async fn close(live: Live, grace: Duration) {
     match Arc::try_unwrap(live.conn) {
         Ok(conn) => conn.close(grace).await,
-        // Callers still hold it: the session ends when the last of them lets go, and the
-        // process group guard ends the process then.
-        Err(shared) => drop(shared),
+        // Calls still hold it: end the session and the server now; they fail as lost.
+        Err(shared) => shared.terminate(),
     }
+}
+
+/// Whether two specs reach the server the same way. Tool lists, approvals, the name and the
+/// call timeout can change without restarting a server (and losing its state).
+fn same_connection(a: &ServerSpec, b: &ServerSpec) -> bool {
+    a.transport == b.transport
+        && a.url == b.url
+        && a.command == b.command
+        && a.args == b.args
+        && a.env == b.env
+        && a.cwd == b.cwd
+        && a.headers == b.headers
+        && a.auth == b.auth
+        && a.enabled == b.enabled
 }
 
 async fn watch_for_death(entry: std::sync::Weak<Entry>, live: Live, grace: Duration) {

@@ -6,15 +6,14 @@
 //! twice unless the tool says doing so is harmless.
 
 mod entry;
+mod retry;
 mod status;
 mod tools;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-use rmcp::model::{
-    CallToolResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource,
-};
+use rmcp::model::{GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource};
 use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
@@ -23,7 +22,7 @@ pub use status::{ConnectionSnapshot, ConnectionStatus, ServerReport};
 
 use crate::config::ManagerConfig;
 use crate::connect::connect;
-use crate::connection::{CallLimits, CallOptions};
+use crate::connection::CallLimits;
 use crate::error::McpError;
 use entry::{Entry, Live};
 use tools::{CachedTools, tool_info};
@@ -54,7 +53,7 @@ impl ConnectionManager {
     pub fn new(config: ManagerConfig) -> Self {
         let inner = Arc::new(Inner {
             config,
-            http: reqwest::Client::new(),
+            http: http_client(),
             entries: Mutex::new(HashMap::new()),
             stop: CancellationToken::new(),
         });
@@ -97,6 +96,9 @@ impl ConnectionManager {
     }
 
     async fn live(&self, entry: &Arc<Entry>, spec: &ServerSpec) -> Result<Live, McpError> {
+        if self.inner.stop.is_cancelled() {
+            return Err(McpError::ShutDown);
+        }
         entry
             .connection(spec, &self.inner.config, &self.inner.http)
             .await
@@ -140,136 +142,6 @@ impl ConnectionManager {
         let shared = Arc::clone(&cached.tools);
         *entry.tools.lock().unwrap_or_else(PoisonError::into_inner) = Some(cached);
         Ok(shared)
-    }
-
-    /// Calls `tool` on the server. If the connection is lost the call is retried on a new one
-    /// only when it was never sent, or the tool is annotated read-only or idempotent.
-    pub async fn call_tool(
-        &self,
-        owner: &OwnerId,
-        spec: &ServerSpec,
-        tool: &str,
-        arguments: Option<JsonObject>,
-        options: CallOptions,
-    ) -> Result<CallToolResult, McpError> {
-        if spec.disabled_tools.contains(tool) {
-            return Err(McpError::ToolNotFound {
-                server: spec.name.clone(),
-                tool: format!("{tool} (disabled)"),
-            });
-        }
-        let entry = self.entry(owner, &spec.id);
-        let _active = entry.begin();
-        let limits = self.limits(spec, options.timeout);
-        let config = &self.inner.config;
-        let mut attempt = 0;
-        loop {
-            let result = match self.live(&entry, spec).await {
-                Ok(live) => {
-                    let result = live
-                        .conn
-                        .call_tool(tool, arguments.clone(), &options, limits)
-                        .await;
-                    if matches!(
-                        result,
-                        Err(McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. })
-                    ) {
-                        entry.discard(
-                            live.instance,
-                            "the connection was lost",
-                            config.shutdown_grace,
-                        );
-                    }
-                    result
-                }
-                Err(error) => Err(error),
-            };
-            let retry = match &result {
-                Err(McpError::ConnectionLost { .. }) => true,
-                Err(McpError::LostAfterSend { .. }) => self.safe_to_repeat(&entry, tool),
-                Err(error) if attempt > 0 => reconnectable(error),
-                _ => false,
-            };
-            if !retry || attempt >= config.reconnect_attempts {
-                // Servers report an unknown tool as a protocol error or as a tool error,
-                // with differing codes; on either, the tool list is the reliable witness.
-                let failed = match &result {
-                    Err(McpError::Server { .. }) => true,
-                    Ok(result) => result.is_error == Some(true),
-                    Err(_) => false,
-                };
-                if failed && self.unknown_tool(owner, spec, tool).await {
-                    return Err(McpError::ToolNotFound {
-                        server: spec.name.clone(),
-                        tool: tool.to_owned(),
-                    });
-                }
-                return result;
-            }
-            attempt += 1;
-            tracing::info!(server = %spec.name, tool, attempt, "reconnecting to retry a call");
-            tokio::select! {
-                () = tokio::time::sleep(config.backoff(attempt - 1)) => {}
-                () = options.cancel.cancelled() => return Err(McpError::Cancelled),
-            }
-        }
-    }
-
-    /// Whether the server, asked after a failed call, does not list `tool`.
-    async fn unknown_tool(&self, owner: &OwnerId, spec: &ServerSpec, tool: &str) -> bool {
-        match self.list_tools(owner, spec).await {
-            Ok(tools) => !tools.iter().any(|t| t.name == tool),
-            Err(_) => false,
-        }
-    }
-
-    fn safe_to_repeat(&self, entry: &Entry, tool: &str) -> bool {
-        let cached = entry.tools.lock().unwrap_or_else(PoisonError::into_inner);
-        cached
-            .as_ref()
-            .and_then(|c| c.tools.iter().find(|t| t.name == tool).cloned())
-            .is_some_and(|t| t.annotations.safe_to_repeat())
-    }
-
-    /// Runs a request that is always safe to repeat (listing, reading), reconnecting with
-    /// backoff when the connection turns out to be dead.
-    async fn with_reconnect<T, F, Fut>(
-        &self,
-        entry: &Arc<Entry>,
-        spec: &ServerSpec,
-        request: F,
-    ) -> Result<T, McpError>
-    where
-        F: Fn(Live) -> Fut,
-        Fut: Future<Output = Result<T, McpError>>,
-    {
-        let config = &self.inner.config;
-        let mut attempt = 0;
-        loop {
-            let result = match self.live(entry, spec).await {
-                Ok(live) => {
-                    let instance = live.instance;
-                    let result = request(live).await;
-                    if let Err(error) = &result
-                        && lost(error)
-                    {
-                        entry.discard(instance, "the connection was lost", config.shutdown_grace);
-                    }
-                    result
-                }
-                Err(error) => Err(error),
-            };
-            let retry = match &result {
-                Err(error) if lost(error) => true,
-                Err(error) if attempt > 0 => reconnectable(error),
-                _ => false,
-            };
-            if !retry || attempt >= config.reconnect_attempts {
-                return result;
-            }
-            attempt += 1;
-            tokio::time::sleep(config.backoff(attempt - 1)).await;
-        }
     }
 
     pub async fn list_resources(
@@ -373,8 +245,10 @@ impl ConnectionManager {
         }
     }
 
-    /// Closes every connection; stdio servers are ended with their process groups.
+    /// Closes every connection; stdio servers are ended with their process groups. Calls
+    /// still running fail as lost, and later ones with [`McpError::ShutDown`].
     pub async fn shutdown(&self) {
+        self.inner.stop.cancel();
         let entries: Vec<Arc<Entry>> = {
             let mut map = self
                 .inner
@@ -388,23 +262,27 @@ impl ConnectionManager {
     }
 }
 
-fn lost(error: &McpError) -> bool {
-    matches!(
-        error,
-        McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. }
-    )
-}
-
-/// Errors worth another connection attempt once a connection has been lost: the server may
-/// be restarting.
-fn reconnectable(error: &McpError) -> bool {
-    matches!(
-        error,
-        McpError::ConnectionLost { .. }
-            | McpError::ClosedDuringHandshake { .. }
-            | McpError::Unreachable { .. }
-            | McpError::Handshake { .. }
-    )
+/// The HTTP client shared by every remote server. Redirects are followed only within the same
+/// origin: reqwest drops `Authorization` on a cross-host redirect but not an API-key or custom
+/// header, which would then reach a host the user never configured.
+fn http_client() -> reqwest::Client {
+    let same_origin = reqwest::redirect::Policy::custom(|attempt| {
+        let first = attempt.previous().first().map(|url| url.origin());
+        if attempt.previous().len() > 5 || first != Some(attempt.url().origin()) {
+            attempt.stop()
+        } else {
+            attempt.follow()
+        }
+    });
+    reqwest::Client::builder()
+        .redirect(same_origin)
+        .build()
+        .unwrap_or_else(|error| {
+            // Building fails only when the TLS back end cannot start, in which case no client
+            // works; the default one reports that on first use.
+            tracing::warn!(%error, "falling back to the default HTTP client");
+            reqwest::Client::default()
+        })
 }
 
 async fn reap_idle(inner: Weak<Inner>, stop: CancellationToken) {

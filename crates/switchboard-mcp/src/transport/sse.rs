@@ -88,6 +88,9 @@ pub struct SseClientTransport {
     endpoint: Url,
     /// The configured headers plus `Content-Type: application/json`.
     post_headers: HeaderMap,
+    /// Bounds each POST: a legacy server accepts a message at once (202) and answers on the
+    /// stream, so a POST that hangs means the server is stuck, not that a tool is slow.
+    post_timeout: Duration,
     inbound: mpsc::Receiver<ServerJsonRpcMessage>,
     /// Cancelled when the transport closes or the stream ends.
     stop: CancellationToken,
@@ -157,6 +160,7 @@ impl SseClientTransport {
             client,
             endpoint,
             post_headers,
+            post_timeout: config.connect_timeout,
             inbound,
             _stop_on_drop: stop.clone().drop_guard(),
             stop,
@@ -176,7 +180,8 @@ impl Transport<RoleClient> for SseClientTransport {
         let request = self
             .client
             .post(self.endpoint.clone())
-            .headers(self.post_headers.clone());
+            .headers(self.post_headers.clone())
+            .timeout(self.post_timeout);
         let stop = self.stop.clone();
         async move {
             let body = body.map_err(SseTransportError::Json)?;
@@ -190,8 +195,8 @@ impl Transport<RoleClient> for SseClientTransport {
                 drain(response).await;
                 Ok(())
             };
+            // Not biased: a POST that completed counts even if the stream ended meanwhile.
             tokio::select! {
-                biased;
                 () = stop.cancelled() => Err(SseTransportError::StreamClosed),
                 result = post => result,
             }

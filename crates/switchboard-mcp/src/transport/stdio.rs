@@ -9,18 +9,20 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use futures::StreamExt;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
 use rmcp::transport::TokioChildProcess;
 use switchboard_core::ServerSpec;
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::ChildStderr;
+use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 use tokio_util::sync::CancellationToken;
 
 use crate::error::McpError;
 
 const STDERR_TAIL_LINES: usize = 20;
+const MAX_STDERR_LINE: usize = 8 * 1024;
 
 /// A started stdio server: the rmcp transport over its pipes, plus what we need to end it.
 pub(crate) struct StdioProcess {
@@ -97,10 +99,22 @@ impl StderrTail {
 }
 
 async fn forward_stderr(server: String, stderr: ChildStderr, tail: StderrTail) {
-    let mut lines = BufReader::new(stderr).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        tracing::info!(target: "switchboard_mcp::server_stderr", server = %server, "{line}");
-        tail.push(line);
+    // Lines are capped so a server writing without newlines cannot grow our memory; the rest
+    // of an overlong line is skipped by the codec.
+    let mut lines = FramedRead::new(stderr, LinesCodec::new_with_max_length(MAX_STDERR_LINE));
+    while let Some(line) = lines.next().await {
+        match line {
+            Ok(line) => {
+                tracing::info!(target: "switchboard_mcp::server_stderr", server = %server, "{line}");
+                tail.push(line);
+            }
+            Err(LinesCodecError::MaxLineLengthExceeded) => {
+                tail.push(format!(
+                    "[a line longer than {MAX_STDERR_LINE} bytes was cut]"
+                ));
+            }
+            Err(LinesCodecError::Io(_)) => break,
+        }
     }
     tail.closed.cancel();
 }

@@ -1,0 +1,169 @@
+//! Calls that survive a lost connection: reconnecting with backoff, and re-sending only what
+//! is safe to send twice.
+
+use std::sync::{Arc, PoisonError};
+
+use rmcp::model::{CallToolResult, JsonObject};
+use switchboard_core::{OwnerId, ServerSpec};
+
+use super::ConnectionManager;
+use super::entry::{Entry, Live};
+use crate::connection::CallOptions;
+use crate::error::McpError;
+
+impl ConnectionManager {
+    /// Calls `tool` on the server. If the connection is lost the call is retried on a new one
+    /// only when it was never sent, or the tool is annotated read-only or idempotent.
+    pub async fn call_tool(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> Result<CallToolResult, McpError> {
+        if spec.disabled_tools.contains(tool) {
+            return Err(McpError::ToolNotFound {
+                server: spec.name.clone(),
+                tool: format!("{tool} (disabled)"),
+            });
+        }
+        let entry = self.entry(owner, &spec.id);
+        let _active = entry.begin();
+        let limits = self.limits(spec, options.timeout);
+        let config = &self.inner.config;
+        let mut attempt = 0;
+        loop {
+            // A caller that gives up while the server is still being reached stops waiting,
+            // and nothing is sent.
+            let live = tokio::select! {
+                live = self.live(&entry, spec) => live,
+                () = options.cancel.cancelled() => return Err(McpError::Cancelled),
+            };
+            let result = match live {
+                Ok(live) => {
+                    let result = live
+                        .conn
+                        .call_tool(tool, arguments.clone(), &options, limits)
+                        .await;
+                    if matches!(
+                        result,
+                        Err(McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. })
+                    ) {
+                        entry.discard(
+                            live.instance,
+                            "the connection was lost",
+                            config.shutdown_grace,
+                        );
+                    }
+                    result
+                }
+                Err(error) => Err(error),
+            };
+            let retry = match &result {
+                Err(McpError::ConnectionLost { .. }) => true,
+                Err(McpError::LostAfterSend { .. }) => self.safe_to_repeat(&entry, tool),
+                Err(error) if attempt > 0 => reconnectable(error),
+                _ => false,
+            };
+            if !retry || attempt >= config.reconnect_attempts {
+                // Servers report an unknown tool as a protocol error or as a tool error,
+                // with differing codes; on either, the tool list is the reliable witness.
+                let failed = match &result {
+                    Err(McpError::Server { .. }) => true,
+                    Ok(result) => result.is_error == Some(true),
+                    Err(_) => false,
+                };
+                if failed && self.unknown_tool(owner, spec, tool).await {
+                    return Err(McpError::ToolNotFound {
+                        server: spec.name.clone(),
+                        tool: tool.to_owned(),
+                    });
+                }
+                return result;
+            }
+            attempt += 1;
+            tracing::info!(server = %spec.name, tool, attempt, "reconnecting to retry a call");
+            tokio::select! {
+                () = tokio::time::sleep(config.backoff(attempt - 1)) => {}
+                () = options.cancel.cancelled() => return Err(McpError::Cancelled),
+            }
+        }
+    }
+
+    /// Whether the server, asked after a failed call, does not list `tool`.
+    async fn unknown_tool(&self, owner: &OwnerId, spec: &ServerSpec, tool: &str) -> bool {
+        match self.list_tools(owner, spec).await {
+            Ok(tools) => !tools.iter().any(|t| t.name == tool),
+            Err(_) => false,
+        }
+    }
+
+    fn safe_to_repeat(&self, entry: &Entry, tool: &str) -> bool {
+        let cached = entry.tools.lock().unwrap_or_else(PoisonError::into_inner);
+        cached
+            .as_ref()
+            .and_then(|c| c.tools.iter().find(|t| t.name == tool).cloned())
+            .is_some_and(|t| t.annotations.safe_to_repeat())
+    }
+
+    /// Runs a request that is always safe to repeat (listing, reading), reconnecting with
+    /// backoff when the connection turns out to be dead.
+    pub(super) async fn with_reconnect<T, F, Fut>(
+        &self,
+        entry: &Arc<Entry>,
+        spec: &ServerSpec,
+        request: F,
+    ) -> Result<T, McpError>
+    where
+        F: Fn(Live) -> Fut,
+        Fut: Future<Output = Result<T, McpError>>,
+    {
+        let config = &self.inner.config;
+        let mut attempt = 0;
+        loop {
+            let result = match self.live(entry, spec).await {
+                Ok(live) => {
+                    let instance = live.instance;
+                    let result = request(live).await;
+                    if let Err(error) = &result
+                        && lost(error)
+                    {
+                        entry.discard(instance, "the connection was lost", config.shutdown_grace);
+                    }
+                    result
+                }
+                Err(error) => Err(error),
+            };
+            let retry = match &result {
+                Err(error) if lost(error) => true,
+                Err(error) if attempt > 0 => reconnectable(error),
+                _ => false,
+            };
+            if !retry || attempt >= config.reconnect_attempts {
+                return result;
+            }
+            attempt += 1;
+            tokio::time::sleep(config.backoff(attempt - 1)).await;
+        }
+    }
+}
+
+fn lost(error: &McpError) -> bool {
+    matches!(
+        error,
+        McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. }
+    )
+}
+
+/// Errors worth another connection attempt once a connection has been lost: the server may
+/// be restarting.
+fn reconnectable(error: &McpError) -> bool {
+    matches!(
+        error,
+        McpError::ConnectionLost { .. }
+            | McpError::ClosedDuringHandshake { .. }
+            | McpError::Unreachable { .. }
+            | McpError::Handshake { .. }
+    )
+}
