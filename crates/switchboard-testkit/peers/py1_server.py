@@ -23,6 +23,37 @@ from mcp.types import (
 )
 
 import peer_common
+from pydantic import BaseModel, Field
+from enum import Enum
+
+
+class Priority(str, Enum):
+    low = "low"
+    high = "high"
+
+
+class Address(BaseModel):
+    street: str
+    city: str
+    postcode: str | None = None
+
+
+class Category(BaseModel):
+    """A category tree: pydantic emits a recursive `$ref` into `$defs`."""
+
+    name: str
+    children: list["Category"] = Field(default_factory=list)
+
+
+class Order(BaseModel):
+    customer: str = Field(description="Who ordered")
+    email: str | None = Field(default=None, json_schema_extra={"format": "email"})
+    quantity: int = Field(ge=1, le=100)
+    priority: Priority = Priority.low
+    ship_to: Address
+    bill_to: Address | None = None
+    category: Category | None = None
+    tags: list[str] = Field(default_factory=list, max_length=10)
 
 READ_ONLY = ToolAnnotations(readOnlyHint=True)
 
@@ -108,6 +139,11 @@ def build_server() -> FastMCP:
     def crash_once_unsafe(marker: str) -> str:
         """Like crash_once_read_only, but annotated neither read-only nor idempotent."""
         return crash_once(marker)
+
+    @mcp.tool(annotations=READ_ONLY, structured_output=False)
+    def describe_order(order: Order) -> str:
+        """Summarise an order; its argument schema is pydantic's, with nested and recursive models."""
+        return f"{order.quantity} for {order.customer} ({order.priority.value})"
 
     @mcp.tool(structured_output=False)
     async def add_tool(name: str, ctx: Context) -> str:
