@@ -10,6 +10,7 @@ mod call;
 mod demo;
 mod import;
 mod manager;
+mod schema;
 mod servers;
 mod tools;
 
@@ -68,6 +69,9 @@ pub enum Command {
     Import(import::ImportArgs),
     /// Run the built-in demo MCP server (stdio, or Streamable HTTP with --http).
     DemoServer(demo::DemoArgs),
+    /// Convert tool schemas for an LLM provider's function calling.
+    #[command(subcommand)]
+    Schema(schema::SchemaCommand),
 }
 
 /// What every command may need from the global options.
@@ -133,6 +137,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Call(args) => call::run(&context, args).await,
         Command::Import(args) => import::run(&context, args),
         Command::DemoServer(args) => demo::run(args).await,
+        Command::Schema(command) => schema::run(command),
     }
 }
 

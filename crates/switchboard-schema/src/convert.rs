@@ -1,0 +1,275 @@
+//! A whole tool converted for one provider: its name made valid, its schema resolved and
+//! rewritten, and the entry that goes into the provider's `tools` array. Each tool fails on
+//! its own; a set of tools always converts every tool that can be converted.
+
+use serde_json::{Map, Value, json};
+
+use crate::dialect::{self, Dialect};
+use crate::error::SchemaError;
+use crate::resolve::{LocalResolver, ResolveOptions, resolve};
+
+/// One tool as an MCP server lists it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolInput {
+    pub name: String,
+    pub description: Option<String>,
+    /// `None` for a tool that declares no input schema.
+    pub input_schema: Option<Value>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ConvertOptions {
+    pub resolve: ResolveOptions,
+}
+
+/// A converted tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Converted {
+    /// The tool's name made valid for the provider.
+    pub name: String,
+    /// Exactly what goes into the provider's `tools` array.
+    pub entry: Value,
+    /// OpenAI strict mode was possible (only meaningful for [`Dialect::OpenAiStrict`]).
+    pub strict: bool,
+    pub not_strict_reason: Option<String>,
+    /// What was pruned, dropped or changed on the way.
+    pub notes: Vec<String>,
+}
+
+/// Why one tool could not be converted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("tool `{tool}`: {reason}")]
+pub struct ToolSchemaError {
+    pub tool: String,
+    pub reason: String,
+}
+
+/// Converts one tool.
+pub fn convert_tool(
+    tool: &ToolInput,
+    dialect: Dialect,
+    options: &ConvertOptions,
+) -> Result<Converted, ToolSchemaError> {
+    let failed = |error: SchemaError| ToolSchemaError {
+        tool: tool.name.clone(),
+        reason: error.to_string(),
+    };
+    let empty = json!({"type": "object", "properties": {}});
+    let schema = tool.input_schema.as_ref().unwrap_or(&empty);
+    let resolved =
+        resolve(schema, &LocalResolver::new(schema), &options.resolve).map_err(failed)?;
+    let converted = dialect::to_dialect(&resolved.schema, dialect).map_err(failed)?;
+    let name = dialect::tool_name(&tool.name, dialect);
+    let description = tool.description.clone().unwrap_or_default();
+    let entry = match dialect {
+        Dialect::OpenAi | Dialect::OpenAiStrict => json!({
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": description,
+                "parameters": converted.parameters,
+                "strict": converted.strict,
+            }
+        }),
+        Dialect::Anthropic => json!({
+            "name": name,
+            "description": description,
+            "input_schema": converted.parameters,
+        }),
+        // Gemini answers 400 to an object with empty `properties`; a tool without
+        // parameters leaves the field out.
+        Dialect::Gemini if has_no_properties(&converted.parameters) => json!({
+            "name": name,
+            "description": description,
+        }),
+        Dialect::Gemini => json!({
+            "name": name,
+            "description": description,
+            "parameters": converted.parameters,
+        }),
+        _ => json!({
+            "name": name,
+            "description": description,
+            "parametersJsonSchema": converted.parameters,
+        }),
+    };
+    let mut notes = resolved.notes;
+    notes.extend(converted.notes);
+    Ok(Converted {
+        name,
+        entry,
+        strict: converted.strict,
+        not_strict_reason: converted.not_strict_reason,
+        notes,
+    })
+}
+
+fn has_no_properties(parameters: &Value) -> bool {
+    parameters
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(Map::is_empty)
+}
+
+/// Converts every tool that can be converted; the others are reported one by one.
+pub fn convert_tools(
+    tools: &[ToolInput],
+    dialect: Dialect,
+    options: &ConvertOptions,
+) -> (Vec<Converted>, Vec<ToolSchemaError>) {
+    let mut converted = Vec::with_capacity(tools.len());
+    let mut errors = Vec::new();
+    for tool in tools {
+        match convert_tool(tool, dialect, options) {
+            Ok(tool) => converted.push(tool),
+            Err(error) => errors.push(error),
+        }
+    }
+    (converted, errors)
+}
+
+/// Reads the tools out of a document that is a `tools/list` result (`{"tools": [...]}`), one
+/// tool (`{name, description, inputSchema}`), or a bare schema (named `tool`).
+pub fn parse_tools(document: &Value) -> Result<Vec<ToolInput>, ToolSchemaError> {
+    let bad = |reason: String| ToolSchemaError {
+        tool: "(input)".to_owned(),
+        reason,
+    };
+    let Value::Object(object) = document else {
+        return Err(bad(
+            "expected a JSON object: a tool, a schema or a tools/list result".into(),
+        ));
+    };
+    if let Some(tools) = object.get("tools") {
+        let Value::Array(tools) = tools else {
+            return Err(bad("`tools` must be an array".into()));
+        };
+        return tools
+            .iter()
+            .enumerate()
+            .map(|(index, tool)| match tool {
+                Value::Object(tool) => tool_from(tool, index),
+                _ => Err(bad(format!("tools[{index}] is not an object"))),
+            })
+            .collect();
+    }
+    if object.contains_key("inputSchema") || object.contains_key("name") {
+        return tool_from(object, 0).map(|tool| vec![tool]);
+    }
+    Ok(vec![ToolInput {
+        name: "tool".to_owned(),
+        description: None,
+        input_schema: Some(document.clone()),
+    }])
+}
+
+fn tool_from(tool: &Map<String, Value>, index: usize) -> Result<ToolInput, ToolSchemaError> {
+    let name = match tool.get("name") {
+        Some(Value::String(name)) if !name.is_empty() => name.clone(),
+        _ => {
+            return Err(ToolSchemaError {
+                tool: format!("tools[{index}]"),
+                reason: "a tool needs a non-empty string `name`".to_owned(),
+            });
+        }
+    };
+    Ok(ToolInput {
+        description: tool
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        input_schema: tool.get("inputSchema").cloned(),
+        name,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_input_shapes_are_read() {
+        let list =
+            json!({"tools": [{"name": "a", "inputSchema": {"type": "object"}}, {"name": "b"}]});
+        let tools = parse_tools(&list).expect("list");
+        assert_eq!(tools.len(), 2);
+        assert_eq!(tools[1].input_schema, None);
+        let one = json!({"name": "x", "description": "d", "inputSchema": {"type": "object"}});
+        assert_eq!(
+            parse_tools(&one).expect("tool")[0].description.as_deref(),
+            Some("d")
+        );
+        let bare = json!({"type": "object", "properties": {"q": {"type": "string"}}});
+        assert_eq!(parse_tools(&bare).expect("schema")[0].name, "tool");
+        assert!(parse_tools(&json!([1])).is_err());
+        assert!(parse_tools(&json!({"tools": [{"description": "no name"}]})).is_err());
+    }
+
+    #[test]
+    fn one_bad_tool_does_not_fail_the_others() {
+        let tools = parse_tools(&json!({"tools": [
+            {"name": "good", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+            {"name": "bad", "inputSchema": {"type": "object", "properties": {"q": {"$ref": "#/$defs/Missing"}}}},
+        ]}))
+        .expect("parse");
+        for dialect in [
+            Dialect::OpenAi,
+            Dialect::OpenAiStrict,
+            Dialect::Anthropic,
+            Dialect::Gemini,
+            Dialect::GeminiJson,
+        ] {
+            let (converted, errors) = convert_tools(&tools, dialect, &ConvertOptions::default());
+            assert_eq!(converted.len(), 1, "{dialect:?}");
+            assert_eq!(errors.len(), 1);
+            assert_eq!(errors[0].tool, "bad");
+        }
+    }
+
+    #[test]
+    fn a_tool_without_schema_gets_an_empty_object() {
+        let tool = ToolInput {
+            name: "ping".into(),
+            description: None,
+            input_schema: None,
+        };
+        let converted =
+            convert_tool(&tool, Dialect::Anthropic, &ConvertOptions::default()).expect("converts");
+        assert_eq!(converted.entry["input_schema"]["type"], "object");
+    }
+
+    #[test]
+    fn entries_have_each_providers_shape() {
+        let tool = ToolInput {
+            name: "t".into(),
+            description: Some("d".into()),
+            input_schema: None,
+        };
+        let options = ConvertOptions::default();
+        let openai = convert_tool(&tool, Dialect::OpenAi, &options)
+            .expect("openai")
+            .entry;
+        assert_eq!(openai["type"], "function");
+        assert!(openai["function"]["parameters"].is_object());
+        assert!(openai["function"]["strict"].is_boolean());
+        let gemini = convert_tool(&tool, Dialect::Gemini, &options)
+            .expect("gemini")
+            .entry;
+        assert!(
+            gemini.get("parameters").is_none(),
+            "no parameters, no field: {gemini}"
+        );
+        let with_args = ToolInput {
+            input_schema: Some(json!({"type": "object", "properties": {"q": {"type": "string"}}})),
+            ..tool.clone()
+        };
+        let gemini = convert_tool(&with_args, Dialect::Gemini, &options)
+            .expect("gemini")
+            .entry;
+        assert!(gemini["parameters"]["properties"]["q"].is_object());
+        let gemini_json = convert_tool(&tool, Dialect::GeminiJson, &options)
+            .expect("gemini json")
+            .entry;
+        assert!(gemini_json["parametersJsonSchema"].is_object());
+    }
+}
