@@ -15,6 +15,10 @@
 //! optional property out, keeps fewer `anyOf` branches); a required part it cannot express
 //! fails the tool with [`SchemaError::Unrepresentable`].
 //!
+//! Two rewrites change what the model sends, and have an inverse to apply to its arguments
+//! before the call: [`strip_added_nulls`] (strict mode's `null` unions) and
+//! [`restore_enum_values`] (`gemini`'s non-string `enum` values sent as strings).
+//!
 //! | dialect | provider form | main rewrites |
 //! |---|---|---|
 //! | `openai` | `function.parameters`, `strict: false` | root rules; `items: {}` added to arrays without `items` |
@@ -40,6 +44,7 @@
 
 mod anthropic;
 mod common;
+mod enums;
 mod gemini;
 mod gemini_json;
 mod names;
@@ -56,6 +61,7 @@ use serde_json::Value;
 
 use crate::error::SchemaError;
 
+pub use enums::restore_enum_values;
 pub use names::tool_name;
 pub use nulls::strip_added_nulls;
 

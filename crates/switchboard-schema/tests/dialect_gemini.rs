@@ -4,8 +4,9 @@
 mod provider_rules;
 
 use serde_json::{Value, json};
-use switchboard_schema::dialect::{Dialect, DialectSchema, to_dialect};
+use switchboard_schema::dialect::{Dialect, DialectSchema, restore_enum_values, to_dialect};
 use switchboard_schema::error::SchemaError;
+use switchboard_schema::validate::validate_arguments;
 
 fn gemini(properties: Value) -> DialectSchema {
     let schema = json!({"type": "object", "properties": properties});
@@ -63,25 +64,153 @@ fn const_and_string_enums_become_string_enums() {
 }
 
 #[test]
-fn numeric_enums_keep_their_type_and_list_values_in_the_description() {
+fn non_string_enums_are_sent_as_strings_of_their_json_text() {
     let converted =
         gemini(json!({"level": {"type": "integer", "enum": [1, 2, 3], "description": "Level"}}));
     assert_eq!(
         converted.parameters["properties"]["level"],
-        json!({"type": "integer", "description": "Level. Allowed values: 1, 2, 3."})
+        json!({"type": "string", "enum": ["1", "2", "3"], "description": "Level"})
     );
     assert!(
-        converted.notes.iter().any(|n| n.contains("enum")),
+        converted
+            .notes
+            .iter()
+            .any(|n| n.contains("values sent as strings") && n.contains("restored before the call")),
         "{:?}",
         converted.notes
     );
+    let p = gemini(json!({
+        "mixed": {"enum": ["auto", 1, 2]},
+        "ratio": {"enum": [0.5, 2.5, null]},
+        "flag": {"const": true},
+        "maybe": {"type": ["integer", "null"], "enum": [1, 2, null]}
+    }))
+    .parameters["properties"]
+        .clone();
     assert_eq!(
-        property(json!({"mixed": {"enum": ["auto", 1, 2]}}), "mixed"),
+        p["mixed"],
+        json!({"type": "string", "enum": ["auto", "1", "2"]})
+    );
+    assert_eq!(
+        p["ratio"],
+        json!({"type": "string", "enum": ["0.5", "2.5"], "nullable": true})
+    );
+    assert_eq!(p["flag"], json!({"type": "string", "enum": ["true"]}));
+    assert_eq!(
+        p["maybe"],
+        json!({"type": "string", "enum": ["1", "2"], "nullable": true})
+    );
+}
+
+#[test]
+fn enums_whose_values_collide_as_strings_keep_them_in_the_description() {
+    let converted = gemini(json!({"n": {"enum": ["1", 1, 2]}}));
+    assert_eq!(
+        converted.parameters["properties"]["n"],
         json!({"anyOf": [
-            {"type": "string", "enum": ["auto"]},
+            {"type": "string", "enum": ["1"]},
             {"type": "integer", "description": "One of 1, 2."}
         ]})
     );
+    assert!(
+        converted
+            .notes
+            .iter()
+            .any(|n| n.contains("read the same as strings")),
+        "{:?}",
+        converted.notes
+    );
+}
+
+#[test]
+fn restore_enum_values_puts_back_the_original_values() {
+    let original = json!({
+        "type": "object",
+        "$defs": {"Level": {"enum": [1, 2, 3]}},
+        "properties": {
+            "count": {"type": "integer", "enum": [1, 2]},
+            "ratio": {"enum": [0.5, 2.5]},
+            "flag": {"const": false},
+            "levels": {"type": "array", "items": {"$ref": "#/$defs/Level"}},
+            "pair": {"type": "array", "prefixItems": [{"enum": [true]}, {"enum": [7]}]},
+            "inner": {"type": "object", "properties": {"n": {"anyOf": [{"enum": [10, 20]}, {"type": "null"}]}}},
+            "either": {"anyOf": [{"enum": [1, 2]}, {"type": "string"}]},
+            "listed": {"enum": [1, "1"]},
+            "plain": {"type": "string"}
+        }
+    });
+    let Value::Object(mut args) = json!({
+        "count": "2",
+        "ratio": "2.5",
+        "flag": "false",
+        "levels": ["3", "1", "9"],
+        "pair": ["true", "7"],
+        "inner": {"n": "20"},
+        "either": "1",
+        "listed": "1",
+        "plain": "2",
+        "undeclared": "1"
+    }) else {
+        unreachable!()
+    };
+    restore_enum_values(&mut args, &original);
+    assert_eq!(
+        Value::Object(args),
+        json!({
+            "count": 2,
+            "ratio": 2.5,
+            "flag": false,
+            "levels": [3, 1, "9"],
+            "pair": [true, 7],
+            "inner": {"n": 20},
+            "either": "1",
+            "listed": "1",
+            "plain": "2",
+            "undeclared": "1"
+        })
+    );
+}
+
+#[test]
+fn restore_enum_values_leaves_unknown_strings_and_survives_cycles() {
+    let original = json!({
+        "$defs": {"Node": {"type": "object", "properties": {
+            "v": {"enum": [1]}, "next": {"$ref": "#/$defs/Node"}}}},
+        "$ref": "#/$defs/Node"
+    });
+    let mut nested = json!({"v": "1"});
+    for _ in 0..200 {
+        nested = json!({"v": "1", "next": nested});
+    }
+    let Value::Object(mut args) = json!({"v": "one", "next": nested}) else {
+        unreachable!()
+    };
+    restore_enum_values(&mut args, &original);
+    assert_eq!(args["v"], "one");
+    assert_eq!(args["next"]["v"], 1);
+    assert_eq!(args["next"]["next"]["v"], 1);
+}
+
+#[test]
+fn a_gemini_answer_restored_passes_the_original_schema() {
+    let original = json!({
+        "type": "object",
+        "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}},
+        "required": ["level"]
+    });
+    let converted = to_dialect(&original, Dialect::Gemini).expect("converts");
+    provider_rules::check(Dialect::Gemini, "t", &converted.parameters).expect("Gemini rules");
+    assert_eq!(
+        converted.parameters["properties"]["level"]["enum"],
+        json!(["1", "2", "3"])
+    );
+    let Value::Object(mut args) = json!({"level": "2"}) else {
+        unreachable!()
+    };
+    assert!(validate_arguments(&original, &Value::Object(args.clone())).is_err());
+    restore_enum_values(&mut args, &original);
+    assert_eq!(args["level"], 2);
+    validate_arguments(&original, &Value::Object(args)).expect("valid for the server");
 }
 
 #[test]

@@ -17,9 +17,12 @@
 //! - `oneOf` becomes `anyOf` (noted when the branches may overlap); an `allOf` normalization
 //!   could not merge is dropped;
 //! - `const` becomes a one-value `enum`; an `enum` of strings gets `type: "string"`; an `enum`
-//!   of numbers or booleans keeps its type and moves its values into the description, so the
-//!   model still sends a number the server accepts (turning them into strings would make every
-//!   call fail validation against the tool's schema);
+//!   with numbers, booleans or other non-string values becomes a string `enum` of each value's
+//!   JSON text (`1` as `"1"`, `2.5` as `"2.5"`, `true` as `"true"`; `null` as `nullable`), and
+//!   [`super::restore_enum_values`] turns the model's strings back into the original values
+//!   before the call, so the server still gets the number it declared. When two values would
+//!   read the same as strings (`"1"` and `1`), that schema keeps its type instead and lists
+//!   the values in the description, with a note;
 //! - formats other than those the reference lists ("for NUMBER type: float, double; for
 //!   INTEGER type: int32, int64; for STRING type: enum, date-time") move into the description,
 //!   as do `default`, `multipleOf`, `uniqueItems` and exclusive bounds (an exclusive bound on an
@@ -89,8 +92,10 @@ fn node(
     }
     let mut map = source.clone();
     let mut nullable = false;
+    let mut type_split = false;
     if let Some((parent, branches, with_null)) = split_type_union(&map) {
         map = parent;
+        type_split = true;
         map.insert("anyOf".into(), Value::Array(branches));
         nullable = with_null;
     } else if let Some(types) = declared_types(&map)
@@ -127,13 +132,37 @@ fn node(
         nullable |= !has_null.is_empty();
         let strings: Vec<Value> = values.iter().filter(|v| v.is_string()).cloned().collect();
         let others: Vec<Value> = values.iter().filter(|v| !v.is_string()).cloned().collect();
-        match (strings.is_empty(), others.is_empty()) {
-            (true, true) => return Err(cannot(at, "a value that can only be `null`")),
-            (false, true) => {
+        let as_strings = if others.is_empty() {
+            None
+        } else {
+            let texts = enum_texts(&values);
+            if texts.is_none() {
+                notes.push(
+                    &child(at, &["enum"]),
+                    "values not sent as strings: two of them read the same as strings",
+                );
+            }
+            texts
+        };
+        match (strings.is_empty(), others.is_empty(), as_strings) {
+            (true, true, _) => return Err(cannot(at, "a value that can only be `null`")),
+            (_, _, Some(texts)) => {
+                map.insert("type".into(), json!("string"));
+                map.insert("enum".into(), Value::Array(texts));
+                if type_split {
+                    // The values alone say which types are allowed.
+                    map.remove("anyOf");
+                }
+                notes.push(
+                    &child(at, &["enum"]),
+                    "values sent as strings (Gemini allows `enum` on strings only); restored before the call",
+                );
+            }
+            (false, true, None) => {
                 map.insert("type".into(), json!("string"));
                 map.insert("enum".into(), Value::Array(strings));
             }
-            (true, false) => {
+            (true, false, None) => {
                 let hint = format!("Allowed values: {}.", list(&others));
                 add_hint(&mut map, &hint);
                 if !map.contains_key("type")
@@ -146,7 +175,7 @@ fn node(
                     "non-string values moved into the description (Gemini allows `enum` on strings only)",
                 );
             }
-            (false, false) => {
+            (false, false, None) => {
                 let mut others_branch = Map::new();
                 add_hint(&mut others_branch, &format!("One of {}.", list(&others)));
                 if let Some(t) = common_type(&others) {
@@ -204,6 +233,25 @@ fn enum_values(map: &mut Map<String, Value>) -> Option<Vec<Value>> {
         (Some(values), Some(c)) => Some(values.into_iter().filter(|v| c.contains(v)).collect()),
         (values, c) => values.or(c),
     }
+}
+
+/// Each value's JSON text (a string as itself), or `None` when two values would read the same.
+fn enum_texts(values: &[Value]) -> Option<Vec<Value>> {
+    let mut texts: Vec<String> = Vec::with_capacity(values.len());
+    for (i, value) in values.iter().enumerate() {
+        if values[..i].contains(value) {
+            continue;
+        }
+        let text = match value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        if texts.contains(&text) {
+            return None;
+        }
+        texts.push(text);
+    }
+    Some(texts.into_iter().map(Value::String).collect())
 }
 
 fn list(values: &[Value]) -> String {

@@ -83,7 +83,7 @@ fn strip_value(value: &mut Value, schemas: &[&Value], root: &Value, depth: usize
 
 /// The schema for item `index` of an array schema (`prefixItems`, draft-07 array `items`, or
 /// `items`).
-fn item_schema(schema: &Value, index: usize) -> Option<&Value> {
+pub(super) fn item_schema(schema: &Value, index: usize) -> Option<&Value> {
     let prefix = schema
         .get("prefixItems")
         .or_else(|| schema.get("items").filter(|i| i.is_array()))
@@ -99,7 +99,7 @@ fn item_schema(schema: &Value, index: usize) -> Option<&Value> {
 
 /// A schema and the subschemas it applies in place (composition and local references), at
 /// most [`MAX_BRANCHES`] of them however the references fan out.
-fn branches<'a>(schema: &'a Value, root: &'a Value) -> Vec<&'a Value> {
+pub(super) fn branches<'a>(schema: &'a Value, root: &'a Value) -> Vec<&'a Value> {
     let mut out = Vec::new();
     collect_branches(schema, root, 0, &mut out);
     out
@@ -130,7 +130,7 @@ fn collect_branches<'a>(schema: &'a Value, root: &'a Value, hops: usize, out: &m
 }
 
 /// The parts of `schema` that describe an object's properties.
-fn object_schemas<'a>(schema: &'a Value, root: &'a Value) -> Vec<&'a Value> {
+pub(super) fn object_schemas<'a>(schema: &'a Value, root: &'a Value) -> Vec<&'a Value> {
     branches(schema, root)
         .into_iter()
         .filter(|s| s.get("properties").is_some_and(Value::is_object))
