@@ -26,7 +26,9 @@ fn corpus() -> Vec<ToolInput> {
         .iter()
         .flat_map(|text| {
             let document = serde_json::from_str(text).expect("golden input is JSON");
-            parse_tools(&document).expect("golden input has tools")
+            parse_tools(&document)
+                .expect("golden input has tools")
+                .tools
         })
         .collect()
 }
@@ -51,7 +53,7 @@ fn bench(c: &mut Criterion) {
     println!("corpus: {} tools per iteration", tools.len());
 
     let document = serde_json::from_str(PATHOLOGICAL).expect("fixture is JSON");
-    let pathological = parse_tools(&document).expect("fixture is a tool");
+    let pathological = parse_tools(&document).expect("fixture is a tool").tools;
     let mut group = c.benchmark_group("pathological");
     group.measurement_time(Duration::from_secs(4));
     for (label, depth) in [("depth_3", 3), ("depth_10", 10)] {

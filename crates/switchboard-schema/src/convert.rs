@@ -58,7 +58,17 @@ pub fn convert_tool(
     let schema = tool.input_schema.as_ref().unwrap_or(&empty);
     let resolved =
         resolve(schema, &LocalResolver::new(schema), &options.resolve).map_err(failed)?;
-    let converted = dialect::to_dialect(&resolved.schema, dialect).map_err(failed)?;
+    let mut converted = dialect::to_dialect(&resolved.schema, dialect).map_err(failed)?;
+    // Every resolution note is a loss (a pruned cycle or depth, the budget, an unresolved
+    // remote reference, a replaced keyword): strict mode would then promise a schema the
+    // server does not have.
+    if converted.strict
+        && let Some(loss) = resolved.notes.first()
+    {
+        let mut relaxed = dialect::to_dialect(&resolved.schema, Dialect::OpenAi).map_err(failed)?;
+        relaxed.not_strict_reason = Some(format!("resolving references lost detail: {loss}"));
+        converted = relaxed;
+    }
     let name = dialect::tool_name(&tool.name, dialect);
     let description = tool.description.clone().unwrap_or_default();
     let entry = match dialect {
@@ -111,26 +121,46 @@ fn has_no_properties(parameters: &Value) -> bool {
         .is_none_or(Map::is_empty)
 }
 
-/// Converts every tool that can be converted; the others are reported one by one.
+/// Converts every tool that can be converted; the others are reported one by one. Two tools
+/// whose names become the same for the provider would make it refuse the whole request, so
+/// every tool after the first with a given name is reported instead.
 pub fn convert_tools(
     tools: &[ToolInput],
     dialect: Dialect,
     options: &ConvertOptions,
 ) -> (Vec<Converted>, Vec<ToolSchemaError>) {
-    let mut converted = Vec::with_capacity(tools.len());
+    let mut converted: Vec<Converted> = Vec::with_capacity(tools.len());
     let mut errors = Vec::new();
+    let mut taken = std::collections::HashMap::new();
     for tool in tools {
         match convert_tool(tool, dialect, options) {
-            Ok(tool) => converted.push(tool),
+            Ok(done) => match taken.get(&done.name) {
+                Some(first) => errors.push(ToolSchemaError {
+                    tool: tool.name.clone(),
+                    reason: format!("its name `{}` is already taken by `{first}`", done.name),
+                }),
+                None => {
+                    taken.insert(done.name.clone(), tool.name.clone());
+                    converted.push(done);
+                }
+            },
             Err(error) => errors.push(error),
         }
     }
     (converted, errors)
 }
 
+/// The tools read from a document, and the entries that are not tools.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ParsedTools {
+    pub tools: Vec<ToolInput>,
+    pub errors: Vec<ToolSchemaError>,
+}
+
 /// Reads the tools out of a document that is a `tools/list` result (`{"tools": [...]}`), one
-/// tool (`{name, description, inputSchema}`), or a bare schema (named `tool`).
-pub fn parse_tools(document: &Value) -> Result<Vec<ToolInput>, ToolSchemaError> {
+/// tool (`{name, description, inputSchema}`), or a bare schema (named `tool`). A malformed
+/// entry of a list is reported on its own; only a document that is none of these fails.
+pub fn parse_tools(document: &Value) -> Result<ParsedTools, ToolSchemaError> {
     let bad = |reason: String| ToolSchemaError {
         tool: "(input)".to_owned(),
         reason,
@@ -144,23 +174,36 @@ pub fn parse_tools(document: &Value) -> Result<Vec<ToolInput>, ToolSchemaError> 
         let Value::Array(tools) = tools else {
             return Err(bad("`tools` must be an array".into()));
         };
-        return tools
-            .iter()
-            .enumerate()
-            .map(|(index, tool)| match tool {
+        let mut parsed = ParsedTools::default();
+        for (index, tool) in tools.iter().enumerate() {
+            let tool = match tool {
                 Value::Object(tool) => tool_from(tool, index),
-                _ => Err(bad(format!("tools[{index}] is not an object"))),
-            })
-            .collect();
+                _ => Err(ToolSchemaError {
+                    tool: format!("tools[{index}]"),
+                    reason: "not an object".to_owned(),
+                }),
+            };
+            match tool {
+                Ok(tool) => parsed.tools.push(tool),
+                Err(error) => parsed.errors.push(error),
+            }
+        }
+        return Ok(parsed);
     }
     if object.contains_key("inputSchema") || object.contains_key("name") {
-        return tool_from(object, 0).map(|tool| vec![tool]);
+        return tool_from(object, 0).map(|tool| ParsedTools {
+            tools: vec![tool],
+            errors: Vec::new(),
+        });
     }
-    Ok(vec![ToolInput {
-        name: "tool".to_owned(),
-        description: None,
-        input_schema: Some(document.clone()),
-    }])
+    Ok(ParsedTools {
+        tools: vec![ToolInput {
+            name: "tool".to_owned(),
+            description: None,
+            input_schema: Some(document.clone()),
+        }],
+        errors: Vec::new(),
+    })
 }
 
 fn tool_from(tool: &Map<String, Value>, index: usize) -> Result<ToolInput, ToolSchemaError> {
@@ -178,7 +221,8 @@ fn tool_from(tool: &Map<String, Value>, index: usize) -> Result<ToolInput, ToolS
             .get("description")
             .and_then(Value::as_str)
             .map(str::to_owned),
-        input_schema: tool.get("inputSchema").cloned(),
+        // `null` is how some servers say "no parameters".
+        input_schema: tool.get("inputSchema").filter(|s| !s.is_null()).cloned(),
         name,
     })
 }
@@ -189,20 +233,85 @@ mod tests {
 
     #[test]
     fn three_input_shapes_are_read() {
-        let list =
-            json!({"tools": [{"name": "a", "inputSchema": {"type": "object"}}, {"name": "b"}]});
-        let tools = parse_tools(&list).expect("list");
+        let list = json!({"tools": [
+            {"name": "a", "inputSchema": {"type": "object"}},
+            {"name": "b", "inputSchema": null}
+        ]});
+        let tools = parse_tools(&list).expect("list").tools;
         assert_eq!(tools.len(), 2);
-        assert_eq!(tools[1].input_schema, None);
+        assert_eq!(tools[1].input_schema, None, "null means no schema");
         let one = json!({"name": "x", "description": "d", "inputSchema": {"type": "object"}});
-        assert_eq!(
-            parse_tools(&one).expect("tool")[0].description.as_deref(),
-            Some("d")
-        );
+        let tools = parse_tools(&one).expect("tool").tools;
+        assert_eq!(tools[0].description.as_deref(), Some("d"));
         let bare = json!({"type": "object", "properties": {"q": {"type": "string"}}});
-        assert_eq!(parse_tools(&bare).expect("schema")[0].name, "tool");
+        assert_eq!(parse_tools(&bare).expect("schema").tools[0].name, "tool");
         assert!(parse_tools(&json!([1])).is_err());
-        assert!(parse_tools(&json!({"tools": [{"description": "no name"}]})).is_err());
+    }
+
+    #[test]
+    fn a_malformed_entry_is_reported_alone() {
+        let list = json!({"tools": [{"name": "ok"}, {"name": ""}, 7, {"description": "no name"}]});
+        let parsed = parse_tools(&list).expect("a list");
+        assert_eq!(parsed.tools.len(), 1);
+        assert_eq!(parsed.errors.len(), 3);
+    }
+
+    #[test]
+    fn names_that_collide_for_the_provider_are_reported() {
+        let tools: Vec<ToolInput> = ["a.b", "a_b", "c"]
+            .into_iter()
+            .map(|name| ToolInput {
+                name: name.into(),
+                description: None,
+                input_schema: None,
+            })
+            .collect();
+        let (converted, errors) =
+            convert_tools(&tools, Dialect::OpenAi, &ConvertOptions::default());
+        assert_eq!(converted.len(), 2);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].tool, "a_b");
+    }
+
+    #[test]
+    fn strict_is_refused_when_resolution_lost_detail() {
+        let schema = json!({
+            "$defs": {"E": {"type": "string", "enum": ["x", "y"]}},
+            "type": "object", "properties": {"e": {"$ref": "#/$defs/E"}}, "required": ["e"]
+        });
+        let tool = ToolInput {
+            name: "t".into(),
+            description: None,
+            input_schema: Some(schema),
+        };
+        let options = ConvertOptions::default();
+        let lossless = convert_tool(&tool, Dialect::OpenAiStrict, &options).expect("converts");
+        assert!(
+            lossless.strict,
+            "inlined in full: {:?}",
+            lossless.not_strict_reason
+        );
+        let shallow = ConvertOptions {
+            resolve: ResolveOptions {
+                max_depth: 0,
+                ..ResolveOptions::default()
+            },
+        };
+        let pruned = convert_tool(&tool, Dialect::OpenAiStrict, &shallow).expect("converts");
+        assert!(!pruned.strict, "the enum was pruned away");
+        assert_eq!(pruned.entry["function"]["strict"], false);
+        let reason = pruned.not_strict_reason.expect("a reason");
+        assert!(reason.contains("lost detail"), "{reason}");
+        let remote = json!({
+            "type": "object", "required": ["c"],
+            "properties": {"c": {"$ref": "https://x.org/s.json#/C", "type": "string"}}
+        });
+        let tool = ToolInput {
+            input_schema: Some(remote),
+            ..tool
+        };
+        let converted = convert_tool(&tool, Dialect::OpenAiStrict, &options).expect("converts");
+        assert!(!converted.strict, "an unresolved reference is a loss");
     }
 
     #[test]
@@ -211,7 +320,8 @@ mod tests {
             {"name": "good", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}},
             {"name": "bad", "inputSchema": {"type": "object", "properties": {"q": {"$ref": "#/$defs/Missing"}}}},
         ]}))
-        .expect("parse");
+        .expect("parse")
+        .tools;
         for dialect in [
             Dialect::OpenAi,
             Dialect::OpenAiStrict,

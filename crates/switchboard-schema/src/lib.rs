@@ -20,7 +20,8 @@ pub mod resolve;
 pub mod validate;
 
 pub use convert::{
-    ConvertOptions, Converted, ToolInput, ToolSchemaError, convert_tool, convert_tools, parse_tools,
+    ConvertOptions, Converted, ParsedTools, ToolInput, ToolSchemaError, convert_tool,
+    convert_tools, parse_tools,
 };
 pub use dialect::Dialect;
 pub use error::SchemaError;

@@ -43,6 +43,17 @@ pub enum ArgumentsError {
     InvalidSchema { reason: String },
 }
 
+impl ArgumentsError {
+    /// Arguments that break the schema are the caller's (the model's) to fix; a schema that
+    /// cannot be used is the server's fault.
+    pub fn code(&self) -> switchboard_core::ErrorCode {
+        match self {
+            ArgumentsError::Invalid(_) => switchboard_core::ErrorCode::McpInvalidParams,
+            ArgumentsError::InvalidSchema { .. } => switchboard_core::ErrorCode::SchemaError,
+        }
+    }
+}
+
 /// One way the arguments break the schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {

@@ -32,7 +32,9 @@ fn converted(input: &str, dialect: Dialect) -> Value {
     let path = golden_dir().join("input").join(format!("{input}.json"));
     let text = std::fs::read_to_string(&path).expect("golden input");
     let document: Value = serde_json::from_str(&text).expect("JSON");
-    let tools = parse_tools(&document).expect("tools");
+    let parsed = parse_tools(&document).expect("tools");
+    assert!(parsed.errors.is_empty(), "{input}: {:?}", parsed.errors);
+    let tools = parsed.tools;
     let (converted, errors) = convert_tools(&tools, dialect, &ConvertOptions::default());
     assert!(errors.is_empty(), "{input} for {dialect}: {errors:?}");
     for tool in &converted {

@@ -31,6 +31,7 @@ fn tools() -> Value {
         {"name": "get weather", "description": "Weather for a city",
          "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
         {"name": "broken", "inputSchema": {"type": "object", "properties": {"x": {"$ref": "#/$defs/Gone"}}}},
+        {"name": "", "inputSchema": {}},
         {"name": "tree", "inputSchema": {
             "$defs": {"Node": {"type": "object", "properties": {"value": {"type": "string"}, "child": {"$ref": "#/$defs/Node"}}}},
             "properties": {"root": {"$ref": "#/$defs/Node"}}}}
@@ -64,6 +65,10 @@ fn every_dialect_prints_its_providers_entries() {
         );
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains("broken"), "{dialect}: {stderr}");
+        assert!(
+            stderr.contains("tools[2]"),
+            "the nameless entry is reported alone: {stderr}"
+        );
     }
 }
 

@@ -52,12 +52,14 @@ fn convert(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     };
     let document: serde_json::Value =
         serde_json::from_str(&text).context("the input is not JSON")?;
-    let tools = parse_tools(&document)?;
+    let parsed = parse_tools(&document)?;
     let mut resolve = ResolveOptions::default();
     if let Some(depth) = args.depth {
         resolve.max_depth = depth;
     }
-    let (converted, errors) = convert_tools(&tools, args.dialect, &ConvertOptions { resolve });
+    let (converted, mut errors) =
+        convert_tools(&parsed.tools, args.dialect, &ConvertOptions { resolve });
+    errors.extend(parsed.errors);
     for tool in &converted {
         if let Some(reason) = &tool.not_strict_reason {
             eprintln!("{}: not strict: {reason}", tool.name);
