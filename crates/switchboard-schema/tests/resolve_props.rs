@@ -157,6 +157,8 @@ proptest! {
             let Some(output) = parameters(dialect, &once.entry) else { continue };
             assert_reference_free(output);
             prop_assert!(jsonschema::meta::is_valid(output), "{dialect}: not a valid schema: {output}");
+            let budget = options.resolve.budget(serialized_len(&input));
+            prop_assert!(serialized_len(output) <= budget, "{dialect}: {} > {budget}", serialized_len(output));
             // Gemini's `parameters` is the OpenAPI 3.0 subset (`nullable`), not JSON Schema,
             // so it is not an input of the same language; its own idempotence over JSON
             // Schema input is checked in dialect_props.rs.
