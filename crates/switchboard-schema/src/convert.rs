@@ -58,51 +58,55 @@ pub fn convert_tool(
     let schema = tool.input_schema.as_ref().unwrap_or(&empty);
     let resolved =
         resolve(schema, &LocalResolver::new(schema), &options.resolve).map_err(failed)?;
-    let mut converted = dialect::to_dialect(&resolved.schema, dialect).map_err(failed)?;
     // Every resolution note is a loss (a pruned cycle or depth, the budget, an unresolved
     // remote reference, a replaced keyword): strict mode would then promise a schema the
-    // server does not have.
-    if converted.strict
-        && let Some(loss) = resolved.notes.first()
-    {
-        let mut relaxed = dialect::to_dialect(&resolved.schema, Dialect::OpenAi).map_err(failed)?;
-        relaxed.not_strict_reason = Some(format!("resolving references lost detail: {loss}"));
-        converted = relaxed;
+    // server does not have, so it is not attempted.
+    let lossy = resolved
+        .notes
+        .first()
+        .filter(|_| dialect == Dialect::OpenAiStrict);
+    let target = if lossy.is_some() {
+        Dialect::OpenAi
+    } else {
+        dialect
+    };
+    let mut converted = dialect::to_dialect(&resolved.schema, target).map_err(failed)?;
+    if let Some(loss) = lossy {
+        converted.not_strict_reason = Some(format!("resolving references lost detail: {loss}"));
     }
     let name = dialect::tool_name(&tool.name, dialect);
-    let description = tool.description.clone().unwrap_or_default();
+    let description = Value::String(tool.description.clone().unwrap_or_default());
+    // Built by moving the parameters in: `json!` would copy them, and they can be large.
+    let mut entry = Map::new();
+    entry.insert("name".into(), Value::String(name.clone()));
+    entry.insert("description".into(), description);
+    let parameters = converted.parameters;
     let entry = match dialect {
-        Dialect::OpenAi | Dialect::OpenAiStrict => json!({
-            "type": "function",
-            "function": {
-                "name": name,
-                "description": description,
-                "parameters": converted.parameters,
-                "strict": converted.strict,
-            }
-        }),
-        Dialect::Anthropic => json!({
-            "name": name,
-            "description": description,
-            "input_schema": converted.parameters,
-        }),
+        Dialect::OpenAi | Dialect::OpenAiStrict => {
+            entry.insert("parameters".into(), parameters);
+            entry.insert("strict".into(), Value::Bool(converted.strict));
+            let mut function = Map::new();
+            function.insert("type".into(), Value::String("function".into()));
+            function.insert("function".into(), Value::Object(entry));
+            function
+        }
+        Dialect::Anthropic => {
+            entry.insert("input_schema".into(), parameters);
+            entry
+        }
         // Gemini answers 400 to an object with empty `properties`; a tool without
         // parameters leaves the field out.
-        Dialect::Gemini if has_no_properties(&converted.parameters) => json!({
-            "name": name,
-            "description": description,
-        }),
-        Dialect::Gemini => json!({
-            "name": name,
-            "description": description,
-            "parameters": converted.parameters,
-        }),
-        _ => json!({
-            "name": name,
-            "description": description,
-            "parametersJsonSchema": converted.parameters,
-        }),
+        Dialect::Gemini if has_no_properties(&parameters) => entry,
+        Dialect::Gemini => {
+            entry.insert("parameters".into(), parameters);
+            entry
+        }
+        _ => {
+            entry.insert("parametersJsonSchema".into(), parameters);
+            entry
+        }
     };
+    let entry = Value::Object(entry);
     let mut notes = resolved.notes;
     notes.extend(converted.notes);
     Ok(Converted {
