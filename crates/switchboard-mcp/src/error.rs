@@ -144,28 +144,13 @@ impl McpError {
         }
     }
 
-    /// What callers that waited on the same failed connect attempt are told.
+    /// What callers that waited on the same failed connect attempt are told: the failure's
+    /// code and message (the error itself keeps typed causes and cannot be copied).
     pub(crate) fn shared_failure(server: &str, error: &McpError) -> McpError {
         McpError::ConnectFailed {
             server: server.to_owned(),
             code: error.code(),
             message: error.to_string(),
-        }
-    }
-
-    /// A copy of a [`McpError::ConnectFailed`] (the only variant stored for sharing).
-    pub(crate) fn clone_shared(&self) -> McpError {
-        match self {
-            McpError::ConnectFailed {
-                server,
-                code,
-                message,
-            } => McpError::ConnectFailed {
-                server: server.clone(),
-                code: *code,
-                message: message.clone(),
-            },
-            other => McpError::shared_failure("", other),
         }
     }
 

@@ -91,7 +91,7 @@ impl Entry {
         if let Some(live) = self.current(spec) {
             return Ok(live);
         }
-        if let Some(shared) = self.failure_since(attempts_seen) {
+        if let Some(shared) = self.failure_since(&spec.name, attempts_seen) {
             return Err(shared);
         }
         let attempt = self.attempts.fetch_add(1, Ordering::AcqRel) + 1;
@@ -130,10 +130,12 @@ impl Entry {
 
     /// The failure of an attempt that began after `attempts_seen`, i.e. one this caller
     /// waited for.
-    fn failure_since(&self, attempts_seen: u64) -> Option<McpError> {
+    fn failure_since(&self, server: &str, attempts_seen: u64) -> Option<McpError> {
         let failure = self.failure.lock().unwrap_or_else(PoisonError::into_inner);
         match failure.as_ref() {
-            Some((attempt, error)) if *attempt > attempts_seen => Some(error.clone_shared()),
+            Some((attempt, error)) if *attempt > attempts_seen => {
+                Some(McpError::shared_failure(server, error))
+            }
             _ => None,
         }
     }
