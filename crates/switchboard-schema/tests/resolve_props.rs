@@ -166,7 +166,11 @@ proptest! {
                 continue;
             }
             let again = ToolInput { input_schema: Some(output.clone()), ..tool };
-            let twice = convert_tool(&again, dialect, &options)
+            // A strict attempt that fell back produced plain OpenAI parameters; converting those
+            // again is an OpenAI conversion (a second strict attempt could now succeed, since
+            // the loss that refused strict is no longer visible in the flattened schema).
+            let second = if dialect == Dialect::OpenAiStrict && !once.strict { Dialect::OpenAi } else { dialect };
+            let twice = convert_tool(&again, second, &options)
                 .map_err(|e| TestCaseError::fail(format!("{dialect}: second pass failed: {e}")))?;
             prop_assert_eq!(parameters(dialect, &twice.entry), Some(output), "{} twice", dialect);
         }
