@@ -414,15 +414,29 @@ fn can_merge(parent: &Map<String, Value>, member: &Map<String, Value>) -> bool {
         "properties" => match (parent.get("properties"), value.as_object()) {
             (Some(Value::Object(mine)), Some(theirs)) => theirs
                 .iter()
-                .all(|(name, s)| mine.get(name).is_none_or(|m| m == s)),
+                .all(|(name, s)| mine.get(name).is_none_or(|m| same_schema(m, s))),
             (None, Some(_)) => true,
             _ => false,
         },
         "type" => parent
             .get("type")
             .is_none_or(|t| type_set(t) == type_set(value)),
-        _ => parent.get(key).is_none_or(|p| p == value),
+        _ => parent.get(key).is_none_or(|p| same_schema(p, value)),
     })
+}
+
+/// Equal as schemas: a boolean schema and its object form (`true` and `{}`, `false` and
+/// `{"not": {}}`) are the same, since dialects later write booleans in object form; comparing
+/// them as different would merge on the second conversion what the first left apart.
+fn same_schema(a: &Value, b: &Value) -> bool {
+    fn object_form(value: &Value) -> std::borrow::Cow<'_, Value> {
+        match value {
+            Value::Bool(true) => std::borrow::Cow::Owned(json!({})),
+            Value::Bool(false) => std::borrow::Cow::Owned(json!({"not": {}})),
+            other => std::borrow::Cow::Borrowed(other),
+        }
+    }
+    a == b || object_form(a) == object_form(b)
 }
 
 fn merge_into(parent: &mut Map<String, Value>, member: Map<String, Value>) {
