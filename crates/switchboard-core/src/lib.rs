@@ -4,10 +4,14 @@
 
 pub mod error_code;
 pub mod naming;
+pub mod preset;
 pub mod spec;
 pub mod tool;
+pub mod tool_call;
 
 pub use error_code::{ErrorCode, RetrySafety};
 pub use naming::NameTable;
-pub use spec::{Auth, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};
+pub use preset::{ParamMapping, SelectedTool, ToolPreset};
+pub use spec::{Auth, MASK, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};
 pub use tool::{ToolAnnotations, ToolInfo};
+pub use tool_call::{ToolCallRecord, ToolCallStatus};

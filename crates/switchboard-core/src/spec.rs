@@ -26,6 +26,8 @@
 mod debug;
 pub use debug::redact_url;
 mod duration_secs_opt;
+mod mask;
+pub use mask::MASK;
 mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -36,7 +38,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-pub use validate::SpecError;
+pub use validate::{SpecError, check_timeout, parse_http_url};
 
 /// Stable identifier of a configured server (unique per owner).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -202,6 +204,10 @@ pub struct ServerSpec {
     /// Merged over the environment of the Switchboard process.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+    /// The names of `env` entries whose values are secrets (tokens, passwords): they are
+    /// encrypted at rest and masked on display like header values and credentials.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub secret_env: BTreeSet<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<PathBuf>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -276,6 +282,14 @@ impl ServerSpec {
         self
     }
 
+    /// The same spec with one more environment variable whose value is a secret.
+    pub fn with_secret_env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        let key = key.into();
+        self.secret_env.insert(key.clone());
+        self.env.insert(key, value.into());
+        self
+    }
+
     /// The same spec with a per-call timeout.
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
@@ -291,6 +305,7 @@ impl ServerSpec {
             command: None,
             args: Vec::new(),
             env: BTreeMap::new(),
+            secret_env: BTreeSet::new(),
             cwd: None,
             headers: BTreeMap::new(),
             auth: Auth::None,

@@ -19,7 +19,7 @@ mod error;
 mod manager;
 pub mod transport;
 
-pub use backend::ToolBackend;
+pub use backend::{ServerTools, ToolBackend};
 pub use client::Progress;
 pub use config::ManagerConfig;
 pub use connection::{CallOptions, ServerDetails};

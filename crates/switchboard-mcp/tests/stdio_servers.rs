@@ -417,3 +417,21 @@ async fn resources_and_prompts_are_listed_and_read() {
     assert!(!prompt.messages.is_empty());
     m.shutdown().await;
 }
+
+/// A stdio server sees its configured env and what a program needs to run, and none of the
+/// rest of Switchboard's environment (which holds Switchboard's own secrets).
+#[tokio::test]
+async fn stdio_servers_do_not_inherit_switchboards_environment() {
+    // Cargo and nextest set this for every test process; the server must not see it.
+    let ours = "CARGO_MANIFEST_DIR";
+    assert!(std::env::var_os(ours).is_some(), "{ours} is set for tests");
+    let spec = everything().with_env("SWITCHBOARD_PROBE", "configured value");
+    let m = manager();
+    let result = call(&m, &spec, "get-env", json!({})).await;
+    let env: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&text(&result)).expect("get-env returns a JSON object");
+    assert_eq!(env["SWITCHBOARD_PROBE"], "configured value");
+    assert!(env.contains_key("PATH"), "{env:?}");
+    assert!(!env.contains_key(ours), "{ours} leaked into the server");
+    m.shutdown().await;
+}

@@ -24,6 +24,7 @@ impl fmt::Debug for ServerSpec {
             .field("command", &self.command)
             .field("args", &self.args)
             .field("env", &KeysOnly(&self.env))
+            .field("secret_env", &self.secret_env)
             .field("cwd", &self.cwd)
             .field("headers", &KeysOnly(&self.headers))
             .field("auth", &self.auth)
@@ -144,9 +145,9 @@ mod tests {
 
     #[test]
     fn debug_does_not_echo_unparseable_urls() {
-        let spec = ServerSpec::http("R", "not a url with secret", None);
+        let spec = ServerSpec::http("R", "not a url with hunter2", None);
         let shown = format!("{spec:?}");
-        assert!(!shown.contains("secret"), "{shown}");
+        assert!(!shown.contains("hunter2"), "{shown}");
         assert!(shown.contains("<unparseable url>"), "{shown}");
     }
 }

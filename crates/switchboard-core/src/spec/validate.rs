@@ -68,6 +68,13 @@ pub enum SpecError {
     /// A zero timeout would fail every call at once.
     #[error("{field} must be greater than zero seconds")]
     ZeroTimeout { field: String },
+    /// Longer than a day, or finer than a millisecond (which no clock here honours and the
+    /// store does not keep).
+    #[error("{field} must be a whole number of milliseconds, at most 86400 seconds")]
+    TimeoutOutOfRange { field: String },
+    /// `secret_env` names a variable that `env` does not set.
+    #[error("{field}: {name:?} is marked secret but is not set in env")]
+    UnknownSecretEnv { field: String, name: String },
 }
 
 impl SpecError {
@@ -83,7 +90,9 @@ impl SpecError {
             | SpecError::InvalidEnvName { field, .. }
             | SpecError::NulByte { field }
             | SpecError::InvalidId { field, .. }
-            | SpecError::ZeroTimeout { field } => field,
+            | SpecError::ZeroTimeout { field }
+            | SpecError::TimeoutOutOfRange { field }
+            | SpecError::UnknownSecretEnv { field, .. } => field,
         }
     }
 }
@@ -109,9 +118,13 @@ impl ServerSpec {
             check_header_value(&format!("headers.{name}"), value)?;
         }
         check_auth(&self.auth)?;
-        if self.timeout.is_some_and(|t| t.is_zero()) {
-            return Err(SpecError::ZeroTimeout {
-                field: "timeout".into(),
+        if let Some(timeout) = self.timeout {
+            check_timeout("timeout", timeout)?;
+        }
+        if let Some(name) = self.secret_env.iter().find(|k| !self.env.contains_key(*k)) {
+            return Err(SpecError::UnknownSecretEnv {
+                field: "secret_env".into(),
+                name: name.clone(),
             });
         }
         Ok(())
@@ -170,6 +183,22 @@ fn check_auth(auth: &Auth) -> Result<(), SpecError> {
             check_header_value("auth.token", token)
         }
     }
+}
+
+/// The rule for every configurable timeout: above zero, whole milliseconds, at most a day.
+pub fn check_timeout(field: &str, timeout: std::time::Duration) -> Result<(), SpecError> {
+    const MAX: std::time::Duration = std::time::Duration::from_secs(86_400);
+    if timeout.is_zero() {
+        return Err(SpecError::ZeroTimeout {
+            field: field.to_owned(),
+        });
+    }
+    if timeout > MAX || !timeout.subsec_nanos().is_multiple_of(1_000_000) {
+        return Err(SpecError::TimeoutOutOfRange {
+            field: field.to_owned(),
+        });
+    }
+    Ok(())
 }
 
 fn check_id(id: &str) -> Result<(), SpecError> {

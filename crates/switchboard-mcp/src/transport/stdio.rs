@@ -3,7 +3,8 @@
 //! The child is started in a process group of its own, so ending the group ends everything the
 //! server started too (a server that runs `npx` or a shell script is several processes deep).
 //! Its stderr is read into our logs line by line rather than inherited, and the last lines are
-//! kept to explain a server that dies while connecting.
+//! kept to explain a server that dies while connecting. It does not inherit Switchboard's whole
+//! environment ([`child_env`](super::child_env)).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -35,7 +36,10 @@ pub(crate) struct StdioProcess {
 pub(crate) fn spawn(spec: &ServerSpec) -> Result<StdioProcess, McpError> {
     let program = spec.command.clone().unwrap_or_default();
     let mut command = tokio::process::Command::new(&program);
-    command.args(&spec.args).envs(&spec.env);
+    command
+        .args(&spec.args)
+        .env_clear()
+        .envs(super::child_env::child_env(std::env::vars_os(), &spec.env));
     if let Some(cwd) = &spec.cwd {
         command.current_dir(cwd);
     }

@@ -227,9 +227,36 @@ fn timeout_must_be_positive() {
         })
     );
     assert_eq!(
-        local().with_timeout(Duration::from_nanos(1)).validate(),
+        local().with_timeout(Duration::from_millis(1)).validate(),
         Ok(())
     );
+}
+
+#[test]
+fn timeout_is_whole_milliseconds_up_to_a_day() {
+    let out_of_range = Err(SpecError::TimeoutOutOfRange {
+        field: "timeout".into(),
+    });
+    assert_eq!(
+        local().with_timeout(Duration::from_micros(1500)).validate(),
+        out_of_range
+    );
+    assert_eq!(
+        local().with_timeout(Duration::from_secs(86_401)).validate(),
+        out_of_range
+    );
+    assert_eq!(
+        local().with_timeout(Duration::from_secs(86_400)).validate(),
+        Ok(())
+    );
+}
+
+#[test]
+fn secret_env_names_a_set_variable() {
+    let mut spec = local().with_secret_env("TOKEN", "t");
+    assert_eq!(spec.validate(), Ok(()));
+    spec.secret_env.insert("MISSING".into());
+    assert_eq!(field_of(&spec), "secret_env");
 }
 
 #[test]

@@ -1,0 +1,122 @@
+//! The record of one tool call the model asked for (seed 001 `ToolCallRecord`).
+//!
+//! Records live inside the assistant message that asked for them (`toolCalls`), so a run of
+//! consecutive calls is one message, not a bubble per call. Their JSON form is the seed's
+//! (camelCase), since it is what the browser and the event stream see.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::spec::ServerId;
+
+/// Where a tool call is in its life: `pending` (waiting for approval) -> `invoking` ->
+/// `done` | `error`, or `cancelled` from either of the first two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ToolCallStatus {
+    Pending,
+    Invoking,
+    Done,
+    Error,
+    Cancelled,
+}
+
+impl ToolCallStatus {
+    /// The serialized name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolCallStatus::Pending => "pending",
+            ToolCallStatus::Invoking => "invoking",
+            ToolCallStatus::Done => "done",
+            ToolCallStatus::Error => "error",
+            ToolCallStatus::Cancelled => "cancelled",
+        }
+    }
+
+    /// No further change is allowed.
+    pub fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            ToolCallStatus::Done | ToolCallStatus::Error | ToolCallStatus::Cancelled
+        )
+    }
+
+    /// Whether a call in this state may move to `next`: forward only, never out of a
+    /// terminal state.
+    pub fn can_become(self, next: ToolCallStatus) -> bool {
+        use ToolCallStatus::*;
+        match self {
+            Pending => matches!(next, Invoking | Done | Error | Cancelled),
+            Invoking => matches!(next, Done | Error | Cancelled),
+            Done | Error | Cancelled => false,
+        }
+    }
+}
+
+/// One tool call inside an assistant message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallRecord {
+    /// The provider's id for the call (`tool_use_id`, `call_...`).
+    pub id: String,
+    pub server_id: ServerId,
+    pub server_name: String,
+    /// The tool's own name on its server.
+    pub tool_name: String,
+    /// The name the model saw (`mcp__{server}__{tool}`).
+    pub display_name: String,
+    pub arguments: Map<String, Value>,
+    pub status: ToolCallStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_error: Option<bool>,
+    /// Which model call of the turn asked for it (0 for the first), so the conversation can be
+    /// replayed to the model round by round.
+    #[serde(default)]
+    pub round: u32,
+    /// The decision on a call that needed one: `true` approved (by a person or because the tool
+    /// is auto-approved), `false` rejected, absent while it waits. A `pending` call that is
+    /// approved waits only for its turn to run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approved: Option<bool>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_states_never_change() {
+        use ToolCallStatus::*;
+        for done in [Done, Error, Cancelled] {
+            for next in [Pending, Invoking, Done, Error, Cancelled] {
+                assert!(!done.can_become(next));
+            }
+        }
+        assert!(Pending.can_become(Invoking));
+        assert!(!Invoking.can_become(Pending));
+    }
+
+    #[test]
+    fn json_is_the_seed_shape() {
+        let record = ToolCallRecord {
+            id: "call_1".into(),
+            server_id: ServerId("files".into()),
+            server_name: "Files".into(),
+            tool_name: "read".into(),
+            display_name: "mcp__files__read".into(),
+            arguments: Map::new(),
+            status: ToolCallStatus::Pending,
+            response: None,
+            is_error: None,
+            round: 0,
+            approved: None,
+        };
+        let json = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["serverId"], "files");
+        assert_eq!(json["displayName"], "mcp__files__read");
+        assert_eq!(json["status"], "pending");
+    }
+}

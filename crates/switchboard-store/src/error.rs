@@ -1,0 +1,138 @@
+//! What can go wrong in the store, with the error code each maps to.
+
+use switchboard_core::{ErrorCode, SpecError};
+use thiserror::Error;
+
+use crate::secret::SecretError;
+
+/// The kind of stored thing an error is about, as a person would name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Entity {
+    User,
+    ApiToken,
+    Server,
+    Provider,
+    Assistant,
+    Conversation,
+    Message,
+    ToolCall,
+    Preset,
+}
+
+impl Entity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Entity::User => "user",
+            Entity::ApiToken => "API token",
+            Entity::Server => "MCP server",
+            Entity::Provider => "provider",
+            Entity::Assistant => "assistant",
+            Entity::Conversation => "conversation",
+            Entity::Message => "message",
+            Entity::ToolCall => "tool call",
+            Entity::Preset => "tool preset",
+        }
+    }
+}
+
+impl std::fmt::Display for Entity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a store operation failed. Nothing was written when one is returned.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// No such row for this owner (another owner's row is "not found" too).
+    #[error("{entity} {id:?} not found")]
+    NotFound { entity: Entity, id: String },
+    /// The name (or id) is taken by another row of the same owner.
+    #[error("{entity} {name:?} already exists")]
+    Conflict { entity: Entity, name: String },
+    /// The input breaks a rule of the domain.
+    #[error(transparent)]
+    InvalidSpec(#[from] SpecError),
+    /// The input breaks a rule of the store (an empty name, a bad transition).
+    #[error("{0}")]
+    Invalid(String),
+    /// A secret could not be sealed or opened; see [`SecretError`].
+    #[error(transparent)]
+    Secret(#[from] SecretError),
+    /// A stored row does not decode: someone edited the database by hand, or a bug wrote
+    /// it. The row is left as it is and reported, never skipped.
+    #[error("stored {entity} {id:?} is corrupt: {reason}")]
+    Corrupt {
+        entity: Entity,
+        id: String,
+        reason: String,
+    },
+    /// The schema could not be brought up to date.
+    #[error("cannot migrate the database: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database refused or failed.
+    #[error("database error: {0}")]
+    Database(#[source] sqlx::Error),
+    /// The data directory or the database file could not be prepared.
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl StoreError {
+    /// The error code of the API's error shape.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            StoreError::NotFound {
+                entity: Entity::Server,
+                ..
+            } => ErrorCode::McpServerNotFound,
+            StoreError::NotFound { .. } => ErrorCode::NotFound,
+            StoreError::Conflict { .. } => ErrorCode::Conflict,
+            StoreError::InvalidSpec(_) | StoreError::Invalid(_) => ErrorCode::ValidationError,
+            StoreError::Secret(_)
+            | StoreError::Corrupt { .. }
+            | StoreError::Migrate(_)
+            | StoreError::Database(_)
+            | StoreError::Io { .. } => ErrorCode::InternalError,
+        }
+    }
+
+    pub(crate) fn not_found(entity: Entity, id: impl Into<String>) -> Self {
+        StoreError::NotFound {
+            entity,
+            id: id.into(),
+        }
+    }
+
+    pub(crate) fn corrupt(entity: Entity, id: &str, reason: impl ToString) -> Self {
+        StoreError::Corrupt {
+            entity,
+            id: id.to_owned(),
+            reason: reason.to_string(),
+        }
+    }
+
+    /// A database error, with a unique violation turned into [`StoreError::Conflict`] on
+    /// `name` (the only unique keys a caller can break are names and ids).
+    pub(crate) fn from_write(error: sqlx::Error, entity: Entity, name: &str) -> Self {
+        match &error {
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict {
+                entity,
+                name: name.to_owned(),
+            },
+            _ => StoreError::Database(error),
+        }
+    }
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(error: sqlx::Error) -> Self {
+        StoreError::Database(error)
+    }
+}

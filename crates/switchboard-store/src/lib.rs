@@ -1,0 +1,60 @@
+//! Switchboard's storage: everything it keeps, on SQLite (the zero-set-up default) or
+//! Postgres (for several replicas), with secrets encrypted at rest.
+//!
+//! - [`Store`] is the trait the layers above use, split by area ([`UserStore`],
+//!   [`ServerStore`], [`ProviderStore`], [`AssistantStore`], [`ConversationStore`],
+//!   [`PresetStore`]); `use switchboard_store::prelude::*` brings every method into scope.
+//! - [`SqliteStore`] and [`PostgresStore`] implement it, each with its own migrations
+//!   (`migrations/sqlite`, `migrations/postgres`), run when the store opens.
+//! - [`open`] picks the backend from the database URL and settles the secret key
+//!   ([`secret`]): `SWITCHBOARD_SECRET_KEY` or a key file created on first run.
+//!
+//! Every owned row is read and written through its owner; another owner's row is "not found".
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), switchboard_store::StoreError> {
+//! use switchboard_core::{OwnerId, ServerSpec};
+//! use switchboard_store::prelude::*;
+//! use switchboard_store::{Role, StoreConfig};
+//!
+//! let store = switchboard_store::open(&StoreConfig::in_dir("./switchboard-data")).await?;
+//! let me = store.ensure_user(&OwnerId::local(), "local", Role::Admin).await?;
+//! let spec = ServerSpec::stdio("files", "npx", ["-y", "@modelcontextprotocol/server-filesystem"]);
+//! store.create_server(&me.id, &spec).await?;
+//! assert_eq!(store.servers(&me.id).await?.len(), 1);
+//! # Ok(()) }
+//! ```
+
+mod error;
+mod migrate;
+pub mod model;
+mod open;
+mod postgres;
+pub mod secret;
+mod sql;
+mod sqlite;
+mod store;
+
+pub use error::{Entity, StoreError};
+pub use model::{
+    ApiToken, Assistant, AssistantConfig, Conversation, DEFAULT_MAX_ROUNDS, IssuedToken, Message,
+    MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,
+    StoredPreset, StoredServer, Timestamp, ToolMode, User,
+};
+pub use open::{StoreConfig, open, open_postgres, open_sqlite};
+pub use postgres::PostgresStore;
+pub use secret::SecretError;
+pub use sql::users::TOKEN_PREFIX;
+pub use sqlite::{DB_FILE, SqliteStore};
+pub use store::{
+    AssistantStore, Backend, ConversationStore, PresetStore, ProviderStore, ServerEdit,
+    ServerStore, Store, ToolCallEdit, UserStore,
+};
+
+/// Every store trait, so their methods can be called on a `dyn Store`.
+pub mod prelude {
+    pub use crate::store::{
+        AssistantStore, ConversationStore, PresetStore, ProviderStore, ServerStore, Store,
+        UserStore,
+    };
+}

@@ -1,0 +1,61 @@
+//! What the store keeps, as the layers above see it.
+//!
+//! Every owned row carries its owner implicitly: it is read and written through methods that
+//! take the owner, and is not found under any other. Times are milliseconds since the Unix
+//! epoch ([`Timestamp`]).
+
+mod assistant;
+mod conversation;
+mod provider;
+mod user;
+
+pub use assistant::{Assistant, AssistantConfig, DEFAULT_MAX_ROUNDS, ToolMode};
+pub use conversation::{Conversation, Message, MessageRole, NewConversation, NewMessage};
+pub use provider::{Provider, ProviderConfig, ProviderKind};
+pub use user::{ApiToken, IssuedToken, Role, User};
+
+use serde::{Deserialize, Serialize};
+use switchboard_core::{ServerSpec, ToolPreset};
+
+/// Milliseconds since the Unix epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Timestamp(pub i64);
+
+impl Timestamp {
+    pub fn now() -> Self {
+        let millis = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+            .unwrap_or(0);
+        Self(millis)
+    }
+}
+
+/// A configured MCP server as read for display: its secrets are masked
+/// ([`ServerSpec::masked`]). The connection code reads the clear spec with
+/// [`Store::connection_spec`](crate::Store::connection_spec).
+/// Its JSON is snake_case like the [`ServerSpec`] it flattens.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StoredServer {
+    #[serde(flatten)]
+    pub spec: ServerSpec,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+/// A saved tool preset.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredPreset {
+    pub id: String,
+    #[serde(flatten)]
+    pub preset: ToolPreset,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+/// A new random id for a row: a UUIDv7, so ids sort by creation time.
+pub(crate) fn new_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}

@@ -1,0 +1,101 @@
+use serde::{Deserialize, Serialize};
+use switchboard_core::ServerId;
+
+use super::Timestamp;
+
+/// How an assistant offers tools to its model (DESIGN.md "Tools offered to the model").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ToolMode {
+    /// One provider function per tool (seed 001).
+    #[default]
+    Native,
+    /// Tools listed in the system prompt, calls written as JSON blocks (seed 000).
+    Prompt,
+    /// One `mcp_query` tool over every server (seed 004).
+    Meta,
+}
+
+impl ToolMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolMode::Native => "native",
+            ToolMode::Prompt => "prompt",
+            ToolMode::Meta => "meta",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ToolMode> {
+        match text {
+            "native" => Some(ToolMode::Native),
+            "prompt" => Some(ToolMode::Prompt),
+            "meta" => Some(ToolMode::Meta),
+            _ => None,
+        }
+    }
+}
+
+/// The rounds of tool calls an assistant may make for one user message (seed 001).
+pub const DEFAULT_MAX_ROUNDS: u32 = 20;
+
+fn default_max_rounds() -> u32 {
+    DEFAULT_MAX_ROUNDS
+}
+
+/// What a person configures for an assistant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AssistantConfig {
+    pub name: String,
+    #[serde(default)]
+    pub system_prompt: String,
+    /// The provider's id; the default provider when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_id: Option<String>,
+    /// The model; the provider's default model when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub tool_mode: ToolMode,
+    #[serde(default = "default_max_rounds")]
+    pub max_rounds: u32,
+}
+
+impl AssistantConfig {
+    pub fn named(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            system_prompt: String::new(),
+            provider_id: None,
+            model: None,
+            tool_mode: ToolMode::Native,
+            max_rounds: DEFAULT_MAX_ROUNDS,
+        }
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), crate::StoreError> {
+        if self.name.trim().is_empty() {
+            return Err(crate::StoreError::Invalid("name must not be empty".into()));
+        }
+        if !(1..=1000).contains(&self.max_rounds) {
+            return Err(crate::StoreError::Invalid(
+                "maxRounds must be between 1 and 1000".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A stored assistant with the servers it may use (seed 001 `assistant_mcp_servers`), in the
+/// order they were given.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Assistant {
+    pub id: String,
+    #[serde(flatten)]
+    pub config: AssistantConfig,
+    pub server_ids: Vec<ServerId>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}

@@ -1,0 +1,91 @@
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use switchboard_core::ToolCallRecord;
+
+use super::Timestamp;
+
+/// A chat thread.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Conversation {
+    pub id: String,
+    pub title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assistant_id: Option<String>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+/// What a new conversation starts with.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NewConversation {
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub assistant_id: Option<String>,
+}
+
+/// Who wrote a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum MessageRole {
+    System,
+    User,
+    Assistant,
+}
+
+impl MessageRole {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MessageRole::System => "system",
+            MessageRole::User => "user",
+            MessageRole::Assistant => "assistant",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<MessageRole> {
+        match text {
+            "system" => Some(MessageRole::System),
+            "user" => Some(MessageRole::User),
+            "assistant" => Some(MessageRole::Assistant),
+            _ => None,
+        }
+    }
+}
+
+/// One message. An assistant message carries the tool calls it made (seed 001 "消息存储结构":
+/// calls are embedded, not separate messages).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Message {
+    pub id: String,
+    pub conversation_id: String,
+    pub role: MessageRole,
+    pub content: String,
+    pub tool_calls: Vec<ToolCallRecord>,
+    pub metadata: Map<String, Value>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+}
+
+/// A message to append.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewMessage {
+    pub role: MessageRole,
+    pub content: String,
+    pub tool_calls: Vec<ToolCallRecord>,
+    pub metadata: Map<String, Value>,
+}
+
+impl NewMessage {
+    pub fn text(role: MessageRole, content: impl Into<String>) -> Self {
+        Self {
+            role,
+            content: content.into(),
+            tool_calls: Vec::new(),
+            metadata: Map::new(),
+        }
+    }
+}

@@ -1,0 +1,434 @@
+//! `conversations` and `messages`, with tool calls embedded in assistant messages.
+
+use serde_json::{Map, Value};
+use switchboard_core::ToolCallRecord;
+
+use super::common::{from_json, to_json};
+use crate::error::{Entity, StoreError};
+use crate::model::{Conversation, Message, MessageRole, Timestamp};
+use crate::store::ToolCallEdit;
+
+pub(crate) const CONVERSATION_COLUMNS: &str = "id, title, assistant_id, created_at, updated_at";
+pub(crate) const MESSAGE_COLUMNS: &str =
+    "id, conversation_id, role, content, tool_calls, metadata, created_at, updated_at";
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct ConversationRow {
+    pub id: String,
+    pub title: String,
+    pub assistant_id: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl ConversationRow {
+    pub(crate) fn decode(self) -> Conversation {
+        Conversation {
+            id: self.id,
+            title: self.title,
+            assistant_id: self.assistant_id,
+            created_at: Timestamp(self.created_at),
+            updated_at: Timestamp(self.updated_at),
+        }
+    }
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct MessageRow {
+    pub id: String,
+    pub conversation_id: String,
+    pub role: String,
+    pub content: String,
+    pub tool_calls: String,
+    pub metadata: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl MessageRow {
+    pub(crate) fn decode(self) -> Result<Message, StoreError> {
+        let role = MessageRole::parse(&self.role).ok_or_else(|| {
+            StoreError::corrupt(
+                Entity::Message,
+                &self.id,
+                format!("unknown role {:?}", self.role),
+            )
+        })?;
+        let tool_calls = from_json(Entity::Message, &self.id, "tool_calls", &self.tool_calls)?;
+        let metadata: Map<String, Value> =
+            from_json(Entity::Message, &self.id, "metadata", &self.metadata)?;
+        Ok(Message {
+            id: self.id,
+            conversation_id: self.conversation_id,
+            role,
+            content: self.content,
+            tool_calls,
+            metadata,
+            created_at: Timestamp(self.created_at),
+            updated_at: Timestamp(self.updated_at),
+        })
+    }
+}
+
+/// The stored `tool_calls` of `message_id` with `calls` appended, refusing ids already there.
+pub(crate) fn append_calls(
+    message_id: &str,
+    stored: &str,
+    calls: &[ToolCallRecord],
+) -> Result<String, StoreError> {
+    let mut all: Vec<ToolCallRecord> =
+        from_json(Entity::Message, message_id, "tool_calls", stored)?;
+    for call in calls {
+        if all.iter().any(|c| c.id == call.id) {
+            return Err(StoreError::Conflict {
+                entity: Entity::ToolCall,
+                name: call.id.clone(),
+            });
+        }
+        all.push(call.clone());
+    }
+    to_json(&all)
+}
+
+/// The stored `tool_calls` of `message_id` with `edit` applied to the call `call_id`, and
+/// that call as edited. The edit may not change the call's id.
+pub(crate) fn edit_call(
+    message_id: &str,
+    stored: &str,
+    call_id: &str,
+    edit: ToolCallEdit<'_>,
+) -> Result<(String, ToolCallRecord), StoreError> {
+    let mut all: Vec<ToolCallRecord> =
+        from_json(Entity::Message, message_id, "tool_calls", stored)?;
+    let call = all
+        .iter_mut()
+        .find(|c| c.id == call_id)
+        .ok_or_else(|| StoreError::not_found(Entity::ToolCall, call_id))?;
+    edit(call)?;
+    if call.id != call_id {
+        return Err(StoreError::Invalid("a tool call's id cannot change".into()));
+    }
+    let edited = call.clone();
+    Ok((to_json(&all)?, edited))
+}
+
+macro_rules! impl_conversation_store {
+    ($store:ty, $db:ty) => {
+        const _: () = {
+            use switchboard_core::{OwnerId, ToolCallRecord};
+            use $crate::error::{Entity, StoreError};
+            use $crate::model::{Conversation, Message, NewConversation, NewMessage, Timestamp, new_id};
+            use $crate::sql::common::{one_row, to_json};
+            use $crate::sql::conversations::{
+                CONVERSATION_COLUMNS, ConversationRow, MESSAGE_COLUMNS, MessageRow, append_calls,
+                edit_call,
+            };
+            use $crate::store::ToolCallEdit;
+
+            impl $store {
+                async fn message_row<'e, E>(
+                    executor: E,
+                    owner: &OwnerId,
+                    id: &str,
+                ) -> Result<MessageRow, StoreError>
+                where
+                    E: sqlx::Executor<'e, Database = $db>,
+                {
+                    let sql = format!(
+                        "SELECT {MESSAGE_COLUMNS} FROM messages WHERE user_id = $1 AND id = $2"
+                    );
+                    sqlx::query_as::<_, MessageRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(id)
+                        .fetch_optional(executor)
+                        .await?
+                        .ok_or_else(|| StoreError::not_found(Entity::Message, id))
+                }
+
+                /// The message's `tool_calls`, locked for this transaction.
+                async fn locked_tool_calls(
+                    conn: &mut <$db as sqlx::Database>::Connection,
+                    owner: &OwnerId,
+                    id: &str,
+                ) -> Result<String, StoreError> {
+                    let sql = format!(
+                        "SELECT tool_calls FROM messages WHERE user_id = $1 AND id = $2{}",
+                        Self::LOCK
+                    );
+                    let found: Option<(String,)> = sqlx::query_as(&sql)
+                        .bind(&owner.0)
+                        .bind(id)
+                        .fetch_optional(&mut *conn)
+                        .await?;
+                    found
+                        .map(|(calls,)| calls)
+                        .ok_or_else(|| StoreError::not_found(Entity::Message, id))
+                }
+
+                async fn store_tool_calls(
+                    conn: &mut <$db as sqlx::Database>::Connection,
+                    id: &str,
+                    calls: &str,
+                ) -> Result<(), StoreError> {
+                    sqlx::query("UPDATE messages SET tool_calls = $2, updated_at = $3 WHERE id = $1")
+                        .bind(id)
+                        .bind(calls)
+                        .bind(Timestamp::now().0)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                }
+            }
+
+            #[async_trait::async_trait]
+            impl $crate::store::ConversationStore for $store {
+                async fn create_conversation(
+                    &self,
+                    owner: &OwnerId,
+                    new: &NewConversation,
+                ) -> Result<Conversation, StoreError> {
+                    let now = Timestamp::now().0;
+                    let row = ConversationRow {
+                        id: new_id(),
+                        title: new.title.clone(),
+                        assistant_id: new.assistant_id.clone(),
+                        created_at: now,
+                        updated_at: now,
+                    };
+                    let mut tx = self.begin_write().await?;
+                    if let Some(assistant) = &new.assistant_id {
+                        let found: Option<(String,)> = sqlx::query_as(
+                            "SELECT id FROM assistants WHERE user_id = $1 AND id = $2",
+                        )
+                        .bind(&owner.0)
+                        .bind(assistant)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                        if found.is_none() {
+                            return Err(StoreError::not_found(Entity::Assistant, assistant));
+                        }
+                    }
+                    sqlx::query(
+                        "INSERT INTO conversations (id, user_id, title, assistant_id, created_at, \
+                         updated_at) VALUES ($1, $2, $3, $4, $5, $6)",
+                    )
+                    .bind(&row.id)
+                    .bind(&owner.0)
+                    .bind(&row.title)
+                    .bind(&row.assistant_id)
+                    .bind(row.created_at)
+                    .bind(row.updated_at)
+                    .execute(&mut *tx)
+                    .await?;
+                    tx.commit().await?;
+                    Ok(row.decode())
+                }
+
+                async fn conversation(
+                    &self,
+                    owner: &OwnerId,
+                    id: &str,
+                ) -> Result<Conversation, StoreError> {
+                    let sql = format!(
+                        "SELECT {CONVERSATION_COLUMNS} FROM conversations \
+                         WHERE user_id = $1 AND id = $2"
+                    );
+                    Ok(sqlx::query_as::<_, ConversationRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(id)
+                        .fetch_optional(&self.pool)
+                        .await?
+                        .ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?
+                        .decode())
+                }
+
+                async fn conversations(
+                    &self,
+                    owner: &OwnerId,
+                ) -> Result<Vec<Conversation>, StoreError> {
+                    let sql = format!(
+                        "SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE user_id = $1 \
+                         ORDER BY updated_at DESC, id DESC"
+                    );
+                    Ok(sqlx::query_as::<_, ConversationRow>(&sql)
+                        .bind(&owner.0)
+                        .fetch_all(&self.pool)
+                        .await?
+                        .into_iter()
+                        .map(ConversationRow::decode)
+                        .collect())
+                }
+
+                async fn rename_conversation(
+                    &self,
+                    owner: &OwnerId,
+                    id: &str,
+                    title: &str,
+                ) -> Result<Conversation, StoreError> {
+                    let done = sqlx::query(
+                        "UPDATE conversations SET title = $3, updated_at = $4 \
+                         WHERE user_id = $1 AND id = $2",
+                    )
+                    .bind(&owner.0)
+                    .bind(id)
+                    .bind(title)
+                    .bind(Timestamp::now().0)
+                    .execute(&self.pool)
+                    .await?;
+                    one_row(done.rows_affected(), Entity::Conversation, id)?;
+                    self.conversation(owner, id).await
+                }
+
+                async fn delete_conversation(
+                    &self,
+                    owner: &OwnerId,
+                    id: &str,
+                ) -> Result<(), StoreError> {
+                    let done =
+                        sqlx::query("DELETE FROM conversations WHERE user_id = $1 AND id = $2")
+                            .bind(&owner.0)
+                            .bind(id)
+                            .execute(&self.pool)
+                            .await?;
+                    one_row(done.rows_affected(), Entity::Conversation, id)
+                }
+
+                async fn append_message(
+                    &self,
+                    owner: &OwnerId,
+                    conversation_id: &str,
+                    new: &NewMessage,
+                ) -> Result<Message, StoreError> {
+                    let mut tx = self.begin_write().await?;
+                    let touched = sqlx::query(
+                        "UPDATE conversations SET updated_at = $3 WHERE user_id = $1 AND id = $2",
+                    )
+                    .bind(&owner.0)
+                    .bind(conversation_id)
+                    .bind(Timestamp::now().0)
+                    .execute(&mut *tx)
+                    .await?;
+                    one_row(touched.rows_affected(), Entity::Conversation, conversation_id)?;
+                    // Taken under the conversation's lock and after its last message, so the
+                    // order of messages is the order of appends whatever the clocks say.
+                    let (last,): (Option<i64>,) = sqlx::query_as(
+                        "SELECT MAX(created_at) FROM messages WHERE conversation_id = $1",
+                    )
+                    .bind(conversation_id)
+                    .fetch_one(&mut *tx)
+                    .await?;
+                    let now = Timestamp::now().0.max(last.map_or(i64::MIN, |l| l + 1));
+                    let row = MessageRow {
+                        id: new_id(),
+                        conversation_id: conversation_id.to_owned(),
+                        role: new.role.as_str().to_owned(),
+                        content: new.content.clone(),
+                        tool_calls: to_json(&new.tool_calls)?,
+                        metadata: to_json(&new.metadata)?,
+                        created_at: now,
+                        updated_at: now,
+                    };
+                    sqlx::query(
+                        "INSERT INTO messages (id, user_id, conversation_id, role, content, \
+                         tool_calls, metadata, created_at, updated_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    )
+                    .bind(&row.id)
+                    .bind(&owner.0)
+                    .bind(&row.conversation_id)
+                    .bind(&row.role)
+                    .bind(&row.content)
+                    .bind(&row.tool_calls)
+                    .bind(&row.metadata)
+                    .bind(row.created_at)
+                    .bind(row.updated_at)
+                    .execute(&mut *tx)
+                    .await?;
+                    tx.commit().await?;
+                    row.decode()
+                }
+
+                async fn message(&self, owner: &OwnerId, id: &str) -> Result<Message, StoreError> {
+                    Self::message_row(&self.pool, owner, id).await?.decode()
+                }
+
+                async fn messages(
+                    &self,
+                    owner: &OwnerId,
+                    conversation_id: &str,
+                ) -> Result<Vec<Message>, StoreError> {
+                    let sql = format!(
+                        "SELECT {MESSAGE_COLUMNS} FROM messages \
+                         WHERE user_id = $1 AND conversation_id = $2 ORDER BY created_at, id"
+                    );
+                    let rows = sqlx::query_as::<_, MessageRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(conversation_id)
+                        .fetch_all(&self.pool)
+                        .await?;
+                    if rows.is_empty() {
+                        // Not found, rather than an empty list, for another owner's
+                        // conversation (checked only then: it costs a query).
+                        self.conversation(owner, conversation_id).await?;
+                    }
+                    rows.into_iter().map(MessageRow::decode).collect()
+                }
+
+                async fn set_message_content(
+                    &self,
+                    owner: &OwnerId,
+                    id: &str,
+                    content: &str,
+                    metadata: Option<&serde_json::Map<String, serde_json::Value>>,
+                ) -> Result<Message, StoreError> {
+                    let metadata = metadata.map(to_json).transpose()?;
+                    let sql = format!(
+                        "UPDATE messages SET content = $3, metadata = COALESCE($4, metadata), \
+                         updated_at = $5 WHERE user_id = $1 AND id = $2 RETURNING {MESSAGE_COLUMNS}"
+                    );
+                    sqlx::query_as::<_, MessageRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(id)
+                        .bind(content)
+                        .bind(metadata)
+                        .bind(Timestamp::now().0)
+                        .fetch_optional(&self.pool)
+                        .await?
+                        .ok_or_else(|| StoreError::not_found(Entity::Message, id))?
+                        .decode()
+                }
+
+                async fn add_tool_calls(
+                    &self,
+                    owner: &OwnerId,
+                    message_id: &str,
+                    calls: &[ToolCallRecord],
+                ) -> Result<Message, StoreError> {
+                    let mut tx = self.begin_write().await?;
+                    let stored = Self::locked_tool_calls(&mut tx, owner, message_id).await?;
+                    let updated = append_calls(message_id, &stored, calls)?;
+                    Self::store_tool_calls(&mut tx, message_id, &updated).await?;
+                    let row = Self::message_row(&mut *tx, owner, message_id).await?;
+                    tx.commit().await?;
+                    row.decode()
+                }
+
+                async fn update_tool_call(
+                    &self,
+                    owner: &OwnerId,
+                    message_id: &str,
+                    call_id: &str,
+                    edit: ToolCallEdit<'_>,
+                ) -> Result<ToolCallRecord, StoreError> {
+                    let mut tx = self.begin_write().await?;
+                    let stored = Self::locked_tool_calls(&mut tx, owner, message_id).await?;
+                    let (updated, call) = edit_call(message_id, &stored, call_id, edit)?;
+                    Self::store_tool_calls(&mut tx, message_id, &updated).await?;
+                    tx.commit().await?;
+                    Ok(call)
+                }
+            }
+        };
+    };
+}
+pub(crate) use impl_conversation_store;

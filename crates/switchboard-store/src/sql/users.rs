@@ -1,0 +1,249 @@
+//! `users` and `api_tokens`. Tokens are random 256-bit strings; only their SHA-256 is kept
+//! (a token is as strong as a key, so a slow password hash would buy nothing), and a lookup is
+//! one indexed equality on the hash.
+
+use aes_gcm::aead::OsRng;
+use aes_gcm::aead::rand_core::RngCore;
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use sha2::{Digest, Sha256};
+use switchboard_core::OwnerId;
+
+use crate::error::{Entity, StoreError};
+use crate::model::{ApiToken, Role, Timestamp, User};
+
+/// Every token starts with this, so a leaked one is easy to recognise in a scanner.
+pub const TOKEN_PREFIX: &str = "sb_";
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct UserRow {
+    pub id: String,
+    pub name: String,
+    pub role: String,
+    pub created_at: i64,
+}
+
+impl UserRow {
+    pub(crate) fn decode(self) -> Result<User, StoreError> {
+        let role = Role::parse(&self.role).ok_or_else(|| {
+            StoreError::corrupt(
+                Entity::User,
+                &self.id,
+                format!("unknown role {:?}", self.role),
+            )
+        })?;
+        Ok(User {
+            id: OwnerId(self.id),
+            name: self.name,
+            role,
+            created_at: Timestamp(self.created_at),
+        })
+    }
+}
+
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct TokenRow {
+    pub id: String,
+    pub user_id: String,
+    pub label: String,
+    pub created_at: i64,
+}
+
+impl TokenRow {
+    pub(crate) fn decode(self) -> ApiToken {
+        ApiToken {
+            id: self.id,
+            user_id: OwnerId(self.user_id),
+            label: self.label,
+            created_at: Timestamp(self.created_at),
+        }
+    }
+}
+
+/// A fresh token secret.
+pub(crate) fn new_token_secret() -> String {
+    let mut bytes = [0u8; 32];
+    OsRng.fill_bytes(&mut bytes);
+    format!("{TOKEN_PREFIX}{}", URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// What is stored for a token secret.
+pub(crate) fn token_hash(secret: &str) -> String {
+    Sha256::digest(secret.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+pub(crate) fn check_name(name: &str) -> Result<(), StoreError> {
+    if name.trim().is_empty() {
+        Err(StoreError::Invalid("name must not be empty".into()))
+    } else {
+        Ok(())
+    }
+}
+
+macro_rules! impl_user_store {
+    ($store:ty, $db:ty) => {
+        const _: () = {
+            use switchboard_core::OwnerId;
+            use $crate::error::{Entity, StoreError};
+            use $crate::model::{ApiToken, IssuedToken, Role, Timestamp, User, new_id};
+            use $crate::sql::common::one_row;
+            use $crate::sql::users::{TokenRow, UserRow, check_name, new_token_secret, token_hash};
+
+            #[async_trait::async_trait]
+            impl $crate::store::UserStore for $store {
+                async fn create_user(&self, name: &str, role: Role) -> Result<User, StoreError> {
+                    check_name(name)?;
+                    let row = UserRow {
+                        id: new_id(),
+                        name: name.to_owned(),
+                        role: role.as_str().to_owned(),
+                        created_at: Timestamp::now().0,
+                    };
+                    sqlx::query(
+                        "INSERT INTO users (id, name, role, created_at) VALUES ($1, $2, $3, $4)",
+                    )
+                    .bind(&row.id)
+                    .bind(&row.name)
+                    .bind(&row.role)
+                    .bind(row.created_at)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(|e| StoreError::from_write(e, Entity::User, name))?;
+                    row.decode()
+                }
+
+                async fn ensure_user(
+                    &self,
+                    id: &OwnerId,
+                    name: &str,
+                    role: Role,
+                ) -> Result<User, StoreError> {
+                    check_name(name)?;
+                    sqlx::query(
+                        "INSERT INTO users (id, name, role, created_at) VALUES ($1, $2, $3, $4) \
+                         ON CONFLICT (id) DO NOTHING",
+                    )
+                    .bind(&id.0)
+                    .bind(name)
+                    .bind(role.as_str())
+                    .bind(Timestamp::now().0)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(|e| StoreError::from_write(e, Entity::User, name))?;
+                    self.user(id).await
+                }
+
+                async fn user(&self, id: &OwnerId) -> Result<User, StoreError> {
+                    sqlx::query_as::<_, UserRow>(
+                        "SELECT id, name, role, created_at FROM users WHERE id = $1",
+                    )
+                    .bind(&id.0)
+                    .fetch_optional(&self.pool)
+                    .await?
+                    .ok_or_else(|| StoreError::not_found(Entity::User, &id.0))?
+                    .decode()
+                }
+
+                async fn users(&self) -> Result<Vec<User>, StoreError> {
+                    sqlx::query_as::<_, UserRow>(
+                        "SELECT id, name, role, created_at FROM users ORDER BY created_at, id",
+                    )
+                    .fetch_all(&self.pool)
+                    .await?
+                    .into_iter()
+                    .map(UserRow::decode)
+                    .collect()
+                }
+
+                async fn delete_user(&self, id: &OwnerId) -> Result<(), StoreError> {
+                    let mut tx = self.begin_write().await?;
+                    let done = sqlx::query("DELETE FROM users WHERE id = $1")
+                        .bind(&id.0)
+                        .execute(&mut *tx)
+                        .await?;
+                    one_row(done.rows_affected(), Entity::User, &id.0)?;
+                    // A user made again with the same id imports again.
+                    sqlx::query("DELETE FROM meta WHERE key LIKE $1")
+                        .bind($crate::sql::servers::import_marker(id, "%"))
+                        .execute(&mut *tx)
+                        .await?;
+                    tx.commit().await?;
+                    Ok(())
+                }
+
+                async fn issue_token(
+                    &self,
+                    user: &OwnerId,
+                    label: &str,
+                ) -> Result<IssuedToken, StoreError> {
+                    self.user(user).await?;
+                    let secret = new_token_secret();
+                    let row = TokenRow {
+                        id: new_id(),
+                        user_id: user.0.clone(),
+                        label: label.to_owned(),
+                        created_at: Timestamp::now().0,
+                    };
+                    sqlx::query(
+                        "INSERT INTO api_tokens (id, user_id, label, token_hash, created_at) \
+                         VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(&row.id)
+                    .bind(&row.user_id)
+                    .bind(&row.label)
+                    .bind(token_hash(&secret))
+                    .bind(row.created_at)
+                    .execute(&self.pool)
+                    .await
+                    .map_err(|e| StoreError::from_write(e, Entity::ApiToken, label))?;
+                    Ok(IssuedToken {
+                        token: row.decode(),
+                        secret,
+                    })
+                }
+
+                async fn tokens(&self, user: &OwnerId) -> Result<Vec<ApiToken>, StoreError> {
+                    Ok(sqlx::query_as::<_, TokenRow>(
+                        "SELECT id, user_id, label, created_at FROM api_tokens \
+                         WHERE user_id = $1 ORDER BY created_at, id",
+                    )
+                    .bind(&user.0)
+                    .fetch_all(&self.pool)
+                    .await?
+                    .into_iter()
+                    .map(TokenRow::decode)
+                    .collect())
+                }
+
+                async fn revoke_token(
+                    &self,
+                    user: &OwnerId,
+                    token_id: &str,
+                ) -> Result<(), StoreError> {
+                    let done = sqlx::query("DELETE FROM api_tokens WHERE user_id = $1 AND id = $2")
+                        .bind(&user.0)
+                        .bind(token_id)
+                        .execute(&self.pool)
+                        .await?;
+                    one_row(done.rows_affected(), Entity::ApiToken, token_id)
+                }
+
+                async fn user_by_token(&self, secret: &str) -> Result<Option<User>, StoreError> {
+                    sqlx::query_as::<_, UserRow>(
+                        "SELECT u.id, u.name, u.role, u.created_at FROM users u \
+                         JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = $1",
+                    )
+                    .bind(token_hash(secret))
+                    .fetch_optional(&self.pool)
+                    .await?
+                    .map(UserRow::decode)
+                    .transpose()
+                }
+            }
+        };
+    };
+}
+pub(crate) use impl_user_store;

@@ -1,0 +1,255 @@
+//! The [`Store`] trait: everything Switchboard keeps, scoped to its owner.
+//!
+//! There are two implementations, [`SqliteStore`](crate::SqliteStore) and
+//! [`PostgresStore`](crate::PostgresStore), each with its own migrations; [`open`](crate::open)
+//! picks one from the database URL. Methods that read or write an owned row take the owner,
+//! and a row of another owner is [`StoreError::NotFound`], exactly like a row that does not
+//! exist, so no caller can learn whether someone else's id exists.
+//!
+//! Secrets: servers and providers read for display come back masked; only
+//! [`Store::connection_spec`] / [`Store::connection_specs`] / [`Store::provider_with_key`],
+//! meant for the code that connects, return them in clear. Writes take the masked
+//! placeholder ([`switchboard_core::MASK`]) to mean "keep the stored secret".
+
+use async_trait::async_trait;
+use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolCallRecord, ToolPreset};
+
+use crate::StoreError;
+use crate::model::{
+    ApiToken, Assistant, AssistantConfig, Conversation, IssuedToken, Message, NewConversation,
+    NewMessage, Provider, ProviderConfig, Role, StoredPreset, StoredServer, User,
+};
+
+/// A change to one tool call, applied under the message's row lock. It may refuse (for
+/// example a confirmation of a call that is no longer `pending`), and then nothing is written.
+pub type ToolCallEdit<'a> =
+    &'a (dyn Fn(&mut ToolCallRecord) -> Result<(), StoreError> + Send + Sync);
+
+/// Everything Switchboard keeps. The methods live in one trait per area; bring them into
+/// scope with `use switchboard_store::prelude::*`.
+#[async_trait]
+pub trait Store:
+    UserStore
+    + ServerStore
+    + ProviderStore
+    + AssistantStore
+    + ConversationStore
+    + PresetStore
+    + Send
+    + Sync
+    + std::fmt::Debug
+{
+    fn backend(&self) -> Backend;
+
+    /// Closes every connection, waiting for them to finish (SQLite then folds its WAL back
+    /// into the database file).
+    async fn close(&self);
+}
+
+/// A change to a stored server, applied under its row lock (see [`ServerStore::edit_server`]).
+pub type ServerEdit<'a> = &'a (dyn Fn(&ServerSpec) -> Result<ServerSpec, StoreError> + Send + Sync);
+
+/// Which database a store runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The users and their API tokens (not owned: managed by admins).
+#[async_trait]
+pub trait UserStore {
+    async fn create_user(&self, name: &str, role: Role) -> Result<User, StoreError>;
+    /// The user with this id, created with `name` and `role` if absent (the CLI's `local`).
+    async fn ensure_user(&self, id: &OwnerId, name: &str, role: Role) -> Result<User, StoreError>;
+    async fn user(&self, id: &OwnerId) -> Result<User, StoreError>;
+    async fn users(&self) -> Result<Vec<User>, StoreError>;
+    /// Deletes the user and everything they own.
+    async fn delete_user(&self, id: &OwnerId) -> Result<(), StoreError>;
+    /// A new API token; its secret is returned now and only its hash is kept.
+    async fn issue_token(&self, user: &OwnerId, label: &str) -> Result<IssuedToken, StoreError>;
+    async fn tokens(&self, user: &OwnerId) -> Result<Vec<ApiToken>, StoreError>;
+    async fn revoke_token(&self, user: &OwnerId, token_id: &str) -> Result<(), StoreError>;
+    /// The user a bearer token belongs to, if it is a live token.
+    async fn user_by_token(&self, secret: &str) -> Result<Option<User>, StoreError>;
+}
+
+/// The configured MCP servers.
+#[async_trait]
+pub trait ServerStore {
+    /// Stores a new server; its id and its name must both be free for this owner.
+    async fn create_server(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+    ) -> Result<StoredServer, StoreError>;
+    /// The server with its secrets masked.
+    async fn server(&self, owner: &OwnerId, id: &ServerId) -> Result<StoredServer, StoreError>;
+    /// Every server of the owner, in the order they were created, secrets masked.
+    async fn servers(&self, owner: &OwnerId) -> Result<Vec<StoredServer>, StoreError>;
+    /// The server with its secrets in clear, for connecting.
+    async fn connection_spec(
+        &self,
+        owner: &OwnerId,
+        id: &ServerId,
+    ) -> Result<ServerSpec, StoreError>;
+    /// Every server of the owner with secrets in clear, for connecting.
+    async fn connection_specs(&self, owner: &OwnerId) -> Result<Vec<ServerSpec>, StoreError>;
+    /// Replaces the server `id` with `spec` (whose id must be `id`); a secret given as the
+    /// mask keeps its stored value.
+    async fn update_server(
+        &self,
+        owner: &OwnerId,
+        id: &ServerId,
+        spec: &ServerSpec,
+    ) -> Result<StoredServer, StoreError>;
+    /// Changes the stored server under its row lock: `edit` gets it with secrets in clear and
+    /// returns the new spec (same id). Concurrent edits of one server each see the other's
+    /// result, so toggling two tools at once loses neither.
+    async fn edit_server(
+        &self,
+        owner: &OwnerId,
+        id: &ServerId,
+        edit: ServerEdit<'_>,
+    ) -> Result<StoredServer, StoreError>;
+    /// Deletes the server, its presets and its place in assistants.
+    async fn delete_server(&self, owner: &OwnerId, id: &ServerId) -> Result<(), StoreError>;
+    /// Whether [`ServerStore::import_servers_once`] ran for `marker`.
+    async fn imported(&self, owner: &OwnerId, marker: &str) -> Result<bool, StoreError>;
+    /// Stores `specs` once per `marker`, in one transaction: the first call adds every spec
+    /// whose id and name are free (and returns how many), later calls do nothing (`None`).
+    async fn import_servers_once(
+        &self,
+        owner: &OwnerId,
+        marker: &str,
+        specs: &[ServerSpec],
+    ) -> Result<Option<usize>, StoreError>;
+}
+
+/// The LLM providers.
+#[async_trait]
+pub trait ProviderStore {
+    async fn create_provider(
+        &self,
+        owner: &OwnerId,
+        config: &ProviderConfig,
+    ) -> Result<Provider, StoreError>;
+    /// The provider with its key masked.
+    async fn provider(&self, owner: &OwnerId, id: &str) -> Result<Provider, StoreError>;
+    /// The provider with its key in clear, for the LLM client.
+    async fn provider_with_key(&self, owner: &OwnerId, id: &str) -> Result<Provider, StoreError>;
+    async fn providers(&self, owner: &OwnerId) -> Result<Vec<Provider>, StoreError>;
+    async fn update_provider(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        config: &ProviderConfig,
+    ) -> Result<Provider, StoreError>;
+    /// Deletes the provider; assistants that used it fall back to the default provider.
+    async fn delete_provider(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
+}
+
+/// The assistants and the servers each may use.
+#[async_trait]
+pub trait AssistantStore {
+    async fn create_assistant(
+        &self,
+        owner: &OwnerId,
+        config: &AssistantConfig,
+    ) -> Result<Assistant, StoreError>;
+    async fn assistant(&self, owner: &OwnerId, id: &str) -> Result<Assistant, StoreError>;
+    async fn assistants(&self, owner: &OwnerId) -> Result<Vec<Assistant>, StoreError>;
+    async fn update_assistant(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        config: &AssistantConfig,
+    ) -> Result<Assistant, StoreError>;
+    async fn delete_assistant(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
+    /// Replaces the servers the assistant may use; every one must be the owner's.
+    async fn set_assistant_servers(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        servers: &[ServerId],
+    ) -> Result<Assistant, StoreError>;
+}
+
+/// The conversations, messages and the tool calls inside them.
+#[async_trait]
+pub trait ConversationStore {
+    async fn create_conversation(
+        &self,
+        owner: &OwnerId,
+        new: &NewConversation,
+    ) -> Result<Conversation, StoreError>;
+    async fn conversation(&self, owner: &OwnerId, id: &str) -> Result<Conversation, StoreError>;
+    /// Most recently active first.
+    async fn conversations(&self, owner: &OwnerId) -> Result<Vec<Conversation>, StoreError>;
+    async fn rename_conversation(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        title: &str,
+    ) -> Result<Conversation, StoreError>;
+    /// Deletes the conversation and its messages.
+    async fn delete_conversation(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
+    async fn append_message(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+        new: &NewMessage,
+    ) -> Result<Message, StoreError>;
+    async fn message(&self, owner: &OwnerId, id: &str) -> Result<Message, StoreError>;
+    /// The conversation's messages, oldest first.
+    async fn messages(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+    ) -> Result<Vec<Message>, StoreError>;
+    /// Replaces a message's text, and its metadata when given (the agent persists an answer as
+    /// it streams).
+    async fn set_message_content(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        content: &str,
+        metadata: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) -> Result<Message, StoreError>;
+    /// Appends tool calls to the message's `toolCalls`, atomically; an id already present is
+    /// a conflict and nothing is added.
+    async fn add_tool_calls(
+        &self,
+        owner: &OwnerId,
+        message_id: &str,
+        calls: &[ToolCallRecord],
+    ) -> Result<Message, StoreError>;
+    /// Applies `edit` to one tool call of the message under a row lock, so concurrent edits of
+    /// different calls of one message all survive. Returns the call as stored.
+    async fn update_tool_call(
+        &self,
+        owner: &OwnerId,
+        message_id: &str,
+        call_id: &str,
+        edit: ToolCallEdit<'_>,
+    ) -> Result<ToolCallRecord, StoreError>;
+}
+
+/// The tool presets (seed 002).
+#[async_trait]
+pub trait PresetStore {
+    async fn create_preset(
+        &self,
+        owner: &OwnerId,
+        preset: &ToolPreset,
+    ) -> Result<StoredPreset, StoreError>;
+    async fn preset(&self, owner: &OwnerId, id: &str) -> Result<StoredPreset, StoreError>;
+    async fn presets(&self, owner: &OwnerId) -> Result<Vec<StoredPreset>, StoreError>;
+    async fn update_preset(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        preset: &ToolPreset,
+    ) -> Result<StoredPreset, StoreError>;
+    async fn delete_preset(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
+}

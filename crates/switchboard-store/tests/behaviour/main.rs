@@ -1,0 +1,17 @@
+//! The store's behaviour, the same on SQLite and on Postgres: every test here runs on a fresh
+//! SQLite file, and on a fresh Postgres database when `SWITCHBOARD_TEST_POSTGRES` is set.
+
+// Test code: a failed unwrap is a failed test, which is what it should be.
+#![allow(clippy::unwrap_used)]
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod assistants;
+mod concurrency;
+mod conversations;
+mod isolation;
+mod presets;
+mod providers;
+mod servers;
+mod users;

@@ -1,0 +1,80 @@
+use switchboard_core::OwnerId;
+use switchboard_store::{Role, StoreError, TOKEN_PREFIX};
+
+use crate::common::TestDb;
+
+crate::on_both_backends!(
+    users_are_created_listed_and_deleted,
+    tokens_authenticate_until_revoked
+);
+
+async fn users_are_created_listed_and_deleted(db: &TestDb) {
+    let store = &db.store;
+    let ada = store.create_user("ada", Role::Admin).await.unwrap();
+    assert_eq!(store.user(&ada.id).await.unwrap(), ada);
+    let err = store.create_user("ada", Role::Member).await.unwrap_err();
+    assert!(matches!(err, StoreError::Conflict { .. }), "{err}");
+    assert!(matches!(
+        store.create_user("  ", Role::Member).await,
+        Err(StoreError::Invalid(_))
+    ));
+
+    let local = store
+        .ensure_user(&OwnerId::local(), "local", Role::Admin)
+        .await
+        .unwrap();
+    let again = store
+        .ensure_user(&OwnerId::local(), "local", Role::Admin)
+        .await
+        .unwrap();
+    assert_eq!(local, again);
+    let names: Vec<String> = store
+        .users()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|u| u.name)
+        .collect();
+    assert_eq!(names.len(), 2);
+    assert!(names.contains(&"ada".to_owned()) && names.contains(&"local".to_owned()));
+
+    store.delete_user(&ada.id).await.unwrap();
+    assert!(matches!(
+        store.user(&ada.id).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    assert!(matches!(
+        store.delete_user(&ada.id).await,
+        Err(StoreError::NotFound { .. })
+    ));
+}
+
+async fn tokens_authenticate_until_revoked(db: &TestDb) {
+    let store = &db.store;
+    let user = db.user("grace").await;
+    let issued = store.issue_token(&user.id, "laptop").await.unwrap();
+    assert!(issued.secret.starts_with(TOKEN_PREFIX));
+    assert!(!format!("{issued:?}").contains(&issued.secret));
+    let found = store.user_by_token(&issued.secret).await.unwrap();
+    assert_eq!(found.as_ref().map(|u| &u.id), Some(&user.id));
+    assert_eq!(store.user_by_token("sb_wrong").await.unwrap(), None);
+
+    let listed = store.tokens(&user.id).await.unwrap();
+    assert_eq!(listed, vec![issued.token.clone()]);
+
+    store
+        .revoke_token(&user.id, &issued.token.id)
+        .await
+        .unwrap();
+    assert_eq!(store.user_by_token(&issued.secret).await.unwrap(), None);
+    assert!(store.tokens(&user.id).await.unwrap().is_empty());
+
+    // A token dies with its user.
+    let second = store.issue_token(&user.id, "phone").await.unwrap();
+    store.delete_user(&user.id).await.unwrap();
+    assert_eq!(store.user_by_token(&second.secret).await.unwrap(), None);
+    assert!(matches!(
+        store.issue_token(&user.id, "x").await,
+        Err(StoreError::NotFound { .. })
+    ));
+}
