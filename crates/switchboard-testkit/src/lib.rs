@@ -13,6 +13,7 @@
 //! | `peers/py2_server.py` on `mcp==2.3.0` | stdio, Streamable HTTP | MCPServer; the stateless 2026-07-28 revision and `initialize` |
 //! | `peers/{exit_at_once,noise_then_ok,never_answers,garbage_only}.py` | stdio | servers that misbehave on purpose |
 //! | `@modelcontextprotocol/conformance@0.1.16` | | the conformance suite, run with [`Peers::node22`] |
+//! | `@copilotkit/aimock@1.43.0` | HTTP | a model mock (OpenAI and Anthropic wire formats), see [`Aimock`] |
 //!
 //! Both Python peers offer the same tools, listed three to a `tools/list` page (`nextCursor`
 //! is `page:N`; an unknown cursor is an invalid-params error):
@@ -57,16 +58,26 @@
 //! # }
 //! ```
 //!
+//! # Models
+//!
+//! [`ScriptedLlm`] is a model server of our own that replays a script of [`Turn`]s in both
+//! wire formats and records every request; [`Aimock`] runs aimock, someone else's, as an
+//! independent check of the same wire formats.
+//!
 //! Every HTTP peer lives in its own process group, which is killed on [`HttpPeer::kill`],
 //! [`HttpPeer::restart`] and drop. The peers' output is logged with `tracing` at debug level
 //! under the target `switchboard_testkit::peer`, and [`HttpPeer::output`] returns its tail.
 
+mod aimock;
 mod http_peer;
 mod output;
 mod peers;
 pub mod process;
+pub mod scripted_llm;
 mod stdio_command;
 
+pub use aimock::{AIMOCK_CLI_JS, Aimock};
 pub use http_peer::HttpPeer;
 pub use peers::{EverythingHttp, Misbehaving, PEERS_ENV, Peers, PyGen};
+pub use scripted_llm::{RecordedRequest, ScriptedLlm, Turn};
 pub use stdio_command::StdioCommand;

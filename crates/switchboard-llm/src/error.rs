@@ -1,0 +1,48 @@
+//! Why a call to a model failed, classified so the caller knows whether to retry.
+
+use std::time::Duration;
+
+use thiserror::Error;
+
+/// A failed model call. The provider's own message is kept in every variant that has one.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum LlmError {
+    /// The key is missing, wrong or lacks permission (401/403).
+    #[error("the provider refused the credentials: {message}")]
+    Auth { status: u16, message: String },
+    /// Too many requests (429); `retry_after` when the provider said.
+    #[error("rate limited by the provider: {message}")]
+    RateLimited {
+        retry_after: Option<Duration>,
+        message: String,
+    },
+    /// The conversation does not fit the model's context window.
+    #[error("the conversation is too long for the model: {message}")]
+    ContextTooLong { message: String },
+    /// The provider failed (5xx, or Anthropic's `overloaded_error`).
+    #[error("the provider failed ({status}): {message}")]
+    Upstream { status: u16, message: String },
+    /// The provider refused the request as malformed (other 4xx).
+    #[error("the provider rejected the request ({status}): {message}")]
+    BadRequest { status: u16, message: String },
+    /// The provider could not be reached, or the connection broke.
+    #[error("cannot reach the provider: {0}")]
+    Network(#[source] reqwest::Error),
+    /// The provider answered with something that is not its wire format.
+    #[error("unexpected answer from the provider: {0}")]
+    Protocol(String),
+    /// The caller cancelled.
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl LlmError {
+    /// Whether trying again later may succeed: rate limits, 5xx and network failures.
+    pub fn retryable(&self) -> bool {
+        matches!(
+            self,
+            LlmError::RateLimited { .. } | LlmError::Upstream { .. } | LlmError::Network(_)
+        )
+    }
+}
