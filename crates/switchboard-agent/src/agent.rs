@@ -1,0 +1,221 @@
+//! The [`Agent`]: what the HTTP layer and the terminal chat call.
+
+use std::sync::Arc;
+
+use switchboard_core::{OwnerId, ServerSpec, ToolCallRecord, ToolCallStatus};
+use switchboard_llm::Provider;
+use switchboard_mcp::ToolBackend;
+use switchboard_store::{MessageRole, NewMessage, Store, StoreError, ToolMode};
+use tokio_util::sync::CancellationToken;
+
+use crate::decisions::DecisionHub;
+use crate::error::AgentError;
+use crate::events::{AgentEvent, EventBus, StopReason};
+use crate::run::Run;
+
+/// What to do with calls of tools that are not on their server's auto-approve list.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ApprovalPolicy {
+    /// Wait for a person's decision ([`Agent::decide`]).
+    #[default]
+    Ask,
+    /// Approve every call.
+    ApproveAll,
+    /// Reject every call that is not auto-approved.
+    RejectUnapproved,
+}
+
+/// Everything one run needs besides the conversation: the model, the tools and the rules.
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    pub provider: Arc<dyn Provider>,
+    pub model: String,
+    pub system_prompt: String,
+    pub tool_mode: ToolMode,
+    pub max_rounds: u32,
+    /// The servers the assistant may use, secrets in clear.
+    pub servers: Vec<ServerSpec>,
+    pub approval: ApprovalPolicy,
+    pub max_tokens: Option<u32>,
+}
+
+/// Tunables of the agent.
+#[derive(Debug, Clone)]
+pub struct AgentConfig {
+    /// Text of one tool result the model sees, at most (characters).
+    pub max_result_chars: usize,
+    /// Streamed text is stored and announced in pieces of at least this many characters (or
+    /// when `flush_interval` has passed), not per token.
+    pub flush_chars: usize,
+    pub flush_interval: std::time::Duration,
+}
+
+impl Default for AgentConfig {
+    fn default() -> Self {
+        Self {
+            max_result_chars: 100_000,
+            flush_chars: 200,
+            flush_interval: std::time::Duration::from_millis(100),
+        }
+    }
+}
+
+/// How a turn ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutcome {
+    pub message_id: String,
+    pub content: String,
+    pub stop: StopReason,
+    /// Rounds that asked for tools.
+    pub tool_rounds: u32,
+}
+
+/// Runs conversations. Cheap to share (`Arc`).
+#[derive(Clone)]
+pub struct Agent {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) backend: Arc<dyn ToolBackend>,
+    pub(crate) events: EventBus,
+    pub(crate) hub: Arc<DecisionHub>,
+    pub(crate) running: Arc<crate::running::Running>,
+    pub(crate) config: AgentConfig,
+}
+
+impl std::fmt::Debug for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Agent")
+            .field("config", &self.config)
+            .finish()
+    }
+}
+
+impl Agent {
+    pub fn new(store: Arc<dyn Store>, backend: Arc<dyn ToolBackend>, config: AgentConfig) -> Self {
+        Self {
+            store,
+            backend,
+            events: EventBus::default(),
+            hub: Arc::default(),
+            running: Arc::default(),
+            config,
+        }
+    }
+
+    pub fn events(&self) -> &EventBus {
+        &self.events
+    }
+
+    /// Adds the user's message to the conversation and answers it.
+    pub async fn send(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+        text: &str,
+        spec: &RunSpec,
+        cancel: CancellationToken,
+    ) -> Result<RunOutcome, AgentError> {
+        // Refused before the message is stored, so a busy conversation gains nothing.
+        if self.running.is_running(conversation_id) {
+            return Err(AgentError::Busy {
+                conversation_id: conversation_id.to_owned(),
+            });
+        }
+        let message = self
+            .store
+            .append_message(
+                owner,
+                conversation_id,
+                &NewMessage::text(MessageRole::User, text),
+            )
+            .await?;
+        self.events.publish(
+            owner,
+            AgentEvent::MessageCreated {
+                conversation_id: conversation_id.to_owned(),
+                message: Box::new(message),
+            },
+        );
+        self.resume(owner, conversation_id, spec, cancel).await
+    }
+
+    /// Goes on with the conversation's last turn from what is stored: after a restart, or to
+    /// answer a user message already stored.
+    pub async fn resume(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+        spec: &RunSpec,
+        cancel: CancellationToken,
+    ) -> Result<RunOutcome, AgentError> {
+        let Some(_running) = self.running.claim(conversation_id) else {
+            return Err(AgentError::Busy {
+                conversation_id: conversation_id.to_owned(),
+            });
+        };
+        let run = Run::prepare(self, owner, conversation_id, spec, cancel).await;
+        let outcome = run.drive().await;
+        // A cancellation the caller asked for is not a failure to announce.
+        if let Some(e) = outcome
+            .as_ref()
+            .err()
+            .filter(|e| e.code() != switchboard_core::ErrorCode::Cancelled)
+        {
+            self.events.publish(
+                owner,
+                AgentEvent::RunFailed {
+                    conversation_id: conversation_id.to_owned(),
+                    code: e.code().as_str().to_owned(),
+                    message: e.to_string(),
+                },
+            );
+        }
+        outcome
+    }
+
+    /// Approves or rejects a call waiting for a decision. The decision is stored, announced,
+    /// and wakes the run that waits for it.
+    pub async fn decide(
+        &self,
+        owner: &OwnerId,
+        message_id: &str,
+        call_id: &str,
+        approved: bool,
+    ) -> Result<ToolCallRecord, AgentError> {
+        let message = self.store.message(owner, message_id).await?;
+        let updated = self
+            .store
+            .update_tool_call(owner, message_id, call_id, &|call: &mut ToolCallRecord| {
+                if call.status != ToolCallStatus::Pending || call.approved.is_some() {
+                    return Err(StoreError::Invalid(not_pending(call)));
+                }
+                call.approved = Some(approved);
+                Ok(())
+            })
+            .await
+            .map_err(|e| match e {
+                StoreError::Invalid(status) => AgentError::NotPending {
+                    call_id: call_id.to_owned(),
+                    status,
+                },
+                other => AgentError::Store(other),
+            })?;
+        self.events.publish(
+            owner,
+            AgentEvent::ToolCallUpdated {
+                conversation_id: message.conversation_id,
+                message_id: message_id.to_owned(),
+                tool_call: Box::new(updated.clone()),
+            },
+        );
+        self.hub.decided(message_id);
+        Ok(updated)
+    }
+}
+
+fn not_pending(call: &ToolCallRecord) -> String {
+    match (call.status, call.approved) {
+        (ToolCallStatus::Pending, Some(true)) => "already approved".to_owned(),
+        (ToolCallStatus::Pending, Some(false)) => "already rejected".to_owned(),
+        (status, _) => status.as_str().to_owned(),
+    }
+}

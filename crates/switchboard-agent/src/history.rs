@@ -1,0 +1,46 @@
+//! The stored conversation as the model reads it.
+
+use switchboard_llm::{ChatMessage, Part, Role};
+use switchboard_store::{Message, MessageRole};
+
+use crate::mode::Mode;
+use crate::results::{MappedResult, map_stored};
+use crate::turn::{calls_of, round_texts};
+
+/// Every message, each assistant turn replayed round by round in the run's mode. System
+/// messages are left to the system prompt.
+pub fn replay(messages: &[Message], mode: &Mode, max_result_chars: usize) -> Vec<ChatMessage> {
+    let mut out = Vec::new();
+    for message in messages {
+        match message.role {
+            MessageRole::User => out.push(ChatMessage {
+                role: Role::User,
+                content: vec![Part::Text(message.content.clone())],
+            }),
+            MessageRole::Assistant => {
+                for (round, text) in round_texts(message).iter().enumerate() {
+                    let round = u32::try_from(round).unwrap_or(u32::MAX);
+                    let calls: Vec<_> = calls_of(message, round)
+                        .into_iter()
+                        .filter(|c| c.status.is_terminal())
+                        .map(|c| (c, stored_result(c, max_result_chars)))
+                        .collect();
+                    out.extend(mode.replay_round(text, &calls));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn stored_result(
+    record: &switchboard_core::ToolCallRecord,
+    max_result_chars: usize,
+) -> MappedResult {
+    map_stored(
+        record.response.as_ref(),
+        record.is_error.unwrap_or(false),
+        max_result_chars,
+    )
+}

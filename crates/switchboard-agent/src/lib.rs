@@ -1,0 +1,26 @@
+//! Switchboard's agent loop (DESIGN.md "The agent loop and approvals").
+//!
+//! For one user message: gather the assistant's tools, offer them in the assistant's mode
+//! ([`mode`]), stream the model's answer while persisting it, record each requested tool call
+//! inside the assistant message, run the approved ones (concurrently within a round), wait
+//! for decisions on the others, feed the results back ([`results`]), and stop when the model
+//! answers in plain text or after `max_rounds`. Every change is stored before it is announced
+//! on the [`EventBus`]. The run's state lives in the store, so a run waiting for an approval
+//! resumes after a restart.
+
+mod agent;
+pub mod catalog;
+pub mod decisions;
+pub mod error;
+pub mod events;
+mod history;
+pub mod mode;
+pub mod results;
+mod run;
+mod running;
+mod turn;
+
+pub use agent::{Agent, AgentConfig, ApprovalPolicy, RunOutcome, RunSpec};
+pub use catalog::Catalog;
+pub use error::AgentError;
+pub use events::{AgentEvent, EventBus, OwnedEvent, StopReason};

@@ -1,0 +1,155 @@
+//! The three ways tools are offered to a model (DESIGN.md "Tools offered to the model").
+//!
+//! Each mode answers the same four questions: which function definitions go in the request,
+//! what the system prompt adds, which tool calls a model answer contains, and how a round of
+//! calls and results is written back into the conversation for the next model call.
+
+pub mod meta;
+pub mod native;
+mod params;
+pub mod prompt;
+
+use serde_json::{Map, Value};
+use switchboard_core::ToolCallRecord;
+use switchboard_llm::{ChatMessage, Completion, Part, ToolDefinition, WireFormat};
+use switchboard_store::ToolMode;
+
+use crate::catalog::{Catalog, CatalogTool};
+use crate::results::MappedResult;
+
+/// A tool call found in a model answer, resolved against the catalog where possible.
+#[derive(Debug, Clone)]
+pub struct FoundCall {
+    pub id: String,
+    /// What the model called (the function name, `mcp_query`, or `use_mcp_tool`).
+    pub called_as: String,
+    /// The server and tool the model meant, as it wrote them.
+    pub server_name: String,
+    pub tool_name: String,
+    pub arguments: Map<String, Value>,
+    /// The tool, or why the call cannot be made (unknown tool, unreadable arguments); the
+    /// reason goes back to the model as the call's error result.
+    pub target: Result<CatalogTool, CallProblem>,
+}
+
+/// Why a found call is not made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallProblem {
+    /// An error code of DESIGN.md (`MCP_TOOL_NOT_FOUND`, `MCP_INVALID_PARAMS`, ...).
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl CallProblem {
+    pub fn unknown_tool(name: &str, catalog: &Catalog) -> Self {
+        let known: Vec<&str> = catalog
+            .tools()
+            .iter()
+            .map(|t| t.display_name.as_str())
+            .collect();
+        CallProblem {
+            code: "MCP_TOOL_NOT_FOUND",
+            message: format!(
+                "there is no tool named {name:?}; the tools are: {}",
+                if known.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            ),
+        }
+    }
+}
+
+/// The mode of one run.
+#[derive(Debug, Clone, Copy)]
+pub struct Mode {
+    pub kind: ToolMode,
+    pub wire: WireFormat,
+}
+
+impl Mode {
+    /// The function definitions for the request, and the tools left out with why.
+    pub fn definitions(&self, catalog: &Catalog) -> (Vec<ToolDefinition>, Vec<String>) {
+        match self.kind {
+            ToolMode::Prompt => (Vec::new(), Vec::new()),
+            ToolMode::Meta => (vec![meta::definition(catalog)], Vec::new()),
+            _ => native::definitions(catalog, self.wire),
+        }
+    }
+
+    /// The system prompt: the assistant's own, plus the tool listing in prompt mode.
+    pub fn system_prompt(&self, base: &str, catalog: &Catalog) -> Option<String> {
+        let addition = match self.kind {
+            ToolMode::Prompt if !catalog.is_empty() => Some(prompt::instructions(catalog)),
+            _ => None,
+        };
+        match (base.trim().is_empty(), addition) {
+            (true, None) => None,
+            (true, Some(addition)) => Some(addition),
+            (false, None) => Some(base.to_owned()),
+            (false, Some(addition)) => Some(format!("{base}\n\n{addition}")),
+        }
+    }
+
+    /// The tool calls in a model answer (`round` numbers the generated ids in prompt mode).
+    pub fn found_calls(
+        &self,
+        answer: &Completion,
+        catalog: &Catalog,
+        round: u32,
+    ) -> Vec<FoundCall> {
+        match self.kind {
+            ToolMode::Prompt => prompt::found_calls(&answer.text, catalog, round),
+            ToolMode::Meta => answer
+                .tool_calls
+                .iter()
+                .map(|call| meta::found_call(call, catalog))
+                .collect(),
+            _ => answer
+                .tool_calls
+                .iter()
+                .map(|call| native::found_call(call, catalog))
+                .collect(),
+        }
+    }
+
+    /// One round replayed to the model: its assistant message (text and calls), then the
+    /// message carrying the results.
+    pub fn replay_round(
+        &self,
+        text: &str,
+        calls: &[(&ToolCallRecord, MappedResult)],
+    ) -> Vec<ChatMessage> {
+        let mut assistant = Vec::new();
+        if !text.is_empty() {
+            assistant.push(Part::Text(text.to_owned()));
+        }
+        let results = match self.kind {
+            ToolMode::Prompt => prompt::results_message(calls),
+            ToolMode::Meta => {
+                assistant.extend(calls.iter().map(|(record, _)| meta::replayed_call(record)));
+                meta::results_message(calls)
+            }
+            _ => {
+                assistant.extend(
+                    calls
+                        .iter()
+                        .map(|(record, _)| native::replayed_call(record)),
+                );
+                native::results_message(calls)
+            }
+        };
+        let mut out = Vec::with_capacity(2);
+        if !assistant.is_empty() {
+            out.push(ChatMessage {
+                role: switchboard_llm::Role::Assistant,
+                content: assistant,
+            });
+        }
+        if let Some(results) = results {
+            out.push(results);
+        }
+        out
+    }
+}

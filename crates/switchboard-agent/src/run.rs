@@ -1,0 +1,297 @@
+//! One run: the loop of model rounds and tool calls for the conversation's last turn.
+//!
+//! The loop reads its state from the store on every step (the turn's rounds and the status of
+//! each call), so the same code starts a fresh turn, continues after an approval and resumes
+//! after a restart.
+
+mod calls;
+mod model;
+
+use switchboard_core::{OwnerId, ToolCallRecord, ToolCallStatus};
+use switchboard_llm::ToolDefinition;
+use switchboard_store::{Message, MessageRole, StoreError};
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::{Agent, RunOutcome, RunSpec};
+use crate::catalog::Catalog;
+use crate::error::AgentError;
+use crate::events::{AgentEvent, StopReason};
+use crate::mode::Mode;
+use crate::results::error_response;
+use crate::turn::{STOP_KEY, calls_of, finished_rounds, round_texts, tool_rounds, was_cancelled};
+
+pub(crate) struct Run<'a> {
+    agent: &'a Agent,
+    owner: &'a OwnerId,
+    conversation_id: &'a str,
+    spec: &'a RunSpec,
+    cancel: CancellationToken,
+    catalog: Catalog,
+    mode: Mode,
+    tools: Vec<ToolDefinition>,
+    system: Option<String>,
+}
+
+enum Step {
+    /// Ask the model (again) with this history; the turn is `None` when it has no assistant
+    /// message yet.
+    CallModel(Vec<Message>, Option<Box<Message>>, u32),
+    /// Settle the calls of this round (approvals, running).
+    SettleCalls(Box<Message>, u32),
+    Finished(Box<Message>, StopReason),
+}
+
+impl<'a> Run<'a> {
+    pub(crate) async fn prepare(
+        agent: &'a Agent,
+        owner: &'a OwnerId,
+        conversation_id: &'a str,
+        spec: &'a RunSpec,
+        cancel: CancellationToken,
+    ) -> Run<'a> {
+        let catalog = Catalog::gather(agent.backend.as_ref(), owner, &spec.servers).await;
+        for server in &catalog.unavailable {
+            tracing::warn!(server = %server.server, reason = %server.reason, "tools unavailable for this run");
+        }
+        let mode = Mode {
+            kind: spec.tool_mode,
+            wire: spec.provider.wire_format(),
+        };
+        let (tools, left_out) = mode.definitions(&catalog);
+        for reason in left_out {
+            tracing::warn!(%reason, "tool left out: its schema cannot be offered to the model");
+        }
+        let system = mode.system_prompt(&spec.system_prompt, &catalog);
+        Run {
+            agent,
+            owner,
+            conversation_id,
+            spec,
+            cancel,
+            catalog,
+            mode,
+            tools,
+            system,
+        }
+    }
+
+    pub(crate) async fn drive(self) -> Result<RunOutcome, AgentError> {
+        let outcome = self.steps().await;
+        if let Ok(outcome) = &outcome {
+            self.agent.hub.done(&outcome.message_id);
+        }
+        outcome
+    }
+
+    async fn steps(&self) -> Result<RunOutcome, AgentError> {
+        let mut first = true;
+        loop {
+            if self.cancel.is_cancelled() {
+                let messages = self.messages().await?;
+                return match current_turn(&messages) {
+                    Some(turn) => self.cancel_turn(turn.clone()).await,
+                    None => Err(AgentError::Llm(switchboard_llm::LlmError::Cancelled)),
+                };
+            }
+            match self.next_step(std::mem::take(&mut first)).await? {
+                Step::CallModel(history, turn, round) => {
+                    self.model_round(&history, turn.map(|m| *m), round).await?
+                }
+                Step::SettleCalls(turn, round) => {
+                    if !self.settle_calls(&turn, round).await? {
+                        return self.cancel_turn(*turn).await;
+                    }
+                }
+                Step::Finished(turn, stop) => return Ok(self.finish(&turn, stop)),
+            }
+        }
+    }
+
+    async fn messages(&self) -> Result<Vec<Message>, StoreError> {
+        self.agent
+            .store
+            .messages(self.owner, self.conversation_id)
+            .await
+    }
+
+    /// What to do next, from the stored turn. On the `first` step of a run, calls left
+    /// `invoking` by a stopped process are failed first.
+    async fn next_step(&self, first: bool) -> Result<Step, AgentError> {
+        let mut messages = self.messages().await?;
+        if first && self.fail_interrupted_calls(&messages).await? {
+            messages = self.messages().await?;
+        }
+        let Some(turn) = current_turn(&messages) else {
+            if messages.iter().any(|m| m.role == MessageRole::User) {
+                return Ok(Step::CallModel(messages, None, 0));
+            }
+            return Err(AgentError::Store(StoreError::Invalid(
+                "the conversation has no user message to answer".into(),
+            )));
+        };
+        if was_cancelled(turn) {
+            return Ok(Step::Finished(
+                Box::new(turn.clone()),
+                StopReason::Cancelled,
+            ));
+        }
+        let finished = finished_rounds(turn);
+        if finished < round_texts(turn).len() {
+            // The last round was cut off: ask it again.
+            let round = u32::try_from(finished).unwrap_or(u32::MAX);
+            return Ok(Step::CallModel(
+                messages.clone(),
+                Some(Box::new(turn.clone())),
+                round,
+            ));
+        }
+        let rounds = round_texts(turn);
+        let Some(last) = rounds.len().checked_sub(1) else {
+            let turn = Box::new(turn.clone());
+            return Ok(Step::CallModel(messages, Some(turn), 0));
+        };
+        let last = u32::try_from(last).unwrap_or(u32::MAX);
+        let calls = calls_of(turn, last);
+        if calls.is_empty() {
+            return Ok(Step::Finished(Box::new(turn.clone()), StopReason::Answered));
+        }
+        if calls.iter().any(|c| !c.status.is_terminal()) {
+            return Ok(Step::SettleCalls(Box::new(turn.clone()), last));
+        }
+        if tool_rounds(turn) >= self.spec.max_rounds {
+            return Ok(Step::Finished(
+                Box::new(turn.clone()),
+                StopReason::MaxRounds,
+            ));
+        }
+        let turn = Box::new(turn.clone());
+        Ok(Step::CallModel(messages, Some(turn), last + 1))
+    }
+
+    /// A call that was running when the process stopped cannot be known to have finished: it
+    /// is an error now (DESIGN.md), and the model hears so. Returns whether any was.
+    async fn fail_interrupted_calls(&self, messages: &[Message]) -> Result<bool, AgentError> {
+        let Some(turn) = current_turn(messages) else {
+            return Ok(false);
+        };
+        let mut any = false;
+        for call in turn
+            .tool_calls
+            .iter()
+            .filter(|c| c.status == ToolCallStatus::Invoking)
+        {
+            self.set_outcome(
+                &turn.id,
+                &call.id,
+                ToolCallStatus::Error,
+                error_response(
+                    "MCP_EXECUTION_ERROR",
+                    "the call was interrupted (Switchboard stopped while it ran); it may or may \
+                     not have taken effect",
+                ),
+                true,
+            )
+            .await?;
+            any = true;
+        }
+        Ok(any)
+    }
+
+    /// Marks every unfinished call of the turn cancelled and ends the turn.
+    async fn cancel_turn(&self, turn: Message) -> Result<RunOutcome, AgentError> {
+        for call in turn.tool_calls.iter().filter(|c| !c.status.is_terminal()) {
+            self.set_outcome(
+                &turn.id,
+                &call.id,
+                ToolCallStatus::Cancelled,
+                error_response("CANCELLED", "the run was cancelled"),
+                true,
+            )
+            .await?;
+        }
+        let turn = self.agent.store.message(self.owner, &turn.id).await?;
+        let mut metadata = turn.metadata.clone();
+        metadata.insert(STOP_KEY.into(), serde_json::Value::from("cancelled"));
+        let turn = self
+            .agent
+            .store
+            .set_message_content(self.owner, &turn.id, &turn.content, Some(&metadata))
+            .await?;
+        Ok(self.finish(&turn, StopReason::Cancelled))
+    }
+
+    /// Stores a finished call's outcome (unless it already finished) and announces it.
+    async fn set_outcome(
+        &self,
+        message_id: &str,
+        call_id: &str,
+        status: ToolCallStatus,
+        response: serde_json::Value,
+        is_error: bool,
+    ) -> Result<(), AgentError> {
+        let result = self
+            .agent
+            .store
+            .update_tool_call(
+                self.owner,
+                message_id,
+                call_id,
+                &|call: &mut ToolCallRecord| {
+                    if !call.status.can_become(status) {
+                        return Err(StoreError::Invalid("already finished".into()));
+                    }
+                    call.status = status;
+                    call.response = Some(response.clone());
+                    call.is_error = Some(is_error);
+                    Ok(())
+                },
+            )
+            .await;
+        match result {
+            Ok(call) => {
+                self.announce_call(message_id, call);
+                Ok(())
+            }
+            // Someone else finished it first (a cancellation racing a result).
+            Err(StoreError::Invalid(_)) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn announce_call(&self, message_id: &str, call: ToolCallRecord) {
+        self.agent.events.publish(
+            self.owner,
+            AgentEvent::ToolCallUpdated {
+                conversation_id: self.conversation_id.to_owned(),
+                message_id: message_id.to_owned(),
+                tool_call: Box::new(call),
+            },
+        );
+    }
+
+    fn finish(&self, turn: &Message, stop: StopReason) -> RunOutcome {
+        self.agent.events.publish(
+            self.owner,
+            AgentEvent::MessageCompleted {
+                conversation_id: self.conversation_id.to_owned(),
+                message_id: turn.id.clone(),
+                content: turn.content.clone(),
+                stop,
+            },
+        );
+        RunOutcome {
+            message_id: turn.id.clone(),
+            content: turn.content.clone(),
+            stop,
+            tool_rounds: tool_rounds(turn),
+        }
+    }
+}
+
+/// The assistant message answering the last user message, if the model has begun it.
+fn current_turn(messages: &[Message]) -> Option<&Message> {
+    let last_user = messages.iter().rposition(|m| m.role == MessageRole::User)?;
+    messages[last_user + 1..]
+        .iter()
+        .find(|m| m.role == MessageRole::Assistant)
+}

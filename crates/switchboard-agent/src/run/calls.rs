@@ -1,0 +1,157 @@
+//! Settling one round's calls: rejections answered, approved calls run (concurrently), and a
+//! wait for the decisions still missing.
+
+use switchboard_core::{ToolCallRecord, ToolCallStatus};
+use switchboard_mcp::CallOptions;
+use switchboard_store::{Message, StoreError};
+
+use super::Run;
+
+const DECISION_POLL: std::time::Duration = std::time::Duration::from_secs(2);
+use crate::error::AgentError;
+use crate::results::error_response;
+use crate::turn::calls_of;
+
+impl Run<'_> {
+    /// Returns `false` when the run was cancelled while waiting.
+    pub(super) async fn settle_calls(
+        &self,
+        turn: &Message,
+        round: u32,
+    ) -> Result<bool, AgentError> {
+        let notifier = self.agent.hub.notifier(&turn.id);
+        loop {
+            // Registered before reading, so a decision stored after the read still wakes us.
+            let notified = notifier.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+
+            let current = self.agent.store.message(self.owner, &turn.id).await?;
+            let mut runnable = Vec::new();
+            let mut waiting = false;
+            for call in calls_of(&current, round) {
+                if call.status != ToolCallStatus::Pending {
+                    continue;
+                }
+                match call.approved {
+                    Some(true) => runnable.push(call.clone()),
+                    Some(false) => {
+                        self.set_outcome(
+                            &turn.id,
+                            &call.id,
+                            ToolCallStatus::Cancelled,
+                            error_response("REJECTED", "the user rejected this tool call"),
+                            true,
+                        )
+                        .await?
+                    }
+                    None => waiting = true,
+                }
+            }
+            if !runnable.is_empty() {
+                let runs = runnable.iter().map(|call| self.execute(&turn.id, call));
+                for result in futures::future::join_all(runs).await {
+                    result?;
+                }
+                if !waiting {
+                    return Ok(true);
+                }
+                continue;
+            }
+            if !waiting {
+                return Ok(true);
+            }
+            tokio::select! {
+                () = &mut notified => {}
+                // A decision stored by another process wakes nobody here; look again now and
+                // then. (Replicas get LISTEN/NOTIFY with the HTTP server.)
+                () = tokio::time::sleep(DECISION_POLL) => {}
+                () = self.cancel.cancelled() => return Ok(false),
+            }
+        }
+    }
+
+    /// Runs one approved call: `invoking`, then `done` or `error` with its result.
+    async fn execute(&self, message_id: &str, call: &ToolCallRecord) -> Result<(), AgentError> {
+        let claimed = self
+            .agent
+            .store
+            .update_tool_call(
+                self.owner,
+                message_id,
+                &call.id,
+                &|c: &mut ToolCallRecord| {
+                    if c.status != ToolCallStatus::Pending || c.approved != Some(true) {
+                        return Err(StoreError::Invalid("not runnable".into()));
+                    }
+                    c.status = ToolCallStatus::Invoking;
+                    Ok(())
+                },
+            )
+            .await;
+        let claimed = match claimed {
+            Ok(claimed) => claimed,
+            Err(StoreError::Invalid(_)) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        self.announce_call(message_id, claimed);
+
+        let Some(tool) = self
+            .catalog
+            .tools()
+            .iter()
+            .find(|t| t.server.id == call.server_id && t.tool.name == call.tool_name)
+        else {
+            return self
+                .set_outcome(
+                    message_id,
+                    &call.id,
+                    ToolCallStatus::Error,
+                    error_response("MCP_TOOL_NOT_FOUND", "the tool is no longer available"),
+                    true,
+                )
+                .await;
+        };
+        let options = CallOptions {
+            cancel: self.cancel.child_token(),
+            ..CallOptions::default()
+        };
+        let result = self
+            .agent
+            .backend
+            .call(
+                self.owner,
+                &tool.server,
+                &call.tool_name,
+                Some(call.arguments.clone()),
+                options,
+            )
+            .await;
+        let (status, response, is_error) = match result {
+            Ok(result) => {
+                let is_error = result.is_error == Some(true);
+                let response = serde_json::to_value(&result).unwrap_or_else(|e| {
+                    error_response("MCP_PARSE_ERROR", &format!("unreadable result: {e}"))
+                });
+                let status = if is_error {
+                    ToolCallStatus::Error
+                } else {
+                    ToolCallStatus::Done
+                };
+                (status, response, is_error)
+            }
+            Err(_) if self.cancel.is_cancelled() => (
+                ToolCallStatus::Cancelled,
+                error_response("CANCELLED", "the run was cancelled"),
+                true,
+            ),
+            Err(e) => (
+                ToolCallStatus::Error,
+                error_response(e.code().as_str(), &e.to_string()),
+                true,
+            ),
+        };
+        self.set_outcome(message_id, &call.id, status, response, is_error)
+            .await
+    }
+}

@@ -1,0 +1,223 @@
+//! One model round: ask, stream the answer into the turn's message, record the calls it asks
+//! for.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use futures::StreamExt;
+use serde_json::{Map, Value};
+use switchboard_core::{ToolCallRecord, ToolCallStatus};
+use switchboard_llm::{Assembler, ChatRequest};
+use switchboard_store::{Message, MessageRole, NewMessage, ToolMode};
+
+use super::Run;
+use crate::agent::ApprovalPolicy;
+use crate::error::AgentError;
+use crate::events::AgentEvent;
+use crate::history::replay;
+use crate::mode::FoundCall;
+use crate::results::error_response;
+use crate::turn::{ROUNDS_DONE_KEY, ROUNDS_KEY, round_texts, with_rounds};
+
+impl Run<'_> {
+    pub(super) async fn model_round(
+        &self,
+        history: &[Message],
+        turn: Option<Message>,
+        round: u32,
+    ) -> Result<(), AgentError> {
+        let request = ChatRequest {
+            model: self.spec.model.clone(),
+            system: self.system.clone(),
+            messages: replay(history, &self.mode, self.agent.config.max_result_chars),
+            tools: self.tools.clone(),
+            max_tokens: self.spec.max_tokens,
+            temperature: None,
+        };
+        let turn = match turn {
+            Some(turn) => turn,
+            None => self.start_turn().await?,
+        };
+        let mut rounds = round_texts(&turn);
+        rounds.truncate(usize::try_from(round).unwrap_or(usize::MAX));
+        rounds.push(String::new());
+
+        let mut events = tokio::select! {
+            events = self.spec.provider.stream(&request) => events?,
+            () = self.cancel.cancelled() => return Ok(()),
+        };
+        let mut assembler = Assembler::default();
+        let mut pending = String::new();
+        let mut last_flush = Instant::now();
+        loop {
+            let event = tokio::select! {
+                event = events.next() => event,
+                () = self.cancel.cancelled() => {
+                    self.flush(&turn, &rounds, &mut pending).await?;
+                    return Ok(());
+                }
+            };
+            let Some(event) = event else { break };
+            let event = event?;
+            if let switchboard_llm::StreamEvent::TextDelta { text } = &event {
+                if let Some(current) = rounds.last_mut() {
+                    current.push_str(text);
+                }
+                pending.push_str(text);
+                if pending.len() >= self.agent.config.flush_chars
+                    || last_flush.elapsed() >= self.agent.config.flush_interval
+                {
+                    self.flush(&turn, &rounds, &mut pending).await?;
+                    last_flush = Instant::now();
+                }
+            }
+            assembler.push(event);
+        }
+        let answer = assembler.finish()?;
+        let found = self.mode.found_calls(&answer, &self.catalog, round);
+        if !found.is_empty() {
+            let mut taken: HashSet<String> = turn.tool_calls.iter().map(|c| c.id.clone()).collect();
+            let records: Vec<ToolCallRecord> = found
+                .into_iter()
+                .map(|f| {
+                    let mut record = self.record(f, round);
+                    // Providers may reuse ids across responses (an OpenAI-compatible server
+                    // without ids gets `call_0` every time); ids must be unique in the turn.
+                    if !taken.insert(record.id.clone()) {
+                        record.id = format!("r{round}_{}", record.id);
+                        taken.insert(record.id.clone());
+                    }
+                    record
+                })
+                .collect();
+            let stored = self
+                .agent
+                .store
+                .add_tool_calls(self.owner, &turn.id, &records)
+                .await?;
+            for call in stored.tool_calls.into_iter().filter(|c| c.round == round) {
+                self.announce_call(&turn.id, call);
+            }
+        }
+        // Last, the round is marked complete (even without text): a round cut off before this
+        // point is asked again on resume.
+        let done = u32::try_from(rounds.len()).unwrap_or(u32::MAX);
+        self.save(&turn, &rounds, Some(done), &mut pending).await?;
+        Ok(())
+    }
+
+    async fn start_turn(&self) -> Result<Message, AgentError> {
+        let mut new = NewMessage::text(MessageRole::Assistant, "");
+        new.metadata
+            .insert(ROUNDS_KEY.into(), Value::Array(Vec::new()));
+        new.metadata.insert(ROUNDS_DONE_KEY.into(), Value::from(0));
+        let message = self
+            .agent
+            .store
+            .append_message(self.owner, self.conversation_id, &new)
+            .await?;
+        self.agent.events.publish(
+            self.owner,
+            AgentEvent::MessageCreated {
+                conversation_id: self.conversation_id.to_owned(),
+                message: Box::new(message.clone()),
+            },
+        );
+        Ok(message)
+    }
+
+    /// Stores the text so far, then announces what was added since the last flush.
+    async fn flush(
+        &self,
+        turn: &Message,
+        rounds: &[String],
+        pending: &mut String,
+    ) -> Result<(), AgentError> {
+        if pending.is_empty() {
+            return Ok(());
+        }
+        self.save(turn, rounds, None, pending).await
+    }
+
+    /// Stores the rounds' text (and how many rounds are complete, when given), then announces
+    /// `pending` (if any) as a delta.
+    async fn save(
+        &self,
+        turn: &Message,
+        rounds: &[String],
+        done: Option<u32>,
+        pending: &mut String,
+    ) -> Result<(), AgentError> {
+        let (content, mut metadata): (String, Map<String, Value>) = with_rounds(turn, rounds);
+        if let Some(done) = done {
+            metadata.insert(ROUNDS_DONE_KEY.into(), Value::from(done));
+        }
+        self.agent
+            .store
+            .set_message_content(self.owner, &turn.id, &content, Some(&metadata))
+            .await?;
+        if pending.is_empty() {
+            return Ok(());
+        }
+        self.agent.events.publish(
+            self.owner,
+            AgentEvent::MessageDelta {
+                conversation_id: self.conversation_id.to_owned(),
+                message_id: turn.id.clone(),
+                delta: std::mem::take(pending),
+            },
+        );
+        Ok(())
+    }
+
+    /// The record of a call the model asked for: an error at once when it cannot be made
+    /// (unknown tool, arguments that do not fit the schema), else pending with its approval
+    /// settled where the rules settle it.
+    fn record(&self, found: FoundCall, round: u32) -> ToolCallRecord {
+        let display_name = match (&self.mode.kind, &found.target) {
+            (ToolMode::Prompt | ToolMode::Meta, Ok(tool)) => tool.display_name.clone(),
+            _ => found.called_as.clone(),
+        };
+        let mut record = ToolCallRecord {
+            id: found.id,
+            server_id: switchboard_core::ServerId(String::new()),
+            server_name: found.server_name,
+            tool_name: found.tool_name,
+            display_name,
+            arguments: found.arguments,
+            status: ToolCallStatus::Pending,
+            response: None,
+            is_error: None,
+            round,
+            approved: None,
+        };
+        let tool = match found.target {
+            Ok(tool) => tool,
+            Err(problem) => {
+                record.status = ToolCallStatus::Error;
+                record.response = Some(error_response(problem.code, &problem.message));
+                record.is_error = Some(true);
+                return record;
+            }
+        };
+        record.server_id = tool.server.id.clone();
+        record.server_name = tool.server.name.clone();
+        let schema = Value::Object(tool.tool.input_schema.clone());
+        if let Err(e) = switchboard_schema::validate::validate_arguments(
+            &schema,
+            &Value::Object(record.arguments.clone()),
+        ) {
+            record.status = ToolCallStatus::Error;
+            record.response = Some(error_response(e.code().as_str(), &e.to_string()));
+            record.is_error = Some(true);
+            return record;
+        }
+        let auto = tool.server.auto_approved_tools.contains(&tool.tool.name);
+        record.approved = match (auto, self.spec.approval) {
+            (true, _) | (false, ApprovalPolicy::ApproveAll) => Some(true),
+            (false, ApprovalPolicy::RejectUnapproved) => Some(false),
+            (false, ApprovalPolicy::Ask) => None,
+        };
+        record
+    }
+}

@@ -1,0 +1,3 @@
+pub mod e2e;
+pub mod fakes;
+pub mod spawn;
