@@ -12,12 +12,11 @@ mod server_file;
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = cli::parse();
     init_tracing();
     let json = cli.global.json;
     match cli::run(cli).await {

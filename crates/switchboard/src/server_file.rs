@@ -1,18 +1,10 @@
-//! Where the command line keeps its servers until the storage crate lands: a JSON array of
-//! [`ServerSpec`] in `<data-dir>/servers.json`.
+//! The servers file of earlier versions: a JSON array of [`ServerSpec`] in
+//! `<data-dir>/servers.json`.
 //!
-//! The file holds credentials and is the only copy of the user's configuration, so:
-//! - it is replaced atomically (written to a temporary file in the same directory, flushed,
-//!   then renamed over the old one), so a crash leaves either the old or the new list;
-//! - on Unix the temporary file is created readable by its owner only, and the rename keeps
-//!   that;
-//! - a file that does not parse is an error naming the file, and is never overwritten: the
-//!   user fixes or moves it. A missing file is simply an empty list.
-//!
-//! Two commands racing can still lose one update (last rename wins); the storage crate, with
-//! its transactions, replaces this file.
+//! The store replaced it. It is only read, once, to bring its servers into the store (see
+//! `cli::legacy`), and never written, moved or deleted: it stays as the user left it. A file
+//! that does not parse is an error naming the file; the user fixes or moves it.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use switchboard_core::{ErrorCode, ServerSpec};
@@ -23,7 +15,7 @@ pub struct ServerFile {
     path: PathBuf,
 }
 
-/// Why the servers file could not be read or written.
+/// Why the servers file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerFileError {
     #[error("cannot read {}: {source}", .path.display())]
@@ -41,12 +33,6 @@ pub enum ServerFileError {
         #[source]
         source: serde_json::Error,
     },
-    #[error("cannot write {}: {source}", .path.display())]
-    Write {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
 }
 
 impl ServerFileError {
@@ -54,9 +40,7 @@ impl ServerFileError {
         match self {
             // The user can fix the file; nothing is wrong inside Switchboard.
             ServerFileError::Corrupt { .. } => ErrorCode::ValidationError,
-            ServerFileError::Read { .. } | ServerFileError::Write { .. } => {
-                ErrorCode::InternalError
-            }
+            ServerFileError::Read { .. } => ErrorCode::InternalError,
         }
     }
 }
@@ -74,14 +58,11 @@ impl ServerFile {
         &self.path
     }
 
-    /// Every configured server, in the order they were added; empty if the file does not
-    /// exist yet.
-    pub fn load(&self) -> Result<ServerList, ServerFileError> {
+    /// The servers in the file, in its order; `None` when there is no file.
+    pub fn load(&self) -> Result<Option<Vec<ServerSpec>>, ServerFileError> {
         let text = match std::fs::read_to_string(&self.path) {
             Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(ServerList::default());
-            }
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => {
                 return Err(ServerFileError::Read {
                     path: self.path.clone(),
@@ -89,126 +70,12 @@ impl ServerFile {
                 });
             }
         };
-        let servers = serde_json::from_str(&text).map_err(|source| ServerFileError::Corrupt {
-            path: self.path.clone(),
-            source,
-        })?;
-        Ok(ServerList(servers))
-    }
-
-    /// Replaces the file with `servers`, creating the data directory if needed.
-    pub fn save(&self, servers: &ServerList) -> Result<(), ServerFileError> {
-        let write_error = |source| ServerFileError::Write {
-            path: self.path.clone(),
-            source,
-        };
-        let dir = match self.path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        std::fs::create_dir_all(dir).map_err(write_error)?;
-        let mut json = serde_json::to_string_pretty(&servers.0)
-            .map_err(|error| write_error(std::io::Error::other(error)))?;
-        json.push('\n');
-
-        let mut temp = tempfile::Builder::new()
-            .prefix(".servers.json.")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(write_error)?;
-        temp.write_all(json.as_bytes()).map_err(write_error)?;
-        temp.as_file().sync_all().map_err(write_error)?;
-        temp.persist(&self.path)
-            .map_err(|error| write_error(error.error))?;
-        // Make the rename itself durable; not every platform can open a directory, and the
-        // data is already safe in either name, so a failure here is only logged.
-        if let Err(error) = std::fs::File::open(dir).and_then(|d| d.sync_all()) {
-            tracing::debug!(%error, "could not sync the data directory");
-        }
-        Ok(())
-    }
-}
-
-/// The configured servers, looked up by name (or, failing that, by id).
-#[derive(Debug, Clone, Default)]
-pub struct ServerList(Vec<ServerSpec>);
-
-/// What [`ServerList::put`] did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Put {
-    Added,
-    Replaced,
-}
-
-/// Why [`ServerList::put`] refused a server.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Clash {
-    #[error("a server named `{0}` already exists")]
-    SameName(String),
-    #[error("the name `{name}` has the id `{id}`, which server `{other}` already uses")]
-    SameId {
-        name: String,
-        id: String,
-        other: String,
-    },
-}
-
-impl ServerList {
-    pub fn iter(&self) -> impl Iterator<Item = &ServerSpec> {
-        self.0.iter()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// The server called `name`, or else the one whose id is `name`.
-    pub fn get(&self, name: &str) -> Option<&ServerSpec> {
-        self.position(name).and_then(|i| self.0.get(i))
-    }
-
-    /// Adds `spec`, or replaces the server of the same name when `replace` is set. Names and
-    /// ids are both unique; a new name whose id another server has is always refused, since
-    /// replacing that server would be a surprise.
-    pub fn put(&mut self, spec: ServerSpec, replace: bool) -> Result<Put, Clash> {
-        let same_name = self.0.iter().position(|s| s.name == spec.name);
-        let other_with_id = self
-            .0
-            .iter()
-            .enumerate()
-            .find(|(i, s)| s.id == spec.id && Some(*i) != same_name);
-        if let Some((_, other)) = other_with_id {
-            return Err(Clash::SameId {
-                name: spec.name.clone(),
-                id: spec.id.0.clone(),
-                other: other.name.clone(),
-            });
-        }
-        match same_name {
-            Some(_) if !replace => Err(Clash::SameName(spec.name)),
-            Some(index) => {
-                if let Some(slot) = self.0.get_mut(index) {
-                    *slot = spec;
-                }
-                Ok(Put::Replaced)
-            }
-            None => {
-                self.0.push(spec);
-                Ok(Put::Added)
-            }
-        }
-    }
-
-    /// Removes and returns the server called (or with the id) `name`.
-    pub fn remove(&mut self, name: &str) -> Option<ServerSpec> {
-        self.position(name).map(|i| self.0.remove(i))
-    }
-
-    fn position(&self, name: &str) -> Option<usize> {
-        self.0
-            .iter()
-            .position(|s| s.name == name)
-            .or_else(|| self.0.iter().position(|s| s.id.0 == name))
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|source| ServerFileError::Corrupt {
+                path: self.path.clone(),
+                source,
+            })
     }
 }
 
@@ -216,40 +83,25 @@ impl ServerList {
 mod tests {
     use super::*;
 
-    fn demo(name: &str) -> ServerSpec {
-        ServerSpec::stdio(name, "switchboard", ["demo-server"])
-    }
-
     #[test]
-    fn missing_file_is_an_empty_list_and_save_creates_it() {
+    fn a_missing_file_is_none() {
         let dir = tempfile::tempdir().unwrap();
         let file = ServerFile::in_dir(&dir.path().join("nested/data"));
-        assert!(file.load().unwrap().is_empty());
-
-        let mut list = ServerList::default();
-        list.put(demo("one"), false).unwrap();
-        list.put(demo("two"), false).unwrap();
-        file.save(&list).unwrap();
-
-        let back = file.load().unwrap();
-        let names: Vec<&str> = back.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["one", "two"]);
-        // Only the file itself is left behind, no temporary files.
-        let entries = std::fs::read_dir(dir.path().join("nested/data"))
-            .unwrap()
-            .count();
-        assert_eq!(entries, 1);
+        assert!(file.load().unwrap().is_none());
+        assert!(!dir.path().join("nested").exists());
     }
 
-    #[cfg(unix)]
     #[test]
-    fn the_file_is_private_to_its_owner() {
-        use std::os::unix::fs::PermissionsExt;
+    fn servers_are_read_in_order() {
         let dir = tempfile::tempdir().unwrap();
         let file = ServerFile::in_dir(dir.path());
-        file.save(&ServerList::default()).unwrap();
-        let mode = std::fs::metadata(file.path()).unwrap().permissions().mode();
-        assert_eq!(mode & 0o077, 0, "{mode:o}");
+        let specs = [
+            ServerSpec::stdio("one", "switchboard", ["demo-server"]),
+            ServerSpec::http("two", "https://h.example/mcp", None),
+        ];
+        std::fs::write(file.path(), serde_json::to_string(&specs).unwrap()).unwrap();
+        let back = file.load().unwrap().unwrap();
+        assert_eq!(back, specs);
     }
 
     #[test]
@@ -260,40 +112,10 @@ mod tests {
         let error = file.load().unwrap_err();
         assert!(matches!(error, ServerFileError::Corrupt { .. }), "{error}");
         assert!(error.to_string().contains("servers.json"), "{error}");
+        assert_eq!(error.code(), ErrorCode::ValidationError);
         assert_eq!(
             std::fs::read_to_string(file.path()).unwrap(),
             "[{\"name\": oops"
         );
-    }
-
-    #[test]
-    fn names_and_ids_are_unique() {
-        let mut list = ServerList::default();
-        assert_eq!(list.put(demo("Files"), false), Ok(Put::Added));
-        assert_eq!(
-            list.put(demo("Files"), false),
-            Err(Clash::SameName("Files".into()))
-        );
-        assert_eq!(list.put(demo("Files"), true), Ok(Put::Replaced));
-        // "files" slugs to the same id as "Files".
-        assert!(matches!(
-            list.put(demo("files"), true),
-            Err(Clash::SameId { .. })
-        ));
-        assert_eq!(list.iter().count(), 1);
-    }
-
-    #[test]
-    fn lookup_by_name_then_id() {
-        let mut list = ServerList::default();
-        list.put(demo("My Files"), false).unwrap();
-        assert!(list.get("My Files").is_some());
-        assert!(list.get("my-files").is_some());
-        assert!(list.get("nope").is_none());
-        assert_eq!(
-            list.remove("my-files").map(|s| s.name),
-            Some("My Files".into())
-        );
-        assert!(list.is_empty());
     }
 }

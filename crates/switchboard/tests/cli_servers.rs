@@ -5,6 +5,7 @@ mod common;
 
 use common::{Switchboard, fixture, run_raw};
 use serde_json::{Value, json};
+use switchboard_core::MASK;
 
 fn names(list: &Value) -> Vec<&str> {
     list.as_array()
@@ -20,6 +21,12 @@ fn server<'a>(list: &'a Value, name: &str) -> &'a Value {
         .iter()
         .find(|s| s["name"] == name)
         .unwrap_or_else(|| panic!("no server {name} in {list}"))
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
 }
 
 #[test]
@@ -105,15 +112,17 @@ fn add_list_remove() {
     let remote = server(&list, "remote");
     assert_eq!(remote["transport"], "streamable_http");
     assert_eq!(remote["auth"]["type"], "bearer");
+    assert_eq!(remote["auth"]["token"], MASK);
+    assert_eq!(remote["headers"]["X-Team"], MASK);
     assert_eq!(server(&list, "legacy")["enabled"], false);
-    // Secrets never reach the output, though the file keeps them.
+    // Secrets never reach the output, and are stored encrypted.
     let printed = list.to_string();
     assert!(
         !printed.contains("s3cret") && !printed.contains("blue"),
         "{printed}"
     );
-    let stored = std::fs::read_to_string(sb.servers_file()).expect("servers.json");
-    assert!(stored.contains("s3cret"));
+    assert!(!contains(&sb.database_bytes(), b"s3cret"));
+    assert!(!sb.servers_file().exists(), "nothing writes servers.json");
 
     let removed = sb.run(&["servers", "remove", "remote"]).ok();
     assert!(
@@ -225,10 +234,13 @@ fn import_claude_desktop_skips_the_invalid_url_scheme() {
     got.sort_unstable();
     assert_eq!(got, ["filesystem", "github", "linear"]);
     assert_eq!(server(&list, "linear")["transport"], "sse");
+    let github = server(&list, "github");
+    assert_eq!(github["env"]["GITHUB_PERSONAL_ACCESS_TOKEN"], MASK);
     assert_eq!(
-        server(&list, "github")["env"]["GITHUB_PERSONAL_ACCESS_TOKEN"],
-        "***"
+        github["secret_env"],
+        json!(["GITHUB_PERSONAL_ACCESS_TOKEN"])
     );
+    assert!(!contains(&sb.database_bytes(), b"ghp_example_secret"));
 }
 
 #[test]
@@ -246,7 +258,7 @@ fn import_cursor_reports_in_json() {
     assert_eq!(server(&list, "context7")["transport"], "streamable_http");
     assert_eq!(
         server(&list, "context7")["headers"]["CONTEXT7_API_KEY"],
-        "***"
+        MASK
     );
 }
 

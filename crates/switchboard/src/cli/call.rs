@@ -16,7 +16,6 @@ use switchboard_mcp::{CallOptions, Progress};
 use tokio::sync::mpsc;
 
 use super::manager::with_manager;
-use super::servers::find;
 use super::{CliError, Context};
 use crate::output;
 
@@ -33,7 +32,11 @@ pub struct CallArgs {
 
 pub async fn run(context: &Context, args: CallArgs) -> anyhow::Result<ExitCode> {
     let arguments = parse_arguments(args.args.as_deref())?;
-    let spec = find(context, &args.server)?;
+    let spec = context
+        .servers()
+        .await?
+        .connection_spec(&args.server)
+        .await?;
     let (progress_tx, mut progress_rx) = mpsc::unbounded_channel();
     let mut options = CallOptions::default();
     if !context.json {
@@ -110,7 +113,7 @@ fn print_progress(report: Progress) {
 }
 
 /// The result for a person: text as is, everything else described in one line.
-fn render(result: &CallToolResult) -> String {
+pub(super) fn render(result: &CallToolResult) -> String {
     let mut out = String::new();
     for block in &result.content {
         let line = match block {

@@ -1,9 +1,12 @@
-//! `switchboard import FILE`: add the servers of another client's configuration file.
+//! `switchboard import FILE`: add the servers of another client's configuration file to the
+//! store.
 //!
-//! Each entry is added, replaced (only with `--replace`) or skipped with its reason; the file
-//! is read in full and the servers file written once. Skipped entries do not make the command
-//! fail, since the point is to bring over everything that can be brought over; they are listed
-//! in the report (and under `skipped` with `--json`).
+//! Each entry is added, replaced (only with `--replace`) or skipped with its reason: a name or
+//! id already taken, or an entry that cannot be used. The file is read in full before anything
+//! is stored; env variables that look like credentials are stored as secrets. Skipped entries
+//! do not make the command fail, since the point is to bring over everything that can be
+//! brought over; they are listed in the report (and under `skipped` with `--json`). A failure
+//! of the store itself stops the import, keeping what was stored before it.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,10 +15,10 @@ use clap::Args;
 use serde::Serialize;
 use switchboard_core::ErrorCode;
 
+use super::local::Put;
 use super::{CliError, Context};
 use crate::import;
 use crate::output;
-use crate::server_file::Put;
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -41,17 +44,16 @@ struct Skipped {
     reason: String,
 }
 
-pub fn run(context: &Context, args: ImportArgs) -> anyhow::Result<ExitCode> {
+pub async fn run(context: &Context, args: ImportArgs) -> anyhow::Result<ExitCode> {
     let imported = import::read_file(&args.file)?;
-    let file = context.server_file();
-    let mut servers = file.load()?;
+    let servers = context.servers().await?;
     let mut report = Report {
         format: imported.format.describe(),
         ..Report::default()
     };
     for entry in imported.entries {
-        let spec = match entry.outcome {
-            Ok(spec) => spec,
+        let outcome = match entry.outcome {
+            Ok(spec) => servers.put(spec, args.replace).await,
             Err(error) => {
                 report.skipped.push(Skipped {
                     name: entry.name,
@@ -61,21 +63,16 @@ pub fn run(context: &Context, args: ImportArgs) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
-        match servers.put(spec, args.replace) {
-            Ok(Put::Added) => report.added.push(entry.name),
-            Ok(Put::Replaced) => report.replaced.push(entry.name),
-            Err(clash) => {
-                let error = CliError::from(clash);
-                report.skipped.push(Skipped {
-                    name: entry.name,
-                    code: ErrorCode::Conflict,
-                    reason: error.to_string(),
-                });
-            }
+        match outcome {
+            Ok(Put::Added(_)) => report.added.push(entry.name),
+            Ok(Put::Replaced(_)) => report.replaced.push(entry.name),
+            Err(error) if is_entry_problem(&error) => report.skipped.push(Skipped {
+                name: entry.name,
+                code: error.code(),
+                reason: error.to_string(),
+            }),
+            Err(error) => return Err(error.into()),
         }
-    }
-    if !report.added.is_empty() || !report.replaced.is_empty() {
-        file.save(&servers)?;
     }
 
     if context.json {
@@ -84,6 +81,16 @@ pub fn run(context: &Context, args: ImportArgs) -> anyhow::Result<ExitCode> {
         print_report(&report);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether `error` is about the entry (a name that is taken, a spec the store refuses), so
+/// the import goes on without it, rather than about the store.
+fn is_entry_problem(error: &CliError) -> bool {
+    match error {
+        CliError::Taken { .. } => true,
+        CliError::Store(error) => error.code() == ErrorCode::ValidationError,
+        _ => false,
+    }
 }
 
 fn print_report(report: &Report) {

@@ -4,26 +4,38 @@
 //! their typed causes so [`report`] can find the documented [`ErrorCode`] anywhere in the chain
 //! and print `error MCP_TIMEOUT: ...` (or `{"code", "message"}` with `--json`).
 //!
-//! `--data-dir` and `--json` are global: they may come before or after the subcommand.
+//! The global options ([`global`]) may come before or after the subcommand. Commands that work
+//! on servers open the store through [`Context::servers`]; the others never touch it.
 
 mod call;
+mod chat;
 mod demo;
+mod global;
 mod import;
+mod legacy;
+mod local;
 mod manager;
 mod schema;
+mod serve;
 mod servers;
 mod tools;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use chat::ChatError;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use switchboard_agent::AgentError;
 use switchboard_core::{ErrorCode, SpecError};
 use switchboard_mcp::McpError;
+use switchboard_store::{StoreConfig, StoreError};
+
+pub use global::GlobalArgs;
+use local::LocalServers;
 
 use crate::import::ImportError;
 use crate::output;
-use crate::server_file::{Clash, ServerFile, ServerFileError};
+use crate::server_file::ServerFileError;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -39,24 +51,20 @@ pub struct Cli {
     pub command: Command,
 }
 
-#[derive(Debug, Clone, Args)]
-pub struct GlobalArgs {
-    /// Where Switchboard keeps its data.
-    #[arg(
-        long,
-        global = true,
-        value_name = "DIR",
-        env = "SWITCHBOARD_DATA_DIR",
-        default_value = "./switchboard-data"
-    )]
-    pub data_dir: PathBuf,
-    /// Print machine-readable JSON instead of text.
-    #[arg(long, global = true)]
-    pub json: bool,
+/// Parses the process's arguments, exiting with clap's message when they do not fit.
+pub fn parse() -> Cli {
+    let mut command = Cli::command();
+    let matches = command.get_matches_mut();
+    if let Err(message) = global::refuse_secret_on_command_line(&matches) {
+        command.error(ErrorKind::ArgumentConflict, message).exit();
+    }
+    Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.format(&mut command).exit())
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Serve the HTTP API (127.0.0.1:8080 by default) until SIGINT or SIGTERM.
+    Serve(serve::ServeArgs),
     /// Add, list, remove and test MCP servers.
     #[command(subcommand)]
     Servers(servers::ServersCommand),
@@ -65,6 +73,9 @@ pub enum Command {
     Tools(tools::ToolsCommand),
     /// Call one tool of one server and print the result.
     Call(call::CallArgs),
+    /// Chat with a model that uses the servers' tools (a terminal, or one message per line of
+    /// standard input).
+    Chat(chat::ChatArgs),
     /// Import servers from a Claude Desktop, Cursor or VS Code configuration file.
     Import(import::ImportArgs),
     /// Run the built-in demo MCP server (stdio, or Streamable HTTP with --http).
@@ -78,12 +89,13 @@ pub enum Command {
 #[derive(Debug, Clone)]
 pub struct Context {
     pub json: bool,
-    pub data_dir: PathBuf,
+    pub store: StoreConfig,
 }
 
 impl Context {
-    pub fn server_file(&self) -> ServerFile {
-        ServerFile::in_dir(&self.data_dir)
+    /// Opens the store for the command line's own servers.
+    pub async fn servers(&self) -> anyhow::Result<LocalServers> {
+        LocalServers::open(&self.store).await
     }
 }
 
@@ -92,10 +104,15 @@ impl Context {
 pub enum CliError {
     #[error("no server named `{0}` (see `switchboard servers list`)")]
     ServerNotFound(String),
-    #[error("a server named `{0}` already exists; pass --replace to overwrite it")]
-    Exists(String),
-    #[error("{0}; choose another name")]
-    IdTaken(#[source] Clash),
+    /// The store's conflict on a name or id, with what to do about it.
+    #[error("{source}; {hint}")]
+    Taken {
+        #[source]
+        source: StoreError,
+        hint: &'static str,
+    },
+    #[error(transparent)]
+    Store(#[from] StoreError),
     #[error("--args must be a JSON object: {0}")]
     BadArguments(String),
     #[error("interrupted")]
@@ -108,19 +125,10 @@ impl CliError {
     fn code(&self) -> ErrorCode {
         match self {
             CliError::ServerNotFound(_) => ErrorCode::McpServerNotFound,
-            CliError::Exists(_) | CliError::IdTaken(_) => ErrorCode::Conflict,
+            CliError::Taken { source, .. } | CliError::Store(source) => source.code(),
             CliError::BadArguments(_) => ErrorCode::McpInvalidParams,
             CliError::Interrupted => ErrorCode::Cancelled,
             CliError::ToolFailed => ErrorCode::McpExecutionError,
-        }
-    }
-}
-
-impl From<Clash> for CliError {
-    fn from(clash: Clash) -> Self {
-        match clash {
-            Clash::SameName(name) => CliError::Exists(name),
-            other => CliError::IdTaken(other),
         }
     }
 }
@@ -129,13 +137,15 @@ impl From<Clash> for CliError {
 pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let context = Context {
         json: cli.global.json,
-        data_dir: cli.global.data_dir,
+        store: cli.global.store_config(),
     };
     match cli.command {
+        Command::Serve(args) => serve::run(&context, args).await,
         Command::Servers(command) => servers::run(&context, command).await,
         Command::Tools(command) => tools::run(&context, command).await,
         Command::Call(args) => call::run(&context, args).await,
-        Command::Import(args) => import::run(&context, args),
+        Command::Chat(args) => chat::run(&context, args).await,
+        Command::Import(args) => import::run(&context, args).await,
         Command::DemoServer(args) => demo::run(args).await,
         Command::Schema(command) => schema::run(command),
     }
@@ -152,10 +162,19 @@ pub fn code_of(error: &anyhow::Error) -> Option<ErrorCode> {
         if let Some(e) = cause.downcast_ref::<CliError>() {
             return Some(e.code());
         }
+        if let Some(e) = cause.downcast_ref::<ChatError>() {
+            return Some(e.code());
+        }
+        if let Some(e) = cause.downcast_ref::<AgentError>() {
+            return Some(e.code());
+        }
         if let Some(e) = cause.downcast_ref::<McpError>() {
             return Some(e.code());
         }
         if let Some(e) = cause.downcast_ref::<ImportError>() {
+            return Some(e.code());
+        }
+        if let Some(e) = cause.downcast_ref::<StoreError>() {
             return Some(e.code());
         }
         if cause.is::<SpecError>() {
@@ -185,7 +204,7 @@ pub fn message_of(error: &anyhow::Error) -> String {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
+    use std::path::PathBuf;
 
     use super::*;
 
@@ -231,14 +250,11 @@ mod tests {
     #[test]
     fn causes_already_quoted_are_not_repeated() {
         let io = std::io::Error::other("disk full");
-        let error = anyhow::Error::new(ServerFileError::Write {
+        let error = anyhow::Error::new(ServerFileError::Read {
             path: "/d/servers.json".into(),
             source: io,
         });
-        assert_eq!(
-            message_of(&error),
-            "cannot write /d/servers.json: disk full"
-        );
+        assert_eq!(message_of(&error), "cannot read /d/servers.json: disk full");
         let wrapped = anyhow::anyhow!("inner").context("outer");
         assert_eq!(message_of(&wrapped), "outer: inner");
     }

@@ -1,4 +1,7 @@
-//! `switchboard servers add | list | remove | test`.
+//! `switchboard servers add | list | remove | test`, on the store (see [`super::local`]).
+//!
+//! Listings show secrets masked, as the store returns them; `test` connects with the secrets
+//! in clear.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,13 +9,14 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{ArgGroup, Args, Subcommand, ValueEnum};
-use serde_json::{Value, json};
+use serde_json::json;
 use switchboard_core::{Auth, ServerSpec, TransportKind};
+use switchboard_store::StoredServer;
 
+use super::Context;
+use super::local::Put;
 use super::manager::with_manager;
-use super::{CliError, Context};
 use crate::output;
-use crate::server_file::{Put, ServerList};
 
 #[derive(Debug, Subcommand)]
 pub enum ServersCommand {
@@ -59,6 +63,16 @@ pub struct AddArgs {
         help_heading = "Local process",
     )]
     pub env: Vec<(String, String)>,
+    /// An environment variable holding a secret (a token, a password): stored encrypted and
+    /// shown masked; repeat for more.
+    #[arg(
+        long = "secret-env",
+        value_name = "K=V",
+        value_parser = parse_pair,
+        conflicts_with = "url",
+        help_heading = "Local process",
+    )]
+    pub secret_env: Vec<(String, String)>,
     /// The working directory of the process.
     #[arg(
         long,
@@ -164,9 +178,9 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 
 pub async fn run(context: &Context, command: ServersCommand) -> anyhow::Result<ExitCode> {
     match command {
-        ServersCommand::Add(args) => add(context, *args),
-        ServersCommand::List => list(context),
-        ServersCommand::Remove { name } => remove(context, &name),
+        ServersCommand::Add(args) => add(context, *args).await,
+        ServersCommand::List => list(context).await,
+        ServersCommand::Remove { name } => remove(context, &name).await,
         ServersCommand::Test { name } => test(context, &name).await,
     }
 }
@@ -178,7 +192,9 @@ fn spec_of(args: AddArgs) -> ServerSpec {
             let mut spec = ServerSpec::stdio(args.name, command, args.args);
             spec.env = args.env.into_iter().collect();
             spec.cwd = args.cwd;
-            spec
+            args.secret_env
+                .into_iter()
+                .fold(spec, |spec, (key, value)| spec.with_secret_env(key, value))
         }
         (None, url) => {
             let mut spec = ServerSpec::http(
@@ -203,78 +219,64 @@ fn spec_of(args: AddArgs) -> ServerSpec {
     spec
 }
 
-fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
+async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     let replace = args.replace;
     let spec = spec_of(args);
     spec.validate()
         .with_context(|| format!("server `{}` is not valid", spec.name))?;
-    let file = context.server_file();
-    let mut servers = file.load()?;
-    let (name, target) = (spec.name.clone(), target(&spec));
-    let put = servers.put(spec, replace).map_err(CliError::from)?;
-    file.save(&servers)?;
-    let action = match put {
-        Put::Added => "added",
-        Put::Replaced => "replaced",
+    let target = target(&spec);
+    let servers = context.servers().await?;
+    let (action, server) = match servers.put(spec, replace).await? {
+        Put::Added(server) => ("added", server),
+        Put::Replaced(server) => ("replaced", server),
     };
     if context.json {
-        let server = servers.get(&name).map(redacted).unwrap_or(Value::Null);
         output::print_json(&json!({ "action": action, "server": server }));
     } else {
-        println!("{action} server `{name}` ({target})");
+        println!("{action} server `{}` ({target})", server.spec.name);
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn list(context: &Context) -> anyhow::Result<ExitCode> {
-    let file = context.server_file();
-    let servers = file.load()?;
+async fn list(context: &Context) -> anyhow::Result<ExitCode> {
+    let servers = context.servers().await?.list().await?;
     if context.json {
-        let all: Vec<Value> = servers.iter().map(redacted).collect();
-        output::print_json(&all);
+        output::print_json(&servers);
     } else if servers.is_empty() {
-        println!(
-            "no servers in {} (add one with `switchboard servers add`)",
-            file.path().display()
-        );
+        println!("no servers (add one with `switchboard servers add`)");
     } else {
         print!("{}", table(&servers));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn table(servers: &ServerList) -> String {
+fn table(servers: &[StoredServer]) -> String {
     let rows: Vec<Vec<String>> = servers
         .iter()
-        .map(|s| {
+        .map(|StoredServer { spec, .. }| {
             vec![
-                s.name.clone(),
-                s.transport.to_string(),
-                if s.enabled { "yes" } else { "no" }.to_owned(),
-                target(s),
+                spec.name.clone(),
+                spec.transport.to_string(),
+                if spec.enabled { "yes" } else { "no" }.to_owned(),
+                target(spec),
             ]
         })
         .collect();
     output::table(&["NAME", "TRANSPORT", "ENABLED", "TARGET"], &rows)
 }
 
-fn remove(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
-    let file = context.server_file();
-    let mut servers = file.load()?;
-    let removed = servers
-        .remove(name)
-        .ok_or_else(|| CliError::ServerNotFound(name.to_owned()))?;
-    file.save(&servers)?;
+async fn remove(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
+    let removed = context.servers().await?.remove(name).await?;
     if context.json {
-        output::print_json(&json!({ "removed": removed.name }));
+        output::print_json(&json!({ "removed": removed.spec.name }));
     } else {
-        println!("removed server `{}`", removed.name);
+        println!("removed server `{}`", removed.spec.name);
     }
     Ok(ExitCode::SUCCESS)
 }
 
 async fn test(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
-    let mut spec = find(context, name)?;
+    let mut spec = context.servers().await?.connection_spec(name).await?;
     // Testing is how one checks a server before switching it on, so a disabled server is
     // tested like any other.
     spec.enabled = true;
@@ -304,15 +306,6 @@ async fn test(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The configured server called (or with the id) `name`.
-pub fn find(context: &Context, name: &str) -> anyhow::Result<ServerSpec> {
-    let servers = context.server_file().load()?;
-    servers
-        .get(name)
-        .cloned()
-        .ok_or_else(|| CliError::ServerNotFound(name.to_owned()).into())
-}
-
 /// What a server points at: its command line or its URL.
 fn target(spec: &ServerSpec) -> String {
     match (&spec.command, &spec.url) {
@@ -320,26 +313,6 @@ fn target(spec: &ServerSpec) -> String {
         (Some(command), _) => output::command_line(command, &spec.args),
         _ => String::new(),
     }
-}
-
-/// A spec as JSON with every value that may be a secret replaced by `***`: credentials,
-/// header values and environment values (the keys stay, so it is clear what is set).
-pub fn redacted(spec: &ServerSpec) -> Value {
-    let mut value = serde_json::to_value(spec).unwrap_or(Value::Null);
-    let hide = |v: &mut Value| *v = Value::String("***".to_owned());
-    for map in ["headers", "env"] {
-        if let Some(Value::Object(entries)) = value.get_mut(map) {
-            entries.values_mut().for_each(hide);
-        }
-    }
-    if let Some(Value::Object(auth)) = value.get_mut("auth") {
-        for secret in ["key", "token"] {
-            if let Some(v) = auth.get_mut(secret) {
-                hide(v);
-            }
-        }
-    }
-    value
 }
 
 #[cfg(test)]
@@ -376,6 +349,8 @@ mod tests {
             "server",
             "--env",
             "A=1=2",
+            "--secret-env",
+            "TOKEN=t0k",
             "--cwd",
             "/srv",
             "--timeout",
@@ -384,6 +359,8 @@ mod tests {
         assert_eq!(spec.transport, TransportKind::Stdio);
         assert_eq!(spec.args, ["-y", "server"]);
         assert_eq!(spec.env.get("A").map(String::as_str), Some("1=2"));
+        assert_eq!(spec.env.get("TOKEN").map(String::as_str), Some("t0k"));
+        assert_eq!(spec.secret_env.iter().collect::<Vec<_>>(), ["TOKEN"]);
         assert_eq!(spec.cwd, Some(PathBuf::from("/srv")));
         assert_eq!(spec.timeout, Some(Duration::from_millis(2500)));
         assert!(spec.validate().is_ok());
@@ -459,23 +436,11 @@ mod tests {
             ])
             .contains("cannot be used")
         );
+        assert!(
+            add_error(&["x", "--url", "http://h/mcp", "--secret-env", "A=b"])
+                .contains("cannot be used")
+        );
         assert!(add_error(&["x", "--command", "c", "--env", "novalue"]).contains("KEY=VALUE"));
         assert!(add_error(&["x", "--command", "c", "--timeout", "0"]).contains("positive"));
-    }
-
-    #[test]
-    fn secrets_are_redacted() {
-        let spec = ServerSpec::http("r", "https://h.example/mcp", None)
-            .with_auth(Auth::Bearer {
-                token: "s3cret".into(),
-            })
-            .with_header("Authorization", "Bearer s3cret")
-            .with_env("TOKEN", "s3cret");
-        let text = redacted(&spec).to_string();
-        assert!(!text.contains("s3cret"), "{text}");
-        assert!(
-            text.contains("Authorization") && text.contains("TOKEN"),
-            "{text}"
-        );
     }
 }

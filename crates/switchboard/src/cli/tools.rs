@@ -17,7 +17,6 @@ use tokio::task::JoinSet;
 
 use super::Context;
 use super::manager::with_manager;
-use super::servers::find;
 use crate::output;
 
 #[derive(Debug, Subcommand)]
@@ -50,12 +49,10 @@ struct ServerFailure<'a> {
 
 pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<ExitCode> {
     let ToolsCommand::List { server } = command;
+    let servers = context.servers().await?;
     let specs: Vec<ServerSpec> = match server {
-        Some(name) => vec![find(context, &name)?],
-        None => {
-            let all = context.server_file().load()?;
-            all.iter().filter(|s| s.enabled).cloned().collect()
-        }
+        Some(name) => vec![servers.connection_spec(&name).await?],
+        None => servers.enabled_connection_specs().await?,
     };
     let results = with_manager(async |manager| Ok(list_all(manager, &specs).await)).await?;
 

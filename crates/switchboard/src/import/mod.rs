@@ -8,9 +8,11 @@
 //!
 //! VS Code files may contain comments and trailing commas ([`jsonc`]). Each entry becomes a
 //! validated [`ServerSpec`] or an [`EntryError`] saying why not, so one bad entry is reported
-//! and skipped while the rest are imported. Fields we do not use (`envFile`, `inputs`, `gallery`
+//! and skipped while the rest are imported. Env variables whose names look like credentials
+//! are marked secret ([`credentials`]). Fields we do not use (`envFile`, `inputs`, `gallery`
 //! ...) are ignored; `${input:...}` placeholders are kept as written.
 
+pub mod credentials;
 mod jsonc;
 
 use std::collections::BTreeMap;
@@ -189,6 +191,7 @@ fn convert(name: &str, value: &Value) -> Result<ServerSpec, EntryError> {
         let mut spec = ServerSpec::stdio(name, "", string_list(entry, "args")?);
         spec.command = command;
         spec.env = string_map(entry, "env")?;
+        credentials::mark_secret_env(&mut spec);
         spec.cwd = string(entry, "cwd")?.map(PathBuf::from);
         spec
     } else {

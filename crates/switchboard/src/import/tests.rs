@@ -39,6 +39,7 @@ fn claude_desktop_stdio_and_remote_entries() {
     assert_eq!(files.command.as_deref(), Some("npx"));
     assert_eq!(files.args.len(), 3);
     assert_eq!(files.env.get("DEBUG").map(String::as_str), Some("1"));
+    assert!(files.secret_env.is_empty());
     assert!(files.enabled);
 
     let remote = outcome(&imported, "remote").as_ref().unwrap();
@@ -144,4 +145,16 @@ fn files_without_a_server_list_are_refused() {
         Err(super::ParseError::NoServers)
     ));
     assert!(matches!(parse("not json"), Err(super::ParseError::Json(_))));
+}
+
+#[test]
+fn env_variables_that_look_like_credentials_are_marked_secret() {
+    let imported = imported(
+        r#"{"mcpServers": {"gh": {"command": "docker",
+            "env": {"GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_x", "api_key": "k", "LOG_LEVEL": "info"}}}}"#,
+    );
+    let gh = outcome(&imported, "gh").as_ref().unwrap();
+    let secret: Vec<&str> = gh.secret_env.iter().map(String::as_str).collect();
+    assert_eq!(secret, ["GITHUB_PERSONAL_ACCESS_TOKEN", "api_key"]);
+    assert_eq!(gh.env.len(), 3);
 }

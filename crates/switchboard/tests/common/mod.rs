@@ -63,26 +63,50 @@ impl Switchboard {
         self.dir.path().join("data")
     }
 
+    /// The servers file of earlier versions.
     pub fn servers_file(&self) -> PathBuf {
         self.data_dir().join("servers.json")
     }
 
+    /// The SQLite database.
+    pub fn database(&self) -> PathBuf {
+        self.data_dir().join("switchboard.db")
+    }
+
+    /// The bytes of the database and of its write-ahead log (where recent commits may still
+    /// be), one after the other.
+    pub fn database_bytes(&self) -> Vec<u8> {
+        let mut bytes = std::fs::read(self.database()).expect("read switchboard.db");
+        if let Ok(wal) = std::fs::read(self.data_dir().join("switchboard.db-wal")) {
+            bytes.extend(wal);
+        }
+        bytes
+    }
+
     /// Runs `switchboard --data-dir <dir> ARGS...`.
     pub fn run(&self, args: &[&str]) -> Run {
+        self.run_with_env(args, &[])
+    }
+
+    /// Runs `switchboard --data-dir <dir> ARGS...` with extra environment variables.
+    pub fn run_with_env(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
         let data_dir = self.data_dir();
         let mut full = vec!["--data-dir", data_dir.to_str().expect("utf-8 temp path")];
         full.extend_from_slice(args);
-        run_raw(&full, &[])
+        run_raw(&full, env)
     }
 }
 
 /// Runs the binary with exactly these arguments and extra environment variables (for the
-/// child only), with `SWITCHBOARD_DATA_DIR` and `RUST_LOG` removed.
+/// child only), with the variables that configure Switchboard (`SWITCHBOARD_DATA_DIR`,
+/// `DATABASE_URL`, `SWITCHBOARD_SECRET_KEY`) and `RUST_LOG` removed.
 pub fn run_raw(args: &[&str], env: &[(&str, &str)]) -> Run {
     let mut command = Command::new(BIN);
     command
         .args(args)
         .env_remove("SWITCHBOARD_DATA_DIR")
+        .env_remove("DATABASE_URL")
+        .env_remove("SWITCHBOARD_SECRET_KEY")
         .env_remove("RUST_LOG");
     for (key, value) in env {
         command.env(key, value);

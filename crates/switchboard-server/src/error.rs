@@ -1,0 +1,72 @@
+//! The one place errors become HTTP responses: `{code, message, timestamp}` with the status of
+//! the code (DESIGN.md "HTTP API"). Handlers return `Result<_, ApiError>` and use `?`; every
+//! domain error converts here. Details of 5xx errors are logged, not sent.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use switchboard_agent::AgentError;
+use switchboard_core::ErrorCode;
+use switchboard_mcp::McpError;
+use switchboard_store::StoreError;
+
+/// An error on its way to the client.
+#[derive(Debug)]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    code: &'static str,
+    message: &'a str,
+    timestamp: String,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = StatusCode::from_u16(self.code.http_status())
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        let message = if status.is_server_error() && self.code == ErrorCode::InternalError {
+            tracing::error!(message = %self.message, "internal error");
+            "an internal error occurred; it has been logged".to_owned()
+        } else {
+            self.message
+        };
+        let body = Body {
+            code: self.code.as_str(),
+            message: &message,
+            timestamp: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
+        };
+        (status, Json(body)).into_response()
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        ApiError::new(e.code(), e.to_string())
+    }
+}
+
+impl From<McpError> for ApiError {
+    fn from(e: McpError) -> Self {
+        ApiError::new(e.code(), e.to_string())
+    }
+}
+
+impl From<AgentError> for ApiError {
+    fn from(e: AgentError) -> Self {
+        ApiError::new(e.code(), e.to_string())
+    }
+}

@@ -1,0 +1,45 @@
+//! A `Json` extractor whose rejections are [`ApiError`]s, so malformed JSON, wrong types,
+//! unknown fields and oversized bodies get the same error shape as everything else.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use serde::de::DeserializeOwned;
+use switchboard_core::ErrorCode;
+
+use crate::error::ApiError;
+
+pub struct Json<T>(pub T);
+
+impl<S, T> FromRequest<S> for Json<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(Json(value)),
+            Err(rejection) => Err(ApiError::new(
+                ErrorCode::ValidationError,
+                describe(&rejection),
+            )),
+        }
+    }
+}
+
+fn describe(rejection: &JsonRejection) -> String {
+    match rejection {
+        JsonRejection::JsonDataError(e) => format!("the body does not fit: {}", e.body_text()),
+        JsonRejection::JsonSyntaxError(e) => {
+            format!("the body is not valid JSON: {}", e.body_text())
+        }
+        JsonRejection::MissingJsonContentType(_) => {
+            "send the body as JSON with Content-Type: application/json".to_owned()
+        }
+        JsonRejection::BytesRejection(e) => {
+            format!("the body could not be read: {}", e.body_text())
+        }
+        other => other.body_text(),
+    }
+}

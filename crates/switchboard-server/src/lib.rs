@@ -1,0 +1,14 @@
+//! Switchboard's HTTP API (DESIGN.md "HTTP API"): one axum application whose handlers stay
+//! thin — the store, the connection manager and the agent do the work — with one error shape
+//! (`{code, message, timestamp}`, [`error`]), one JSON extractor that answers bad bodies in
+//! that shape ([`json`]) and authentication as an extractor ([`auth`]).
+
+pub mod auth;
+pub mod error;
+pub mod json;
+mod routes;
+pub mod state;
+
+pub use error::ApiError;
+pub use routes::app;
+pub use state::{AppState, AuthMode};

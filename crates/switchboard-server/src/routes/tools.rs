@@ -1,0 +1,238 @@
+//! Tools across servers: listing (seed 000 `GET /api/chat/tools`), calling (seed 002
+//! `POST /api/mcp/tools/call`), the flat-parameter proxy whose whole body is the arguments
+//! (seed 003 `POST /api/mcp/proxy/{server}/tools/{tool}/call`), and the per-tool enabled and
+//! auto-approve flags.
+//!
+//! A call is checked before it is made: the server must be the caller's (404), the tool must
+//! exist and be enabled (404 `MCP_TOOL_NOT_FOUND`), and the arguments must fit the tool's
+//! schema (400 `MCP_INVALID_PARAMS`). The tool's result is passed through as MCP sent it.
+
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::routing::{get, post, put};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use switchboard_core::{ErrorCode, NameTable, ParamMapping, ServerId, ServerSpec, ToolInfo};
+use switchboard_mcp::CallOptions;
+
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::json::Json;
+use crate::state::AppState;
+
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/chat/tools", get(all_tools))
+        .route("/api/mcp/tools/call", post(call))
+        .route("/api/mcp/proxy/{server}/tools/{tool}/call", post(proxy))
+        .route("/api/mcp-servers/{id}/tools/{tool}", put(set_flags))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ToolWithServer {
+    server_id: ServerId,
+    server_name: String,
+    display_name: String,
+    #[serde(flatten)]
+    tool: ToolInfo,
+    is_enabled: bool,
+    is_auto_approve: bool,
+}
+
+/// Every enabled tool of the caller's enabled servers; a server that cannot be reached is
+/// left out of the list (and logged) rather than failing it.
+async fn all_tools(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<axum::Json<Vec<ToolWithServer>>, ApiError> {
+    let specs = state.store.connection_specs(&caller.user.id).await?;
+    let listed =
+        switchboard_mcp::ToolBackend::tools(state.manager.as_ref(), &caller.user.id, &specs).await;
+    let mut found = Vec::new();
+    for (spec, tools) in listed {
+        match tools {
+            Ok(tools) => found.extend(tools.iter().map(|t| (spec.clone(), t.clone()))),
+            Err(e) => tracing::warn!(server = %spec.name, error = %e, "tools unavailable"),
+        }
+    }
+    let names = NameTable::new(found.iter().map(|(s, t)| (s.id.0.clone(), t.name.clone())));
+    Ok(axum::Json(
+        found
+            .into_iter()
+            .map(|(spec, tool)| ToolWithServer {
+                display_name: names
+                    .mangled(&spec.id.0, &tool.name)
+                    .unwrap_or_default()
+                    .to_owned(),
+                server_id: spec.id.clone(),
+                server_name: spec.name.clone(),
+                is_enabled: true,
+                is_auto_approve: spec.auto_approved_tools.contains(&tool.name),
+                tool,
+            })
+            .collect(),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CallBody {
+    #[serde(alias = "server_id")]
+    server_id: String,
+    #[serde(alias = "tool_name")]
+    tool_name: String,
+    #[serde(default)]
+    arguments: Map<String, Value>,
+}
+
+async fn call(
+    State(state): State<AppState>,
+    caller: Caller,
+    Json(body): Json<CallBody>,
+) -> Result<axum::Json<Value>, ApiError> {
+    let spec = state
+        .store
+        .connection_spec(&caller.user.id, &ServerId(body.server_id))
+        .await?;
+    call_checked(&state, &caller, &spec, &body.tool_name, body.arguments).await
+}
+
+#[derive(Deserialize)]
+struct ProxyQuery {
+    /// A tool preset whose mappings fill in parameters.
+    preset: Option<String>,
+}
+
+/// The flat-parameter proxy: the whole body is the tool's arguments.
+async fn proxy(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((server, tool)): Path<(String, String)>,
+    Query(query): Query<ProxyQuery>,
+    Json(body): Json<Map<String, Value>>,
+) -> Result<axum::Json<Value>, ApiError> {
+    let spec = state
+        .store
+        .connection_spec(&caller.user.id, &ServerId(server))
+        .await?;
+    let mut arguments = body;
+    if let Some(preset) = query.preset {
+        let preset = state.store.preset(&caller.user.id, &preset).await?;
+        if preset.preset.server_id != spec.id {
+            return Err(ApiError::new(
+                ErrorCode::ValidationError,
+                format!("preset {:?} is for another server", preset.preset.name),
+            ));
+        }
+        if let Some(selected) = preset.preset.selected_tools.iter().find(|t| t.name == tool) {
+            apply_mappings(&mut arguments, &selected.parameter_mappings);
+        }
+    }
+    call_checked(&state, &caller, &spec, &tool, arguments).await
+}
+
+/// A preset's mappings over the given arguments: fixed values win; a `{{variable}}` takes the
+/// value the caller sent under that variable's name.
+fn apply_mappings(
+    arguments: &mut Map<String, Value>,
+    mappings: &std::collections::BTreeMap<String, ParamMapping>,
+) {
+    for (parameter, mapping) in mappings {
+        match mapping {
+            ParamMapping::Value(value) => {
+                arguments.insert(parameter.clone(), value.clone());
+            }
+            ParamMapping::Variable(variable) => {
+                if let Some(value) = arguments.get(variable).cloned() {
+                    arguments.insert(parameter.clone(), value);
+                }
+            }
+        }
+    }
+}
+
+async fn call_checked(
+    state: &AppState,
+    caller: &Caller,
+    spec: &ServerSpec,
+    tool: &str,
+    arguments: Map<String, Value>,
+) -> Result<axum::Json<Value>, ApiError> {
+    let not_found = || {
+        ApiError::new(
+            ErrorCode::McpToolNotFound,
+            format!("server {:?} has no enabled tool {tool:?}", spec.name),
+        )
+    };
+    if !spec.enabled || spec.disabled_tools.contains(tool) {
+        return Err(not_found());
+    }
+    let tools = state.manager.list_tools(&caller.user.id, spec).await?;
+    let info = tools
+        .iter()
+        .find(|t| t.name == tool)
+        .ok_or_else(not_found)?;
+    let arguments = Value::Object(arguments);
+    switchboard_schema::validate::validate_arguments(
+        &Value::Object(info.input_schema.clone()),
+        &arguments,
+    )
+    .map_err(|e| ApiError::new(e.code(), e.to_string()))?;
+    let Value::Object(arguments) = arguments else {
+        return Err(not_found());
+    };
+    let result = state
+        .manager
+        .call_tool(
+            &caller.user.id,
+            spec,
+            tool,
+            Some(arguments),
+            CallOptions::default(),
+        )
+        .await?;
+    let result = serde_json::to_value(&result)
+        .map_err(|e| ApiError::new(ErrorCode::McpParseError, e.to_string()))?;
+    Ok(axum::Json(result))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Flags {
+    enabled: Option<bool>,
+    auto_approve: Option<bool>,
+}
+
+/// Sets a tool's enabled and auto-approve flags (seed 001's per-tool switches).
+async fn set_flags(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((id, tool)): Path<(String, String)>,
+    Json(flags): Json<Flags>,
+) -> Result<axum::Json<switchboard_store::StoredServer>, ApiError> {
+    let id = ServerId(id);
+    // Under the server's row lock, so two switches flipped at once both stay flipped.
+    let edited = state
+        .store
+        .edit_server(&caller.user.id, &id, &|old: &ServerSpec| {
+            let mut spec = old.clone();
+            if let Some(enabled) = flags.enabled {
+                if enabled {
+                    spec.disabled_tools.remove(&tool);
+                } else {
+                    spec.disabled_tools.insert(tool.clone());
+                }
+            }
+            if let Some(auto) = flags.auto_approve {
+                if auto {
+                    spec.auto_approved_tools.insert(tool.clone());
+                } else {
+                    spec.auto_approved_tools.remove(&tool);
+                }
+            }
+            Ok(spec)
+        })
+        .await?;
+    Ok(axum::Json(edited))
+}

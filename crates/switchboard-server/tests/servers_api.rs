@@ -1,0 +1,453 @@
+//! The MCP server routes through the real router on a real socket, with server-everything
+//! over stdio behind them.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use switchboard_agent::{Agent, AgentConfig};
+use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use switchboard_server::{AppState, AuthMode, app};
+use switchboard_store::{Role, StoreConfig};
+use switchboard_testkit::Peers;
+
+struct Api {
+    base: String,
+    admin: String,
+    member: String,
+    client: reqwest::Client,
+    _shutdown: tokio::sync::oneshot::Sender<()>,
+    _dir: tempfile::TempDir,
+    manager: Arc<ConnectionManager>,
+}
+
+async fn start() -> Api {
+    let dir = tempfile::tempdir().unwrap();
+    let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
+        .await
+        .unwrap();
+    let admin = store.create_user("admin", Role::Admin).await.unwrap();
+    let member = store.create_user("member", Role::Member).await.unwrap();
+    let admin = store.issue_token(&admin.id, "t").await.unwrap().secret;
+    let member = store.issue_token(&member.id, "t").await.unwrap().secret;
+    let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
+    let agent = Agent::new(Arc::clone(&store), manager.clone(), AgentConfig::default());
+    let state = AppState {
+        store,
+        manager: manager.clone(),
+        agent,
+        auth: AuthMode::Tokens,
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        axum::serve(listener, app(state))
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+    });
+    Api {
+        base,
+        admin,
+        member,
+        client: reqwest::Client::new(),
+        _shutdown: shutdown,
+        _dir: dir,
+        manager,
+    }
+}
+
+impl Api {
+    async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status();
+        let text = response.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+}
+
+fn everything() -> Value {
+    let command = Peers::locate().everything_stdio();
+    json!({
+        "name": "Everything",
+        "transport": "stdio",
+        "command": command.program,
+        "args": command.args,
+        "env": command.env.into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        "headers": {},
+    })
+}
+
+fn assert_error(status: StatusCode, body: &Value, expected: StatusCode, code: &str) {
+    assert_eq!(status, expected, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert!(
+        body["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+    assert!(
+        body["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn servers_are_created_tested_listed_and_deleted() {
+    use reqwest::Method;
+    let api = start().await;
+    let admin = Some(api.admin.as_str());
+
+    let mut server = everything();
+    server["headers"] = json!({});
+    server["env"]["API_TOKEN"] = json!("hunter2");
+    server["secret_env"] = json!(["API_TOKEN"]);
+    server["auto_approved_tools"] = json!(["echo"]);
+    let (status, created) = api
+        .send(Method::POST, "/api/mcp-servers", admin, Some(server))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["id"], "everything");
+    assert_eq!(created["env"]["API_TOKEN"], "********");
+
+    let (status, listed) = api.send(Method::GET, "/api/mcp-servers", admin, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert!(!listed.to_string().contains("hunter2"));
+
+    let (status, report) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers/everything/test",
+            admin,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{report}");
+    let names: Vec<&str> = report["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"echo"), "{names:?}");
+
+    let (status, tools) = api
+        .send(
+            Method::GET,
+            "/api/mcp-servers/everything/tools",
+            admin,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{tools}");
+    let echo = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "echo")
+        .unwrap();
+    assert_eq!(echo["displayName"], "mcp__everything__echo");
+    assert_eq!(echo["isEnabled"], true);
+    assert_eq!(echo["isAutoApprove"], true);
+
+    let (status, health) = api
+        .send(
+            Method::GET,
+            "/api/mcp/servers/everything/health",
+            admin,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{health}");
+    assert_eq!(health["status"], "connected");
+
+    let (status, _) = api
+        .send(Method::DELETE, "/api/mcp-servers/everything", admin, None)
+        .await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, body) = api
+        .send(Method::GET, "/api/mcp-servers/everything", admin, None)
+        .await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "MCP_SERVER_NOT_FOUND");
+    api.manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn bad_requests_get_the_error_shape() {
+    use reqwest::Method;
+    let api = start().await;
+    let admin = Some(api.admin.as_str());
+
+    let (status, body) = api.send(Method::GET, "/api/mcp-servers", None, None).await;
+    assert_error(status, &body, StatusCode::UNAUTHORIZED, "UNAUTHORIZED");
+    let (status, body) = api
+        .send(Method::GET, "/api/mcp-servers", Some("sb_nope"), None)
+        .await;
+    assert_error(status, &body, StatusCode::UNAUTHORIZED, "UNAUTHORIZED");
+
+    let response = api
+        .client
+        .post(format!("{}/api/mcp-servers", api.base))
+        .bearer_auth(&api.admin)
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let body: Value = response.json().await.unwrap();
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
+
+    let (status, body) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            admin,
+            Some(json!({"name": "x", "transport": "carrier-pigeon", "url": "https://e.com"})),
+        )
+        .await;
+    assert_error(
+        status,
+        &body,
+        StatusCode::BAD_REQUEST,
+        "UNSUPPORTED_TRANSPORT",
+    );
+
+    let (status, body) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            admin,
+            Some(json!({"name": "x", "transport": "sse", "url": "ftp://e.com"})),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
+
+    let (status, body) = api
+        .send(Method::GET, "/api/mcp-servers/nope/health", admin, None)
+        .await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "MCP_SERVER_NOT_FOUND");
+
+    let (status, listed) = api.send(Method::GET, "/api/mcp-servers", admin, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(listed, json!([]), "nothing was half-written");
+}
+
+#[tokio::test]
+async fn members_cannot_run_commands_or_see_other_users_servers() {
+    use reqwest::Method;
+    let api = start().await;
+    let member = Some(api.member.as_str());
+
+    let (status, body) = api
+        .send(Method::POST, "/api/mcp-servers", member, Some(everything()))
+        .await;
+    assert_error(status, &body, StatusCode::FORBIDDEN, "FORBIDDEN");
+
+    // A remote server is fine for a member.
+    let (status, _) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            member,
+            Some(json!({"name": "remote", "url": "https://example.com/mcp"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+
+    let (status, _) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            Some(api.admin.as_str()),
+            Some(everything()),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    for (method, path) in [
+        (Method::GET, "/api/mcp-servers/everything"),
+        (Method::PUT, "/api/mcp-servers/everything"),
+        (Method::DELETE, "/api/mcp-servers/everything"),
+        (Method::POST, "/api/mcp-servers/everything/test"),
+        (Method::GET, "/api/mcp-servers/everything/health"),
+        (Method::GET, "/api/mcp-servers/everything/tools"),
+    ] {
+        let body =
+            (method == Method::PUT).then(|| json!({"name": "mine", "url": "https://e.com/mcp"}));
+        let (status, response) = api.send(method.clone(), path, member, body).await;
+        assert_error(
+            status,
+            &response,
+            StatusCode::NOT_FOUND,
+            "MCP_SERVER_NOT_FOUND",
+        );
+    }
+    let (_, still) = api
+        .send(
+            Method::GET,
+            "/api/mcp-servers/everything",
+            Some(api.admin.as_str()),
+            None,
+        )
+        .await;
+    assert_eq!(still["name"], "Everything", "unchanged");
+}
+
+#[tokio::test]
+async fn tools_are_listed_called_and_proxied_with_flat_parameters() {
+    use reqwest::Method;
+    let api = start().await;
+    let admin = Some(api.admin.as_str());
+    let (status, _) = api
+        .send(Method::POST, "/api/mcp-servers", admin, Some(everything()))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+
+    let (status, tools) = api.send(Method::GET, "/api/chat/tools", admin, None).await;
+    assert_eq!(status, StatusCode::OK, "{tools}");
+    assert!(
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["displayName"] == "mcp__everything__get-sum"),
+        "{tools}"
+    );
+
+    let (status, result) = api
+        .send(Method::POST, "/api/mcp/tools/call", admin, Some(json!({"server_id": "everything", "tool_name": "echo", "arguments": {"message": "hi"}})))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{result}");
+    assert_eq!(result["content"][0]["text"], "Echo: hi");
+
+    // The proxy: the whole body is the arguments.
+    let (status, result) = api
+        .send(
+            Method::POST,
+            "/api/mcp/proxy/everything/tools/get-sum/call",
+            admin,
+            Some(json!({"a": 2, "b": 40})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{result}");
+    assert!(result.to_string().contains("42"), "{result}");
+
+    let (status, body) = api
+        .send(
+            Method::POST,
+            "/api/mcp/proxy/everything/tools/get-sum/call",
+            admin,
+            Some(json!({"a": "two"})),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "MCP_INVALID_PARAMS");
+    let (status, body) = api
+        .send(
+            Method::POST,
+            "/api/mcp/proxy/everything/tools/nope/call",
+            admin,
+            Some(json!({})),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "MCP_TOOL_NOT_FOUND");
+    let (status, body) = api
+        .send(
+            Method::POST,
+            "/api/mcp/proxy/missing/tools/echo/call",
+            admin,
+            Some(json!({})),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "MCP_SERVER_NOT_FOUND");
+
+    // Disabling a tool hides it from calls; the flags show in the server's tools.
+    let (status, _) = api
+        .send(
+            Method::PUT,
+            "/api/mcp-servers/everything/tools/echo",
+            admin,
+            Some(json!({"enabled": false, "autoApprove": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = api
+        .send(
+            Method::POST,
+            "/api/mcp/proxy/everything/tools/echo/call",
+            admin,
+            Some(json!({"message": "x"})),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "MCP_TOOL_NOT_FOUND");
+    let (_, tools) = api
+        .send(
+            Method::GET,
+            "/api/mcp-servers/everything/tools",
+            admin,
+            None,
+        )
+        .await;
+    let echo = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "echo")
+        .unwrap();
+    assert_eq!(
+        (echo["isEnabled"].clone(), echo["isAutoApprove"].clone()),
+        (json!(false), json!(true))
+    );
+
+    // Another user reaches none of it.
+    let (status, body) = api
+        .send(
+            Method::POST,
+            "/api/mcp/proxy/everything/tools/get-sum/call",
+            Some(api.member.as_str()),
+            Some(json!({"a": 1, "b": 1})),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "MCP_SERVER_NOT_FOUND");
+    api.manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_unreachable_server_is_502() {
+    use reqwest::Method;
+    let api = start().await;
+    let admin = Some(api.admin.as_str());
+    // Nothing listens on port 9 of loopback.
+    let (status, _) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            admin,
+            Some(json!({"name": "gone", "url": "http://127.0.0.1:9/mcp"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, body) = api
+        .send(Method::POST, "/api/mcp-servers/gone/test", admin, None)
+        .await;
+    assert_error(status, &body, StatusCode::BAD_GATEWAY, "MCP_UNREACHABLE");
+    api.manager.shutdown().await;
+}

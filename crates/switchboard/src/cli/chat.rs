@@ -1,0 +1,273 @@
+//! `switchboard chat`: a conversation with a model that uses the configured MCP servers'
+//! tools, in the terminal or from a script.
+//!
+//! On a terminal it prompts with `> ` (on stderr), answers each message as it streams and asks
+//! before a tool runs (`--approve ask`, the default there). When standard input is not a
+//! terminal, each line of it is one user message, answered in turn, and the command exits 0
+//! after the last; calls are rejected unless `--approve` says otherwise, and with
+//! `--approve ask` the line after a message that led to a question answers it (`y`, `n`, `a`).
+//! Every invocation is a new conversation in the store, titled after its first message.
+//!
+//! The provider, model and servers are settled in [`setup`]; one message's run in [`turn`];
+//! what is printed in [`render`]. Ctrl-C cancels the run: a person is back at the prompt, a
+//! script exits non-zero. A run that fails prints its error code; a script then exits non-zero.
+
+mod error;
+mod input;
+mod interrupt;
+mod render;
+mod setup;
+mod turn;
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Args, ValueEnum};
+use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, StopReason};
+use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use switchboard_store::{NewConversation, ToolMode};
+
+pub use error::ChatError;
+use input::Lines;
+use interrupt::Interrupts;
+use render::Printer;
+use setup::Setup;
+use turn::{ToolKey, Turn};
+
+use super::local::LocalServers;
+use super::{CliError, Context};
+use crate::output;
+
+#[derive(Debug, Args)]
+pub struct ChatArgs {
+    /// A stored assistant (by name or id): its provider, model, tool mode, rounds, system
+    /// prompt and servers. The other options override them.
+    #[arg(long, value_name = "NAME")]
+    pub assistant: Option<String>,
+    /// A stored provider (by name or id), or `openai` / `anthropic` for the one the
+    /// environment describes (OPENAI_API_KEY / OPENAI_BASE_URL, ANTHROPIC_API_KEY /
+    /// ANTHROPIC_BASE_URL). By default the first stored provider, else the environment's.
+    #[arg(long, value_name = "NAME")]
+    pub provider: Option<String>,
+    /// The model; by default the provider's (OPENAI_MODEL / ANTHROPIC_MODEL for a provider
+    /// from the environment).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// A server whose tools the model may use (by name or id; repeatable). By default the
+    /// assistant's servers, else every enabled server.
+    #[arg(long = "server", value_name = "NAME")]
+    pub servers: Vec<String>,
+    /// How tools are offered to the model.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub tool_mode: Option<ToolModeArg>,
+    /// Tool calls not on their server's auto-approve list: ask, approve or reject them. By
+    /// default `ask` on a terminal and `never` otherwise.
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub approve: Option<Approve>,
+    /// The most rounds of tool calls for one message (default 20).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_rounds: Option<u32>,
+    /// The system prompt.
+    #[arg(long, value_name = "TEXT")]
+    pub system: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ToolModeArg {
+    /// One function per tool, through the provider's function calling.
+    Native,
+    /// Tools described in the system prompt, calls written as JSON blocks.
+    Prompt,
+    /// One `mcp_query` tool over every server.
+    Meta,
+}
+
+impl From<ToolModeArg> for ToolMode {
+    fn from(mode: ToolModeArg) -> ToolMode {
+        match mode {
+            ToolModeArg::Native => ToolMode::Native,
+            ToolModeArg::Prompt => ToolMode::Prompt,
+            ToolModeArg::Meta => ToolMode::Meta,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Approve {
+    /// Ask for each call (on a terminal, or the next line of a script).
+    Ask,
+    /// Approve every call.
+    Auto,
+    /// Reject every call that is not auto-approved.
+    Never,
+}
+
+pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> {
+    let interactive = std::io::stdin().is_terminal();
+    let approval = match args.approve {
+        Some(Approve::Ask) => ApprovalPolicy::Ask,
+        Some(Approve::Auto) => ApprovalPolicy::ApproveAll,
+        Some(Approve::Never) => ApprovalPolicy::RejectUnapproved,
+        None if interactive => ApprovalPolicy::Ask,
+        None => ApprovalPolicy::RejectUnapproved,
+    };
+    let servers = context.servers().await?;
+    let env = |name: &str| std::env::var(name).ok();
+    let setup = setup::resolve(&servers, &args, approval, &env).await?;
+    for note in &setup.notes {
+        eprintln!("note: {note}");
+    }
+    if interactive {
+        let names: Vec<&str> = (setup.spec.servers.iter())
+            .map(|spec| spec.name.as_str())
+            .collect();
+        let tools = match names.as_slice() {
+            [] => "no tool servers".to_owned(),
+            names => format!("tools of {}", names.join(", ")),
+        };
+        eprintln!(
+            "chatting with {} ({tools}); /exit or Ctrl-D leaves",
+            setup.description
+        );
+    }
+    let manager = ConnectionManager::new(ManagerConfig::default());
+    let agent = Agent::new(
+        Arc::clone(servers.store()),
+        Arc::new(manager.clone()),
+        AgentConfig::default(),
+    );
+    let mut chat = Chat {
+        agent,
+        servers,
+        setup,
+        input: Lines::stdin(),
+        interrupts: Interrupts::listen(),
+        printer: Printer::new(std::io::stdout()),
+        interactive,
+        conversation_id: None,
+    };
+    let result = chat.run().await;
+    manager.shutdown().await;
+    chat.servers.store().close().await;
+    result
+}
+
+/// One chat: a conversation, its settings, and the terminal or script it talks to.
+struct Chat<W: Write> {
+    agent: Agent,
+    servers: LocalServers,
+    setup: Setup,
+    input: Lines,
+    interrupts: Interrupts,
+    printer: Printer<W>,
+    interactive: bool,
+    /// Created with the first message.
+    conversation_id: Option<String>,
+}
+
+impl<W: Write> Chat<W> {
+    async fn run(&mut self) -> anyhow::Result<ExitCode> {
+        loop {
+            if self.interactive {
+                eprint!("> ");
+                let _ = std::io::stderr().flush();
+            }
+            let line = tokio::select! {
+                line = self.input.next() => line,
+                () = self.interrupts.next() => {
+                    if !self.interactive {
+                        return Err(CliError::Interrupted.into());
+                    }
+                    eprintln!("\n(/exit or Ctrl-D leaves)");
+                    continue;
+                }
+            };
+            let Some(line) = line else {
+                if self.interactive {
+                    // Ctrl-D leaves the cursor after the prompt.
+                    eprintln!();
+                }
+                break;
+            };
+            let line = line?;
+            let text = line.trim();
+            if text.is_empty() {
+                continue;
+            }
+            if text == "/exit" {
+                break;
+            }
+            self.turn(text).await?;
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// Answers one message. A failed run is reported and the chat goes on, except in a
+    /// script, where it (and Ctrl-C) ends the chat with an error.
+    async fn turn(&mut self, text: &str) -> anyhow::Result<()> {
+        let conversation_id = self.conversation(text).await?;
+        let end = Turn {
+            agent: &self.agent,
+            servers: &self.servers,
+            conversation_id: &conversation_id,
+            spec: &self.setup.spec,
+            input: &mut self.input,
+            interrupts: &mut self.interrupts,
+            printer: &mut self.printer,
+            interactive: self.interactive,
+        }
+        .run(text)
+        .await?;
+        self.printer.end_turn();
+        self.auto_approve(&end.always);
+        match end.outcome {
+            Ok(outcome) => match outcome.stop {
+                StopReason::Answered => {}
+                StopReason::MaxRounds => eprintln!(
+                    "(stopped after {} rounds of tool calls; --max-rounds raises the limit)",
+                    outcome.tool_rounds
+                ),
+                StopReason::Cancelled => eprintln!("(cancelled)"),
+            },
+            Err(_) if end.interrupted => eprintln!("(cancelled)"),
+            Err(error) if self.interactive => {
+                output::print_error(false, Some(error.code()), &error.to_string());
+            }
+            Err(error) => return Err(error.into()),
+        }
+        if end.interrupted && !self.interactive {
+            return Err(CliError::Interrupted.into());
+        }
+        Ok(())
+    }
+
+    /// The conversation, created with the first message as its title.
+    async fn conversation(&mut self, first_message: &str) -> anyhow::Result<String> {
+        if let Some(id) = &self.conversation_id {
+            return Ok(id.clone());
+        }
+        let new = NewConversation {
+            title: render::title(first_message),
+            assistant_id: self.setup.assistant_id.clone(),
+        };
+        let store = self.servers.store();
+        let created = store
+            .create_conversation(self.servers.owner(), &new)
+            .await?;
+        self.conversation_id = Some(created.id.clone());
+        Ok(created.id)
+    }
+
+    /// Later runs of this chat see the tools answered `always` as auto-approved, as the
+    /// store now has them.
+    fn auto_approve(&mut self, tools: &std::collections::BTreeSet<ToolKey>) {
+        for (server_id, tool) in tools {
+            for spec in &mut self.setup.spec.servers {
+                if spec.id == *server_id {
+                    spec.auto_approved_tools.insert(tool.clone());
+                }
+            }
+        }
+    }
+}
