@@ -75,6 +75,8 @@ pub enum ErrorCode {
     /// The request conflicts with current state (duplicate name, approval already decided).
     /// 409.
     Conflict,
+    /// The request body is larger than the server takes. 413.
+    PayloadTooLarge,
     /// No valid credentials for Switchboard itself. 401.
     Unauthorized,
     /// Authenticated, but not allowed. 403.
@@ -121,6 +123,7 @@ impl ErrorCode {
         ErrorCode::ValidationError,
         ErrorCode::NotFound,
         ErrorCode::Conflict,
+        ErrorCode::PayloadTooLarge,
         ErrorCode::Unauthorized,
         ErrorCode::Forbidden,
         ErrorCode::Cancelled,
@@ -146,6 +149,7 @@ impl ErrorCode {
             ErrorCode::ValidationError => "VALIDATION_ERROR",
             ErrorCode::NotFound => "NOT_FOUND",
             ErrorCode::Conflict => "CONFLICT",
+            ErrorCode::PayloadTooLarge => "PAYLOAD_TOO_LARGE",
             ErrorCode::Unauthorized => "UNAUTHORIZED",
             ErrorCode::Forbidden => "FORBIDDEN",
             ErrorCode::Cancelled => "CANCELLED",
@@ -163,6 +167,7 @@ impl ErrorCode {
             ErrorCode::Forbidden => 403,
             ErrorCode::McpServerNotFound | ErrorCode::McpToolNotFound | ErrorCode::NotFound => 404,
             ErrorCode::Conflict => 409,
+            ErrorCode::PayloadTooLarge => 413,
             ErrorCode::Cancelled => 499,
             ErrorCode::SchemaError | ErrorCode::InternalError => 500,
             ErrorCode::McpUnreachable

@@ -3,23 +3,33 @@
 
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
 use switchboard_core::ErrorCode;
 
 use crate::error::ApiError;
+use crate::state::AppState;
 
 pub struct Json<T>(pub T);
 
-impl<S, T> FromRequest<S> for Json<T>
+impl<T> FromRequest<AppState> for Json<T>
 where
-    S: Send + Sync,
     T: DeserializeOwned,
 {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, ApiError> {
         match axum::Json::<T>::from_request(request, state).await {
             Ok(axum::Json(value)) => Ok(Json(value)),
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                Err(ApiError::new(
+                    ErrorCode::PayloadTooLarge,
+                    format!(
+                        "the body is larger than this server takes ({} bytes at most)",
+                        state.config.max_body_bytes
+                    ),
+                ))
+            }
             Err(rejection) => Err(ApiError::new(
                 ErrorCode::ValidationError,
                 describe(&rejection),

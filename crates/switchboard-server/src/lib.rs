@@ -4,11 +4,13 @@
 //! that shape ([`json`]) and authentication as an extractor ([`auth`]).
 
 pub mod auth;
+pub mod config;
 pub mod error;
 pub mod json;
 mod routes;
 pub mod state;
 
+pub use config::ServerConfig;
 pub use error::ApiError;
 pub use routes::app;
 pub use state::{AppState, AuthMode};

@@ -7,6 +7,8 @@ use switchboard_core::OwnerId;
 use switchboard_mcp::ConnectionManager;
 use switchboard_store::Store;
 
+use crate::config::ServerConfig;
+
 /// How callers are identified.
 #[derive(Debug, Clone)]
 pub enum AuthMode {
@@ -22,4 +24,28 @@ pub struct AppState {
     pub manager: Arc<ConnectionManager>,
     pub agent: Agent,
     pub auth: AuthMode,
+    pub config: Arc<ServerConfig>,
+}
+
+impl AppState {
+    /// The state with the default [`ServerConfig`].
+    pub fn new(
+        store: Arc<dyn Store>,
+        manager: Arc<ConnectionManager>,
+        agent: Agent,
+        auth: AuthMode,
+    ) -> Self {
+        Self {
+            store,
+            manager,
+            agent,
+            auth,
+            config: Arc::new(ServerConfig::default()),
+        }
+    }
+
+    pub fn with_config(mut self, config: ServerConfig) -> Self {
+        self.config = Arc::new(config);
+        self
+    }
 }

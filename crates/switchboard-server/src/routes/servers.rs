@@ -73,8 +73,12 @@ fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec, ApiError> 
     })
 }
 
-fn check_command(caller: &Caller, spec: &ServerSpec) -> Result<(), ApiError> {
-    if spec.transport == TransportKind::Stdio {
+/// A stdio server runs its command on the host: admins may configure any, members only one
+/// on the configuration's allowlist.
+fn check_command(state: &AppState, caller: &Caller, spec: &ServerSpec) -> Result<(), ApiError> {
+    if spec.transport == TransportKind::Stdio
+        && !state.config.allows_command(spec.command.as_deref())
+    {
         caller.require_admin("a stdio server runs a command on the host, so configuring one")?;
     }
     Ok(())
@@ -93,7 +97,7 @@ async fn create(
     Json(body): Json<Value>,
 ) -> Result<(StatusCode, axum::Json<StoredServer>), ApiError> {
     let spec = spec_from(body, None)?;
-    check_command(&caller, &spec)?;
+    check_command(&state, &caller, &spec)?;
     let created = state.store.create_server(&caller.user.id, &spec).await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
@@ -123,7 +127,7 @@ async fn update(
             || old.command != spec.command
             || old.args != spec.args)
     {
-        check_command(&caller, &spec)?;
+        check_command(&state, &caller, &spec)?;
     }
     let updated = state
         .store

@@ -45,12 +45,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     let auth = first_start(store.as_ref(), args.single_user).await?;
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
     let agent = Agent::new(Arc::clone(&store), manager.clone(), AgentConfig::default());
-    let state = AppState {
-        store: Arc::clone(&store),
-        manager: manager.clone(),
-        agent,
-        auth,
-    };
+    let state = AppState::new(Arc::clone(&store), manager.clone(), agent, auth);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;

@@ -1,0 +1,50 @@
+//! The HTTP server's settings.
+
+/// Settings of the HTTP API.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Commands a member may configure as stdio servers, matched exactly: `npx` allows `npx`
+    /// (found on the host's PATH), not `/tmp/x/npx`. Anything else needs the admin role.
+    pub stdio_allowlist: Vec<String>,
+    /// Request bodies larger than this are refused with 413.
+    pub max_body_bytes: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            stdio_allowlist: Vec::new(),
+            max_body_bytes: 4 * 1024 * 1024,
+        }
+    }
+}
+
+impl ServerConfig {
+    /// Whether `command` is on the stdio allowlist. Only the exact text counts: matching a
+    /// file name would let anyone allow `npx` by naming their own script `npx`.
+    pub fn allows_command(&self, command: Option<&str>) -> bool {
+        command.is_some_and(|command| self.stdio_allowlist.iter().any(|a| a == command))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_allowlist_matches_whole_commands_only() {
+        let config = ServerConfig {
+            stdio_allowlist: vec!["npx".into(), "/opt/tools/uvx".into()],
+            ..ServerConfig::default()
+        };
+        assert!(config.allows_command(Some("npx")));
+        assert!(!config.allows_command(Some("/tmp/x/npx")));
+        assert!(config.allows_command(Some("/opt/tools/uvx")));
+        assert!(!config.allows_command(Some("uvx")));
+        assert!(!config.allows_command(Some("/usr/bin/uvx")));
+        assert!(!config.allows_command(Some("npx-evil")));
+        assert!(!config.allows_command(Some("sh")));
+        assert!(!config.allows_command(None));
+        assert!(!ServerConfig::default().allows_command(Some("npx")));
+    }
+}

@@ -1,0 +1,105 @@
+//! The test API: the real router on a real socket, a store in a temporary directory, an admin
+//! and a member with tokens.
+
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::sync::Arc;
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use switchboard_agent::{Agent, AgentConfig};
+use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use switchboard_server::{AppState, AuthMode, app};
+use switchboard_store::{Role, StoreConfig};
+use switchboard_testkit::Peers;
+
+pub struct Api {
+    pub base: String,
+    pub admin: String,
+    pub member: String,
+    pub client: reqwest::Client,
+    _shutdown: tokio::sync::oneshot::Sender<()>,
+    _dir: tempfile::TempDir,
+    pub manager: Arc<ConnectionManager>,
+}
+
+pub async fn start() -> Api {
+    let dir = tempfile::tempdir().unwrap();
+    let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
+        .await
+        .unwrap();
+    let admin = store.create_user("admin", Role::Admin).await.unwrap();
+    let member = store.create_user("member", Role::Member).await.unwrap();
+    let admin = store.issue_token(&admin.id, "t").await.unwrap().secret;
+    let member = store.issue_token(&member.id, "t").await.unwrap().secret;
+    let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
+    let agent = Agent::new(Arc::clone(&store), manager.clone(), AgentConfig::default());
+    let state = AppState::new(store, manager.clone(), agent, AuthMode::Tokens);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        axum::serve(listener, app(state))
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+    });
+    Api {
+        base,
+        admin,
+        member,
+        client: reqwest::Client::new(),
+        _shutdown: shutdown,
+        _dir: dir,
+        manager,
+    }
+}
+
+impl Api {
+    pub async fn send(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let mut request = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status();
+        let text = response.text().await.unwrap();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+}
+
+pub fn everything() -> Value {
+    let command = Peers::locate().everything_stdio();
+    json!({
+        "name": "Everything",
+        "transport": "stdio",
+        "command": command.program,
+        "args": command.args,
+        "env": command.env.into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        "headers": {},
+    })
+}
+
+pub fn assert_error(status: StatusCode, body: &Value, expected: StatusCode, code: &str) {
+    assert_eq!(status, expected, "{body}");
+    assert_eq!(body["code"], code, "{body}");
+    assert!(
+        body["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+    assert!(
+        body["timestamp"].as_str().is_some_and(|t| t.ends_with('Z')),
+        "{body}"
+    );
+}
