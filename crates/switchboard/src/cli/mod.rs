@@ -19,6 +19,7 @@ mod schema;
 mod serve;
 mod servers;
 mod tools;
+mod users;
 
 use std::process::ExitCode;
 
@@ -83,6 +84,9 @@ pub enum Command {
     /// Convert tool schemas for an LLM provider's function calling.
     #[command(subcommand)]
     Schema(schema::SchemaCommand),
+    /// Add, list and remove the users of the HTTP API and their API tokens.
+    #[command(subcommand)]
+    Users(users::UsersCommand),
 }
 
 /// What every command may need from the global options.
@@ -104,6 +108,8 @@ impl Context {
 pub enum CliError {
     #[error("no server named `{0}` (see `switchboard servers list`)")]
     ServerNotFound(String),
+    #[error("no user named `{0}` (see `switchboard users list`)")]
+    UserNotFound(String),
     /// The store's conflict on a name or id, with what to do about it.
     #[error("{source}; {hint}")]
     Taken {
@@ -125,6 +131,7 @@ impl CliError {
     fn code(&self) -> ErrorCode {
         match self {
             CliError::ServerNotFound(_) => ErrorCode::McpServerNotFound,
+            CliError::UserNotFound(_) => ErrorCode::NotFound,
             CliError::Taken { source, .. } | CliError::Store(source) => source.code(),
             CliError::BadArguments(_) => ErrorCode::McpInvalidParams,
             CliError::Interrupted => ErrorCode::Cancelled,
@@ -148,6 +155,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(args) => import::run(&context, args).await,
         Command::DemoServer(args) => demo::run(args).await,
         Command::Schema(command) => schema::run(command),
+        Command::Users(command) => users::run(&context, command).await,
     }
 }
 

@@ -9,7 +9,7 @@
 //! logging goes to stderr (see `main.rs`).
 
 mod calc;
-mod clock;
+pub(crate) mod clock;
 mod tools;
 
 use std::future::Future;
