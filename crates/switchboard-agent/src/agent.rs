@@ -5,7 +5,7 @@ use std::sync::Arc;
 use switchboard_core::{OwnerId, ServerSpec, ToolCallRecord, ToolCallStatus};
 use switchboard_llm::Provider;
 use switchboard_mcp::ToolBackend;
-use switchboard_store::{MessageRole, NewMessage, Store, StoreError, ToolMode};
+use switchboard_store::{Message, MessageRole, NewMessage, Store, StoreError, ToolMode};
 use tokio_util::sync::CancellationToken;
 
 use crate::decisions::DecisionHub;
@@ -70,6 +70,19 @@ pub struct RunOutcome {
     pub tool_rounds: u32,
 }
 
+/// A conversation claimed for one run in this process; the claim ends when this is dropped.
+#[derive(Debug)]
+pub struct Claim {
+    conversation_id: String,
+    _guard: crate::running::RunGuard,
+}
+
+impl Claim {
+    pub fn conversation_id(&self) -> &str {
+        &self.conversation_id
+    }
+}
+
 /// Runs conversations. Cheap to share (`Arc`).
 #[derive(Clone)]
 pub struct Agent {
@@ -79,6 +92,8 @@ pub struct Agent {
     pub(crate) hub: Arc<DecisionHub>,
     pub(crate) running: Arc<crate::running::Running>,
     pub(crate) config: AgentConfig,
+    /// Set when the process stops: runs waiting for decisions return at once.
+    pub(crate) stopping: CancellationToken,
 }
 
 impl std::fmt::Debug for Agent {
@@ -98,6 +113,7 @@ impl Agent {
             hub: Arc::default(),
             running: Arc::default(),
             config,
+            stopping: CancellationToken::new(),
         }
     }
 
@@ -114,28 +130,10 @@ impl Agent {
         spec: &RunSpec,
         cancel: CancellationToken,
     ) -> Result<RunOutcome, AgentError> {
-        // Refused before the message is stored, so a busy conversation gains nothing.
-        if self.running.is_running(conversation_id) {
-            return Err(AgentError::Busy {
-                conversation_id: conversation_id.to_owned(),
-            });
-        }
-        let message = self
-            .store
-            .append_message(
-                owner,
-                conversation_id,
-                &NewMessage::text(MessageRole::User, text),
-            )
-            .await?;
-        self.events.publish(
-            owner,
-            AgentEvent::MessageCreated {
-                conversation_id: conversation_id.to_owned(),
-                message: Box::new(message),
-            },
-        );
-        self.resume(owner, conversation_id, spec, cancel).await
+        // Claimed before the message is stored, so a busy conversation gains nothing.
+        let claim = self.claim(conversation_id)?;
+        self.post(&claim, owner, text).await?;
+        self.run(claim, owner, spec, cancel).await
     }
 
     /// Goes on with the conversation's last turn from what is stored: after a restart, or to
@@ -147,11 +145,61 @@ impl Agent {
         spec: &RunSpec,
         cancel: CancellationToken,
     ) -> Result<RunOutcome, AgentError> {
-        let Some(_running) = self.running.claim(conversation_id) else {
-            return Err(AgentError::Busy {
+        let claim = self.claim(conversation_id)?;
+        self.run(claim, owner, spec, cancel).await
+    }
+
+    /// Claims the conversation for one run in this process ([`AgentError::Busy`] if it has
+    /// one). [`Agent::send`] is [`Agent::claim`], [`Agent::post`] and [`Agent::run`]; the
+    /// steps are separate for callers that answer once the message is stored and let the run
+    /// go on in the background.
+    pub fn claim(&self, conversation_id: &str) -> Result<Claim, AgentError> {
+        let guard = self
+            .running
+            .claim(conversation_id)
+            .ok_or_else(|| AgentError::Busy {
                 conversation_id: conversation_id.to_owned(),
-            });
-        };
+            })?;
+        Ok(Claim {
+            conversation_id: conversation_id.to_owned(),
+            _guard: guard,
+        })
+    }
+
+    /// Stores and announces the user's message in the claimed conversation.
+    pub async fn post(
+        &self,
+        claim: &Claim,
+        owner: &OwnerId,
+        text: &str,
+    ) -> Result<Message, AgentError> {
+        let message = self
+            .store
+            .append_message(
+                owner,
+                &claim.conversation_id,
+                &NewMessage::text(MessageRole::User, text),
+            )
+            .await?;
+        self.events.publish(
+            owner,
+            AgentEvent::MessageCreated {
+                conversation_id: claim.conversation_id.clone(),
+                message: Box::new(message.clone()),
+            },
+        );
+        Ok(message)
+    }
+
+    /// Answers the claimed conversation's last message, or goes on with its last turn.
+    pub async fn run(
+        &self,
+        claim: Claim,
+        owner: &OwnerId,
+        spec: &RunSpec,
+        cancel: CancellationToken,
+    ) -> Result<RunOutcome, AgentError> {
+        let conversation_id = claim.conversation_id.as_str();
         let run = Run::prepare(self, owner, conversation_id, spec, cancel).await;
         let outcome = run.drive().await;
         // A cancellation the caller asked for is not a failure to announce.
@@ -169,7 +217,25 @@ impl Agent {
                 },
             );
         }
+        drop(claim);
         outcome
+    }
+
+    /// Ends every wait for decisions, now and later, with [`AgentError::Stopping`]; the waiting
+    /// calls stay pending in the store. Runs that are answering or calling tools go on.
+    pub fn stop_waiting(&self) {
+        self.stopping.cancel();
+    }
+
+    /// Whether the conversation has a run in this process.
+    pub fn is_running(&self, conversation_id: &str) -> bool {
+        self.running.is_running(conversation_id)
+    }
+
+    /// Tells a run waiting on the message's decisions to look at the store again (a decision
+    /// stored by another process).
+    pub fn wake(&self, message_id: &str) {
+        self.hub.decided(message_id);
     }
 
     /// Approves or rejects a call waiting for a decision. The decision is stored, announced,

@@ -18,18 +18,26 @@ pub enum AgentError {
     /// A decision for a call that is not waiting for one.
     #[error("tool call {call_id:?} is not waiting for approval (it is {status})")]
     NotPending { call_id: String, status: String },
+    /// The process is stopping while the run waits for decisions; it goes on from the store
+    /// when a decision is given after the restart.
+    #[error("the server is stopping; the run goes on when a decision is given after the restart")]
+    Stopping,
+    /// A stored provider of a kind this build has no client for.
+    #[error("provider {name:?} is of kind {kind:?}, which this build cannot call")]
+    UnsupportedProvider { name: String, kind: String },
 }
 
 impl AgentError {
     pub fn code(&self) -> ErrorCode {
         match self {
             AgentError::Store(e) => e.code(),
-            AgentError::Llm(LlmError::Cancelled) => ErrorCode::Cancelled,
+            AgentError::Llm(LlmError::Cancelled) | AgentError::Stopping => ErrorCode::Cancelled,
             AgentError::Llm(LlmError::BadRequest { .. } | LlmError::ContextTooLong { .. }) => {
                 ErrorCode::ValidationError
             }
             AgentError::Llm(_) => ErrorCode::UpstreamUnavailable,
             AgentError::NotPending { .. } | AgentError::Busy { .. } => ErrorCode::Conflict,
+            AgentError::UnsupportedProvider { .. } => ErrorCode::ValidationError,
         }
     }
 }

@@ -15,12 +15,14 @@ pub mod error;
 pub mod events;
 mod history;
 pub mod mode;
+mod provider;
 pub mod results;
 mod run;
 mod running;
 mod turn;
 
-pub use agent::{Agent, AgentConfig, ApprovalPolicy, RunOutcome, RunSpec};
+pub use agent::{Agent, AgentConfig, ApprovalPolicy, Claim, RunOutcome, RunSpec};
 pub use catalog::Catalog;
 pub use error::AgentError;
 pub use events::{AgentEvent, EventBus, OwnedEvent, StopReason};
+pub use provider::client_for;

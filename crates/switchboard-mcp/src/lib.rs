@@ -24,4 +24,6 @@ pub use client::Progress;
 pub use config::ManagerConfig;
 pub use connection::{CallOptions, ServerDetails};
 pub use error::McpError;
-pub use manager::{ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport};
+pub use manager::{
+    ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange,
+};

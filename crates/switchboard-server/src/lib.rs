@@ -7,7 +7,9 @@ pub mod auth;
 pub mod config;
 pub mod error;
 pub mod json;
+pub mod live;
 mod routes;
+pub mod runs;
 pub mod state;
 
 pub use config::ServerConfig;

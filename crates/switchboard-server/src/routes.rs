@@ -1,6 +1,11 @@
 //! The application's routes, one module per area.
 
+mod assistants;
+mod conversations;
+mod events;
 mod health;
+mod messages;
+mod providers;
 mod servers;
 mod tools;
 
@@ -15,6 +20,11 @@ pub fn app(state: AppState) -> Router {
         .merge(health::routes())
         .merge(servers::routes())
         .merge(tools::routes())
+        .merge(providers::routes())
+        .merge(assistants::routes())
+        .merge(conversations::routes())
+        .merge(messages::routes())
+        .merge(events::routes())
         .layer(body_limit)
         .with_state(state)
 }

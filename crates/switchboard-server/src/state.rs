@@ -8,6 +8,8 @@ use switchboard_mcp::ConnectionManager;
 use switchboard_store::Store;
 
 use crate::config::ServerConfig;
+use crate::live::EventLog;
+use crate::runs::Runs;
 
 /// How callers are identified.
 #[derive(Debug, Clone)]
@@ -25,22 +27,31 @@ pub struct AppState {
     pub agent: Agent,
     pub auth: AuthMode,
     pub config: Arc<ServerConfig>,
+    /// Runs going on in the background of requests.
+    pub runs: Arc<Runs>,
+    /// The numbered live events (`GET /api/events`).
+    pub events: Arc<EventLog>,
 }
 
 impl AppState {
-    /// The state with the default [`ServerConfig`].
+    /// The state with the default [`ServerConfig`]. Starts the event log's feed, so it must
+    /// be called inside a Tokio runtime; the feed ends with the agent and the manager.
     pub fn new(
         store: Arc<dyn Store>,
         manager: Arc<ConnectionManager>,
         agent: Agent,
         auth: AuthMode,
     ) -> Self {
+        let events = EventLog::start(agent.events(), &manager);
+        let runs = Arc::new(Runs::new(agent.clone(), Arc::clone(&store)));
         Self {
             store,
             manager,
             agent,
             auth,
             config: Arc::new(ServerConfig::default()),
+            runs,
+            events,
         }
     }
 

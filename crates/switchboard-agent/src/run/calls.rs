@@ -67,6 +67,9 @@ impl Run<'_> {
                 // then. (Replicas get LISTEN/NOTIFY with the HTTP server.)
                 () = tokio::time::sleep(DECISION_POLL) => {}
                 () = self.cancel.cancelled() => return Ok(false),
+                // The process is stopping: the decisions still missing stay in the store and
+                // the run goes on when one is given after the restart.
+                () = self.agent.stopping.cancelled() => return Err(AgentError::Stopping),
             }
         }
     }

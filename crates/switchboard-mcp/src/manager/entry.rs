@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use switchboard_core::ServerSpec;
-use tokio::sync::watch;
+use switchboard_core::{OwnerId, ServerId, ServerSpec};
+use tokio::sync::{broadcast, watch};
 
-use super::status::{ConnectionSnapshot, ConnectionStatus};
+use super::status::{ConnectionSnapshot, ConnectionStatus, StatusChange};
 use super::tools::CachedTools;
 use crate::config::ManagerConfig;
 use crate::connect::connect;
@@ -39,11 +39,18 @@ pub(crate) struct Entry {
     attempts: AtomicU64,
     failure: Mutex<Option<(u64, McpError)>>,
     pub(crate) tools: Mutex<Option<CachedTools>>,
+    /// Where status changes are announced to everyone (the HTTP layer's event stream).
+    changes: (OwnerId, ServerId, broadcast::Sender<StatusChange>),
 }
 
 impl Entry {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(
+        owner: OwnerId,
+        server: ServerId,
+        changes: broadcast::Sender<StatusChange>,
+    ) -> Self {
         Self {
+            changes: (owner, server, changes),
             live: RwLock::new(None),
             connecting: tokio::sync::Mutex::new(()),
             status: watch::Sender::new(ConnectionSnapshot::disconnected()),
@@ -216,6 +223,14 @@ impl Entry {
                 ConnectionStatus::Connecting => {}
                 ConnectionStatus::Disconnected => snapshot.server = None,
             }
+        });
+        let (owner, server, changes) = &self.changes;
+        // Nobody listening is not an error.
+        let _ = changes.send(StatusChange {
+            owner: owner.clone(),
+            server: server.clone(),
+            status,
+            last_error: self.status.borrow().last_error.clone(),
         });
     }
 }

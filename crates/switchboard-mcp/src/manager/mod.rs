@@ -18,7 +18,7 @@ use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
-pub use status::{ConnectionSnapshot, ConnectionStatus, ServerReport};
+pub use status::{ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange};
 
 use crate::config::ManagerConfig;
 use crate::connect::connect;
@@ -40,6 +40,7 @@ struct Inner {
     http: reqwest::Client,
     entries: Mutex<HashMap<Key, Arc<Entry>>>,
     stop: CancellationToken,
+    changes: tokio::sync::broadcast::Sender<StatusChange>,
 }
 
 impl Drop for Inner {
@@ -56,6 +57,7 @@ impl ConnectionManager {
             http: http_client(),
             entries: Mutex::new(HashMap::new()),
             stop: CancellationToken::new(),
+            changes: tokio::sync::broadcast::channel(1024).0,
         });
         tokio::spawn(reap_idle(Arc::downgrade(&inner), inner.stop.clone()));
         Self { inner }
@@ -74,7 +76,13 @@ impl ConnectionManager {
         Arc::clone(
             entries
                 .entry((owner.clone(), server.clone()))
-                .or_insert_with(|| Arc::new(Entry::new())),
+                .or_insert_with(|| {
+                    Arc::new(Entry::new(
+                        owner.clone(),
+                        server.clone(),
+                        self.inner.changes.clone(),
+                    ))
+                }),
         )
     }
 
@@ -221,6 +229,12 @@ impl ConnectionManager {
         self.existing(owner, server)
             .map(|entry| entry.snapshot())
             .unwrap_or_else(ConnectionSnapshot::disconnected)
+    }
+
+    /// Every status change of every connection, as it happens. A slow receiver misses
+    /// changes (`Lagged`) rather than slow the connections; `snapshot` has the current state.
+    pub fn status_changes(&self) -> tokio::sync::broadcast::Receiver<StatusChange> {
+        self.inner.changes.subscribe()
     }
 
     /// Follows the state of the connection to `server` as it changes.

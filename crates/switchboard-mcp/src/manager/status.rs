@@ -46,3 +46,12 @@ pub struct ServerReport {
     pub details: ServerDetails,
     pub tools: Vec<switchboard_core::ToolInfo>,
 }
+
+/// A connection's state changed (the manager's `status_changes`).
+#[derive(Debug, Clone)]
+pub struct StatusChange {
+    pub owner: switchboard_core::OwnerId,
+    pub server: switchboard_core::ServerId,
+    pub status: ConnectionStatus,
+    pub last_error: Option<String>,
+}

@@ -3,6 +3,8 @@
 
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod sse;
+
 use std::sync::Arc;
 
 use reqwest::StatusCode;

@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use switchboard_agent::{Agent, AgentConfig};
 use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
-use switchboard_server::{AppState, AuthMode, app};
+use switchboard_server::{AppState, AuthMode, ServerConfig, app};
 use switchboard_store::{Role, Store};
 
 use super::Context;
@@ -26,6 +26,20 @@ pub struct ServeArgs {
     /// No API tokens: every request acts as the local admin. Only on a loopback address.
     #[arg(long)]
     pub single_user: bool,
+    /// A command members may configure as a stdio server (admins may configure any). Exact
+    /// text; repeat for more, or list them comma-separated in SWITCHBOARD_ALLOW_COMMANDS.
+    #[arg(
+        long = "allow-command",
+        env = "SWITCHBOARD_ALLOW_COMMANDS",
+        value_delimiter = ','
+    )]
+    pub allow_commands: Vec<String>,
+    /// Request bodies larger than this many bytes are refused.
+    #[arg(long, default_value_t = 4 * 1024 * 1024)]
+    pub max_body_bytes: usize,
+    /// On shutdown, how long runs that are answering get to finish before they are cancelled.
+    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+    pub shutdown_grace: std::time::Duration,
 }
 
 /// The marker under which the demo server is added, once per user.
@@ -45,15 +59,27 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     let auth = first_start(store.as_ref(), args.single_user).await?;
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
     let agent = Agent::new(Arc::clone(&store), manager.clone(), AgentConfig::default());
-    let state = AppState::new(Arc::clone(&store), manager.clone(), agent, auth);
+    let config = ServerConfig {
+        stdio_allowlist: args.allow_commands.clone(),
+        max_body_bytes: args.max_body_bytes,
+    };
+    let state = AppState::new(Arc::clone(&store), manager.clone(), agent, auth).with_config(config);
+    let stopping = state.clone();
+    let runs = Arc::clone(&state.runs);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     let address = listener.local_addr()?;
     eprintln!("switchboard is listening on http://{address}");
     let served = axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown_signal())
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            // Streams and waits for decisions end first, so no request holds the shutdown.
+            stopping.agent.stop_waiting();
+            stopping.events.close();
+        })
         .await;
+    runs.shutdown(args.shutdown_grace).await;
     manager.shutdown().await;
     store.close().await;
     served.context("the HTTP server failed")?;

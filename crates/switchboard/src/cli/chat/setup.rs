@@ -15,11 +15,10 @@ use std::sync::Arc;
 use switchboard_agent::{ApprovalPolicy, RunSpec};
 use switchboard_core::ServerSpec;
 use switchboard_llm::{
-    ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, AnthropicConfig, AnthropicProvider, DefaultProvider,
-    OPENAI_API_KEY, OPENAI_BASE_URL, OpenAiConfig, OpenAiProvider, Provider,
-    default_provider_from_env,
+    ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, DefaultProvider, OPENAI_API_KEY, OPENAI_BASE_URL,
+    Provider, default_provider_from_env,
 };
-use switchboard_store::{Assistant, AssistantConfig, ProviderKind};
+use switchboard_store::{Assistant, AssistantConfig};
 
 use super::ChatArgs;
 use super::error::ChatError;
@@ -167,31 +166,12 @@ fn build_provider(source: Source, env: Env<'_>) -> Result<Built, ChatError> {
     let model_from = |variable: &str| env(variable).filter(|value| !value.trim().is_empty());
     match source {
         Source::Stored(stored) => {
+            let provider =
+                switchboard_agent::client_for(&stored).map_err(|_| ChatError::UnsupportedKind {
+                    name: stored.config.name.clone(),
+                    kind: stored.config.kind.as_str().to_owned(),
+                })?;
             let config = stored.config;
-            let provider: Arc<dyn Provider> = match config.kind {
-                ProviderKind::OpenAi => {
-                    let mut openai = OpenAiConfig::default();
-                    if let Some(url) = config.base_url {
-                        openai.base_url = url;
-                    }
-                    openai.api_key = config.api_key;
-                    Arc::new(OpenAiProvider::new(openai))
-                }
-                ProviderKind::Anthropic => {
-                    let mut anthropic = AnthropicConfig::default();
-                    if let Some(url) = config.base_url {
-                        anthropic.base_url = url;
-                    }
-                    anthropic.api_key = config.api_key;
-                    Arc::new(AnthropicProvider::new(anthropic))
-                }
-                other => {
-                    return Err(ChatError::UnsupportedKind {
-                        name: config.name,
-                        kind: other.as_str().to_owned(),
-                    });
-                }
-            };
             Ok(Built {
                 provider,
                 default_model: Some(config.default_model),

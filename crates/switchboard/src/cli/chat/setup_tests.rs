@@ -7,6 +7,7 @@ use switchboard_store::{ProviderConfig, StoreConfig, ToolMode};
 
 use super::*;
 use crate::cli::{Cli, Command};
+use switchboard_store::ProviderKind;
 
 struct World {
     _dir: tempfile::TempDir,

@@ -1,0 +1,38 @@
+//! The LLM client for a stored provider.
+
+use std::sync::Arc;
+
+use switchboard_llm::{AnthropicConfig, AnthropicProvider, OpenAiConfig, OpenAiProvider, Provider};
+use switchboard_store::ProviderKind;
+
+use crate::error::AgentError;
+
+/// The client for `stored`, which must carry its key in clear
+/// (`ProviderStore::provider_with_key`).
+pub fn client_for(stored: &switchboard_store::Provider) -> Result<Arc<dyn Provider>, AgentError> {
+    let config = &stored.config;
+    Ok(match config.kind {
+        ProviderKind::OpenAi => {
+            let mut openai = OpenAiConfig::default();
+            if let Some(url) = &config.base_url {
+                openai.base_url.clone_from(url);
+            }
+            openai.api_key.clone_from(&config.api_key);
+            Arc::new(OpenAiProvider::new(openai))
+        }
+        ProviderKind::Anthropic => {
+            let mut anthropic = AnthropicConfig::default();
+            if let Some(url) = &config.base_url {
+                anthropic.base_url.clone_from(url);
+            }
+            anthropic.api_key.clone_from(&config.api_key);
+            Arc::new(AnthropicProvider::new(anthropic))
+        }
+        other => {
+            return Err(AgentError::UnsupportedProvider {
+                name: config.name.clone(),
+                kind: other.as_str().to_owned(),
+            });
+        }
+    })
+}

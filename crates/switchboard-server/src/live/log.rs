@@ -1,0 +1,220 @@
+//! The numbered event log.
+//!
+//! One task moves events from the agent's bus and the connection manager into the log; each
+//! gets the next id, is serialised once, kept in a bounded ring and broadcast. Ids start from
+//! the start time (in microseconds), so ids from before a restart are older than every id
+//! after it and a client resuming with one is told it missed events instead of getting
+//! unrelated ones.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Value, json};
+use switchboard_agent::{AgentEvent, EventBus};
+use switchboard_core::OwnerId;
+use switchboard_mcp::{ConnectionManager, StatusChange};
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+
+/// Events kept for clients that reconnect.
+const KEPT: usize = 10_000;
+
+/// One event as sent: `id`, `event` (its type) and `data` (JSON).
+#[derive(Debug)]
+pub struct Logged {
+    pub id: u64,
+    pub owner: OwnerId,
+    /// The conversation it belongs to, if any.
+    pub conversation_id: Option<String>,
+    pub kind: &'static str,
+    pub data: String,
+}
+
+#[derive(Debug)]
+pub struct EventLog {
+    ring: Mutex<Ring>,
+    sender: broadcast::Sender<Arc<Logged>>,
+    /// Set when the server stops: every stream ends, so none holds the shutdown.
+    closed: CancellationToken,
+}
+
+#[derive(Debug)]
+struct Ring {
+    next_id: u64,
+    events: VecDeque<Arc<Logged>>,
+}
+
+/// A subscriber's start: the kept events after its `Last-Event-ID`, then live ones.
+#[derive(Debug)]
+pub struct Subscription {
+    pub backlog: Vec<Arc<Logged>>,
+    /// Cancelled when the log closes.
+    pub closed: CancellationToken,
+    pub live: broadcast::Receiver<Arc<Logged>>,
+    /// Events after the given id are no longer kept (or it is from before a restart): the
+    /// client should reload what it shows.
+    pub missed: bool,
+}
+
+impl EventLog {
+    /// The log, fed from `bus` and `manager` for as long as the log is in use.
+    pub fn start(bus: &EventBus, manager: &ConnectionManager) -> Arc<Self> {
+        let first_id = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(1, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX / 2));
+        let log = Arc::new(Self {
+            ring: Mutex::new(Ring {
+                next_id: first_id,
+                events: VecDeque::with_capacity(KEPT),
+            }),
+            sender: broadcast::channel(4096).0,
+            closed: CancellationToken::new(),
+        });
+        tokio::spawn(feed(
+            Arc::downgrade(&log),
+            bus.subscribe(),
+            manager.status_changes(),
+        ));
+        log
+    }
+
+    /// Numbers, keeps and broadcasts one event.
+    pub fn record(&self, owner: &OwnerId, event: &AgentEvent) {
+        let (kind, conversation_id) = describe(event);
+        let data = serde_json::to_string(event).unwrap_or_else(|_| "{}".to_owned());
+        self.push(owner.clone(), kind, Some(conversation_id.to_owned()), data);
+    }
+
+    fn record_status(&self, change: &StatusChange) {
+        let data = json!({
+            "type": "server.status",
+            "serverId": change.server,
+            "status": change.status,
+            "lastError": change.last_error,
+        });
+        self.push(
+            change.owner.clone(),
+            "server.status",
+            None,
+            Value::to_string(&data),
+        );
+    }
+
+    fn push(
+        &self,
+        owner: OwnerId,
+        kind: &'static str,
+        conversation_id: Option<String>,
+        data: String,
+    ) {
+        let mut ring = self.ring.lock().unwrap_or_else(PoisonError::into_inner);
+        let logged = Arc::new(Logged {
+            id: ring.next_id,
+            owner,
+            conversation_id,
+            kind,
+            data,
+        });
+        ring.next_id += 1;
+        if ring.events.len() == KEPT {
+            ring.events.pop_front();
+        }
+        ring.events.push_back(Arc::clone(&logged));
+        // Sent under the lock, so subscribers see events in id order and a new subscriber's
+        // backlog and live stream neither overlap nor leave a gap.
+        let _ = self.sender.send(logged);
+    }
+
+    /// Ends every stream (the server is stopping).
+    pub fn close(&self) {
+        self.closed.cancel();
+    }
+
+    /// The owner's events after `after` (none when `None`), then the live ones.
+    pub fn subscribe(&self, owner: &OwnerId, after: Option<u64>) -> Subscription {
+        let ring = self.ring.lock().unwrap_or_else(PoisonError::into_inner);
+        let live = self.sender.subscribe();
+        let Some(after) = after else {
+            return Subscription {
+                closed: self.closed.clone(),
+                backlog: Vec::new(),
+                live,
+                missed: false,
+            };
+        };
+        let oldest = ring.events.front().map_or(ring.next_id, |e| e.id);
+        let backlog = ring
+            .events
+            .iter()
+            .filter(|e| e.id > after && &e.owner == owner)
+            .cloned()
+            .collect();
+        Subscription {
+            closed: self.closed.clone(),
+            backlog,
+            live,
+            // Nothing is lost only if `after` is at most one before the oldest kept id and
+            // not from the future (another process's id space).
+            missed: after.saturating_add(1) < oldest || after >= ring.next_id,
+        }
+    }
+}
+
+fn describe(event: &AgentEvent) -> (&'static str, &str) {
+    match event {
+        AgentEvent::MessageCreated {
+            conversation_id, ..
+        } => ("message.created", conversation_id),
+        AgentEvent::MessageDelta {
+            conversation_id, ..
+        } => ("message.delta", conversation_id),
+        AgentEvent::ToolCallUpdated {
+            conversation_id, ..
+        } => ("assistant.toolCall.updated", conversation_id),
+        AgentEvent::MessageCompleted {
+            conversation_id, ..
+        } => ("message.completed", conversation_id),
+        AgentEvent::RunFailed {
+            conversation_id, ..
+        } => ("run.failed", conversation_id),
+    }
+}
+
+/// Moves events into the log until the log is dropped or the agent's bus is gone.
+async fn feed(
+    log: Weak<EventLog>,
+    mut agent: broadcast::Receiver<switchboard_agent::OwnedEvent>,
+    mut status: broadcast::Receiver<StatusChange>,
+) {
+    use broadcast::error::RecvError;
+    let mut status_open = true;
+    loop {
+        let next = tokio::select! {
+            event = agent.recv() => Next::Agent(event),
+            change = status.recv(), if status_open => Next::Status(change),
+        };
+        let Some(log) = log.upgrade() else { return };
+        match next {
+            Next::Agent(event) => match event {
+                Ok(event) => log.record(&event.owner, &event.event),
+                Err(RecvError::Lagged(n)) => {
+                    tracing::warn!(missed = n, "the event log fell behind the agent")
+                }
+                Err(RecvError::Closed) => return,
+            },
+            Next::Status(change) => match change {
+                Ok(change) => log.record_status(&change),
+                Err(RecvError::Lagged(n)) => {
+                    tracing::warn!(missed = n, "the event log fell behind the servers' status")
+                }
+                Err(RecvError::Closed) => status_open = false,
+            },
+        }
+    }
+}
+
+enum Next {
+    Agent(Result<switchboard_agent::OwnedEvent, broadcast::error::RecvError>),
+    Status(Result<StatusChange, broadcast::error::RecvError>),
+}

@@ -1,0 +1,131 @@
+//! Runs in the background of requests: a message is stored, the request is answered (or
+//! streams the run's events), and the run goes on in a task this service tracks, so it can be
+//! cancelled, resumed after a decision, and finished or marked when the server stops.
+
+mod spec;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use switchboard_agent::{Agent, AgentError, Claim, RunSpec};
+use switchboard_core::OwnerId;
+use switchboard_store::{Message, Store};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::error::ApiError;
+
+pub use spec::run_spec;
+
+/// The background runs of this process.
+pub struct Runs {
+    agent: Agent,
+    store: Arc<dyn Store>,
+    tracker: TaskTracker,
+    /// Each running conversation's cancel token.
+    cancels: Arc<Mutex<HashMap<String, CancellationToken>>>,
+}
+
+impl Runs {
+    pub fn new(agent: Agent, store: Arc<dyn Store>) -> Self {
+        Self {
+            agent,
+            store,
+            tracker: TaskTracker::new(),
+            cancels: Arc::default(),
+        }
+    }
+
+    /// Stores the user's message and answers it in the background. Everything that can be
+    /// refused (no such conversation, no provider, a run already going) is refused before the
+    /// message is stored.
+    pub async fn send(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+        text: &str,
+    ) -> Result<Message, ApiError> {
+        let conversation = self.store.conversation(owner, conversation_id).await?;
+        let spec = run_spec(self.store.as_ref(), owner, &conversation).await?;
+        let claim = self.agent.claim(conversation_id)?;
+        let message = self.agent.post(&claim, owner, text).await?;
+        self.spawn(claim, owner.clone(), spec);
+        Ok(message)
+    }
+
+    /// Goes on with the conversation's last turn in the background, unless a run here already
+    /// has it (that run finds what changed by itself).
+    pub async fn resume(&self, owner: &OwnerId, conversation_id: &str) -> Result<(), ApiError> {
+        let conversation = self.store.conversation(owner, conversation_id).await?;
+        let spec = run_spec(self.store.as_ref(), owner, &conversation).await?;
+        match self.agent.claim(conversation_id) {
+            Ok(claim) => {
+                self.spawn(claim, owner.clone(), spec);
+                Ok(())
+            }
+            Err(AgentError::Busy { .. }) => Ok(()),
+            Err(other) => Err(other.into()),
+        }
+    }
+
+    /// Cancels the conversation's run; `false` if it has none here.
+    pub fn cancel(&self, conversation_id: &str) -> bool {
+        let cancels = self.cancels.lock().unwrap_or_else(PoisonError::into_inner);
+        cancels
+            .get(conversation_id)
+            .map(CancellationToken::cancel)
+            .is_some()
+    }
+
+    fn spawn(&self, claim: Claim, owner: OwnerId, spec: RunSpec) {
+        let conversation_id = claim.conversation_id().to_owned();
+        let cancel = CancellationToken::new();
+        self.cancels
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(conversation_id.clone(), cancel.clone());
+        let agent = self.agent.clone();
+        let cancels = Arc::clone(&self.cancels);
+        self.tracker.spawn(async move {
+            let outcome = agent.run(claim, &owner, &spec, cancel).await;
+            if let Err(error) = outcome {
+                tracing::debug!(conversation = %conversation_id, %error, "run ended without an answer");
+            }
+            cancels
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&conversation_id);
+        });
+    }
+
+    /// Stops the runs for a shutdown: runs waiting for decisions return at once (their calls
+    /// stay pending and go on after the restart); the others get `grace` to finish; those
+    /// still going are then cancelled, which marks their turn and calls cancelled.
+    pub async fn shutdown(&self, grace: Duration) {
+        self.agent.stop_waiting();
+        self.tracker.close();
+        if tokio::time::timeout(grace, self.tracker.wait())
+            .await
+            .is_ok()
+        {
+            return;
+        }
+        let cancels: Vec<CancellationToken> = self
+            .cancels
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .cloned()
+            .collect();
+        tracing::warn!(runs = cancels.len(), "cancelling the runs still going");
+        for cancel in cancels {
+            cancel.cancel();
+        }
+        // Marking a cancelled run is a few writes; a store that hangs must not hold the exit.
+        let _ = tokio::time::timeout(CANCEL_GRACE, self.tracker.wait()).await;
+    }
+}
+
+/// How long cancelled runs get to record that they were cancelled.
+const CANCEL_GRACE: Duration = Duration::from_secs(5);
