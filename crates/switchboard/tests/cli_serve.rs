@@ -132,3 +132,119 @@ fn single_user_mode_only_listens_on_loopback() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("loopback"));
 }
+
+async fn send(served: &Served, method: reqwest::Method, path: &str, body: Value) -> (reqwest::StatusCode, Value) {
+    let mut request = reqwest::Client::new()
+        .request(method, format!("{}{path}", served.base))
+        .json(&body);
+    if let Some(token) = &served.token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    (
+        response.status(),
+        response.json().await.unwrap_or(Value::Null),
+    )
+}
+
+/// Reads the event stream until an event of type `kind`; returns its data.
+async fn wait_for_event(events: &mut reqwest::Response, kind: &str) -> Value {
+    let mut text = String::new();
+    let marker = format!("event: {kind}\n");
+    loop {
+        if let Some(at) = text.find(&marker) {
+            let rest = &text[at..];
+            if let Some(end) = rest.find("\n\n") {
+                let data = rest[..end]
+                    .lines()
+                    .find_map(|l| l.strip_prefix("data: "))
+                    .unwrap();
+                return serde_json::from_str(data).unwrap();
+            }
+        }
+        let chunk = events
+            .chunk()
+            .await
+            .unwrap()
+            .unwrap_or_else(|| panic!("the stream ended before {kind}: {text}"));
+        text.push_str(&String::from_utf8_lossy(&chunk));
+    }
+}
+
+/// A call waiting for approval survives SIGTERM: the process exits at once with no MCP child
+/// left, and after the restart the call is still pending, can be approved, and the run goes
+/// on to the model's answer.
+#[tokio::test]
+async fn a_pending_approval_survives_a_restart_of_serve() {
+    use reqwest::Method;
+    use serde_json::json;
+    use switchboard_testkit::{ScriptedLlm, Turn};
+
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call("mcp__demo__calculate", json!({"expression": "6*7"})),
+        Turn::text("It is 42."),
+    ])
+    .await;
+    let sb = Switchboard::new();
+    let mut served = serve(&sb, &["--single-user"]);
+    let (status, provider) = send(
+        &served,
+        Method::POST,
+        "/api/providers",
+        json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
+               "apiKey": "k", "defaultModel": "m"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{provider}");
+    let (status, answer) = send(
+        &served,
+        Method::POST,
+        "/api/chat/message",
+        json!({"message": "What is 6*7?"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["status"], "awaiting_approval", "{answer}");
+    let conversation = answer["conversationId"].as_str().unwrap().to_owned();
+    let message = answer["message"]["id"].as_str().unwrap().to_owned();
+    let call = answer["message"]["toolCalls"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let children = process::descendants(served.child.id());
+    assert!(!children.is_empty(), "the demo server runs");
+
+    let exit = terminate(&mut served);
+    assert!(exit.success(), "{exit:?}");
+    for pid in children {
+        assert!(!process::alive(pid), "MCP child {pid} outlived serve");
+    }
+
+    let mut again = serve(&sb, &["--single-user"]);
+    let (status, history) = get(&again, &format!("/api/conversations/{conversation}")).await;
+    assert_eq!(status, 200, "{history}");
+    let pending = &history["messages"][1]["toolCalls"][0];
+    assert_eq!(pending["status"], "pending", "{history}");
+    assert!(pending["approved"].is_null(), "{history}");
+
+    let mut events = reqwest::get(format!("{}/api/events", again.base))
+        .await
+        .unwrap();
+    let (status, decided) = send(
+        &again,
+        Method::POST,
+        &format!("/api/messages/{message}/tool-confirm"),
+        json!({"toolCallId": call, "approved": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{decided}");
+    let completed = wait_for_event(&mut events, "message.completed").await;
+    assert_eq!(completed["content"], "It is 42.");
+    let (_, history) = get(&again, &format!("/api/conversations/{conversation}")).await;
+    let done = &history["messages"][1]["toolCalls"][0];
+    assert_eq!(done["status"], "done", "{history}");
+    assert!(done["response"].to_string().contains("42"), "{done}");
+    // An open event stream does not hold the shutdown.
+    assert!(terminate(&mut again).success());
+    drop(events);
+}
