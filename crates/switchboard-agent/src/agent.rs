@@ -48,6 +48,9 @@ pub struct AgentConfig {
     /// when `flush_interval` has passed), not per token.
     pub flush_chars: usize,
     pub flush_interval: std::time::Duration,
+    /// Who this process is when it leases a conversation's run from the store, so that one
+    /// process at a time runs a turn (`host:pid` by default).
+    pub replica: String,
 }
 
 impl Default for AgentConfig {
@@ -56,6 +59,7 @@ impl Default for AgentConfig {
             max_result_chars: 100_000,
             flush_chars: 200,
             flush_interval: std::time::Duration::from_millis(100),
+            replica: crate::lease::replica_name(),
         }
     }
 }
@@ -74,12 +78,18 @@ pub struct RunOutcome {
 #[derive(Debug)]
 pub struct Claim {
     conversation_id: String,
+    lease: crate::lease::Lease,
     _guard: crate::running::RunGuard,
 }
 
 impl Claim {
     pub fn conversation_id(&self) -> &str {
         &self.conversation_id
+    }
+
+    /// Ends the claim without a run, giving its lease up before returning.
+    pub async fn release(self) {
+        self.lease.release().await;
     }
 }
 
@@ -131,7 +141,7 @@ impl Agent {
         cancel: CancellationToken,
     ) -> Result<RunOutcome, AgentError> {
         // Claimed before the message is stored, so a busy conversation gains nothing.
-        let claim = self.claim(conversation_id)?;
+        let claim = self.claim(conversation_id).await?;
         self.post(&claim, owner, text).await?;
         self.run(claim, owner, spec, cancel).await
     }
@@ -145,23 +155,30 @@ impl Agent {
         spec: &RunSpec,
         cancel: CancellationToken,
     ) -> Result<RunOutcome, AgentError> {
-        let claim = self.claim(conversation_id)?;
+        let claim = self.claim(conversation_id).await?;
         self.run(claim, owner, spec, cancel).await
     }
 
-    /// Claims the conversation for one run in this process ([`AgentError::Busy`] if it has
-    /// one). [`Agent::send`] is [`Agent::claim`], [`Agent::post`] and [`Agent::run`]; the
-    /// steps are separate for callers that answer once the message is stored and let the run
-    /// go on in the background.
-    pub fn claim(&self, conversation_id: &str) -> Result<Claim, AgentError> {
-        let guard = self
-            .running
-            .claim(conversation_id)
-            .ok_or_else(|| AgentError::Busy {
-                conversation_id: conversation_id.to_owned(),
-            })?;
+    /// Claims the conversation for one run: in this process, and through a lease in the store
+    /// against every other process sharing it ([`AgentError::Busy`] if a run has it).
+    /// [`Agent::send`] is [`Agent::claim`], [`Agent::post`] and [`Agent::run`]; the steps are
+    /// separate for callers that answer once the message is stored and let the run go on in
+    /// the background.
+    pub async fn claim(&self, conversation_id: &str) -> Result<Claim, AgentError> {
+        let busy = || AgentError::Busy {
+            conversation_id: conversation_id.to_owned(),
+        };
+        let guard = self.running.claim(conversation_id).ok_or_else(busy)?;
+        let lease = crate::lease::Lease::take(
+            Arc::clone(&self.store),
+            conversation_id,
+            &self.config.replica,
+        )
+        .await?
+        .ok_or_else(busy)?;
         Ok(Claim {
             conversation_id: conversation_id.to_owned(),
+            lease,
             _guard: guard,
         })
     }
@@ -217,7 +234,7 @@ impl Agent {
                 },
             );
         }
-        drop(claim);
+        claim.lease.release().await;
         outcome
     }
 
@@ -225,6 +242,11 @@ impl Agent {
     /// calls stay pending in the store. Runs that are answering or calling tools go on.
     pub fn stop_waiting(&self) {
         self.stopping.cancel();
+    }
+
+    /// This process's name in run leases and cross-replica signals.
+    pub fn replica(&self) -> &str {
+        &self.config.replica
     }
 
     /// Whether the conversation has a run in this process.

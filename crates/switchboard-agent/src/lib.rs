@@ -14,6 +14,7 @@ pub mod decisions;
 pub mod error;
 pub mod events;
 mod history;
+mod lease;
 pub mod mode;
 mod provider;
 pub mod results;

@@ -3,6 +3,7 @@
 //! `Last-Event-ID` gets what it missed, and fanned out to every subscriber.
 
 mod log;
+pub mod relay;
 mod sse;
 
 pub use log::{EventLog, Logged, Subscription};

@@ -48,25 +48,36 @@ impl Runs {
     ) -> Result<Message, ApiError> {
         let conversation = self.store.conversation(owner, conversation_id).await?;
         let spec = run_spec(self.store.as_ref(), owner, &conversation).await?;
-        let claim = self.agent.claim(conversation_id)?;
+        let claim = self.agent.claim(conversation_id).await?;
         let message = self.agent.post(&claim, owner, text).await?;
         self.spawn(claim, owner.clone(), spec);
         Ok(message)
     }
 
-    /// Goes on with the conversation's last turn in the background, unless a run here already
-    /// has it (that run finds what changed by itself).
-    pub async fn resume(&self, owner: &OwnerId, conversation_id: &str) -> Result<(), ApiError> {
+    /// Goes on with the turn of `message_id` in the background after a decision on one of
+    /// its calls, unless a run already has it (here or on another replica: that run finds the
+    /// decision by itself) or nothing in it waits any more (that run already finished it).
+    pub async fn resume_after_decision(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+        message_id: &str,
+    ) -> Result<(), ApiError> {
         let conversation = self.store.conversation(owner, conversation_id).await?;
         let spec = run_spec(self.store.as_ref(), owner, &conversation).await?;
-        match self.agent.claim(conversation_id) {
-            Ok(claim) => {
-                self.spawn(claim, owner.clone(), spec);
-                Ok(())
-            }
-            Err(AgentError::Busy { .. }) => Ok(()),
-            Err(other) => Err(other.into()),
+        let claim = match self.agent.claim(conversation_id).await {
+            Ok(claim) => claim,
+            Err(AgentError::Busy { .. }) => return Ok(()),
+            Err(other) => return Err(other.into()),
+        };
+        // Read under the claim: a run that held it before has finished with the turn.
+        let message = self.store.message(owner, message_id).await?;
+        if message.tool_calls.iter().all(|c| c.status.is_terminal()) {
+            claim.release().await;
+            return Ok(());
         }
+        self.spawn(claim, owner.clone(), spec);
+        Ok(())
     }
 
     /// Cancels the conversation's run; `false` if it has none here.

@@ -27,8 +27,10 @@ async fn another_users_ids_are_not_found_and_nothing_changes() {
             Method::POST,
             "/api/providers",
             admin,
-            Some(json!({"name": "p", "kind": "openai", "baseUrl": llm.openai_base_url(),
-                        "apiKey": "k", "defaultModel": "m"})),
+            Some(
+                json!({"name": "p", "kind": "openai", "baseUrl": llm.openai_base_url(),
+                        "apiKey": "k", "defaultModel": "m"}),
+            ),
         )
         .await;
     let provider = provider["id"].as_str().unwrap().to_owned();
@@ -64,34 +66,126 @@ async fn another_users_ids_are_not_found_and_nothing_changes() {
 
     let requests: Vec<(Method, String, Option<Value>)> = vec![
         (Method::GET, format!("/api/mcp-servers/{server}"), None),
-        (Method::PUT, format!("/api/mcp-servers/{server}"), Some(json!({"name": "x", "url": "http://127.0.0.1:1/mcp"}))),
+        (
+            Method::PUT,
+            format!("/api/mcp-servers/{server}"),
+            Some(json!({"name": "x", "url": "http://127.0.0.1:1/mcp"})),
+        ),
         (Method::DELETE, format!("/api/mcp-servers/{server}"), None),
-        (Method::POST, format!("/api/mcp-servers/{server}/test"), None),
-        (Method::POST, format!("/api/mcp/servers/{server}/test"), None),
-        (Method::GET, format!("/api/mcp-servers/{server}/health"), None),
-        (Method::GET, format!("/api/mcp/servers/{server}/health"), None),
-        (Method::GET, format!("/api/mcp-servers/{server}/tools"), None),
-        (Method::PUT, format!("/api/mcp-servers/{server}/tools/echo"), Some(json!({"enabled": false}))),
-        (Method::POST, "/api/mcp/tools/call".to_owned(), Some(json!({"server_id": server, "tool_name": "echo", "arguments": {"message": "x"}}))),
-        (Method::POST, format!("/api/mcp/proxy/{server}/tools/echo/call"), Some(json!({"message": "x"}))),
+        (
+            Method::POST,
+            format!("/api/mcp-servers/{server}/test"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/mcp/servers/{server}/test"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/mcp-servers/{server}/health"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/mcp/servers/{server}/health"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/mcp-servers/{server}/tools"),
+            None,
+        ),
+        (
+            Method::PUT,
+            format!("/api/mcp-servers/{server}/tools/echo"),
+            Some(json!({"enabled": false})),
+        ),
+        (
+            Method::POST,
+            "/api/mcp/tools/call".to_owned(),
+            Some(json!({"server_id": server, "tool_name": "echo", "arguments": {"message": "x"}})),
+        ),
+        (
+            Method::POST,
+            format!("/api/mcp/proxy/{server}/tools/echo/call"),
+            Some(json!({"message": "x"})),
+        ),
         (Method::GET, format!("/api/providers/{provider}"), None),
-        (Method::PUT, format!("/api/providers/{provider}"), Some(json!({"name": "p", "kind": "openai", "defaultModel": "m2"}))),
+        (
+            Method::PUT,
+            format!("/api/providers/{provider}"),
+            Some(json!({"name": "p", "kind": "openai", "defaultModel": "m2"})),
+        ),
         (Method::DELETE, format!("/api/providers/{provider}"), None),
         (Method::GET, format!("/api/assistants/{assistant}"), None),
-        (Method::PUT, format!("/api/assistants/{assistant}"), Some(json!({"name": "stolen"}))),
+        (
+            Method::PUT,
+            format!("/api/assistants/{assistant}"),
+            Some(json!({"name": "stolen"})),
+        ),
         (Method::DELETE, format!("/api/assistants/{assistant}"), None),
-        (Method::GET, format!("/api/assistants/{assistant}/mcp-servers"), None),
-        (Method::PUT, format!("/api/assistants/{assistant}/mcp-servers"), Some(json!({"serverIds": []}))),
-        (Method::POST, "/api/conversations".to_owned(), Some(json!({"assistantId": assistant}))),
-        (Method::GET, format!("/api/conversations/{conversation}"), None),
-        (Method::GET, format!("/api/chat/conversations/{conversation}"), None),
-        (Method::PATCH, format!("/api/conversations/{conversation}"), Some(json!({"title": "stolen"}))),
-        (Method::DELETE, format!("/api/conversations/{conversation}"), None),
-        (Method::POST, format!("/api/conversations/{conversation}/cancel"), None),
-        (Method::GET, format!("/api/conversations/{conversation}/messages"), None),
-        (Method::POST, format!("/api/conversations/{conversation}/messages"), Some(json!({"content": "x"}))),
-        (Method::POST, "/api/chat/message".to_owned(), Some(json!({"message": "x", "conversationId": conversation}))),
-        (Method::POST, format!("/api/messages/{message}/tool-confirm"), Some(json!({"toolCallId": "c", "approved": true}))),
+        (
+            Method::GET,
+            format!("/api/assistants/{assistant}/mcp-servers"),
+            None,
+        ),
+        (
+            Method::PUT,
+            format!("/api/assistants/{assistant}/mcp-servers"),
+            Some(json!({"serverIds": []})),
+        ),
+        (
+            Method::POST,
+            "/api/conversations".to_owned(),
+            Some(json!({"assistantId": assistant})),
+        ),
+        (
+            Method::GET,
+            format!("/api/conversations/{conversation}"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/chat/conversations/{conversation}"),
+            None,
+        ),
+        (
+            Method::PATCH,
+            format!("/api/conversations/{conversation}"),
+            Some(json!({"title": "stolen"})),
+        ),
+        (
+            Method::DELETE,
+            format!("/api/conversations/{conversation}"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/conversations/{conversation}/cancel"),
+            None,
+        ),
+        (
+            Method::GET,
+            format!("/api/conversations/{conversation}/messages"),
+            None,
+        ),
+        (
+            Method::POST,
+            format!("/api/conversations/{conversation}/messages"),
+            Some(json!({"content": "x"})),
+        ),
+        (
+            Method::POST,
+            "/api/chat/message".to_owned(),
+            Some(json!({"message": "x", "conversationId": conversation})),
+        ),
+        (
+            Method::POST,
+            format!("/api/messages/{message}/tool-confirm"),
+            Some(json!({"toolCallId": "c", "approved": true})),
+        ),
     ];
     for (method, path, body) in requests {
         let (status, answer) = api.send(method.clone(), &path, member, body).await;
@@ -100,7 +194,12 @@ async fn another_users_ids_are_not_found_and_nothing_changes() {
             StatusCode::NOT_FOUND,
             "{method} {path} as another user: {answer}"
         );
-        assert_error(status, &answer, StatusCode::NOT_FOUND, answer["code"].as_str().unwrap());
+        assert_error(
+            status,
+            &answer,
+            StatusCode::NOT_FOUND,
+            answer["code"].as_str().unwrap(),
+        );
         let code = answer["code"].as_str().unwrap();
         assert!(
             ["NOT_FOUND", "MCP_SERVER_NOT_FOUND"].contains(&code),
@@ -110,12 +209,20 @@ async fn another_users_ids_are_not_found_and_nothing_changes() {
 
     // The member's own assistant cannot be given the admin's server either.
     let (_, own) = api
-        .send(Method::POST, "/api/assistants", member, Some(json!({"name": "mine"})))
+        .send(
+            Method::POST,
+            "/api/assistants",
+            member,
+            Some(json!({"name": "mine"})),
+        )
         .await;
     let (status, answer) = api
         .send(
             Method::PUT,
-            &format!("/api/assistants/{}/mcp-servers", own["id"].as_str().unwrap()),
+            &format!(
+                "/api/assistants/{}/mcp-servers",
+                own["id"].as_str().unwrap()
+            ),
             member,
             Some(json!({"serverIds": [server]})),
         )
@@ -123,16 +230,36 @@ async fn another_users_ids_are_not_found_and_nothing_changes() {
     assert_eq!(status, StatusCode::NOT_FOUND, "{answer}");
 
     // The member's lists hold none of the admin's things.
-    for path in ["/api/mcp-servers", "/api/providers", "/api/conversations", "/api/chat/tools"] {
+    for path in [
+        "/api/mcp-servers",
+        "/api/providers",
+        "/api/conversations",
+        "/api/chat/tools",
+    ] {
         let (status, listed) = api.send(Method::GET, path, member, None).await;
         assert_eq!(status, StatusCode::OK, "{path}: {listed}");
-        assert!(!listed.to_string().contains(&server) || path == "/api/chat/tools" && listed == json!([]), "{path}: {listed}");
+        assert!(
+            !listed.to_string().contains(&server)
+                || path == "/api/chat/tools" && listed == json!([]),
+            "{path}: {listed}"
+        );
         assert!(!listed.to_string().contains(&provider), "{path}: {listed}");
-        assert!(!listed.to_string().contains(&conversation), "{path}: {listed}");
+        assert!(
+            !listed.to_string().contains(&conversation),
+            "{path}: {listed}"
+        );
     }
 
-    assert_eq!(snapshot(&api, &paths).await, before, "another user changed something");
-    assert_eq!(llm.requests().len(), 1, "another user's message reached the model");
+    assert_eq!(
+        snapshot(&api, &paths).await,
+        before,
+        "another user changed something"
+    );
+    assert_eq!(
+        llm.requests().len(),
+        1,
+        "another user's message reached the model"
+    );
 }
 
 async fn snapshot(api: &common::Api, paths: &[String]) -> Vec<Value> {

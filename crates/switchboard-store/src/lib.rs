@@ -47,14 +47,14 @@ pub use secret::SecretError;
 pub use sql::users::TOKEN_PREFIX;
 pub use sqlite::{DB_FILE, SqliteStore};
 pub use store::{
-    AssistantStore, Backend, ConversationStore, PresetStore, ProviderStore, ServerEdit,
-    ServerStore, Store, ToolCallEdit, UserStore,
+    AssistantStore, Backend, ConversationStore, LeaseStore, PresetStore, ProviderStore, ServerEdit,
+    ServerStore, SignalStore, Signals, Store, ToolCallEdit, UserStore,
 };
 
 /// Every store trait, so their methods can be called on a `dyn Store`.
 pub mod prelude {
     pub use crate::store::{
-        AssistantStore, ConversationStore, PresetStore, ProviderStore, ServerStore, Store,
-        UserStore,
+        AssistantStore, ConversationStore, LeaseStore, PresetStore, ProviderStore, ServerStore,
+        SignalStore, Store, UserStore,
     };
 }

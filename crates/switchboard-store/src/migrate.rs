@@ -10,17 +10,31 @@ use std::borrow::Cow;
 
 use sqlx::migrate::{Migration, MigrationType, Migrator};
 
-const SQLITE: &[(i64, &str, &str)] = &[(
-    1,
-    "init",
-    include_str!("../migrations/sqlite/0001_init.sql"),
-)];
+const SQLITE: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "init",
+        include_str!("../migrations/sqlite/0001_init.sql"),
+    ),
+    (
+        2,
+        "run leases",
+        include_str!("../migrations/sqlite/0002_run_leases.sql"),
+    ),
+];
 
-const POSTGRES: &[(i64, &str, &str)] = &[(
-    1,
-    "init",
-    include_str!("../migrations/postgres/0001_init.sql"),
-)];
+const POSTGRES: &[(i64, &str, &str)] = &[
+    (
+        1,
+        "init",
+        include_str!("../migrations/postgres/0001_init.sql"),
+    ),
+    (
+        2,
+        "run leases",
+        include_str!("../migrations/postgres/0002_run_leases.sql"),
+    ),
+];
 
 fn migrator(list: &[(i64, &'static str, &'static str)]) -> Migrator {
     let migrations: Vec<Migration> = list

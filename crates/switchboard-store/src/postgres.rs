@@ -12,11 +12,12 @@ use crate::StoreError;
 use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
 use crate::sql::conversations::impl_conversation_store;
+use crate::sql::leases::impl_lease_store;
 use crate::sql::presets::impl_preset_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::servers::impl_server_store;
 use crate::sql::users::impl_user_store;
-use crate::store::{Backend, Store};
+use crate::store::{Backend, SignalStore, Signals, Store};
 
 /// The [`Store`] on Postgres.
 #[derive(Debug)]
@@ -54,6 +55,37 @@ impl_provider_store!(PostgresStore, Postgres);
 impl_assistant_store!(PostgresStore, Postgres);
 impl_conversation_store!(PostgresStore, Postgres);
 impl_preset_store!(PostgresStore, Postgres);
+impl_lease_store!(PostgresStore, Postgres);
+
+#[async_trait::async_trait]
+impl SignalStore for PostgresStore {
+    async fn notify(&self, channel: &str, payload: &str) -> Result<(), StoreError> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(channel)
+            .bind(payload)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    async fn listen(&self, channel: &str) -> Result<Option<Signals>, StoreError> {
+        use futures::StreamExt;
+        let mut listener = sqlx::postgres::PgListener::connect_with(&self.pool).await?;
+        listener.listen(channel).await?;
+        // PgListener reconnects by itself; notifications sent while it was away are lost,
+        // which the event stream reports to its clients as a reset.
+        let stream = listener.into_stream().filter_map(|received| async move {
+            match received {
+                Ok(notification) => Some(notification.payload().to_owned()),
+                Err(error) => {
+                    tracing::warn!(%error, "LISTEN connection failed; reconnecting");
+                    None
+                }
+            }
+        });
+        Ok(Some(stream.boxed()))
+    }
+}
 
 #[async_trait::async_trait]
 impl Store for PostgresStore {

@@ -17,6 +17,7 @@
 pub(crate) mod assistants;
 pub(crate) mod common;
 pub(crate) mod conversations;
+pub(crate) mod leases;
 pub(crate) mod presets;
 pub(crate) mod providers;
 pub(crate) mod servers;

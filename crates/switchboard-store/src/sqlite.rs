@@ -21,11 +21,12 @@ use crate::StoreError;
 use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
 use crate::sql::conversations::impl_conversation_store;
+use crate::sql::leases::impl_lease_store;
 use crate::sql::presets::impl_preset_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::servers::impl_server_store;
 use crate::sql::users::impl_user_store;
-use crate::store::{Backend, Store};
+use crate::store::{Backend, SignalStore, Signals, Store};
 
 /// The database file inside the data directory.
 pub const DB_FILE: &str = "switchboard.db";
@@ -98,6 +99,18 @@ impl_provider_store!(SqliteStore, Sqlite);
 impl_assistant_store!(SqliteStore, Sqlite);
 impl_conversation_store!(SqliteStore, Sqlite);
 impl_preset_store!(SqliteStore, Sqlite);
+impl_lease_store!(SqliteStore, Sqlite);
+
+#[async_trait::async_trait]
+impl SignalStore for SqliteStore {
+    async fn notify(&self, _channel: &str, _payload: &str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    async fn listen(&self, _channel: &str) -> Result<Option<Signals>, StoreError> {
+        Ok(None)
+    }
+}
 
 #[async_trait::async_trait]
 impl Store for SqliteStore {

@@ -35,6 +35,8 @@ pub trait Store:
     + AssistantStore
     + ConversationStore
     + PresetStore
+    + LeaseStore
+    + SignalStore
     + Send
     + Sync
     + std::fmt::Debug
@@ -252,4 +254,34 @@ pub trait PresetStore {
         preset: &ToolPreset,
     ) -> Result<StoredPreset, StoreError>;
     async fn delete_preset(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
+}
+
+/// Which process runs a conversation's turn, across every process sharing the store (several
+/// `serve` replicas, or `serve` and a terminal `chat` on one SQLite file).
+#[async_trait]
+pub trait LeaseStore {
+    /// Takes or renews the lease on running `conversation_id` for `holder`, for `ttl` from
+    /// now. `false` when another holder's lease has not expired.
+    async fn lease_run(
+        &self,
+        conversation_id: &str,
+        holder: &str,
+        ttl: std::time::Duration,
+    ) -> Result<bool, StoreError>;
+    /// Gives the lease up, if `holder` has it.
+    async fn release_run(&self, conversation_id: &str, holder: &str) -> Result<(), StoreError>;
+}
+
+/// Payloads on a channel, as [`SignalStore::listen`] gives them.
+pub type Signals = futures::stream::BoxStream<'static, String>;
+
+/// Signals between processes sharing the store: Postgres `NOTIFY`/`LISTEN`. SQLite has no such
+/// thing, so there they do nothing and processes on one file find changes in the store.
+#[async_trait]
+pub trait SignalStore {
+    /// Sends `payload` (at most 7,999 bytes) to every process listening on `channel`, itself
+    /// included.
+    async fn notify(&self, channel: &str, payload: &str) -> Result<(), StoreError>;
+    /// The payloads sent on `channel` from now on; `None` where the backend has no signals.
+    async fn listen(&self, channel: &str) -> Result<Option<Signals>, StoreError>;
 }

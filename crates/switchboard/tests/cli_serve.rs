@@ -133,7 +133,12 @@ fn single_user_mode_only_listens_on_loopback() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("loopback"));
 }
 
-async fn send(served: &Served, method: reqwest::Method, path: &str, body: Value) -> (reqwest::StatusCode, Value) {
+async fn send(
+    served: &Served,
+    method: reqwest::Method,
+    path: &str,
+    body: Value,
+) -> (reqwest::StatusCode, Value) {
     let mut request = reqwest::Client::new()
         .request(method, format!("{}{path}", served.base))
         .json(&body);
@@ -247,4 +252,122 @@ async fn a_pending_approval_survives_a_restart_of_serve() {
     // An open event stream does not hold the shutdown.
     assert!(terminate(&mut again).success());
     drop(events);
+}
+
+/// A fresh database on the test Postgres server, dropped at the end; `None` (with one line
+/// saying so) when `SWITCHBOARD_TEST_POSTGRES` is not set.
+struct FreshPostgres {
+    admin_url: String,
+    name: String,
+    url: String,
+}
+
+impl FreshPostgres {
+    async fn create() -> Option<FreshPostgres> {
+        use sqlx::Connection;
+        let Ok(admin_url) = std::env::var("SWITCHBOARD_TEST_POSTGRES") else {
+            eprintln!("skipped: SWITCHBOARD_TEST_POSTGRES is not set, so no Postgres test runs");
+            return None;
+        };
+        let name = format!("sb_test_{}", uuid::Uuid::now_v7().simple());
+        let mut admin = sqlx::PgConnection::connect(&admin_url).await.unwrap();
+        sqlx::query(&format!("CREATE DATABASE {name}"))
+            .execute(&mut admin)
+            .await
+            .unwrap();
+        admin.close().await.unwrap();
+        let (base, _) = admin_url.rsplit_once('/').unwrap();
+        Some(FreshPostgres {
+            url: format!("{base}/{name}"),
+            admin_url,
+            name,
+        })
+    }
+
+    async fn drop_database(self) {
+        use sqlx::Connection;
+        let mut admin = sqlx::PgConnection::connect(&self.admin_url).await.unwrap();
+        sqlx::query(&format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        ))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    }
+}
+
+/// Two `serve` replicas on one Postgres: the run waits for an approval on replica A, the
+/// approval is given on replica B, and A goes on — B's event stream shows the answer.
+#[tokio::test]
+async fn an_approval_given_on_one_replica_resumes_the_run_on_another() {
+    use reqwest::Method;
+    use serde_json::json;
+    use switchboard_testkit::{ScriptedLlm, Turn};
+
+    let Some(database) = FreshPostgres::create().await else {
+        return;
+    };
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call("mcp__demo__calculate", json!({"expression": "6*7"})),
+        Turn::text("It is 42."),
+    ])
+    .await;
+    // One data dir: the replicas share the secret key file as well as the database.
+    let sb = Switchboard::new();
+    let args = ["--single-user", "--database-url", database.url.as_str()];
+    let mut a = serve(&sb, &args);
+    let mut b = serve(&sb, &args);
+
+    let (status, provider) = send(
+        &a,
+        Method::POST,
+        "/api/providers",
+        json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
+               "apiKey": "k", "defaultModel": "m"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{provider}");
+    let (status, answer) = send(
+        &a,
+        Method::POST,
+        "/api/chat/message",
+        json!({"message": "What is 6*7?"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["status"], "awaiting_approval", "{answer}");
+    let conversation = answer["conversationId"].as_str().unwrap().to_owned();
+    let message = answer["message"]["id"].as_str().unwrap().to_owned();
+    let call = answer["message"]["toolCalls"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    let mut events_on_b = reqwest::get(format!("{}/api/events", b.base))
+        .await
+        .unwrap();
+    let (status, decided) = send(
+        &b,
+        Method::POST,
+        &format!("/api/messages/{message}/tool-confirm"),
+        json!({"toolCallId": call, "approved": true}),
+    )
+    .await;
+    assert_eq!(status, 200, "{decided}");
+    let completed = wait_for_event(&mut events_on_b, "message.completed").await;
+    assert_eq!(completed["content"], "It is 42.");
+
+    let (_, history) = get(&b, &format!("/api/conversations/{conversation}")).await;
+    let done = &history["messages"][1]["toolCalls"][0];
+    assert_eq!(done["status"], "done", "{history}");
+    // The run went on once, on A: the model was asked twice in all.
+    assert_eq!(llm.requests().len(), 2);
+    // Only A ran the demo server.
+    assert!(process::descendants(b.child.id()).is_empty());
+
+    assert!(terminate(&mut a).success());
+    assert!(terminate(&mut b).success());
+    drop(events_on_b);
+    database.drop_database().await;
 }

@@ -37,6 +37,8 @@ pub struct EventLog {
     sender: broadcast::Sender<Arc<Logged>>,
     /// Set when the server stops: every stream ends, so none holds the shutdown.
     closed: CancellationToken,
+    /// Where this process's own events go to reach other replicas (see `relay`).
+    outgoing: std::sync::OnceLock<tokio::sync::mpsc::Sender<Arc<Logged>>>,
 }
 
 #[derive(Debug)]
@@ -70,6 +72,7 @@ impl EventLog {
             }),
             sender: broadcast::channel(4096).0,
             closed: CancellationToken::new(),
+            outgoing: std::sync::OnceLock::new(),
         });
         tokio::spawn(feed(
             Arc::downgrade(&log),
@@ -79,11 +82,32 @@ impl EventLog {
         log
     }
 
-    /// Numbers, keeps and broadcasts one event.
+    /// Numbers, keeps and broadcasts one event of this process, and hands it to the relay.
     pub fn record(&self, owner: &OwnerId, event: &AgentEvent) {
         let (kind, conversation_id) = describe(event);
         let data = serde_json::to_string(event).unwrap_or_else(|_| "{}".to_owned());
-        self.push(owner.clone(), kind, Some(conversation_id.to_owned()), data);
+        let logged = self.push(owner.clone(), kind, Some(conversation_id.to_owned()), data);
+        if let Some(outgoing) = self.outgoing.get()
+            && outgoing.try_send(logged).is_err()
+        {
+            tracing::warn!("the relay to other replicas fell behind; an event was not sent");
+        }
+    }
+
+    /// Numbers, keeps and broadcasts an event another replica sent.
+    pub(crate) fn record_foreign(
+        &self,
+        owner: OwnerId,
+        kind: &'static str,
+        conversation_id: Option<String>,
+        data: String,
+    ) {
+        self.push(owner, kind, conversation_id, data);
+    }
+
+    /// Sends this process's events to `outgoing` from now on (once).
+    pub(crate) fn relay_to(&self, outgoing: tokio::sync::mpsc::Sender<Arc<Logged>>) {
+        let _ = self.outgoing.set(outgoing);
     }
 
     fn record_status(&self, change: &StatusChange) {
@@ -107,7 +131,7 @@ impl EventLog {
         kind: &'static str,
         conversation_id: Option<String>,
         data: String,
-    ) {
+    ) -> Arc<Logged> {
         let mut ring = self.ring.lock().unwrap_or_else(PoisonError::into_inner);
         let logged = Arc::new(Logged {
             id: ring.next_id,
@@ -123,7 +147,8 @@ impl EventLog {
         ring.events.push_back(Arc::clone(&logged));
         // Sent under the lock, so subscribers see events in id order and a new subscriber's
         // backlog and live stream neither overlap nor leave a gap.
-        let _ = self.sender.send(logged);
+        let _ = self.sender.send(Arc::clone(&logged));
+        logged
     }
 
     /// Ends every stream (the server is stopping).

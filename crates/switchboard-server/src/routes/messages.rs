@@ -219,6 +219,9 @@ async fn tool_confirm(
         .agent
         .decide(owner, &message_id, &body.tool_call_id, body.approved)
         .await?;
-    state.runs.resume(owner, &message.conversation_id).await?;
+    state
+        .runs
+        .resume_after_decision(owner, &message.conversation_id, &message_id)
+        .await?;
     Ok(axum::Json(call))
 }

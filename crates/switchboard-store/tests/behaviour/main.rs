@@ -11,6 +11,7 @@ mod assistants;
 mod concurrency;
 mod conversations;
 mod isolation;
+mod leases;
 mod presets;
 mod providers;
 mod servers;

@@ -64,6 +64,12 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         max_body_bytes: args.max_body_bytes,
     };
     let state = AppState::new(Arc::clone(&store), manager.clone(), agent, auth).with_config(config);
+    if switchboard_server::live::relay::start(Arc::clone(&store), &state.events, &state.agent)
+        .await
+        .context("cannot listen for the other replicas' events")?
+    {
+        tracing::info!("relaying events and approvals to replicas on the same database");
+    }
     let stopping = state.clone();
     let runs = Arc::clone(&state.runs);
     let listener = tokio::net::TcpListener::bind(args.listen)
