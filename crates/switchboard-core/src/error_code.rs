@@ -291,6 +291,7 @@ mod tests {
             ("VALIDATION_ERROR", 400),
             ("NOT_FOUND", 404),
             ("CONFLICT", 409),
+            ("PAYLOAD_TOO_LARGE", 413),
             ("UNAUTHORIZED", 401),
             ("FORBIDDEN", 403),
             ("CANCELLED", 499),

@@ -28,6 +28,8 @@ pub use debug::redact_url;
 mod duration_secs_opt;
 mod mask;
 pub use mask::MASK;
+mod redact;
+pub use redact::{REDACTED, redact_json, redact_text};
 mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};

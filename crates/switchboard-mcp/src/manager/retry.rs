@@ -4,6 +4,7 @@
 use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{CallToolResult, JsonObject};
+use switchboard_core::spec::{redact_json, redact_text};
 use switchboard_core::{OwnerId, ServerSpec};
 
 use super::ConnectionManager;
@@ -14,7 +15,48 @@ use crate::error::McpError;
 impl ConnectionManager {
     /// Calls `tool` on the server. If the connection is lost the call is retried on a new one
     /// only when it was never sent, or the tool is annotated read-only or idempotent.
+    ///
+    /// At debug level the request and the response are logged (seed 002 property 9), with
+    /// credential fields and the server's own secrets redacted.
     pub async fn call_tool(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> Result<CallToolResult, McpError> {
+        if !tracing::enabled!(tracing::Level::DEBUG) {
+            return self
+                .call_tool_unlogged(owner, spec, tool, arguments, options)
+                .await;
+        }
+        let secrets = spec.secret_values();
+        let shown = arguments
+            .as_ref()
+            .map(|a| redact_json(&serde_json::Value::Object(a.clone()), &secrets));
+        tracing::debug!(server = %spec.id, %tool, arguments = ?shown.map(|a| a.to_string()), "MCP request");
+        let started = std::time::Instant::now();
+        let result = self
+            .call_tool_unlogged(owner, spec, tool, arguments, options)
+            .await;
+        let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+        match &result {
+            Ok(answer) => {
+                let body = serde_json::to_value(answer).unwrap_or_default();
+                let mut body = redact_json(&body, &secrets).to_string();
+                truncate(&mut body, LOGGED_RESULT_CHARS);
+                tracing::debug!(server = %spec.id, %tool, elapsed_ms, is_error = answer.is_error.unwrap_or(false), result = %body, "MCP response");
+            }
+            Err(error) => {
+                let error = redact_text(&error.to_string(), &secrets);
+                tracing::debug!(server = %spec.id, %tool, elapsed_ms, %error, "MCP call failed");
+            }
+        }
+        result
+    }
+
+    async fn call_tool_unlogged(
         &self,
         owner: &OwnerId,
         spec: &ServerSpec,
@@ -166,4 +208,15 @@ fn reconnectable(error: &McpError) -> bool {
             | McpError::Unreachable { .. }
             | McpError::Handshake { .. }
     )
+}
+
+/// How much of a result a debug log line shows.
+const LOGGED_RESULT_CHARS: usize = 4_000;
+
+/// Cuts `text` to at most `max` characters, on a character boundary, marking the cut.
+fn truncate(text: &mut String, max: usize) {
+    if let Some((at, _)) = text.char_indices().nth(max) {
+        text.truncate(at);
+        text.push_str("…(truncated)");
+    }
 }

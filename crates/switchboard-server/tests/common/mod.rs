@@ -11,7 +11,7 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use switchboard_agent::{Agent, AgentConfig};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
-use switchboard_server::{AppState, AuthMode, app};
+use switchboard_server::{AppState, AuthMode, ServerConfig, app};
 use switchboard_store::{Role, StoreConfig};
 use switchboard_testkit::Peers;
 
@@ -26,6 +26,10 @@ pub struct Api {
 }
 
 pub async fn start() -> Api {
+    start_with(ServerConfig::default()).await
+}
+
+pub async fn start_with(config: ServerConfig) -> Api {
     let dir = tempfile::tempdir().unwrap();
     let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
         .await
@@ -36,7 +40,7 @@ pub async fn start() -> Api {
     let member = store.issue_token(&member.id, "t").await.unwrap().secret;
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
     let agent = Agent::new(Arc::clone(&store), manager.clone(), AgentConfig::default());
-    let state = AppState::new(store, manager.clone(), agent, AuthMode::Tokens);
+    let state = AppState::new(store, manager.clone(), agent, AuthMode::Tokens).with_config(config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
