@@ -3,6 +3,7 @@
 //! (`{code, message, timestamp}`, [`error`]), one JSON extractor that answers bad bodies in
 //! that shape ([`json`]) and authentication as an extractor ([`auth`]).
 
+mod access_log;
 pub mod auth;
 pub mod config;
 pub mod error;
@@ -11,6 +12,7 @@ pub mod live;
 mod routes;
 pub mod runs;
 pub mod state;
+mod validators;
 
 pub use config::ServerConfig;
 pub use error::ApiError;

@@ -26,5 +26,6 @@ pub fn app(state: AppState) -> Router {
         .merge(messages::routes())
         .merge(events::routes())
         .layer(body_limit)
+        .layer(axum::middleware::from_fn(crate::access_log::log_request))
         .with_state(state)
 }

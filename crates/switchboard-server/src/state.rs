@@ -10,6 +10,7 @@ use switchboard_store::Store;
 use crate::config::ServerConfig;
 use crate::live::EventLog;
 use crate::runs::Runs;
+use crate::validators::Validators;
 
 /// How callers are identified.
 #[derive(Debug, Clone)]
@@ -31,6 +32,8 @@ pub struct AppState {
     pub runs: Arc<Runs>,
     /// The numbered live events (`GET /api/events`).
     pub events: Arc<EventLog>,
+    /// Compiled argument validators (the proxy checks every call).
+    pub(crate) validators: Arc<Validators>,
 }
 
 impl AppState {
@@ -52,6 +55,7 @@ impl AppState {
             config: Arc::new(ServerConfig::default()),
             runs,
             events,
+            validators: Arc::default(),
         }
     }
 

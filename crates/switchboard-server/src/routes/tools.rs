@@ -174,11 +174,10 @@ async fn call_checked(
         .find(|t| t.name == tool)
         .ok_or_else(not_found)?;
     let arguments = Value::Object(arguments);
-    switchboard_schema::validate::validate_arguments(
-        &Value::Object(info.input_schema.clone()),
-        &arguments,
-    )
-    .map_err(|e| ApiError::new(e.code(), e.to_string()))?;
+    state
+        .validators
+        .check(&info.input_schema, &arguments)
+        .map_err(|e| ApiError::new(e.code(), e.to_string()))?;
     let Value::Object(arguments) = arguments else {
         return Err(not_found());
     };
