@@ -104,6 +104,13 @@ pub struct Agent {
     pub(crate) config: AgentConfig,
     /// Set when the process stops: runs waiting for decisions return at once.
     pub(crate) stopping: CancellationToken,
+    pub(crate) observer: Option<Arc<dyn AgentObserver>>,
+}
+
+/// Told of what is worth counting (the HTTP server's metrics).
+pub trait AgentObserver: Send + Sync {
+    /// A tool of `server` was not offered to the model: its schema does not convert.
+    fn tool_left_out(&self, server: &str, tool: &str);
 }
 
 impl std::fmt::Debug for Agent {
@@ -124,7 +131,14 @@ impl Agent {
             running: Arc::default(),
             config,
             stopping: CancellationToken::new(),
+            observer: None,
         }
+    }
+
+    /// Reports to `observer` from now on.
+    pub fn with_observer(mut self, observer: Arc<dyn AgentObserver>) -> Self {
+        self.observer = Some(observer);
+        self
     }
 
     pub fn events(&self) -> &EventBus {

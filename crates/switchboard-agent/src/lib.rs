@@ -22,7 +22,7 @@ mod run;
 mod running;
 mod turn;
 
-pub use agent::{Agent, AgentConfig, ApprovalPolicy, Claim, RunOutcome, RunSpec};
+pub use agent::{Agent, AgentConfig, AgentObserver, ApprovalPolicy, Claim, RunOutcome, RunSpec};
 pub use catalog::Catalog;
 pub use error::AgentError;
 pub use events::{AgentEvent, EventBus, OwnedEvent, StopReason};

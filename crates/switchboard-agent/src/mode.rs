@@ -61,6 +61,14 @@ impl CallProblem {
     }
 }
 
+/// A tool whose schema could not be offered to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftOut {
+    pub server: String,
+    pub tool: String,
+    pub reason: String,
+}
+
 /// The mode of one run.
 #[derive(Debug, Clone, Copy)]
 pub struct Mode {
@@ -70,7 +78,7 @@ pub struct Mode {
 
 impl Mode {
     /// The function definitions for the request, and the tools left out with why.
-    pub fn definitions(&self, catalog: &Catalog) -> (Vec<ToolDefinition>, Vec<String>) {
+    pub fn definitions(&self, catalog: &Catalog) -> (Vec<ToolDefinition>, Vec<LeftOut>) {
         match self.kind {
             ToolMode::Prompt => (Vec::new(), Vec::new()),
             ToolMode::Meta => (vec![meta::definition(catalog)], Vec::new()),

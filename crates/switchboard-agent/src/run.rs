@@ -58,8 +58,11 @@ impl<'a> Run<'a> {
             wire: spec.provider.wire_format(),
         };
         let (tools, left_out) = mode.definitions(&catalog);
-        for reason in left_out {
-            tracing::warn!(%reason, "tool left out: its schema cannot be offered to the model");
+        for left in left_out {
+            tracing::warn!(server = %left.server, tool = %left.tool, reason = %left.reason, "tool left out: its schema cannot be offered to the model");
+            if let Some(observer) = &agent.observer {
+                observer.tool_left_out(&left.server, &left.tool);
+            }
         }
         let system = mode.system_prompt(&spec.system_prompt, &catalog);
         Run {

@@ -4,12 +4,12 @@ use switchboard_core::ToolCallRecord;
 use switchboard_llm::{ChatMessage, Part, Role, ToolCall, ToolDefinition, ToolResult, WireFormat};
 use switchboard_schema::{ConvertOptions, Dialect, ToolInput, convert_tool};
 
-use super::{CallProblem, FoundCall};
+use super::{CallProblem, FoundCall, LeftOut};
 use crate::catalog::Catalog;
 use crate::results::MappedResult;
 
 /// Every tool whose schema converts for the provider; the others are left out and named.
-pub fn definitions(catalog: &Catalog, wire: WireFormat) -> (Vec<ToolDefinition>, Vec<String>) {
+pub fn definitions(catalog: &Catalog, wire: WireFormat) -> (Vec<ToolDefinition>, Vec<LeftOut>) {
     let dialect = match wire {
         WireFormat::OpenAi => Dialect::OpenAi,
         WireFormat::Anthropic => Dialect::Anthropic,
@@ -35,7 +35,11 @@ pub fn definitions(catalog: &Catalog, wire: WireFormat) -> (Vec<ToolDefinition>,
                     strict: false,
                 });
             }
-            Err(e) => left_out.push(e.to_string()),
+            Err(e) => left_out.push(LeftOut {
+                server: tool.server.id.0.clone(),
+                tool: tool.tool.name.clone(),
+                reason: e.to_string(),
+            }),
         }
     }
     (definitions, left_out)
