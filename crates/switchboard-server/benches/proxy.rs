@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use switchboard_agent::{Agent, AgentConfig};
+use switchboard_agent::AgentConfig;
 use switchboard_core::{OwnerId, ServerSpec, TransportKind};
 use switchboard_mcp::{CallOptions, ConnectionManager, ManagerConfig};
 use switchboard_server::{AppState, AuthMode, app};
@@ -72,8 +72,12 @@ async fn run(pairs: usize, throughput_for: Duration) {
     let token = store.issue_token(&admin.id, "bench").await.unwrap().secret;
     store.create_server(&admin.id, &spec).await.unwrap();
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
-    let agent = Agent::new(Arc::clone(&store), manager.clone(), AgentConfig::default());
-    let state = AppState::new(Arc::clone(&store), manager.clone(), agent, AuthMode::Tokens);
+    let state = AppState::new(
+        Arc::clone(&store),
+        manager.clone(),
+        AgentConfig::default(),
+        AuthMode::Tokens,
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!(
         "http://{}/api/mcp/proxy/everything/tools/echo/call",

@@ -9,6 +9,8 @@ pub mod config;
 pub mod error;
 pub mod json;
 pub mod live;
+pub mod metered;
+pub mod metrics;
 mod routes;
 pub mod runs;
 pub mod state;

@@ -5,6 +5,7 @@ mod conversations;
 mod events;
 mod health;
 mod messages;
+mod metrics;
 mod providers;
 mod servers;
 mod tools;
@@ -25,6 +26,7 @@ pub fn app(state: AppState) -> Router {
         .merge(conversations::routes())
         .merge(messages::routes())
         .merge(events::routes())
+        .merge(metrics::routes())
         .layer(body_limit)
         .layer(axum::middleware::from_fn(crate::access_log::log_request))
         .with_state(state)

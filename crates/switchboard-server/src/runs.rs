@@ -15,6 +15,8 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::error::ApiError;
+use crate::metered::MeteredProvider;
+use crate::metrics::Metrics;
 
 pub use spec::run_spec;
 
@@ -25,11 +27,13 @@ pub struct Runs {
     tracker: TaskTracker,
     /// Each running conversation's cancel token.
     cancels: Arc<Mutex<HashMap<String, CancellationToken>>>,
+    metrics: Arc<Metrics>,
 }
 
 impl Runs {
-    pub fn new(agent: Agent, store: Arc<dyn Store>) -> Self {
+    pub fn new(agent: Agent, store: Arc<dyn Store>, metrics: Arc<Metrics>) -> Self {
         Self {
+            metrics,
             agent,
             store,
             tracker: TaskTracker::new(),
@@ -47,7 +51,7 @@ impl Runs {
         text: &str,
     ) -> Result<Message, ApiError> {
         let conversation = self.store.conversation(owner, conversation_id).await?;
-        let spec = run_spec(self.store.as_ref(), owner, &conversation).await?;
+        let spec = self.spec(owner, &conversation).await?;
         let claim = self.agent.claim(conversation_id).await?;
         let message = self.agent.post(&claim, owner, text).await?;
         self.spawn(claim, owner.clone(), spec);
@@ -64,7 +68,7 @@ impl Runs {
         message_id: &str,
     ) -> Result<(), ApiError> {
         let conversation = self.store.conversation(owner, conversation_id).await?;
-        let spec = run_spec(self.store.as_ref(), owner, &conversation).await?;
+        let spec = self.spec(owner, &conversation).await?;
         let claim = match self.agent.claim(conversation_id).await {
             Ok(claim) => claim,
             Err(AgentError::Busy { .. }) => return Ok(()),
@@ -78,6 +82,20 @@ impl Runs {
         }
         self.spawn(claim, owner.clone(), spec);
         Ok(())
+    }
+
+    /// The conversation's run spec, its model calls measured.
+    async fn spec(
+        &self,
+        owner: &OwnerId,
+        conversation: &switchboard_store::Conversation,
+    ) -> Result<RunSpec, ApiError> {
+        let mut spec = run_spec(self.store.as_ref(), owner, conversation).await?;
+        spec.provider = Arc::new(MeteredProvider::new(
+            spec.provider,
+            Arc::clone(&self.metrics),
+        ));
+        Ok(spec)
     }
 
     /// Cancels the conversation's run; `false` if it has none here.

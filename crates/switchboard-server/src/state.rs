@@ -2,13 +2,15 @@
 
 use std::sync::Arc;
 
-use switchboard_agent::Agent;
+use switchboard_agent::{Agent, AgentConfig, AgentObserver};
 use switchboard_core::OwnerId;
-use switchboard_mcp::ConnectionManager;
+use switchboard_mcp::{ConnectionManager, ToolBackend};
 use switchboard_store::Store;
 
 use crate::config::ServerConfig;
 use crate::live::EventLog;
+use crate::metered::MeteredBackend;
+use crate::metrics::Metrics;
 use crate::runs::Runs;
 use crate::validators::Validators;
 
@@ -34,19 +36,38 @@ pub struct AppState {
     pub events: Arc<EventLog>,
     /// Compiled argument validators (the proxy checks every call).
     pub(crate) validators: Arc<Validators>,
+    pub metrics: Arc<Metrics>,
+    /// The manager as the agent and the tool routes reach it: every call counted.
+    pub tools: Arc<MeteredBackend>,
 }
 
 impl AppState {
-    /// The state with the default [`ServerConfig`]. Starts the event log's feed, so it must
-    /// be called inside a Tokio runtime; the feed ends with the agent and the manager.
+    /// The state with the default [`ServerConfig`], and an agent on `manager` whose tool and
+    /// model calls are measured. Starts the event log's feed, so it must be called inside a
+    /// Tokio runtime; the feed ends with the agent and the manager.
     pub fn new(
         store: Arc<dyn Store>,
         manager: Arc<ConnectionManager>,
-        agent: Agent,
+        agent_config: AgentConfig,
         auth: AuthMode,
     ) -> Self {
+        let metrics = Arc::new(Metrics::new());
+        let tools = Arc::new(MeteredBackend::new(
+            Arc::clone(&manager) as Arc<dyn ToolBackend>,
+            Arc::clone(&metrics),
+        ));
+        let agent = Agent::new(
+            Arc::clone(&store),
+            Arc::clone(&tools) as Arc<dyn ToolBackend>,
+            agent_config,
+        )
+        .with_observer(Arc::clone(&metrics) as Arc<dyn AgentObserver>);
         let events = EventLog::start(agent.events(), &manager);
-        let runs = Arc::new(Runs::new(agent.clone(), Arc::clone(&store)));
+        let runs = Arc::new(Runs::new(
+            agent.clone(),
+            Arc::clone(&store),
+            Arc::clone(&metrics),
+        ));
         Self {
             store,
             manager,
@@ -56,6 +77,8 @@ impl AppState {
             runs,
             events,
             validators: Arc::default(),
+            metrics,
+            tools,
         }
     }
 

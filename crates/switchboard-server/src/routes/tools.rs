@@ -112,6 +112,21 @@ async fn proxy(
     Query(query): Query<ProxyQuery>,
     Json(body): Json<Map<String, Value>>,
 ) -> Result<axum::Json<Value>, ApiError> {
+    let answer = proxied(&state, &caller, server, &tool, query, body).await;
+    // Counted for the proxy's error rate; a tool's own error result is an answer, not a
+    // failure of the proxy.
+    state.metrics.record_proxy(answer.is_ok());
+    answer
+}
+
+async fn proxied(
+    state: &AppState,
+    caller: &Caller,
+    server: String,
+    tool: &str,
+    query: ProxyQuery,
+    body: Map<String, Value>,
+) -> Result<axum::Json<Value>, ApiError> {
     let spec = state
         .store
         .connection_spec(&caller.user.id, &ServerId(server))
@@ -129,7 +144,7 @@ async fn proxy(
             apply_mappings(&mut arguments, &selected.parameter_mappings);
         }
     }
-    call_checked(&state, &caller, &spec, &tool, arguments).await
+    call_checked(state, caller, &spec, tool, arguments).await
 }
 
 /// A preset's mappings over the given arguments: fixed values win; a `{{variable}}` takes the
@@ -181,16 +196,15 @@ async fn call_checked(
     let Value::Object(arguments) = arguments else {
         return Err(not_found());
     };
-    let result = state
-        .manager
-        .call_tool(
-            &caller.user.id,
-            spec,
-            tool,
-            Some(arguments),
-            CallOptions::default(),
-        )
-        .await?;
+    let result = switchboard_mcp::ToolBackend::call(
+        state.tools.as_ref(),
+        &caller.user.id,
+        spec,
+        tool,
+        Some(arguments),
+        CallOptions::default(),
+    )
+    .await?;
     let result = serde_json::to_value(&result)
         .map_err(|e| ApiError::new(ErrorCode::McpParseError, e.to_string()))?;
     Ok(axum::Json(result))

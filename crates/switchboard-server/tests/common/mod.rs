@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-use switchboard_agent::{Agent, AgentConfig};
+use switchboard_agent::AgentConfig;
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
 use switchboard_server::{AppState, AuthMode, ServerConfig, app};
 use switchboard_store::{Role, StoreConfig};
@@ -39,8 +39,13 @@ pub async fn start_with(config: ServerConfig) -> Api {
     let admin = store.issue_token(&admin.id, "t").await.unwrap().secret;
     let member = store.issue_token(&member.id, "t").await.unwrap().secret;
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
-    let agent = Agent::new(Arc::clone(&store), manager.clone(), AgentConfig::default());
-    let state = AppState::new(store, manager.clone(), agent, AuthMode::Tokens).with_config(config);
+    let state = AppState::new(
+        store,
+        manager.clone(),
+        AgentConfig::default(),
+        AuthMode::Tokens,
+    )
+    .with_config(config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();

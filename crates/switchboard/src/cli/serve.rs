@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use switchboard_agent::{Agent, AgentConfig};
+use switchboard_agent::AgentConfig;
 use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
 use switchboard_server::{AppState, AuthMode, ServerConfig, app};
@@ -58,12 +58,17 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         .context("cannot open the store")?;
     let auth = first_start(store.as_ref(), args.single_user).await?;
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
-    let agent = Agent::new(Arc::clone(&store), manager.clone(), AgentConfig::default());
     let config = ServerConfig {
         stdio_allowlist: args.allow_commands.clone(),
         max_body_bytes: args.max_body_bytes,
     };
-    let state = AppState::new(Arc::clone(&store), manager.clone(), agent, auth).with_config(config);
+    let state = AppState::new(
+        Arc::clone(&store),
+        manager.clone(),
+        AgentConfig::default(),
+        auth,
+    )
+    .with_config(config);
     if switchboard_server::live::relay::start(Arc::clone(&store), &state.events, &state.agent)
         .await
         .context("cannot listen for the other replicas' events")?
