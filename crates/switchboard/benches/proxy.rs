@@ -1,14 +1,15 @@
 //! What the flat-parameter proxy adds to a tool call, and how much it carries.
 //!
-//! `POST /api/mcp/proxy/everything/tools/echo/call` on a real `switchboard-server` (SQLite
-//! store, bearer token) against server-everything over Streamable HTTP, versus a direct call
-//! to the same server through a `ConnectionManager` of the bench's own. The two are
-//! alternated call by call, so both see the same load, and the added latency is taken per
-//! pair (proxy minus direct); its median and p99 are what the goal is about (under 0.5 ms and
-//! 1 ms). Then 64 clients call the proxy at once for a few seconds: calls per second and the
-//! error rate.
+//! `POST /api/mcp/proxy/{server}/tools/echo/call` on a real `switchboard-server` (SQLite
+//! store, bearer token) against an MCP server over Streamable HTTP, versus a direct call to
+//! the same server through a `ConnectionManager` of the bench's own. The two are alternated
+//! call by call, so both see the same load, and the added latency is taken per pair (proxy
+//! minus direct); its median and p99 are what the goal is about (under 0.5 ms and 1 ms). Two
+//! upstreams: server-everything (Node) and this binary's own demo server (Rust, rmcp), whose
+//! round trips jitter far less, so the proxy's own tail shows. Then 64 clients call the proxy
+//! at once for a few seconds: calls per second and the error rate.
 //!
-//! Run with `cargo bench -p switchboard-server --bench proxy` (the pinned test peers must be
+//! Run with `cargo bench -p switchboard --bench proxy` (the pinned test peers must be
 //! installed: `scripts/test.sh --install-only`). `PROXY_BENCH_PAIRS` sets the number of pairs
 //! (default 3000); `cargo test --benches` runs a handful, as a smoke test.
 
@@ -53,24 +54,29 @@ fn main() {
 }
 
 async fn run(pairs: usize, throughput_for: Duration) {
-    let mut peer = Peers::locate()
+    let mut everything = Peers::locate()
         .everything_http(EverythingHttp::StreamableHttp)
         .await
         .expect("start server-everything over Streamable HTTP");
-    let spec = ServerSpec::http(
-        "everything",
-        peer.url(),
-        Some(TransportKind::StreamableHttp),
-    );
+    let (demo, demo_url) = start_demo().await;
+    let upstreams = [
+        ("everything", everything.url(), json!({"message": "hello"})),
+        ("demo", demo_url, json!({"text": "hello"})),
+    ];
 
-    // The API.
+    // The API, with both servers.
     let dir = tempfile::tempdir().unwrap();
     let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
         .await
         .unwrap();
     let admin = store.create_user("admin", Role::Admin).await.unwrap();
     let token = store.issue_token(&admin.id, "bench").await.unwrap().secret;
-    store.create_server(&admin.id, &spec).await.unwrap();
+    let mut specs = Vec::new();
+    for (name, url, _) in &upstreams {
+        let spec = ServerSpec::http(*name, url.clone(), Some(TransportKind::StreamableHttp));
+        store.create_server(&admin.id, &spec).await.unwrap();
+        specs.push(spec);
+    }
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
     let state = AppState::new(
         Arc::clone(&store),
@@ -79,35 +85,79 @@ async fn run(pairs: usize, throughput_for: Duration) {
         AuthMode::Tokens,
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!(
-        "http://{}/api/mcp/proxy/everything/tools/echo/call",
-        listener.local_addr().unwrap()
-    );
+    let base = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app(state)).await });
     let client = reqwest::Client::new();
-
-    // The direct path: a manager of the bench's own on the same server.
+    // The direct path: a manager of the bench's own on the same servers.
     let direct = ConnectionManager::new(ManagerConfig::default());
-    let owner = OwnerId::local();
-    let arguments = json!({"message": "hello"}).as_object().cloned();
 
+    for ((name, _, body), spec) in upstreams.iter().zip(&specs) {
+        let url = format!("{base}/api/mcp/proxy/{name}/tools/echo/call");
+        pairs_against(&client, &token, &url, body, &direct, spec, pairs).await;
+        throughput(&client, &token, &url, body, name, throughput_for).await;
+    }
+
+    direct.shutdown().await;
+    manager.shutdown().await;
+    let _ = everything.kill().await;
+    drop(demo);
+}
+
+/// This binary's demo server over Streamable HTTP; the child is killed when dropped.
+async fn start_demo() -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_switchboard"))
+        .args(["demo-server", "--http", "127.0.0.1:0"])
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn demo-server --http");
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = loop {
+        let line = lines
+            .next_line()
+            .await
+            .unwrap()
+            .expect("demo-server exited before listening");
+        if let Some(url) = line.strip_prefix("listening on ") {
+            break url.to_owned();
+        }
+    };
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, url)
+}
+
+async fn pairs_against(
+    client: &reqwest::Client,
+    token: &str,
+    url: &str,
+    body: &serde_json::Value,
+    direct: &ConnectionManager,
+    spec: &ServerSpec,
+    pairs: usize,
+) {
+    let owner = OwnerId::local();
+    let arguments = body.as_object().cloned();
     let proxy_call = || async {
         let response = client
-            .post(&url)
-            .bearer_auth(&token)
-            .json(&json!({"message": "hello"}))
+            .post(url)
+            .bearer_auth(token)
+            .json(body)
             .send()
             .await
             .unwrap();
         let ok = response.status().is_success();
         let _ = response.bytes().await;
-        ok
+        assert!(ok, "the proxy call failed");
     };
     let direct_call = || async {
         direct
             .call_tool(
                 &owner,
-                &spec,
+                spec,
                 "echo",
                 arguments.clone(),
                 CallOptions::default(),
@@ -115,13 +165,11 @@ async fn run(pairs: usize, throughput_for: Duration) {
             .await
             .unwrap();
     };
-
     // Warm both paths: connections, sessions, caches, the store's pages.
     for _ in 0..50.min(pairs) {
-        assert!(proxy_call().await, "the proxy call failed");
+        proxy_call().await;
         direct_call().await;
     }
-
     let mut proxy = Vec::with_capacity(pairs);
     let mut plain = Vec::with_capacity(pairs);
     let mut added = Vec::with_capacity(pairs);
@@ -138,24 +186,38 @@ async fn run(pairs: usize, throughput_for: Duration) {
         plain.push(d);
         added.push(p - d);
     }
+    println!("== upstream {} ==", spec.name);
     report("direct MCP call", &mut plain);
     report("proxy call", &mut proxy);
     report("added by the proxy (per pair)", &mut added);
+}
 
-    // Throughput: 64 clients at once.
+async fn throughput(
+    client: &reqwest::Client,
+    token: &str,
+    url: &str,
+    body: &serde_json::Value,
+    name: &str,
+    throughput_for: Duration,
+) {
     let done = Arc::new(AtomicU64::new(0));
     let failed = Arc::new(AtomicU64::new(0));
     let until = Instant::now() + throughput_for;
     let mut clients = Vec::with_capacity(CLIENTS);
     for _ in 0..CLIENTS {
-        let (client, url, token) = (client.clone(), url.clone(), token.clone());
+        let (client, url, token, body) = (
+            client.clone(),
+            url.to_owned(),
+            token.to_owned(),
+            body.clone(),
+        );
         let (done, failed) = (Arc::clone(&done), Arc::clone(&failed));
         clients.push(tokio::spawn(async move {
             while Instant::now() < until {
                 let response = client
                     .post(&url)
                     .bearer_auth(&token)
-                    .json(&json!({"message": "hello"}))
+                    .json(&body)
                     .send()
                     .await;
                 match response {
@@ -182,13 +244,9 @@ async fn run(pairs: usize, throughput_for: Duration) {
         failed as f64 / (done + failed).max(1) as f64,
     );
     println!(
-        "proxy throughput, {CLIENTS} concurrent clients: {rate:.0} calls/s ({done} ok, {failed} failed, error rate {:.2}%)",
+        "proxy throughput to {name}, {CLIENTS} concurrent clients: {rate:.0} calls/s ({done} ok, {failed} failed, error rate {:.2}%)",
         error_rate * 100.0
     );
-
-    direct.shutdown().await;
-    manager.shutdown().await;
-    let _ = peer.kill().await;
 }
 
 /// Milliseconds `call` took.
