@@ -18,11 +18,15 @@ pub struct ApiError {
     pub message: String,
 }
 
-#[derive(Serialize)]
-struct Body<'a> {
-    code: &'static str,
-    message: &'a str,
-    timestamp: String,
+/// Every error's body (DESIGN.md "HTTP API").
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// The error code, e.g. `MCP_SERVER_NOT_FOUND`.
+    pub code: &'static str,
+    /// What went wrong, for a person.
+    pub message: String,
+    /// When, RFC 3339 in UTC.
+    pub timestamp: String,
 }
 
 impl ApiError {
@@ -44,9 +48,9 @@ impl IntoResponse for ApiError {
         } else {
             self.message
         };
-        let body = Body {
+        let body = ErrorBody {
             code: self.code.as_str(),
-            message: &message,
+            message,
             timestamp: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
         };
         (status, Json(body)).into_response()

@@ -18,5 +18,5 @@ mod validators;
 
 pub use config::ServerConfig;
 pub use error::ApiError;
-pub use routes::app;
+pub use routes::{app, openapi};
 pub use state::{AppState, AuthMode};

@@ -1,4 +1,9 @@
 //! The application's routes, one module per area.
+//!
+//! Every route is declared with its OpenAPI operation (`#[utoipa::path]` on the handler) and
+//! added through `utoipa_axum`'s `routes!`, which takes the path and method from that
+//! declaration: the router and `GET /api/openapi.json` come from the same list, so the
+//! document cannot leave a route out or describe one that is not served.
 
 mod assistants;
 mod conversations;
@@ -10,14 +15,50 @@ mod providers;
 mod servers;
 mod tools;
 
-use axum::Router;
+use std::sync::Arc;
+
+use axum::{Extension, Router};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::state::AppState;
 
-/// The whole application.
-pub fn app(state: AppState) -> Router {
-    let body_limit = axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes);
-    Router::new()
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Switchboard",
+        description = "A self-hosted AI chat backend and MCP host: MCP servers, tools and the \
+                       flat-parameter proxy, providers, assistants, conversations with runs \
+                       streamed as SSE, approvals, live events."
+    ),
+    modifiers(&BearerAuth),
+    security(("bearer" = [])),
+    components(schemas(crate::error::ErrorBody))
+)]
+struct ApiDoc;
+
+/// Every route takes `Authorization: Bearer <token>` (but health, metrics and this document).
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+        );
+    }
+}
+
+/// The OpenAPI document of every route.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    router().split_for_parts().1
+}
+
+fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
         .merge(servers::routes())
         .merge(tools::routes())
@@ -27,7 +68,24 @@ pub fn app(state: AppState) -> Router {
         .merge(messages::routes())
         .merge(events::routes())
         .merge(metrics::routes())
+        .routes(routes!(document))
+}
+
+/// The whole application.
+pub fn app(state: AppState) -> Router {
+    let body_limit = axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes);
+    let (router, document) = router().split_for_parts();
+    router
+        .layer(Extension(Arc::new(document)))
         .layer(body_limit)
         .layer(axum::middleware::from_fn(crate::access_log::log_request))
         .with_state(state)
+}
+
+/// This API's OpenAPI 3.1 document.
+#[utoipa::path(get, path = "/api/openapi.json", tag = "operations", security(()), responses((status = 200, description = "The OpenAPI document", body = serde_json::Value)))]
+async fn document(
+    Extension(document): Extension<Arc<utoipa::openapi::OpenApi>>,
+) -> axum::Json<utoipa::openapi::OpenApi> {
+    axum::Json(document.as_ref().clone())
 }

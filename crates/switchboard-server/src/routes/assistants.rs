@@ -1,28 +1,26 @@
 //! Assistants and the MCP servers each may use (seed 001 `assistant_mcp_servers`).
 
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
 use serde::{Deserialize, Serialize};
 use switchboard_core::ServerId;
 use switchboard_store::{Assistant, AssistantConfig};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/assistants", get(list).post(create))
-        .route("/api/assistants/{id}", get(read).put(update).delete(remove))
-        .route(
-            "/api/assistants/{id}/mcp-servers",
-            get(servers).put(set_servers),
-        )
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(read, update, remove))
+        .routes(routes!(servers, set_servers))
 }
 
+#[utoipa::path(get, path = "/api/assistants", tag = "assistants", responses((status = 200, description = "The caller's assistants", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -30,6 +28,7 @@ async fn list(
     Ok(axum::Json(state.store.assistants(&caller.user.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/assistants", tag = "assistants", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -42,6 +41,7 @@ async fn create(
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
+#[utoipa::path(get, path = "/api/assistants/{id}", tag = "assistants", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The assistant", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -52,6 +52,7 @@ async fn read(
     ))
 }
 
+#[utoipa::path(put, path = "/api/assistants/{id}", tag = "assistants", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -66,6 +67,7 @@ async fn update(
     ))
 }
 
+#[utoipa::path(delete, path = "/api/assistants/{id}", tag = "assistants", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,
@@ -82,6 +84,7 @@ struct ServerIds {
     server_ids: Vec<ServerId>,
 }
 
+#[utoipa::path(get, path = "/api/assistants/{id}/mcp-servers", tag = "assistants", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "{serverIds}: the servers the assistant may use", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn servers(
     State(state): State<AppState>,
     caller: Caller,
@@ -94,6 +97,7 @@ async fn servers(
 }
 
 /// Replaces the list; every server must be the caller's (another user's is not found).
+#[utoipa::path(put, path = "/api/assistants/{id}/mcp-servers", tag = "assistants", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "The new list", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn set_servers(
     State(state): State<AppState>,
     caller: Caller,

@@ -1,29 +1,26 @@
 //! Conversations and their history (seed 000 `GET /api/chat/conversations/{id}`).
 
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use switchboard_store::{Conversation, Message, NewConversation};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/conversations", get(list).post(create))
-        .route(
-            "/api/conversations/{id}",
-            get(read).patch(rename).delete(remove),
-        )
-        .route("/api/conversations/{id}/cancel", post(cancel))
-        // Seed 000's path.
-        .route("/api/chat/conversations/{id}", get(read))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(read, rename, remove))
+        .routes(routes!(cancel))
+        .routes(routes!(read_alias))
 }
 
+#[utoipa::path(get, path = "/api/conversations", tag = "conversations", responses((status = 200, description = "The caller's conversations, most recent first", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -33,6 +30,7 @@ async fn list(
     ))
 }
 
+#[utoipa::path(post, path = "/api/conversations", tag = "conversations", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -61,6 +59,7 @@ pub struct History {
     pub running: bool,
 }
 
+#[utoipa::path(get, path = "/api/conversations/{id}", tag = "conversations", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The conversation with its messages and their tool calls", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -81,6 +80,7 @@ struct Rename {
     title: String,
 }
 
+#[utoipa::path(patch, path = "/api/conversations/{id}", tag = "conversations", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Renamed", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn rename(
     State(state): State<AppState>,
     caller: Caller,
@@ -95,6 +95,7 @@ async fn rename(
     ))
 }
 
+#[utoipa::path(delete, path = "/api/conversations/{id}", tag = "conversations", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted (its run cancelled)"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,
@@ -112,6 +113,7 @@ async fn remove(
 
 /// Cancels the conversation's run: its waiting and running calls are cancelled and the turn
 /// ends. 409 when nothing is running.
+#[utoipa::path(post, path = "/api/conversations/{id}/cancel", tag = "conversations", params(("id" = String, Path, description = "The id")), responses((status = 202, description = "The run is being cancelled"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody)))]
 async fn cancel(
     State(state): State<AppState>,
     caller: Caller,
@@ -126,4 +128,14 @@ async fn cancel(
             format!("conversation {id:?} has no run to cancel"),
         ))
     }
+}
+
+/// Seed 000's `GET /api/chat/conversations/{id}`.
+#[utoipa::path(get, path = "/api/chat/conversations/{id}", tag = "conversations", operation_id = "read_chat_conversation", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Seed 000's path for reading a conversation", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+async fn read_alias(
+    state: State<AppState>,
+    caller: Caller,
+    id: Path<String>,
+) -> Result<axum::Json<History>, ApiError> {
+    read(state, caller, id).await
 }

@@ -1,25 +1,26 @@
 //! `GET /api/events`: the caller's live events over SSE, resumable with `Last-Event-ID`.
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
-use axum::routing::get;
 use switchboard_core::ErrorCode;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::live::{Scope, sse_response};
 use crate::state::AppState;
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/api/events", get(events))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(events))
 }
 
 /// Every event of the caller: `message.created`, `message.delta`,
 /// `assistant.toolCall.updated`, `message.completed`, `run.failed` and `server.status`, each
 /// with an `id`. A client that reconnects with `Last-Event-ID` first gets what it missed; when
 /// that is no longer kept, a `stream.reset` event tells it to reload.
+#[utoipa::path(get, path = "/api/events", tag = "events", responses((status = 200, description = "The caller's live events; send Last-Event-ID to resume", content_type = "text/event-stream"), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn events(
     State(state): State<AppState>,
     caller: Caller,

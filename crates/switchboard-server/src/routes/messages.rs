@@ -1,15 +1,15 @@
 //! Sending messages (a run starts), seed 000's one-shot chat, and decisions on tool calls
 //! (seed 001 `tool-confirm`).
 
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use switchboard_core::ToolCallRecord;
 use switchboard_store::{Message, NewConversation};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -17,13 +17,14 @@ use crate::json::Json;
 use crate::live::{Scope, Subscription, sse_response};
 use crate::state::AppState;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/conversations/{id}/messages", get(list).post(send))
-        .route("/api/chat/message", post(one_shot))
-        .route("/api/messages/{id}/tool-confirm", post(tool_confirm))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, send))
+        .routes(routes!(one_shot))
+        .routes(routes!(tool_confirm))
 }
 
+#[utoipa::path(get, path = "/api/conversations/{id}/messages", tag = "messages", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The conversation's messages, oldest first", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -53,6 +54,7 @@ struct Started {
 /// response streams the run's events (from `message.created` of this message) and ends with
 /// `message.completed` or `run.failed`; approvals asked for on the way are given with
 /// `tool-confirm` while it streams. Otherwise 202 with the stored message.
+#[utoipa::path(post, path = "/api/conversations/{id}/messages", tag = "messages", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 202, description = "Stored; the run goes on (with Accept: text/event-stream, 200 and the run's events as SSE)", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn send(
     State(state): State<AppState>,
     caller: Caller,
@@ -125,6 +127,7 @@ struct OneShotAnswer {
 /// Seed 000's `POST /api/chat/message`: sends `message` (to a new conversation unless
 /// `conversationId` names one) and answers when the turn is complete, failed, or waiting for
 /// an approval.
+#[utoipa::path(post, path = "/api/chat/message", tag = "messages", request_body = serde_json::Value, responses((status = 200, description = "The turn completed, failed, or waits for an approval", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn one_shot(
     State(state): State<AppState>,
     caller: Caller,
@@ -207,6 +210,7 @@ struct Confirm {
 
 /// Approves or rejects a call waiting for a decision; the run waiting for it goes on, or, if
 /// none waits here (after a restart), one is started from what is stored.
+#[utoipa::path(post, path = "/api/messages/{id}/tool-confirm", tag = "messages", params(("id" = String, Path, description = "The assistant message holding the call")), request_body = serde_json::Value, responses((status = 200, description = "The decided tool call", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn tool_confirm(
     State(state): State<AppState>,
     caller: Caller,

@@ -1,20 +1,21 @@
 //! `GET /metrics`: Prometheus scrapes it. Unauthenticated, as scrapers expect; the labels hold
 //! server ids, tool names and outcomes, never arguments or secrets.
 
-use axum::Router;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
-use axum::routing::get;
 use switchboard_core::ErrorCode;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::ApiError;
 use crate::state::AppState;
 
-pub fn routes() -> Router<AppState> {
-    Router::new().route("/metrics", get(metrics))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(metrics))
 }
 
+#[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, description = "Prometheus metrics (OpenMetrics text)", content_type = "application/openmetrics-text")))]
 async fn metrics(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
     let text = state
         .metrics

@@ -1,23 +1,24 @@
 //! LLM providers: `openai` (any OpenAI-compatible endpoint) or `anthropic`. API keys are
 //! masked on every read; an update that sends the mask back keeps the stored key.
 
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::get;
 use switchboard_store::{Provider, ProviderConfig};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/providers", get(list).post(create))
-        .route("/api/providers/{id}", get(read).put(update).delete(remove))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(read, update, remove))
 }
 
+#[utoipa::path(get, path = "/api/providers", tag = "providers", responses((status = 200, description = "The caller's providers, keys masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -25,6 +26,7 @@ async fn list(
     Ok(axum::Json(state.store.providers(&caller.user.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/providers", tag = "providers", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -37,6 +39,7 @@ async fn create(
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
+#[utoipa::path(get, path = "/api/providers/{id}", tag = "providers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The provider, key masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -47,6 +50,7 @@ async fn read(
     ))
 }
 
+#[utoipa::path(put, path = "/api/providers/{id}", tag = "providers", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced; a masked key keeps the stored one", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -61,6 +65,7 @@ async fn update(
     ))
 }
 
+#[utoipa::path(delete, path = "/api/providers/{id}", tag = "providers", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,

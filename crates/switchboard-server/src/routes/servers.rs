@@ -2,34 +2,32 @@
 //! 000's `/api/mcp/servers/{id}/health` answer too). Reads are masked; only the connection
 //! code sees secrets in clear.
 
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
 use serde::Serialize;
 use serde_json::Value;
 use switchboard_core::{ErrorCode, ServerId, ServerSpec, ToolInfo, TransportKind};
 use switchboard_mcp::{ConnectionSnapshot, ServerReport};
 use switchboard_store::StoredServer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/mcp-servers", get(list).post(create))
-        .route(
-            "/api/mcp-servers/{id}",
-            get(read).put(update).delete(remove),
-        )
-        .route("/api/mcp-servers/{id}/test", post(test))
-        .route("/api/mcp-servers/{id}/health", get(health))
-        .route("/api/mcp-servers/{id}/tools", get(tools))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(read, update, remove))
+        .routes(routes!(test))
+        .routes(routes!(health))
+        .routes(routes!(tools))
         // Aliases of the seeds' own paths.
-        .route("/api/mcp/servers/{id}/test", post(test))
-        .route("/api/mcp/servers/{id}/health", get(health))
+        .routes(routes!(test_alias))
+        .routes(routes!(connect_alias))
+        .routes(routes!(health_alias))
 }
 
 /// A server as sent by a client: a [`ServerSpec`] whose `id` may be left out (it then comes
@@ -84,6 +82,7 @@ fn check_command(state: &AppState, caller: &Caller, spec: &ServerSpec) -> Result
     Ok(())
 }
 
+#[utoipa::path(get, path = "/api/mcp-servers", tag = "servers", responses((status = 200, description = "The caller's MCP servers, secrets masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -91,6 +90,7 @@ async fn list(
     Ok(axum::Json(state.store.servers(&caller.user.id).await?))
 }
 
+#[utoipa::path(post, path = "/api/mcp-servers", tag = "servers", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not allowed for this user", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -102,6 +102,7 @@ async fn create(
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
+#[utoipa::path(get, path = "/api/mcp-servers/{id}", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The server, secrets masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -112,6 +113,7 @@ async fn read(
     ))
 }
 
+#[utoipa::path(put, path = "/api/mcp-servers/{id}", tag = "servers", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced; masked secrets keep the stored ones", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not allowed for this user", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -138,6 +140,7 @@ async fn update(
     Ok(axum::Json(updated))
 }
 
+#[utoipa::path(delete, path = "/api/mcp-servers/{id}", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,
@@ -150,6 +153,7 @@ async fn remove(
 }
 
 /// Seed 002's test-connection flow: connect, initialize, list tools, disconnect.
+#[utoipa::path(post, path = "/api/mcp-servers/{id}/test", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Connected, initialized and listed: server info and tools", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
 async fn test(
     State(state): State<AppState>,
     caller: Caller,
@@ -172,6 +176,7 @@ struct Health {
 }
 
 /// Seed 000's health: the connection's status, last error and last activity.
+#[utoipa::path(get, path = "/api/mcp-servers/{id}/health", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Connection status, last error, last activity", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn health(
     State(state): State<AppState>,
     caller: Caller,
@@ -198,6 +203,7 @@ struct ToolWithFlags {
 }
 
 /// Every tool of the server (disabled ones included, flagged), seed 001's `McpToolWithServer`.
+#[utoipa::path(get, path = "/api/mcp-servers/{id}/tools", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The server's tools with their switches", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
 async fn tools(
     State(state): State<AppState>,
     caller: Caller,
@@ -225,4 +231,34 @@ async fn tools(
             })
             .collect(),
     ))
+}
+
+/// Seed 002's `POST /api/mcp/servers/{id}/test`.
+#[utoipa::path(post, path = "/api/mcp/servers/{id}/test", tag = "servers", operation_id = "test_server_seed_002", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "As POST /api/mcp-servers/{id}/test", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server could not be reached or failed", body = crate::error::ErrorBody)))]
+async fn test_alias(
+    state: State<AppState>,
+    caller: Caller,
+    id: Path<String>,
+) -> Result<axum::Json<ServerReport>, ApiError> {
+    test(state, caller, id).await
+}
+
+/// Seed 001's `POST /api/mcp-servers/{id}/connect`: the connection test.
+#[utoipa::path(post, path = "/api/mcp-servers/{id}/connect", tag = "servers", operation_id = "connect_server_seed_001", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "As POST /api/mcp-servers/{id}/test", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server could not be reached or failed", body = crate::error::ErrorBody)))]
+async fn connect_alias(
+    state: State<AppState>,
+    caller: Caller,
+    id: Path<String>,
+) -> Result<axum::Json<ServerReport>, ApiError> {
+    test(state, caller, id).await
+}
+
+/// Seed 000's `GET /api/mcp/servers/{id}/health`.
+#[utoipa::path(get, path = "/api/mcp/servers/{id}/health", tag = "servers", operation_id = "server_health_seed_000", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "As GET /api/mcp-servers/{id}/health", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+async fn health_alias(
+    state: State<AppState>,
+    caller: Caller,
+    id: Path<String>,
+) -> Result<axum::Json<Health>, ApiError> {
+    health(state, caller, id).await
 }

@@ -7,25 +7,25 @@
 //! exist and be enabled (404 `MCP_TOOL_NOT_FOUND`), and the arguments must fit the tool's
 //! schema (400 `MCP_INVALID_PARAMS`). The tool's result is passed through as MCP sent it.
 
-use axum::Router;
 use axum::extract::{Path, Query, State};
-use axum::routing::{get, post, put};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use switchboard_core::{ErrorCode, NameTable, ParamMapping, ServerId, ServerSpec, ToolInfo};
 use switchboard_mcp::CallOptions;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
 
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/chat/tools", get(all_tools))
-        .route("/api/mcp/tools/call", post(call))
-        .route("/api/mcp/proxy/{server}/tools/{tool}/call", post(proxy))
-        .route("/api/mcp-servers/{id}/tools/{tool}", put(set_flags))
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(all_tools))
+        .routes(routes!(call))
+        .routes(routes!(proxy))
+        .routes(routes!(set_flags))
 }
 
 #[derive(Serialize)]
@@ -42,6 +42,7 @@ struct ToolWithServer {
 
 /// Every enabled tool of the caller's enabled servers; a server that cannot be reached is
 /// left out of the list (and logged) rather than failing it.
+#[utoipa::path(get, path = "/api/chat/tools", tag = "tools", responses((status = 200, description = "Every enabled tool of the caller's enabled servers", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn all_tools(
     State(state): State<AppState>,
     caller: Caller,
@@ -86,6 +87,7 @@ struct CallBody {
     arguments: Map<String, Value>,
 }
 
+#[utoipa::path(post, path = "/api/mcp/tools/call", tag = "tools", request_body = serde_json::Value, responses((status = 200, description = "The MCP result as the server sent it", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
 async fn call(
     State(state): State<AppState>,
     caller: Caller,
@@ -105,6 +107,7 @@ struct ProxyQuery {
 }
 
 /// The flat-parameter proxy: the whole body is the tool's arguments.
+#[utoipa::path(post, path = "/api/mcp/proxy/{server}/tools/{tool}/call", tag = "tools", params(("server" = String, Path, description = "The server id"), ("tool" = String, Path, description = "The tool name")), request_body = serde_json::Value, responses((status = 200, description = "The MCP result; the body is the tool's arguments", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
 async fn proxy(
     State(state): State<AppState>,
     caller: Caller,
@@ -218,6 +221,7 @@ struct Flags {
 }
 
 /// Sets a tool's enabled and auto-approve flags (seed 001's per-tool switches).
+#[utoipa::path(put, path = "/api/mcp-servers/{id}/tools/{tool}", tag = "servers", params(("id" = String, Path, description = "The id"), ("tool" = String, Path, description = "The tool name")), request_body = serde_json::Value, responses((status = 200, description = "The server with the tool's switches set", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn set_flags(
     State(state): State<AppState>,
     caller: Caller,
