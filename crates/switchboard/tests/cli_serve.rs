@@ -371,3 +371,107 @@ async fn an_approval_given_on_one_replica_resumes_the_run_on_another() {
     drop(events_on_b);
     database.drop_database().await;
 }
+
+/// Starts a conversation in `served` answered through `llm`; returns its id.
+async fn conversation_with(served: &Served, llm: &switchboard_testkit::ScriptedLlm) -> String {
+    use reqwest::Method;
+    use serde_json::json;
+    let (status, provider) = send(
+        served,
+        Method::POST,
+        "/api/providers",
+        json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
+               "apiKey": "k", "defaultModel": "m"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{provider}");
+    let (status, conversation) = send(served, Method::POST, "/api/conversations", json!({})).await;
+    assert_eq!(status, 201, "{conversation}");
+    conversation["id"].as_str().unwrap().to_owned()
+}
+
+/// SIGTERM while the model is answering: the run gets its grace and finishes; the answer is
+/// stored before the process exits.
+// Several threads: `terminate` blocks one while the scripted model answers on another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_answering_at_sigterm_finishes_before_the_exit() {
+    use reqwest::Method;
+    use serde_json::json;
+    use switchboard_testkit::{ScriptedLlm, Turn};
+
+    let llm = ScriptedLlm::start(vec![
+        Turn::text("Finished in time.").delay(std::time::Duration::from_millis(400)),
+    ])
+    .await;
+    let sb = Switchboard::new();
+    let mut served = serve(&sb, &["--single-user", "--shutdown-grace", "60s"]);
+    let conversation = conversation_with(&served, &llm).await;
+    let (status, started) = send(
+        &served,
+        Method::POST,
+        &format!("/api/conversations/{conversation}/messages"),
+        json!({"content": "Take your time"}),
+    )
+    .await;
+    assert_eq!(status, 202, "{started}");
+    assert!(terminate(&mut served).success());
+
+    let mut again = serve(&sb, &["--single-user"]);
+    let (_, history) = get(&again, &format!("/api/conversations/{conversation}")).await;
+    assert_eq!(
+        history["messages"][1]["content"], "Finished in time.",
+        "{history}"
+    );
+    assert!(terminate(&mut again).success());
+}
+
+/// SIGTERM while the model takes longer than the grace: the run is cancelled, the process
+/// exits, and after the restart the conversation takes a new message (nothing holds it).
+// Several threads: `terminate` blocks one while the scripted model answers on another.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_outlasting_the_grace_is_cancelled_and_releases_its_conversation() {
+    use reqwest::Method;
+    use serde_json::json;
+    use switchboard_testkit::{ScriptedLlm, Turn};
+
+    let llm = ScriptedLlm::start(vec![
+        Turn::text("Too late.").delay(std::time::Duration::from_secs(600)),
+        Turn::text("Hello again."),
+    ])
+    .await;
+    let sb = Switchboard::new();
+    let mut served = serve(&sb, &["--single-user", "--shutdown-grace", "100ms"]);
+    let conversation = conversation_with(&served, &llm).await;
+    let (status, _) = send(
+        &served,
+        Method::POST,
+        &format!("/api/conversations/{conversation}/messages"),
+        json!({"content": "This will not be answered"}),
+    )
+    .await;
+    assert_eq!(status, 202);
+    let started = std::time::Instant::now();
+    assert!(terminate(&mut served).success());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "serve waited for the model"
+    );
+
+    let mut again = serve(&sb, &["--single-user"]);
+    let (status, answer) = send(
+        &again,
+        Method::POST,
+        "/api/chat/message",
+        json!({"message": "Are you there?", "conversationId": conversation}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["status"], "completed", "{answer}");
+    assert_eq!(answer["message"]["content"], "Hello again.");
+    let (_, history) = get(&again, &format!("/api/conversations/{conversation}")).await;
+    assert!(
+        !history.to_string().contains("Too late."),
+        "the cut-off answer was not stored: {history}"
+    );
+    assert!(terminate(&mut again).success());
+}
