@@ -389,3 +389,46 @@ async fn a_cancelled_turn_stays_cancelled_and_a_busy_conversation_refuses_a_seco
         2
     );
 }
+
+/// Counts what the agent reports.
+#[derive(Default)]
+struct Observed(std::sync::Mutex<Vec<(String, String)>>);
+
+impl switchboard_agent::AgentObserver for Observed {
+    fn tool_left_out(&self, server: &str, tool: &str) {
+        self.0.lock().unwrap().push((server.into(), tool.into()));
+    }
+}
+
+#[tokio::test]
+async fn a_tool_whose_schema_does_not_convert_is_left_out_and_reported() {
+    let s = setup().await;
+    let backend = Arc::new(FakeBackend {
+        with_broken_tool: true,
+        ..FakeBackend::default()
+    });
+    let observed = Arc::new(Observed::default());
+    let provider = FakeProvider::new(vec![Answer::Text("fine".into())]);
+    let agent = Agent::new(Arc::clone(&s.store), backend, AgentConfig::default())
+        .with_observer(observed.clone());
+    agent
+        .send(
+            &s.owner,
+            &s.conversation,
+            "go",
+            &spec(provider.clone(), ApprovalPolicy::Ask, true),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    let offered: Vec<String> = provider.requests.lock().unwrap()[0]
+        .tools
+        .iter()
+        .map(|t| t.name.clone())
+        .collect();
+    assert_eq!(offered, ["mcp__fake__echo"]);
+    assert_eq!(
+        *observed.0.lock().unwrap(),
+        [("fake".to_owned(), "broken".to_owned())]
+    );
+}

@@ -362,3 +362,40 @@ async fn events_resume_after_the_last_event_id() {
     let response = events_of(Some("yesterday".into())).await.unwrap();
     assert_eq!(response.status(), StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn server_status_changes_are_events() {
+    let api = start().await;
+    let admin = Some(api.admin.as_str());
+    let response = api
+        .client
+        .get(format!("{}/api/events", api.base))
+        .bearer_auth(&api.admin)
+        .send()
+        .await
+        .unwrap();
+    let mut events = SseReader::new(response);
+    let (status, _) = api
+        .send(Method::POST, "/api/mcp-servers", admin, Some(everything()))
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    // Listing its tools connects the pooled connection.
+    let (status, _) = api
+        .send(
+            Method::GET,
+            "/api/mcp-servers/everything/tools",
+            admin,
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (connecting, _) = events.until("server.status").await;
+    assert_eq!(connecting.data["serverId"], "everything");
+    assert_eq!(connecting.data["status"], "connecting");
+    let (connected, _) = events.until("server.status").await;
+    assert_eq!(
+        connected.data["status"], "connected",
+        "{:?}",
+        connected.data
+    );
+}

@@ -117,6 +117,8 @@ impl Provider for FakeProvider {
 #[derive(Debug, Default)]
 pub struct FakeBackend {
     pub calls: Mutex<Vec<(String, JsonObject)>>,
+    /// Also offer `broken`, whose schema (a string, not an object) no provider can take.
+    pub with_broken_tool: bool,
 }
 
 pub fn echo_server() -> ServerSpec {
@@ -151,7 +153,17 @@ impl ToolBackend for FakeBackend {
         Box::pin(async move {
             servers
                 .iter()
-                .map(|s| (s.clone(), Ok(Arc::new(vec![echo_tool()]))))
+                .map(|s| {
+                    let mut tools = vec![echo_tool()];
+                    if self.with_broken_tool {
+                        let mut broken = echo_tool();
+                        broken.name = "broken".into();
+                        broken.input_schema =
+                            json!({"type": "string"}).as_object().cloned().unwrap();
+                        tools.push(broken);
+                    }
+                    (s.clone(), Ok(Arc::new(tools)))
+                })
                 .collect()
         })
     }
