@@ -61,27 +61,47 @@ impl Runs {
     /// Goes on with the turn of `message_id` in the background after a decision on one of
     /// its calls, unless a run already has it (here or on another replica: that run finds the
     /// decision by itself) or nothing in it waits any more (that run already finished it).
+    ///
+    /// `spec` is [`Runs::spec_for`] the conversation, settled before the decision is stored so
+    /// that a conversation that cannot run (its provider was deleted) refuses the decision
+    /// rather than store one nothing acts on. Failures here are logged: the decision is
+    /// already stored and a later message or decision goes on from it.
     pub async fn resume_after_decision(
         &self,
         owner: &OwnerId,
         conversation_id: &str,
         message_id: &str,
-    ) -> Result<(), ApiError> {
-        let conversation = self.store.conversation(owner, conversation_id).await?;
-        let spec = self.spec(owner, &conversation).await?;
+        spec: RunSpec,
+    ) {
         let claim = match self.agent.claim(conversation_id).await {
             Ok(claim) => claim,
-            Err(AgentError::Busy { .. }) => return Ok(()),
-            Err(other) => return Err(other.into()),
+            Err(AgentError::Busy { .. }) => return,
+            Err(error) => {
+                tracing::warn!(%error, conversation = %conversation_id, "cannot resume after a decision");
+                return;
+            }
         };
         // Read under the claim: a run that held it before has finished with the turn.
-        let message = self.store.message(owner, message_id).await?;
-        if message.tool_calls.iter().all(|c| c.status.is_terminal()) {
-            claim.release().await;
-            return Ok(());
+        match self.store.message(owner, message_id).await {
+            Ok(message) if message.tool_calls.iter().any(|c| !c.status.is_terminal()) => {
+                self.spawn(claim, owner.clone(), spec);
+            }
+            Ok(_) => claim.release().await,
+            Err(error) => {
+                tracing::warn!(%error, conversation = %conversation_id, "cannot resume after a decision");
+                claim.release().await;
+            }
         }
-        self.spawn(claim, owner.clone(), spec);
-        Ok(())
+    }
+
+    /// The run spec of the conversation.
+    pub async fn spec_for(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+    ) -> Result<RunSpec, ApiError> {
+        let conversation = self.store.conversation(owner, conversation_id).await?;
+        self.spec(owner, &conversation).await
     }
 
     /// The conversation's run spec, its model calls measured.

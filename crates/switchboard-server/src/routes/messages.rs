@@ -219,13 +219,14 @@ async fn tool_confirm(
 ) -> Result<axum::Json<ToolCallRecord>, ApiError> {
     let owner = &caller.user.id;
     let message = state.store.message(owner, &message_id).await?;
+    let spec = state.runs.spec_for(owner, &message.conversation_id).await?;
     let call = state
         .agent
         .decide(owner, &message_id, &body.tool_call_id, body.approved)
         .await?;
     state
         .runs
-        .resume_after_decision(owner, &message.conversation_id, &message_id)
-        .await?;
+        .resume_after_decision(owner, &message.conversation_id, &message_id, spec)
+        .await;
     Ok(axum::Json(call))
 }
