@@ -3,48 +3,14 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex, PoisonError};
-
 use common::{owner, stdio_spec};
 use switchboard_mcp::ConnectionManager;
 use switchboard_testkit::{Peers, PyGen};
 
-/// A log sink the test can read.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Captured {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap_or_else(PoisonError::into_inner)).into_owned()
-    }
-}
-
 #[tokio::test]
 async fn requests_and_responses_are_logged_without_secrets() {
-    let captured = Captured::default();
-    let sink = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::DEBUG)
-        .with_ansi(false)
-        .with_writer(move || sink.clone())
-        .finish();
-    // The test runs on one thread (current-thread runtime), so a thread default sees it all.
-    let _guard = tracing::subscriber::set_default(subscriber);
+    // One thread (current-thread runtime): every task of the test is captured.
+    let (captured, _guard) = switchboard_testkit::CapturedLog::start();
 
     let spec = stdio_spec("py1", &Peers::locate().python_stdio(PyGen::V1))
         .with_secret_env("SERVICE_TOKEN", "sekrit-value-42");

@@ -5,40 +5,13 @@
 
 mod common;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex, PoisonError};
-
 use reqwest::Method;
 use serde_json::json;
 
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test]
 async fn requests_are_logged_without_tokens_or_bodies() {
-    let captured = Captured::default();
-    let sink = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::DEBUG)
-        .with_ansi(false)
-        .with_writer(move || sink.clone())
-        .finish();
-    // One thread (current-thread runtime): the server's tasks see this default too.
-    let _guard = tracing::subscriber::set_default(subscriber);
+    // One thread (current-thread runtime): every task of the test is captured.
+    let (captured, _guard) = switchboard_testkit::CapturedLog::start();
     let api = common::start().await;
     let (status, _) = api
         .send(
@@ -54,7 +27,7 @@ async fn requests_are_logged_without_tokens_or_bodies() {
         .await;
     assert_eq!(status, 404);
 
-    let log = String::from_utf8_lossy(&captured.0.lock().unwrap()).into_owned();
+    let log = captured.text();
     assert!(
         log.lines()
             .any(|l| l.contains("POST") && l.contains("/api/providers") && l.contains("201")),

@@ -176,6 +176,49 @@ async fn wait_for_event(events: &mut reqwest::Response, kind: &str) -> Value {
     }
 }
 
+/// Stores a provider answered by `llm`.
+async fn add_provider(served: &Served, llm: &switchboard_testkit::ScriptedLlm) {
+    let (status, provider) = send(
+        served,
+        reqwest::Method::POST,
+        "/api/providers",
+        serde_json::json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
+               "apiKey": "k", "defaultModel": "m"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{provider}");
+}
+
+/// A turn whose tool call waits for approval.
+struct Waiting {
+    conversation: String,
+    /// The assistant message holding the call.
+    message: String,
+    call: String,
+}
+
+/// Adds a provider for `llm` and asks what 6*7 is; the model's `calculate` call waits.
+async fn ask_for_a_calculation(served: &Served, llm: &switchboard_testkit::ScriptedLlm) -> Waiting {
+    use reqwest::Method;
+    use serde_json::json;
+    add_provider(served, llm).await;
+    let (status, answer) = send(
+        served,
+        Method::POST,
+        "/api/chat/message",
+        json!({"message": "What is 6*7?"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["status"], "awaiting_approval", "{answer}");
+    let text = |v: &Value| v.as_str().unwrap().to_owned();
+    Waiting {
+        conversation: text(&answer["conversationId"]),
+        message: text(&answer["message"]["id"]),
+        call: text(&answer["message"]["toolCalls"][0]["id"]),
+    }
+}
+
 /// A call waiting for approval survives SIGTERM: the process exits at once with no MCP child
 /// left, and after the restart the call is still pending, can be approved, and the run goes
 /// on to the model's answer.
@@ -192,30 +235,11 @@ async fn a_pending_approval_survives_a_restart_of_serve() {
     .await;
     let sb = Switchboard::new();
     let mut served = serve(&sb, &["--single-user"]);
-    let (status, provider) = send(
-        &served,
-        Method::POST,
-        "/api/providers",
-        json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-               "apiKey": "k", "defaultModel": "m"}),
-    )
-    .await;
-    assert_eq!(status, 201, "{provider}");
-    let (status, answer) = send(
-        &served,
-        Method::POST,
-        "/api/chat/message",
-        json!({"message": "What is 6*7?"}),
-    )
-    .await;
-    assert_eq!(status, 200, "{answer}");
-    assert_eq!(answer["status"], "awaiting_approval", "{answer}");
-    let conversation = answer["conversationId"].as_str().unwrap().to_owned();
-    let message = answer["message"]["id"].as_str().unwrap().to_owned();
-    let call = answer["message"]["toolCalls"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let Waiting {
+        conversation,
+        message,
+        call,
+    } = ask_for_a_calculation(&served, &llm).await;
     let children = process::descendants(served.child.id());
     assert!(!children.is_empty(), "the demo server runs");
 
@@ -319,30 +343,11 @@ async fn an_approval_given_on_one_replica_resumes_the_run_on_another() {
     let mut a = serve(&sb, &args);
     let mut b = serve(&sb, &args);
 
-    let (status, provider) = send(
-        &a,
-        Method::POST,
-        "/api/providers",
-        json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-               "apiKey": "k", "defaultModel": "m"}),
-    )
-    .await;
-    assert_eq!(status, 201, "{provider}");
-    let (status, answer) = send(
-        &a,
-        Method::POST,
-        "/api/chat/message",
-        json!({"message": "What is 6*7?"}),
-    )
-    .await;
-    assert_eq!(status, 200, "{answer}");
-    assert_eq!(answer["status"], "awaiting_approval", "{answer}");
-    let conversation = answer["conversationId"].as_str().unwrap().to_owned();
-    let message = answer["message"]["id"].as_str().unwrap().to_owned();
-    let call = answer["message"]["toolCalls"][0]["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let Waiting {
+        conversation,
+        message,
+        call,
+    } = ask_for_a_calculation(&a, &llm).await;
 
     let mut events_on_b = reqwest::get(format!("{}/api/events", b.base))
         .await
@@ -376,15 +381,7 @@ async fn an_approval_given_on_one_replica_resumes_the_run_on_another() {
 async fn conversation_with(served: &Served, llm: &switchboard_testkit::ScriptedLlm) -> String {
     use reqwest::Method;
     use serde_json::json;
-    let (status, provider) = send(
-        served,
-        Method::POST,
-        "/api/providers",
-        json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-               "apiKey": "k", "defaultModel": "m"}),
-    )
-    .await;
-    assert_eq!(status, 201, "{provider}");
+    add_provider(served, llm).await;
     let (status, conversation) = send(served, Method::POST, "/api/conversations", json!({})).await;
     assert_eq!(status, 201, "{conversation}");
     conversation["id"].as_str().unwrap().to_owned()
