@@ -1,5 +1,16 @@
 //! The HTTP server's settings.
 
+/// A provider from the process environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, ...), used by
+/// conversations of users who have stored none.
+#[derive(Debug, Clone)]
+pub struct EnvProvider {
+    pub provider: std::sync::Arc<dyn switchboard_llm::Provider>,
+    /// `OPENAI_MODEL` / `ANTHROPIC_MODEL`, when set.
+    pub model: Option<String>,
+    /// The variable that names the model, for the error when it is missing.
+    pub model_variable: &'static str,
+}
+
 /// Settings of the HTTP API.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -8,6 +19,8 @@ pub struct ServerConfig {
     pub stdio_allowlist: Vec<String>,
     /// Request bodies larger than this are refused with 413.
     pub max_body_bytes: usize,
+    /// The provider for users without a stored one.
+    pub env_provider: Option<EnvProvider>,
 }
 
 impl Default for ServerConfig {
@@ -15,6 +28,7 @@ impl Default for ServerConfig {
         Self {
             stdio_allowlist: Vec::new(),
             max_body_bytes: 4 * 1024 * 1024,
+            env_provider: None,
         }
     }
 }

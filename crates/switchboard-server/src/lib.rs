@@ -16,7 +16,7 @@ pub mod runs;
 pub mod state;
 mod validators;
 
-pub use config::ServerConfig;
+pub use config::{EnvProvider, ServerConfig};
 pub use error::ApiError;
 pub use routes::{app, openapi};
 pub use state::{AppState, AuthMode};

@@ -14,6 +14,7 @@ use switchboard_store::{Message, Store};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::config::EnvProvider;
 use crate::error::ApiError;
 use crate::metered::MeteredProvider;
 use crate::metrics::Metrics;
@@ -28,11 +29,18 @@ pub struct Runs {
     /// Each running conversation's cancel token.
     cancels: Arc<Mutex<HashMap<String, CancellationToken>>>,
     metrics: Arc<Metrics>,
+    env_provider: Option<EnvProvider>,
 }
 
 impl Runs {
-    pub fn new(agent: Agent, store: Arc<dyn Store>, metrics: Arc<Metrics>) -> Self {
+    pub fn new(
+        agent: Agent,
+        store: Arc<dyn Store>,
+        metrics: Arc<Metrics>,
+        env_provider: Option<EnvProvider>,
+    ) -> Self {
         Self {
+            env_provider,
             metrics,
             agent,
             store,
@@ -110,7 +118,13 @@ impl Runs {
         owner: &OwnerId,
         conversation: &switchboard_store::Conversation,
     ) -> Result<RunSpec, ApiError> {
-        let mut spec = run_spec(self.store.as_ref(), owner, conversation).await?;
+        let mut spec = run_spec(
+            self.store.as_ref(),
+            owner,
+            conversation,
+            self.env_provider.as_ref(),
+        )
+        .await?;
         spec.provider = Arc::new(MeteredProvider::new(
             spec.provider,
             Arc::clone(&self.metrics),

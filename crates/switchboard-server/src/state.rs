@@ -67,6 +67,7 @@ impl AppState {
             agent.clone(),
             Arc::clone(&store),
             Arc::clone(&metrics),
+            None,
         ));
         Self {
             store,
@@ -82,7 +83,15 @@ impl AppState {
         }
     }
 
+    /// The state with `config`; called before serving (it replaces the run service, which
+    /// takes the configuration's provider).
     pub fn with_config(mut self, config: ServerConfig) -> Self {
+        self.runs = Arc::new(Runs::new(
+            self.agent.clone(),
+            Arc::clone(&self.store),
+            Arc::clone(&self.metrics),
+            config.env_provider.clone(),
+        ));
         self.config = Arc::new(config);
         self
     }

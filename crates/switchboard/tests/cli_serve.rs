@@ -20,7 +20,24 @@ struct Served {
 }
 
 fn serve(sb: &Switchboard, extra: &[&str]) -> Served {
-    let mut child = Command::new(BIN)
+    serve_with_env(sb, extra, &[])
+}
+
+/// `serve` with `env` set and no provider variables but those.
+fn serve_with_env(sb: &Switchboard, extra: &[&str], env: &[(&str, &str)]) -> Served {
+    let mut command = Command::new(BIN);
+    for var in [
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "OPENAI_MODEL",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "ANTHROPIC_MODEL",
+    ] {
+        command.env_remove(var);
+    }
+    let mut child = command
+        .envs(env.iter().copied())
         .arg("--data-dir")
         .arg(sb.data_dir())
         .args(["serve", "--listen", "127.0.0.1:0"])
@@ -471,4 +488,49 @@ async fn a_run_outlasting_the_grace_is_cancelled_and_releases_its_conversation()
         "the cut-off answer was not stored: {history}"
     );
     assert!(terminate(&mut again).success());
+}
+
+/// With no stored provider, `serve` answers through the one its environment describes
+/// (`OPENAI_BASE_URL`, `OPENAI_API_KEY`, `OPENAI_MODEL`), and never shows its key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_environments_provider_answers_when_none_is_stored() {
+    use reqwest::Method;
+    use serde_json::json;
+    use switchboard_testkit::{ScriptedLlm, Turn};
+
+    let llm = ScriptedLlm::start(vec![Turn::text("From the environment.")]).await;
+    let sb = Switchboard::new();
+    let url = llm.openai_base_url();
+    let mut served = serve_with_env(
+        &sb,
+        &["--single-user"],
+        &[
+            ("OPENAI_BASE_URL", url.as_str()),
+            ("OPENAI_API_KEY", "sk-from-env"),
+            ("OPENAI_MODEL", "env-model"),
+        ],
+    );
+    let (status, answer) = send(
+        &served,
+        Method::POST,
+        "/api/chat/message",
+        json!({"message": "Hello"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["message"]["content"], "From the environment.");
+    let request = &llm.requests()[0];
+    assert_eq!(request.body["model"], "env-model");
+    assert!(
+        request
+            .headers
+            .iter()
+            .any(|(name, value)| name == "authorization" && value == "Bearer sk-from-env"),
+        "{:?}",
+        request.headers
+    );
+    let (_, providers) = get(&served, "/api/providers").await;
+    assert_eq!(providers, json!([]));
+    assert!(!answer.to_string().contains("sk-from-env"));
+    assert!(terminate(&mut served).success());
 }

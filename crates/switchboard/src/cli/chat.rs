@@ -16,7 +16,7 @@ mod error;
 mod input;
 mod interrupt;
 mod render;
-mod setup;
+pub(super) mod setup;
 mod turn;
 
 use std::io::{IsTerminal, Write};

@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use switchboard_agent::AgentConfig;
 use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
-use switchboard_server::{AppState, AuthMode, ServerConfig, app};
+use switchboard_server::{AppState, AuthMode, EnvProvider, ServerConfig, app};
 use switchboard_store::{Role, Store};
 
 use super::Context;
@@ -61,6 +61,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     let config = ServerConfig {
         stdio_allowlist: args.allow_commands.clone(),
         max_body_bytes: args.max_body_bytes,
+        env_provider: env_provider(),
     };
     let state = AppState::new(
         Arc::clone(&store),
@@ -96,6 +97,24 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     served.context("the HTTP server failed")?;
     eprintln!("switchboard stopped");
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The provider the environment describes (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, ...), for
+/// users who have stored none; its model from `OPENAI_MODEL` / `ANTHROPIC_MODEL`.
+fn env_provider() -> Option<EnvProvider> {
+    use super::chat::setup::{ANTHROPIC_MODEL, OPENAI_MODEL};
+    let found = switchboard_llm::default_provider_from_env(|name| std::env::var(name).ok())?;
+    let model_variable = match found.wire_format() {
+        switchboard_llm::WireFormat::OpenAi => OPENAI_MODEL,
+        switchboard_llm::WireFormat::Anthropic => ANTHROPIC_MODEL,
+    };
+    Some(EnvProvider {
+        provider: found.into_provider(),
+        model: std::env::var(model_variable)
+            .ok()
+            .filter(|m| !m.trim().is_empty()),
+        model_variable,
+    })
 }
 
 /// Settles who may call: the local user in single-user mode, else tokens (with an admin made
