@@ -83,7 +83,7 @@ pub fn app(state: AppState) -> Router {
 }
 
 /// This API's OpenAPI 3.1 document.
-#[utoipa::path(get, path = "/api/openapi.json", tag = "operations", security(()), responses((status = 200, description = "The OpenAPI document", body = serde_json::Value)))]
+#[utoipa::path(get, path = "/api/openapi.json", tag = "operations", operation_id = "openapi_document", security(()), responses((status = 200, description = "The OpenAPI document", body = serde_json::Value)))]
 async fn document(
     Extension(document): Extension<Arc<utoipa::openapi::OpenApi>>,
 ) -> axum::Json<utoipa::openapi::OpenApi> {

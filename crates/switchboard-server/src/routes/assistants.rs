@@ -20,7 +20,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(servers, set_servers))
 }
 
-#[utoipa::path(get, path = "/api/assistants", tag = "assistants", responses((status = 200, description = "The caller's assistants", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+/// Lists the caller's assistants.
+#[utoipa::path(get, path = "/api/assistants", tag = "assistants", operation_id = "list_assistants", responses((status = 200, description = "The caller's assistants", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -28,7 +29,8 @@ async fn list(
     Ok(axum::Json(state.store.assistants(&caller.user.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/assistants", tag = "assistants", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+/// Creates an assistant.
+#[utoipa::path(post, path = "/api/assistants", tag = "assistants", operation_id = "create_assistant", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -41,7 +43,8 @@ async fn create(
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
-#[utoipa::path(get, path = "/api/assistants/{id}", tag = "assistants", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The assistant", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// Reads an assistant.
+#[utoipa::path(get, path = "/api/assistants/{id}", tag = "assistants", operation_id = "read_assistant", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The assistant", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -52,7 +55,8 @@ async fn read(
     ))
 }
 
-#[utoipa::path(put, path = "/api/assistants/{id}", tag = "assistants", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+/// Replaces an assistant's configuration.
+#[utoipa::path(put, path = "/api/assistants/{id}", tag = "assistants", operation_id = "update_assistant", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -67,7 +71,8 @@ async fn update(
     ))
 }
 
-#[utoipa::path(delete, path = "/api/assistants/{id}", tag = "assistants", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// Deletes an assistant.
+#[utoipa::path(delete, path = "/api/assistants/{id}", tag = "assistants", operation_id = "delete_assistant", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,
@@ -84,7 +89,8 @@ struct ServerIds {
     server_ids: Vec<ServerId>,
 }
 
-#[utoipa::path(get, path = "/api/assistants/{id}/mcp-servers", tag = "assistants", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "{serverIds}: the servers the assistant may use", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// The MCP servers the assistant may use, in order.
+#[utoipa::path(get, path = "/api/assistants/{id}/mcp-servers", tag = "assistants", operation_id = "list_assistant_servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "{serverIds}: the servers the assistant may use", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn servers(
     State(state): State<AppState>,
     caller: Caller,
@@ -97,7 +103,7 @@ async fn servers(
 }
 
 /// Replaces the list; every server must be the caller's (another user's is not found).
-#[utoipa::path(put, path = "/api/assistants/{id}/mcp-servers", tag = "assistants", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "The new list", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(put, path = "/api/assistants/{id}/mcp-servers", tag = "assistants", operation_id = "set_assistant_servers", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "The new list", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn set_servers(
     State(state): State<AppState>,
     caller: Caller,

@@ -20,7 +20,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(read_alias))
 }
 
-#[utoipa::path(get, path = "/api/conversations", tag = "conversations", responses((status = 200, description = "The caller's conversations, most recent first", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+/// Lists the caller's conversations, most recent first.
+#[utoipa::path(get, path = "/api/conversations", tag = "conversations", operation_id = "list_conversations", responses((status = 200, description = "The caller's conversations, most recent first", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -30,7 +31,8 @@ async fn list(
     ))
 }
 
-#[utoipa::path(post, path = "/api/conversations", tag = "conversations", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+/// Creates a conversation, optionally with one of the caller's assistants.
+#[utoipa::path(post, path = "/api/conversations", tag = "conversations", operation_id = "create_conversation", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -59,7 +61,8 @@ pub struct History {
     pub running: bool,
 }
 
-#[utoipa::path(get, path = "/api/conversations/{id}", tag = "conversations", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The conversation with its messages and their tool calls", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// Reads a conversation with its messages and their tool calls.
+#[utoipa::path(get, path = "/api/conversations/{id}", tag = "conversations", operation_id = "read_conversation", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The conversation with its messages and their tool calls", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -80,7 +83,8 @@ struct Rename {
     title: String,
 }
 
-#[utoipa::path(patch, path = "/api/conversations/{id}", tag = "conversations", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Renamed", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+/// Renames a conversation.
+#[utoipa::path(patch, path = "/api/conversations/{id}", tag = "conversations", operation_id = "rename_conversation", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Renamed", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn rename(
     State(state): State<AppState>,
     caller: Caller,
@@ -95,7 +99,8 @@ async fn rename(
     ))
 }
 
-#[utoipa::path(delete, path = "/api/conversations/{id}", tag = "conversations", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted (its run cancelled)"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// Deletes a conversation, cancelling its run.
+#[utoipa::path(delete, path = "/api/conversations/{id}", tag = "conversations", operation_id = "delete_conversation", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted (its run cancelled)"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,
@@ -111,9 +116,11 @@ async fn remove(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// Cancels the conversation's run.
+///
 /// Cancels the conversation's run: its waiting and running calls are cancelled and the turn
 /// ends. 409 when nothing is running.
-#[utoipa::path(post, path = "/api/conversations/{id}/cancel", tag = "conversations", params(("id" = String, Path, description = "The id")), responses((status = 202, description = "The run is being cancelled"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/conversations/{id}/cancel", tag = "conversations", operation_id = "cancel_run", params(("id" = String, Path, description = "The id")), responses((status = 202, description = "The run is being cancelled"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody)))]
 async fn cancel(
     State(state): State<AppState>,
     caller: Caller,

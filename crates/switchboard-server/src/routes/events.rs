@@ -16,11 +16,13 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(events))
 }
 
+/// Streams the caller's live events (SSE), resumable with `Last-Event-ID`.
+///
 /// Every event of the caller: `message.created`, `message.delta`,
 /// `assistant.toolCall.updated`, `message.completed`, `run.failed` and `server.status`, each
 /// with an `id`. A client that reconnects with `Last-Event-ID` first gets what it missed; when
 /// that is no longer kept, a `stream.reset` event tells it to reload.
-#[utoipa::path(get, path = "/api/events", tag = "events", responses((status = 200, description = "The caller's live events; send Last-Event-ID to resume", content_type = "text/event-stream"), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/api/events", tag = "events", operation_id = "stream_events", responses((status = 200, description = "The caller's live events; send Last-Event-ID to resume", content_type = "text/event-stream"), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn events(
     State(state): State<AppState>,
     caller: Caller,

@@ -24,7 +24,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(tool_confirm))
 }
 
-#[utoipa::path(get, path = "/api/conversations/{id}/messages", tag = "messages", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The conversation's messages, oldest first", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// Lists a conversation's messages, oldest first.
+#[utoipa::path(get, path = "/api/conversations/{id}/messages", tag = "messages", operation_id = "list_messages", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The conversation's messages, oldest first", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -50,11 +51,13 @@ struct Started {
     message: Message,
 }
 
+/// Sends a message: stores it and starts the conversation's run.
+///
 /// Stores the user's message and starts the run. With `Accept: text/event-stream` the
 /// response streams the run's events (from `message.created` of this message) and ends with
 /// `message.completed` or `run.failed`; approvals asked for on the way are given with
 /// `tool-confirm` while it streams. Otherwise 202 with the stored message.
-#[utoipa::path(post, path = "/api/conversations/{id}/messages", tag = "messages", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 202, description = "Stored; the run goes on (with Accept: text/event-stream, 200 and the run's events as SSE)", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/conversations/{id}/messages", tag = "messages", operation_id = "send_message", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 202, description = "Stored; the run goes on (with Accept: text/event-stream, 200 and the run's events as SSE)", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn send(
     State(state): State<AppState>,
     caller: Caller,
@@ -124,10 +127,12 @@ struct OneShotAnswer {
     error: Option<Value>,
 }
 
+/// One-shot chat: sends a message and answers when the turn settles.
+///
 /// Seed 000's `POST /api/chat/message`: sends `message` (to a new conversation unless
 /// `conversationId` names one) and answers when the turn is complete, failed, or waiting for
 /// an approval.
-#[utoipa::path(post, path = "/api/chat/message", tag = "messages", request_body = serde_json::Value, responses((status = 200, description = "The turn completed, failed, or waits for an approval", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/chat/message", tag = "messages", operation_id = "one_shot_chat", request_body = serde_json::Value, responses((status = 200, description = "The turn completed, failed, or waits for an approval", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn one_shot(
     State(state): State<AppState>,
     caller: Caller,
@@ -208,9 +213,11 @@ struct Confirm {
     approved: bool,
 }
 
+/// Approves or rejects a tool call waiting for a decision.
+///
 /// Approves or rejects a call waiting for a decision; the run waiting for it goes on, or, if
 /// none waits here (after a restart), one is started from what is stored.
-#[utoipa::path(post, path = "/api/messages/{id}/tool-confirm", tag = "messages", params(("id" = String, Path, description = "The assistant message holding the call")), request_body = serde_json::Value, responses((status = 200, description = "The decided tool call", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/messages/{id}/tool-confirm", tag = "messages", operation_id = "confirm_tool_call", params(("id" = String, Path, description = "The assistant message holding the call")), request_body = serde_json::Value, responses((status = 200, description = "The decided tool call", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn tool_confirm(
     State(state): State<AppState>,
     caller: Caller,

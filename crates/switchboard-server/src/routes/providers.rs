@@ -18,7 +18,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(read, update, remove))
 }
 
-#[utoipa::path(get, path = "/api/providers", tag = "providers", responses((status = 200, description = "The caller's providers, keys masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+/// Lists the caller's providers, API keys masked.
+#[utoipa::path(get, path = "/api/providers", tag = "providers", operation_id = "list_providers", responses((status = 200, description = "The caller's providers, keys masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -26,7 +27,8 @@ async fn list(
     Ok(axum::Json(state.store.providers(&caller.user.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/providers", tag = "providers", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+/// Creates a provider.
+#[utoipa::path(post, path = "/api/providers", tag = "providers", operation_id = "create_provider", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -39,7 +41,8 @@ async fn create(
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
-#[utoipa::path(get, path = "/api/providers/{id}", tag = "providers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The provider, key masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// Reads a provider, its API key masked.
+#[utoipa::path(get, path = "/api/providers/{id}", tag = "providers", operation_id = "read_provider", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The provider, key masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -50,7 +53,8 @@ async fn read(
     ))
 }
 
-#[utoipa::path(put, path = "/api/providers/{id}", tag = "providers", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced; a masked key keeps the stored one", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+/// Replaces a provider; a masked API key keeps the stored one.
+#[utoipa::path(put, path = "/api/providers/{id}", tag = "providers", operation_id = "update_provider", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced; a masked key keeps the stored one", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -65,7 +69,8 @@ async fn update(
     ))
 }
 
-#[utoipa::path(delete, path = "/api/providers/{id}", tag = "providers", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// Deletes a provider.
+#[utoipa::path(delete, path = "/api/providers/{id}", tag = "providers", operation_id = "delete_provider", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,

@@ -82,7 +82,8 @@ fn check_command(state: &AppState, caller: &Caller, spec: &ServerSpec) -> Result
     Ok(())
 }
 
-#[utoipa::path(get, path = "/api/mcp-servers", tag = "servers", responses((status = 200, description = "The caller's MCP servers, secrets masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+/// Lists the caller's MCP servers, secrets masked.
+#[utoipa::path(get, path = "/api/mcp-servers", tag = "servers", operation_id = "list_servers", responses((status = 200, description = "The caller's MCP servers, secrets masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -90,7 +91,8 @@ async fn list(
     Ok(axum::Json(state.store.servers(&caller.user.id).await?))
 }
 
-#[utoipa::path(post, path = "/api/mcp-servers", tag = "servers", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not allowed for this user", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+/// Creates an MCP server (its id comes from the name unless given).
+#[utoipa::path(post, path = "/api/mcp-servers", tag = "servers", operation_id = "create_server", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not allowed for this user", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -102,7 +104,8 @@ async fn create(
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
-#[utoipa::path(get, path = "/api/mcp-servers/{id}", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The server, secrets masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// Reads an MCP server, secrets masked.
+#[utoipa::path(get, path = "/api/mcp-servers/{id}", tag = "servers", operation_id = "read_server", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The server, secrets masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -113,7 +116,8 @@ async fn read(
     ))
 }
 
-#[utoipa::path(put, path = "/api/mcp-servers/{id}", tag = "servers", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced; masked secrets keep the stored ones", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not allowed for this user", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+/// Replaces an MCP server; masked secrets keep the stored ones, and the next use reconnects.
+#[utoipa::path(put, path = "/api/mcp-servers/{id}", tag = "servers", operation_id = "update_server", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced; masked secrets keep the stored ones", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not allowed for this user", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -140,7 +144,8 @@ async fn update(
     Ok(axum::Json(updated))
 }
 
-#[utoipa::path(delete, path = "/api/mcp-servers/{id}", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+/// Deletes an MCP server and closes its connection.
+#[utoipa::path(delete, path = "/api/mcp-servers/{id}", tag = "servers", operation_id = "delete_server", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,
@@ -153,7 +158,7 @@ async fn remove(
 }
 
 /// Seed 002's test-connection flow: connect, initialize, list tools, disconnect.
-#[utoipa::path(post, path = "/api/mcp-servers/{id}/test", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Connected, initialized and listed: server info and tools", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/mcp-servers/{id}/test", tag = "servers", operation_id = "test_server", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Connected, initialized and listed: server info and tools", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
 async fn test(
     State(state): State<AppState>,
     caller: Caller,
@@ -176,7 +181,7 @@ struct Health {
 }
 
 /// Seed 000's health: the connection's status, last error and last activity.
-#[utoipa::path(get, path = "/api/mcp-servers/{id}/health", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Connection status, last error, last activity", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/api/mcp-servers/{id}/health", tag = "servers", operation_id = "server_health", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Connection status, last error, last activity", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
 async fn health(
     State(state): State<AppState>,
     caller: Caller,
@@ -203,7 +208,7 @@ struct ToolWithFlags {
 }
 
 /// Every tool of the server (disabled ones included, flagged), seed 001's `McpToolWithServer`.
-#[utoipa::path(get, path = "/api/mcp-servers/{id}/tools", tag = "servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The server's tools with their switches", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/api/mcp-servers/{id}/tools", tag = "servers", operation_id = "list_server_tools", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The server's tools with their switches", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
 async fn tools(
     State(state): State<AppState>,
     caller: Caller,

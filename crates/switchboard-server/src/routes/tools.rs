@@ -40,9 +40,11 @@ struct ToolWithServer {
     is_auto_approve: bool,
 }
 
+/// Lists every enabled tool of the caller's enabled servers.
+///
 /// Every enabled tool of the caller's enabled servers; a server that cannot be reached is
 /// left out of the list (and logged) rather than failing it.
-#[utoipa::path(get, path = "/api/chat/tools", tag = "tools", responses((status = 200, description = "Every enabled tool of the caller's enabled servers", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/api/chat/tools", tag = "tools", operation_id = "list_chat_tools", responses((status = 200, description = "Every enabled tool of the caller's enabled servers", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
 async fn all_tools(
     State(state): State<AppState>,
     caller: Caller,
@@ -87,7 +89,8 @@ struct CallBody {
     arguments: Map<String, Value>,
 }
 
-#[utoipa::path(post, path = "/api/mcp/tools/call", tag = "tools", request_body = serde_json::Value, responses((status = 200, description = "The MCP result as the server sent it", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
+/// Calls a tool of one of the caller's servers with checked arguments.
+#[utoipa::path(post, path = "/api/mcp/tools/call", tag = "tools", operation_id = "call_tool", request_body = serde_json::Value, responses((status = 200, description = "The MCP result as the server sent it", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
 async fn call(
     State(state): State<AppState>,
     caller: Caller,
@@ -107,7 +110,7 @@ struct ProxyQuery {
 }
 
 /// The flat-parameter proxy: the whole body is the tool's arguments.
-#[utoipa::path(post, path = "/api/mcp/proxy/{server}/tools/{tool}/call", tag = "tools", params(("server" = String, Path, description = "The server id"), ("tool" = String, Path, description = "The tool name")), request_body = serde_json::Value, responses((status = 200, description = "The MCP result; the body is the tool's arguments", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/mcp/proxy/{server}/tools/{tool}/call", tag = "tools", operation_id = "proxy_tool_call", params(("server" = String, Path, description = "The server id"), ("tool" = String, Path, description = "The tool name"), ("preset" = Option<String>, Query, description = "A tool preset whose mappings fill in parameters")), request_body = serde_json::Value, responses((status = 200, description = "The MCP result; the body is the tool's arguments", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
 async fn proxy(
     State(state): State<AppState>,
     caller: Caller,
@@ -221,7 +224,7 @@ struct Flags {
 }
 
 /// Sets a tool's enabled and auto-approve flags (seed 001's per-tool switches).
-#[utoipa::path(put, path = "/api/mcp-servers/{id}/tools/{tool}", tag = "servers", params(("id" = String, Path, description = "The id"), ("tool" = String, Path, description = "The tool name")), request_body = serde_json::Value, responses((status = 200, description = "The server with the tool's switches set", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(put, path = "/api/mcp-servers/{id}/tools/{tool}", tag = "servers", operation_id = "set_tool_flags", params(("id" = String, Path, description = "The id"), ("tool" = String, Path, description = "The tool name")), request_body = serde_json::Value, responses((status = 200, description = "The server with the tool's switches set", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn set_flags(
     State(state): State<AppState>,
     caller: Caller,
