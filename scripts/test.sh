@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Switchboard's whole check, as CI runs it (.ci/run):
 #
-#   1. install the pinned test peers (MCP servers and suites written by others) into .peers/
+#   1. install the pinned test peers (MCP servers and suites written by others, playwright-core
+#      and fast-check) into .peers/, and Debian's Chromium for the browser tests when missing
 #   2. cargo fmt --all --check
 #   3. cargo clippy --workspace --all-targets -- -D warnings
-#   4. the test suite: cargo nextest (when installed) or cargo test, plus the doctests
-#   5. the MCP conformance suite (scripts/conformance.sh, when present)
+#   4. the test suite: cargo nextest (when installed) or cargo test, plus the doctests; the
+#      browser tests of the web UI are part of it (crates/switchboard/tests/web_ui.rs)
+#   5. the web UI's unit and property tests (node --test web/tests/unit/)
+#   6. the MCP conformance suite (scripts/conformance.sh, when present)
 #
 #   scripts/test.sh                  everything
 #   scripts/test.sh --install-only   step 1 only
@@ -16,7 +19,11 @@
 # nothing unless they changed. SWITCHBOARD_PEERS, when set, moves the peers elsewhere; it is
 # exported either way for the tests (switchboard-testkit reads it).
 #
-# Needs: cargo, npm, python3 (>= 3.10, with venv). Override the interpreter with PYTHON=...
+# Chromium: /usr/bin/chromium from Debian's packages (apt-get update, then apt-get install
+# chromium, as root or through sudo) unless SWITCHBOARD_CHROMIUM names another; exported for
+# the tests either way.
+#
+# Needs: cargo, node, npm, python3 (>= 3.10, with venv). Override the interpreter with PYTHON=...
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$(pwd)
@@ -105,8 +112,30 @@ install_peers() {
     echo "$want" >"$STAMP"
 }
 
+install_chromium() {
+    if [[ -n ${SWITCHBOARD_CHROMIUM:-} ]]; then
+        [[ -x $SWITCHBOARD_CHROMIUM ]] || die "SWITCHBOARD_CHROMIUM=$SWITCHBOARD_CHROMIUM is not an executable"
+        return
+    fi
+    export SWITCHBOARD_CHROMIUM=/usr/bin/chromium
+    if [[ -x $SWITCHBOARD_CHROMIUM ]]; then
+        echo "chromium: $("$SWITCHBOARD_CHROMIUM" --version 2>/dev/null || echo present)"
+        return
+    fi
+    local sudo=""
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null || die "Chromium is missing and installing it needs root: apt-get install chromium"
+        sudo=sudo
+    fi
+    echo "installing Debian's chromium for the browser tests"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null
+    [[ -x $SWITCHBOARD_CHROMIUM ]] || die "apt-get installed chromium, but $SWITCHBOARD_CHROMIUM is not there"
+}
+
 step "test peers"
 install_peers
+install_chromium
 if $install_only; then
     exit 0
 fi
@@ -131,6 +160,9 @@ else
     step "cargo test --workspace --no-fail-fast (cargo-nextest not installed)"
     cargo test --workspace --no-fail-fast
 fi
+
+step "web UI unit and property tests (node --test web/tests/unit/)"
+node --test web/tests/unit/
 
 # ---- MCP conformance suite ---------------------------------------------------------------
 # scripts/conformance.sh is owned separately; it runs the pinned @modelcontextprotocol/conformance

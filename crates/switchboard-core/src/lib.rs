@@ -1,8 +1,10 @@
 //! Domain types of Switchboard that do no IO: what an MCP server is ([`ServerSpec`]), what a
 //! tool is ([`ToolInfo`]), the error codes every layer reports ([`ErrorCode`]) and the names
-//! tools are given when offered to a model ([`naming`]).
+//! tools are given when offered to a model ([`naming`]), and how other clients' MCP server
+//! lists are read into specs ([`import`]).
 
 pub mod error_code;
+pub mod import;
 pub mod naming;
 pub mod preset;
 pub mod spec;

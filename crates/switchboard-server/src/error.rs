@@ -8,6 +8,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use switchboard_agent::AgentError;
 use switchboard_core::ErrorCode;
+use switchboard_core::import::{EntryError, ParseError};
 use switchboard_mcp::McpError;
 use switchboard_store::StoreError;
 
@@ -71,6 +72,18 @@ impl From<McpError> for ApiError {
 
 impl From<AgentError> for ApiError {
     fn from(e: AgentError) -> Self {
+        ApiError::new(e.code(), e.to_string())
+    }
+}
+
+impl From<ParseError> for ApiError {
+    fn from(e: ParseError) -> Self {
+        ApiError::new(e.code(), e.to_string())
+    }
+}
+
+impl From<EntryError> for ApiError {
+    fn from(e: EntryError) -> Self {
         ApiError::new(e.code(), e.to_string())
     }
 }

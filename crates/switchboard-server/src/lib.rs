@@ -15,6 +15,7 @@ mod routes;
 pub mod runs;
 pub mod state;
 mod validators;
+mod web;
 
 pub use config::{EnvProvider, ServerConfig};
 pub use error::ApiError;

@@ -9,6 +9,7 @@ mod assistants;
 mod conversations;
 mod events;
 mod health;
+mod import;
 mod messages;
 mod metrics;
 mod providers;
@@ -61,6 +62,7 @@ fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
         .merge(servers::routes())
+        .merge(import::routes())
         .merge(tools::routes())
         .merge(providers::routes())
         .merge(assistants::routes())
@@ -71,11 +73,11 @@ fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(document))
 }
 
-/// The whole application.
+/// The whole application: the API, and the web UI for every path the API does not take.
 pub fn app(state: AppState) -> Router {
     let body_limit = axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes);
     let (router, document) = router().split_for_parts();
-    router
+    crate::web::with_ui(router)
         .layer(Extension(Arc::new(document)))
         .layer(body_limit)
         .layer(axum::middleware::from_fn(crate::access_log::log_request))

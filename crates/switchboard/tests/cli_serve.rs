@@ -6,94 +6,11 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-
+use common::serve::{Served, get, serve, serve_with_env, terminate};
 use common::{BIN, Switchboard};
 use serde_json::Value;
+use std::process::Command;
 use switchboard_testkit::process;
-
-struct Served {
-    child: Child,
-    base: String,
-    token: Option<String>,
-}
-
-fn serve(sb: &Switchboard, extra: &[&str]) -> Served {
-    serve_with_env(sb, extra, &[])
-}
-
-/// `serve` with `env` set and no provider variables but those.
-fn serve_with_env(sb: &Switchboard, extra: &[&str], env: &[(&str, &str)]) -> Served {
-    let mut command = Command::new(BIN);
-    for var in [
-        "OPENAI_API_KEY",
-        "OPENAI_BASE_URL",
-        "OPENAI_MODEL",
-        "ANTHROPIC_API_KEY",
-        "ANTHROPIC_BASE_URL",
-        "ANTHROPIC_MODEL",
-    ] {
-        command.env_remove(var);
-    }
-    let mut child = command
-        .envs(env.iter().copied())
-        .arg("--data-dir")
-        .arg(sb.data_dir())
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .args(extra)
-        .env_remove("DATABASE_URL")
-        .env_remove("SWITCHBOARD_SECRET_KEY")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = BufReader::new(child.stderr.take().unwrap());
-    let base = loop {
-        let mut line = String::new();
-        assert!(
-            stderr.read_line(&mut line).unwrap() > 0,
-            "serve ended early"
-        );
-        if let Some(url) = line.trim().strip_prefix("switchboard is listening on ") {
-            break url.to_owned();
-        }
-    };
-    // Keep draining stderr so the server never blocks on a full pipe.
-    std::thread::spawn(move || for _ in stderr.lines() {});
-    let token = if extra.contains(&"--single-user") {
-        None
-    } else {
-        let mut stdout = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        stdout.read_line(&mut line).unwrap();
-        line.trim()
-            .strip_prefix("admin API token (shown once, keep it): ")
-            .map(str::to_owned)
-    };
-    Served { child, base, token }
-}
-
-async fn get(served: &Served, path: &str) -> (reqwest::StatusCode, Value) {
-    let mut request = reqwest::Client::new().get(format!("{}{path}", served.base));
-    if let Some(token) = &served.token {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await.unwrap();
-    (
-        response.status(),
-        response.json().await.unwrap_or(Value::Null),
-    )
-}
-
-fn terminate(served: &mut Served) -> std::process::ExitStatus {
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(i32::try_from(served.child.id()).unwrap()),
-        nix::sys::signal::Signal::SIGTERM,
-    )
-    .unwrap();
-    served.child.wait().unwrap()
-}
 
 #[tokio::test]
 async fn first_start_prints_a_token_serves_the_demo_and_sigterm_leaves_no_child() {

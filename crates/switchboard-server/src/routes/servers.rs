@@ -73,7 +73,11 @@ fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec, ApiError> 
 
 /// A stdio server runs its command on the host: admins may configure any, members only one
 /// on the configuration's allowlist.
-fn check_command(state: &AppState, caller: &Caller, spec: &ServerSpec) -> Result<(), ApiError> {
+pub(super) fn check_command(
+    state: &AppState,
+    caller: &Caller,
+    spec: &ServerSpec,
+) -> Result<(), ApiError> {
     if spec.transport == TransportKind::Stdio
         && !state.config.allows_command(spec.command.as_deref())
     {

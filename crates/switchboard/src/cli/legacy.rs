@@ -14,9 +14,9 @@ use std::path::Path;
 
 use anyhow::Context as _;
 use switchboard_core::OwnerId;
+use switchboard_core::import::credentials;
 use switchboard_store::prelude::*;
 
-use crate::import::credentials;
 use crate::server_file::ServerFile;
 
 /// The marker the store keeps the import under.

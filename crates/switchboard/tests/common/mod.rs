@@ -2,6 +2,8 @@
 
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod serve;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

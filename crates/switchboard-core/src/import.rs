@@ -11,18 +11,42 @@
 //! and skipped while the rest are imported. Env variables whose names look like credentials
 //! are marked secret ([`credentials`]). Fields we do not use (`envFile`, `inputs`, `gallery`
 //! ...) are ignored; `${input:...}` placeholders are kept as written.
+//!
+//! Only the text is parsed here: the command line reads it from a file, the HTTP API takes it
+//! in a request, and both store the entries their own way.
+//!
+//! ```
+//! use switchboard_core::import::{self, Format};
+//!
+//! let text = r#"{"mcpServers": {
+//!     "files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"],
+//!               "env": {"API_KEY": "k"}},
+//!     "old": {"url": "ftp://files.example.com/mcp"}
+//! }}"#;
+//! let imported = import::parse(text).unwrap();
+//! assert_eq!(imported.format, Format::McpServers);
+//! let files = imported.entries[0].outcome.as_ref().unwrap();
+//! assert!(files.secret_env.contains("API_KEY"));
+//! assert!(imported.entries[1].outcome.is_err());
+//! ```
 
 pub mod credentials;
 mod jsonc;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Map, Value};
-use switchboard_core::{ErrorCode, ServerSpec, SpecError, TransportKind};
+
+use crate::{ErrorCode, ServerSpec, SpecError, TransportKind};
+
+/// What a file without a server list should have had, for messages that name the file.
+pub const EXPECTED_SERVER_LIST: &str = "expected `mcpServers` (Claude Desktop, Cursor), \
+     `servers` (VS Code mcp.json) or `mcp.servers` (VS Code settings.json) holding an object";
 
 /// Which client wrote the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// `mcpServers` (Claude Desktop, Cursor and others that copied it).
     McpServers,
@@ -57,43 +81,25 @@ pub struct Imported {
     pub entries: Vec<Entry>,
 }
 
-/// Why a whole file cannot be imported.
+/// Why a whole file cannot be imported. Callers that know the file's path match on it to say
+/// which file, so it is not `#[non_exhaustive]`.
 #[derive(Debug, thiserror::Error)]
-pub enum ImportError {
-    #[error("cannot read {}: {source}", .path.display())]
-    Read {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{} is not valid JSON: {source}", .path.display())]
-    Parse {
-        path: PathBuf,
-        #[source]
-        source: serde_json::Error,
-    },
-    #[error(
-        "{} has no server list: expected `mcpServers` (Claude Desktop, Cursor), `servers` \
-         (VS Code mcp.json) or `mcp.servers` (VS Code settings.json) holding an object",
-        .path.display()
-    )]
-    NoServers { path: PathBuf },
+pub enum ParseError {
+    #[error("the file is not valid JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    #[error("the file has no server list: {EXPECTED_SERVER_LIST}")]
+    NoServers,
 }
 
-impl ImportError {
+impl ParseError {
     pub fn code(&self) -> ErrorCode {
-        match self {
-            ImportError::Read { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
-                ErrorCode::NotFound
-            }
-            ImportError::Read { .. } => ErrorCode::InternalError,
-            ImportError::Parse { .. } | ImportError::NoServers { .. } => ErrorCode::ValidationError,
-        }
+        ErrorCode::ValidationError
     }
 }
 
 /// Why one entry was skipped.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum EntryError {
     #[error("the entry is not a JSON object")]
     NotAnObject,
@@ -121,30 +127,8 @@ impl EntryError {
     }
 }
 
-/// Reads and converts the file at `path`.
-pub fn read_file(path: &Path) -> Result<Imported, ImportError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ImportError::Read {
-        path: path.to_owned(),
-        source,
-    })?;
-    parse(&text).map_err(|error| match error {
-        ParseError::Json(source) => ImportError::Parse {
-            path: path.to_owned(),
-            source,
-        },
-        ParseError::NoServers => ImportError::NoServers {
-            path: path.to_owned(),
-        },
-    })
-}
-
-#[derive(Debug)]
-enum ParseError {
-    Json(serde_json::Error),
-    NoServers,
-}
-
-fn parse(text: &str) -> Result<Imported, ParseError> {
+/// Converts the text of a file (JSON, or VS Code's JSON with comments) entry by entry.
+pub fn parse(text: &str) -> Result<Imported, ParseError> {
     let root: Value = serde_json::from_str(&jsonc::strip(text)).map_err(ParseError::Json)?;
     let (format, servers) = find_servers(&root).ok_or(ParseError::NoServers)?;
     let mut entries: Vec<Entry> = servers

@@ -1,6 +1,6 @@
 //! Each supported file shape, and every way an entry can be wrong, on inline examples.
 
-use switchboard_core::{Auth, ErrorCode, SpecError, TransportKind};
+use crate::{Auth, ErrorCode, SpecError, TransportKind};
 
 use super::{EntryError, Format, Imported, parse};
 
@@ -8,10 +8,7 @@ fn imported(text: &str) -> Imported {
     parse(text).unwrap_or_else(|e| panic!("{e:?}"))
 }
 
-fn outcome<'a>(
-    imported: &'a Imported,
-    name: &str,
-) -> &'a Result<switchboard_core::ServerSpec, EntryError> {
+fn outcome<'a>(imported: &'a Imported, name: &str) -> &'a Result<crate::ServerSpec, EntryError> {
     &imported
         .entries
         .iter()

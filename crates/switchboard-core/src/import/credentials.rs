@@ -6,7 +6,7 @@
 //! store encrypts it and listings mask it. Names are matched loosely on purpose: marking a
 //! harmless value secret only hides it, missing a credential shows it.
 
-use switchboard_core::ServerSpec;
+use crate::ServerSpec;
 
 /// Words that, anywhere in a variable's name (any case), make its value a secret.
 const CREDENTIAL_WORDS: [&str; 7] = [

@@ -1,0 +1,228 @@
+//! The web UI in a real browser: headless Chromium (Debian's, driven by playwright-core from
+//! the pinned test peers) against a real `switchboard serve` whose model is the scripted LLM
+//! and whose MCP server is server-everything over stdio. Each test runs one scenario script
+//! from `web/tests/browser/` and then checks, through the API and the model's requests, that
+//! what the person did in the page really happened. Screenshots go to
+//! `$CARGO_TARGET_TMPDIR/ui-screenshots/`.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::Switchboard;
+use common::serve::{Served, serve_with_env, terminate};
+use serde_json::{Value, json};
+use switchboard_testkit::{Peers, ScriptedLlm, Turn, process};
+
+struct Ui {
+    _sb: Switchboard,
+    served: Served,
+    llm: ScriptedLlm,
+    peers: Peers,
+}
+
+impl Ui {
+    /// `serve` with its model scripted by `turns` (over the OpenAI wire format).
+    async fn start(turns: Vec<Turn>) -> Ui {
+        let peers = Peers::locate();
+        let llm = ScriptedLlm::start(turns).await;
+        let sb = Switchboard::new();
+        let base_url = llm.openai_base_url();
+        let served = serve_with_env(
+            &sb,
+            &[],
+            &[
+                ("OPENAI_API_KEY", "sk-test"),
+                ("OPENAI_BASE_URL", &base_url),
+                ("OPENAI_MODEL", "scripted"),
+            ],
+        );
+        Ui {
+            _sb: sb,
+            served,
+            llm,
+            peers,
+        }
+    }
+
+    async fn api(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let mut request = reqwest::Client::new()
+            .request(method, format!("{}{path}", self.served.base))
+            .bearer_auth(self.served.token.as_deref().unwrap());
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status();
+        let value = response.json().await.unwrap_or(Value::Null);
+        assert!(status.is_success(), "{path}: {status} {value}");
+        value
+    }
+
+    /// server-everything over stdio, added through the API (the settings scenario adds it
+    /// through the page instead).
+    async fn add_everything(&self) {
+        let command = self.peers.everything_stdio();
+        self.api(
+            reqwest::Method::POST,
+            "/api/mcp-servers",
+            Some(json!({
+                "name": "everything",
+                "transport": "stdio",
+                "command": command.program,
+                "args": command.args,
+            })),
+        )
+        .await;
+    }
+
+    /// Runs `web/tests/browser/<name>.mjs` against this server; fails the test with what it
+    /// printed when the scenario fails.
+    async fn scenario(&self, name: &str) {
+        let chromium = chromium();
+        let command = self.peers.everything_stdio();
+        let script = web_dir().join("tests/browser").join(format!("{name}.mjs"));
+        let output = tokio::process::Command::new("node")
+            .arg(&script)
+            .env("SB_URL", &self.served.base)
+            .env("SB_TOKEN", self.served.token.as_deref().unwrap())
+            .env("SB_SCREENSHOTS", screenshots_dir())
+            .env(
+                "SB_EVERYTHING",
+                json!({"program": command.program, "args": command.args}).to_string(),
+            )
+            .env("SWITCHBOARD_PEERS", self.peers.root())
+            .env("SWITCHBOARD_CHROMIUM", chromium)
+            .kill_on_drop(true)
+            .output()
+            .await
+            .expect("run node (Node.js is needed for the browser tests)");
+        assert!(
+            output.status.success(),
+            "scenario {name} failed:\n{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+
+    /// Ends `serve` and checks that no MCP server it started outlived it.
+    fn stop(mut self) {
+        let children = process::descendants(self.served.child.id());
+        assert!(terminate(&mut self.served).success());
+        for pid in children {
+            assert!(!process::alive(pid), "MCP child {pid} outlived serve");
+        }
+    }
+}
+
+fn web_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web")
+}
+
+fn screenshots_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("ui-screenshots")
+}
+
+/// Debian's Chromium, which scripts/test.sh installs (or `SWITCHBOARD_CHROMIUM`).
+fn chromium() -> PathBuf {
+    let path = std::env::var_os("SWITCHBOARD_CHROMIUM")
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    assert!(
+        path.exists(),
+        "{} is missing: scripts/test.sh installs Debian's chromium for the browser tests \
+         (or point SWITCHBOARD_CHROMIUM at one)",
+        path.display()
+    );
+    path
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn settings_add_test_switch_try_and_import_servers() {
+    let ui = Ui::start(vec![]).await;
+    ui.scenario("settings").await;
+
+    let server = ui
+        .api(reqwest::Method::GET, "/api/mcp-servers/everything", None)
+        .await;
+    assert_eq!(server["disabled_tools"], json!(["get-env"]), "{server}");
+    assert_eq!(server["auto_approved_tools"], json!(["echo"]), "{server}");
+    assert_eq!(server["timeout"], json!(30), "{server}");
+    let imported = ui
+        .api(reqwest::Method::GET, "/api/mcp-servers/remote-docs", None)
+        .await;
+    assert_eq!(imported["url"], "https://mcp.example.com/mcp", "{imported}");
+    assert!(ui.llm.requests().is_empty(), "no model was asked");
+    ui.stop();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_with_an_assistant_approving_and_rejecting_calls() {
+    let answer = "All three handled: **approved** echo and the image, rejected the sum.\n\n\
+                  <img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>\
+                  [a link](javascript:window.__pwned=3)";
+    let ui = Ui::start(vec![
+        Turn::tool_calls(vec![
+            ("mcp__everything__echo", json!({"message": "hello"})),
+            ("mcp__everything__get-tiny-image", json!({})),
+            ("mcp__everything__get-sum", json!({"a": 2, "b": 3})),
+        ]),
+        Turn::text(answer),
+    ])
+    .await;
+    ui.add_everything().await;
+    ui.scenario("chat").await;
+
+    let requests = ui.llm.requests();
+    assert_eq!(
+        requests.len(),
+        2,
+        "asked once for tools, once for the answer"
+    );
+    let first = requests[0].body.to_string();
+    assert!(
+        first.contains("You help with sums."),
+        "the assistant's prompt"
+    );
+    let second = requests[1].body.to_string();
+    assert!(
+        second.contains("Echo: hello"),
+        "the approved result: {second}"
+    );
+    assert!(
+        second.contains("REJECTED") || second.contains("rejected"),
+        "{second}"
+    );
+    assert!(
+        !second.contains("The sum of"),
+        "the rejected call did not run"
+    );
+    ui.stop();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_reload_keeps_a_pending_approval_and_stop_cancels_a_run() {
+    let ui = Ui::start(vec![
+        Turn::tool_call(
+            "mcp__everything__echo",
+            json!({"message": "after a reload"}),
+        ),
+        Turn::text("Echoed after the reload."),
+        Turn::tool_call("mcp__everything__echo", json!({"message": "never"})),
+    ])
+    .await;
+    ui.add_everything().await;
+    ui.scenario("reload").await;
+
+    let requests = ui.llm.requests();
+    assert_eq!(requests.len(), 3, "the stopped run asked nothing more");
+    assert!(
+        requests[1]
+            .body
+            .to_string()
+            .contains("Echo: after a reload")
+    );
+    ui.stop();
+}

@@ -1,0 +1,27 @@
+// One message: the person's text, or the assistant's rounds with their tool calls inline.
+
+import { html } from "../html.js";
+import { renderMarkdown } from "../markdown.js";
+import { roundsOf } from "./state.js";
+import { ToolCallBlock } from "./tool-call-block.js";
+
+export function MessageView({ message }) {
+  if (message.role === "user") {
+    return html`<article class="message user" data-message-id=${message.id} aria-label="You">
+      <div class="bubble"><p class="plain">${message.content}</p></div>
+    </article>`;
+  }
+  if (message.role !== "assistant") return null;
+  return html`<article class="message assistant" data-message-id=${message.id} aria-label="Assistant">
+    ${roundsOf(message).map(
+      (round, i) => html`<div class="round" key=${i}>
+        ${round.text ? html`<${Markdown} text=${round.text} />` : null}
+        ${round.calls.map((call) => html`<${ToolCallBlock} key=${call.id} call=${call} messageId=${message.id} />`)}
+      </div>`,
+    )}
+  </article>`;
+}
+
+function Markdown({ text }) {
+  return html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(text) }}></div>`;
+}

@@ -1,0 +1,77 @@
+// What a conversation shows, and how each live event changes it. Pure functions: the page
+// keeps the result in state, and the API's history (GET /api/conversations/{id}) is the
+// truth it is reloaded from when the stream says events were missed or a run ended.
+
+/** A history as loaded: {id, title, messages, running} plus the run's failure, if any. */
+export function fromHistory(history) {
+  return { ...history, failure: null };
+}
+
+/** `view` after `event`, or `view` itself when the event is not about it. */
+export function applyEvent(view, event) {
+  if (!view || event.conversationId !== view.id) return view;
+  switch (event.type) {
+    case "message.created":
+      return { ...view, running: true, messages: upsert(view.messages, event.message) };
+    case "message.delta":
+      return editMessage(view, event.messageId, (m) => ({ ...m, content: m.content + event.delta }));
+    case "assistant.toolCall.updated":
+      return editMessage(view, event.messageId, (m) => ({
+        ...m,
+        toolCalls: upsert(m.toolCalls || [], event.toolCall),
+      }));
+    case "message.completed":
+      return {
+        ...editMessage(view, event.messageId, (m) => ({ ...m, content: event.content })),
+        running: false,
+      };
+    case "run.failed":
+      return { ...view, running: false, failure: { code: event.code, message: event.message } };
+    default:
+      return view;
+  }
+}
+
+/** Whether a call waits for the person to approve or reject it. */
+export function awaitsDecision(call) {
+  return call.status === "pending" && call.approved == null;
+}
+
+/**
+ * An assistant message as the rounds it took: each round's text then the calls it made.
+ * The stored `metadata.rounds` holds the finished rounds' texts; while an answer streams,
+ * the text beyond them is the last round's.
+ */
+export function roundsOf(message) {
+  const texts = Array.isArray(message.metadata?.rounds) ? [...message.metadata.rounds] : [];
+  const calls = message.toolCalls || [];
+  const joined = texts.map((t) => t.trim()).filter(Boolean).join("\n\n");
+  const content = message.content || "";
+  if (content.length > joined.length && content.startsWith(joined)) {
+    const last = Math.max(texts.length, ...calls.map((c) => c.round + 1), 0);
+    while (texts.length < last) texts.push("");
+    texts.push(content.slice(joined.length).trim());
+  }
+  const count = Math.max(texts.length, ...calls.map((c) => c.round + 1), 0);
+  const rounds = [];
+  for (let i = 0; i < count; i++) {
+    rounds.push({ text: texts[i] || "", calls: calls.filter((c) => c.round === i) });
+  }
+  return rounds;
+}
+
+function upsert(list, item) {
+  const at = list.findIndex((x) => x.id === item.id);
+  if (at < 0) return [...list, item];
+  const copy = [...list];
+  copy[at] = { ...copy[at], ...item };
+  return copy;
+}
+
+function editMessage(view, id, edit) {
+  const at = view.messages.findIndex((m) => m.id === id);
+  if (at < 0) return view;
+  const messages = [...view.messages];
+  messages[at] = edit(messages[at]);
+  return { ...view, messages };
+}

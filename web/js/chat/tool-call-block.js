@@ -1,0 +1,61 @@
+// One tool call inline in an assistant message (seed 001's ToolCallBlock): its server and
+// tool, its status, its arguments and result; Approve and Reject while it waits.
+
+import { html } from "../html.js";
+import { useState } from "../../vendor/hooks.js";
+import { post, seg } from "../api.js";
+import { awaitsDecision } from "./state.js";
+import { ToolResult } from "./tool-result.js";
+import { ErrorNote } from "../ui/error-note.js";
+
+const STATUS_TEXT = {
+  pending: "pending",
+  invoking: "invoking",
+  done: "done",
+  error: "error",
+  cancelled: "cancelled",
+};
+
+export function ToolCallBlock({ call, messageId }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const waiting = awaitsDecision(call);
+  const decide = async (approved) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await post(`/api/messages/${seg(messageId)}/tool-confirm`, { toolCallId: call.id, approved });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const label = `${call.serverName} / ${call.toolName}`;
+  return html`
+    <section class=${`tool-call status-${call.status}`} data-call-id=${call.id}
+      data-tool=${call.toolName} data-status=${call.status} aria-label=${`Tool call ${label}`}>
+      <header>
+        <span class="tool-name"><span class="server">${call.serverName}</span> / <strong>${call.toolName}</strong></span>
+        <span class="badge" data-role="status">${STATUS_TEXT[call.status] || call.status}</span>
+      </header>
+      <details open=${waiting}>
+        <summary>Arguments</summary>
+        <pre class="arguments">${JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
+      </details>
+      ${waiting
+        ? html`<div class="actions">
+            <button type="button" class="primary" disabled=${busy} onClick=${() => decide(true)}>Approve</button>
+            <button type="button" disabled=${busy} onClick=${() => decide(false)}>Reject</button>
+          </div>`
+        : null}
+      ${call.response !== undefined
+        ? html`<div class="result" data-role="result">
+            <div class="result-label">${call.status === "cancelled" ? "Not run" : call.isError ? "Error" : "Result"}</div>
+            <${ToolResult} result=${call.response} />
+          </div>`
+        : null}
+      <${ErrorNote} error=${error} />
+    </section>
+  `;
+}

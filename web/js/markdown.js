@@ -1,0 +1,27 @@
+// Markdown from a model or a tool, as HTML that is safe to insert: marked renders it, and
+// DOMPurify removes everything that could run (script, event handlers, javascript: URLs,
+// forms, frames). The page's Content-Security-Policy forbids inline scripts as a second wall.
+
+import { Marked } from "../vendor/marked.js";
+import DOMPurify from "../vendor/purify.js";
+
+const marked = new Marked({ gfm: true, breaks: false, async: false });
+
+const purifier = DOMPurify(window);
+purifier.addHook("afterSanitizeAttributes", (node) => {
+  // Links open elsewhere and do not hand this page to the target.
+  if (node.tagName === "A") {
+    node.setAttribute("target", "_blank");
+    node.setAttribute("rel", "noopener noreferrer nofollow");
+  }
+});
+
+const OPTIONS = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
+  FORBID_ATTR: ["style"],
+};
+
+export function renderMarkdown(text) {
+  return purifier.sanitize(marked.parse(text || ""), OPTIONS);
+}

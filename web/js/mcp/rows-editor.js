@@ -1,0 +1,26 @@
+// Name/value rows (environment variables, headers), with an optional "secret" switch.
+
+import { html } from "../html.js";
+
+export function RowsEditor({ id, legend, rows, onChange, secretSwitch, nameLabel = "Name" }) {
+  const set = (i, patch) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  return html`<fieldset class="rows" id=${id}>
+    <legend>${legend}</legend>
+    ${rows.map((row, i) => html`<div class="row" key=${i}>
+      <label for=${`${id}-name-${i}`} class="visually-hidden">${nameLabel} ${i + 1}</label>
+      <input id=${`${id}-name-${i}`} placeholder=${nameLabel} value=${row.name}
+        onInput=${(e) => set(i, { name: e.currentTarget.value })} />
+      <label for=${`${id}-value-${i}`} class="visually-hidden">Value ${i + 1}</label>
+      <input id=${`${id}-value-${i}`} placeholder="Value" value=${row.value}
+        type=${row.secret ? "password" : "text"} autocomplete="off"
+        onInput=${(e) => set(i, { value: e.currentTarget.value })} />
+      ${secretSwitch
+        ? html`<label class="inline"><input type="checkbox" checked=${!!row.secret}
+            onChange=${(e) => set(i, { secret: e.currentTarget.checked })} /> secret</label>`
+        : null}
+      <button type="button" class="quiet" aria-label=${`Remove row ${i + 1}`}
+        onClick=${() => onChange(rows.filter((_, j) => j !== i))}>Remove</button>
+    </div>`)}
+    <button type="button" onClick=${() => onChange([...rows, { name: "", value: "", secret: false }])}>Add</button>
+  </fieldset>`;
+}

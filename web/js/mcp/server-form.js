@@ -1,0 +1,81 @@
+// A server's settings as the edit dialog holds them, and the API body they become. Lists
+// (args) are one per line; maps (env, headers) are rows of name and value; a secret value
+// the API sent masked is sent back masked, which keeps the stored one.
+
+export const TRANSPORTS = [
+  ["stdio", "stdio (a local command)"],
+  ["streamable_http", "Streamable HTTP"],
+  ["sse", "SSE (legacy HTTP+SSE)"],
+];
+
+export const AUTH_TYPES = [
+  ["none", "None"],
+  ["api_key", "API key"],
+  ["bearer", "Bearer token"],
+];
+
+/** The dialog's state for `server` (as GET /api/mcp-servers shows it), or for a new one. */
+export function formFrom(server) {
+  const s = server || {};
+  const auth = s.auth || { type: "none" };
+  const secretEnv = new Set(s.secret_env || []);
+  return {
+    name: s.name || "",
+    transport: s.transport || "stdio",
+    url: s.url || "",
+    command: s.command || "",
+    args: (s.args || []).join("\n"),
+    cwd: s.cwd || "",
+    env: Object.entries(s.env || {}).map(([name, value]) => ({ name, value, secret: secretEnv.has(name) })),
+    headers: Object.entries(s.headers || {}).map(([name, value]) => ({ name, value })),
+    authType: auth.type || "none",
+    authHeader: auth.header || "X-API-Key",
+    authSecret: auth.key || auth.token || "",
+    timeout: s.timeout != null ? String(s.timeout) : "",
+    enabled: s.enabled !== false,
+    disabledTools: s.disabled_tools || [],
+    autoApprovedTools: s.auto_approved_tools || [],
+  };
+}
+
+/** The body of POST/PUT /api/mcp-servers, or throws an Error naming the field at fault. */
+export function bodyFrom(form) {
+  const body = {
+    name: form.name.trim(),
+    transport: form.transport,
+    enabled: form.enabled,
+    disabled_tools: form.disabledTools,
+    auto_approved_tools: form.autoApprovedTools,
+  };
+  if (!body.name) throw new Error("The server needs a name.");
+  if (form.transport === "stdio") {
+    if (!form.command.trim()) throw new Error("A stdio server needs a command.");
+    body.command = form.command.trim();
+    body.args = form.args.split("\n").map((a) => a.trim()).filter(Boolean);
+    if (form.cwd.trim()) body.cwd = form.cwd.trim();
+    const env = rows(form.env);
+    if (Object.keys(env).length) body.env = env;
+    const secret = form.env.filter((r) => r.secret && r.name.trim()).map((r) => r.name.trim());
+    if (secret.length) body.secret_env = secret;
+  } else {
+    if (!form.url.trim()) throw new Error("An HTTP server needs a URL.");
+    body.url = form.url.trim();
+    const headers = rows(form.headers);
+    if (Object.keys(headers).length) body.headers = headers;
+    if (form.authType === "api_key") body.auth = { type: "api_key", header: form.authHeader.trim(), key: form.authSecret };
+    else if (form.authType === "bearer") body.auth = { type: "bearer", token: form.authSecret };
+    else body.auth = { type: "none" };
+  }
+  if (form.timeout.trim()) {
+    const seconds = Number(form.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error("The timeout is a number of seconds above 0.");
+    body.timeout = seconds;
+  }
+  return body;
+}
+
+function rows(list) {
+  const out = {};
+  for (const { name, value } of list) if (name.trim()) out[name.trim()] = value;
+  return out;
+}

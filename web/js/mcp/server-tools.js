@@ -1,0 +1,60 @@
+// A server's tools with seed 001's switches (enabled, auto-approve) and a form to try each,
+// generated from its input schema (seed 002).
+
+import { html } from "../html.js";
+import { useEffect, useState } from "../../vendor/hooks.js";
+import { get, put, seg } from "../api.js";
+import { ErrorNote } from "../ui/error-note.js";
+import { TryTool } from "./try-tool.js";
+
+export function ServerTools({ server, onChanged }) {
+  const [tools, setTools] = useState(null);
+  const [error, setError] = useState(null);
+  const [trying, setTrying] = useState(null);
+
+  const load = async () => {
+    try {
+      setTools(await get(`/api/mcp-servers/${seg(server.id)}/tools`));
+    } catch (e) {
+      setError(e);
+    }
+  };
+  useEffect(() => {
+    load();
+  }, [server.id]);
+
+  const flip = async (tool, flags) => {
+    setError(null);
+    try {
+      await put(`/api/mcp-servers/${seg(server.id)}/tools/${seg(tool.name)}`, flags);
+      await load();
+      onChanged?.();
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  if (!tools) return html`<div class="tools"><p aria-busy=${!error}>${error ? "" : "Loading tools…"}</p><${ErrorNote} error=${error} /></div>`;
+  return html`<div class="tools">
+    <${ErrorNote} error=${error} />
+    <table>
+      <caption class="visually-hidden">Tools of ${server.name}</caption>
+      <thead><tr><th scope="col">Tool</th><th scope="col">Enabled</th><th scope="col">Auto-approve</th><th scope="col"></th></tr></thead>
+      <tbody>
+        ${tools.map((tool) => {
+          const id = `${server.id}-${tool.name}`;
+          return html`<tr key=${tool.name} data-tool=${tool.name}>
+            <td><code>${tool.name}</code><div class="muted small">${tool.description || ""}</div></td>
+            <td><input type="checkbox" id=${`enabled-${id}`} checked=${tool.isEnabled}
+              aria-label=${`Enable ${tool.name}`} onChange=${(e) => flip(tool, { enabled: e.currentTarget.checked })} /></td>
+            <td><input type="checkbox" id=${`auto-${id}`} checked=${tool.isAutoApprove}
+              aria-label=${`Auto-approve ${tool.name}`} onChange=${(e) => flip(tool, { autoApprove: e.currentTarget.checked })} /></td>
+            <td><button type="button" aria-expanded=${trying === tool.name}
+              onClick=${() => setTrying(trying === tool.name ? null : tool.name)}>Try</button></td>
+          </tr>`;
+        })}
+      </tbody>
+    </table>
+    ${trying ? html`<${TryTool} key=${trying} server=${server} tool=${tools.find((t) => t.name === trying)} />` : null}
+  </div>`;
+}

@@ -1,0 +1,55 @@
+// Try a tool: a form generated from its input schema, the call, and its result.
+
+import { html } from "../html.js";
+import { useMemo, useState } from "../../vendor/hooks.js";
+import { post } from "../api.js";
+import { SchemaForm, collect, fieldFor, initialValue } from "../schema-form.js";
+import { ToolResult } from "../chat/tool-result.js";
+import { ErrorNote } from "../ui/error-note.js";
+
+export function TryTool({ server, tool }) {
+  const schema = tool.inputSchema || { type: "object" };
+  const field = useMemo(() => fieldFor(schema), [tool.name]);
+  const [state, setState] = useState(() => initialValue(field));
+  const [problems, setProblems] = useState([]);
+  const [result, setResult] = useState(null);
+  const [error, setError] = useState(null);
+  const [calling, setCalling] = useState(false);
+
+  const call = async (event) => {
+    event.preventDefault();
+    setError(null);
+    setResult(null);
+    const { value, errors } = collect(field, state);
+    setProblems(errors);
+    if (errors.length) return;
+    setCalling(true);
+    try {
+      setResult(await post("/api/mcp/tools/call", {
+        serverId: server.id,
+        toolName: tool.name,
+        arguments: value ?? {},
+      }));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setCalling(false);
+    }
+  };
+
+  return html`<form class="try-tool" data-tool=${tool.name} onSubmit=${call} aria-label=${`Try ${tool.name}`}>
+    <h3>Try <code>${tool.name}</code></h3>
+    <${SchemaForm} schema=${schema} value=${state} onChange=${setState} idPrefix=${`try-${server.id}-${tool.name}`} />
+    ${problems.length
+      ? html`<ul class="error" role="alert">${problems.map((p) => html`<li>${p.path ? html`<code>${p.path}</code>: ` : null}${p.message}</li>`)}</ul>`
+      : null}
+    <div class="actions"><button type="submit" class="primary" disabled=${calling}>${calling ? "Calling…" : "Call"}</button></div>
+    <${ErrorNote} error=${error} />
+    ${result
+      ? html`<div class=${`result ${result.isError ? "is-error" : ""}`} data-role="result" role="status">
+          <div class="result-label">${result.isError ? "The tool answered with an error" : "Result"}</div>
+          <${ToolResult} result=${result} />
+        </div>`
+      : null}
+  </form>`;
+}

@@ -1,0 +1,151 @@
+// Assistants: name, system prompt, provider and model, tool mode, rounds, and which MCP
+// servers each may use (seed 001's per-assistant selection).
+
+import { html } from "../html.js";
+import { useEffect, useState } from "../../vendor/hooks.js";
+import { del, get, post, put, seg } from "../api.js";
+import { Dialog } from "../ui/dialog.js";
+import { ErrorNote } from "../ui/error-note.js";
+import { Select, TextArea, TextField } from "../ui/fields.js";
+
+const TOOL_MODES = [
+  ["native", "Native function calling"],
+  ["prompt", "Tools described in the prompt"],
+  ["meta", "One mcp_query meta-tool"],
+];
+
+export function AssistantsPage() {
+  const [assistants, setAssistants] = useState(null);
+  const [providers, setProviders] = useState([]);
+  const [servers, setServers] = useState([]);
+  const [editing, setEditing] = useState(null);
+  const [error, setError] = useState(null);
+  const load = async () => {
+    try {
+      const [a, p, s] = await Promise.all([get("/api/assistants"), get("/api/providers"), get("/api/mcp-servers")]);
+      setAssistants(a);
+      setProviders(p);
+      setServers(s);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  useEffect(() => {
+    load();
+  }, []);
+  const remove = async (a) => {
+    if (!confirm(`Delete the assistant ${a.name}?`)) return;
+    try {
+      await del(`/api/assistants/${seg(a.id)}`);
+      load();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return html`<section class="page" aria-labelledby="assistants-title">
+    <header class="page-head">
+      <h1 id="assistants-title">Assistants</h1>
+      <button type="button" class="primary" onClick=${() => setEditing("new")}>Add assistant</button>
+    </header>
+    <${ErrorNote} error=${error} />
+    ${assistants?.length === 0 ? html`<p class="muted">No assistants yet.</p>` : null}
+    <div class="cards">
+      ${(assistants || []).map((a) => html`<article class="card" key=${a.id} data-assistant-id=${a.id} aria-label=${a.name}>
+        <header><h2>${a.name}</h2><span class="badge">${a.toolMode}</span></header>
+        <p class="muted small">${providerName(providers, a.providerId)} · ${a.model || "provider's default model"} · up to ${a.maxRounds} rounds</p>
+        <p class="small">Servers: ${a.serverIds.length ? a.serverIds.map((id) => serverName(servers, id)).join(", ") : "none"}</p>
+        <div class="actions">
+          <button type="button" onClick=${() => setEditing(a)}>Edit</button>
+          <button type="button" class="quiet" onClick=${() => remove(a)}>Delete</button>
+        </div>
+      </article>`)}
+    </div>
+    ${editing
+      ? html`<${AssistantDialog} assistant=${editing === "new" ? null : editing} providers=${providers}
+          servers=${servers} onClose=${() => setEditing(null)} onSaved=${() => { setEditing(null); load(); }} />`
+      : null}
+  </section>`;
+}
+
+function AssistantDialog({ assistant, providers, servers, onClose, onSaved }) {
+  const a = assistant || {};
+  const [form, setForm] = useState({
+    name: a.name || "",
+    systemPrompt: a.systemPrompt || "",
+    providerId: a.providerId || "",
+    model: a.model || "",
+    toolMode: a.toolMode || "native",
+    maxRounds: String(a.maxRounds ?? 20),
+    serverIds: a.serverIds || [],
+  });
+  const [error, setError] = useState(null);
+  const set = (patch) => setForm((f) => ({ ...f, ...patch }));
+  const toggleServer = (id, on) =>
+    set({ serverIds: on ? [...form.serverIds, id] : form.serverIds.filter((s) => s !== id) });
+
+  const save = async (event) => {
+    event.preventDefault();
+    setError(null);
+    const maxRounds = Number(form.maxRounds);
+    if (!form.name.trim()) return setError({ code: "VALIDATION_ERROR", message: "The assistant needs a name." });
+    if (!Number.isInteger(maxRounds) || maxRounds < 1)
+      return setError({ code: "VALIDATION_ERROR", message: "Max rounds is a whole number of at least 1." });
+    const config = {
+      name: form.name.trim(),
+      systemPrompt: form.systemPrompt,
+      toolMode: form.toolMode,
+      maxRounds,
+    };
+    if (form.providerId) config.providerId = form.providerId;
+    if (form.model.trim()) config.model = form.model.trim();
+    try {
+      const saved = assistant
+        ? await put(`/api/assistants/${seg(assistant.id)}`, config)
+        : await post("/api/assistants", config);
+      await put(`/api/assistants/${seg(saved.id)}/mcp-servers`, { serverIds: form.serverIds });
+      onSaved();
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  return html`<${Dialog} title=${assistant ? `Edit ${assistant.name}` : "Add an assistant"} onClose=${onClose} wide>
+    <form onSubmit=${save}>
+      <${TextField} id="assistant-name" label="Name" required value=${form.name} onInput=${(v) => set({ name: v })} />
+      <${TextArea} id="assistant-prompt" label="System prompt" rows="4" value=${form.systemPrompt}
+        onInput=${(v) => set({ systemPrompt: v })} />
+      <${Select} id="assistant-provider" label="Provider" value=${form.providerId}
+        options=${[["", "Default provider"], ...providers.map((p) => [p.id, p.name])]}
+        onChange=${(v) => set({ providerId: v })} />
+      <${TextField} id="assistant-model" label="Model" value=${form.model} placeholder="the provider's default"
+        onInput=${(v) => set({ model: v })} />
+      <${Select} id="assistant-mode" label="Tool mode" value=${form.toolMode} options=${TOOL_MODES}
+        onChange=${(v) => set({ toolMode: v })} />
+      <${TextField} id="assistant-rounds" label="Max rounds" type="number" value=${form.maxRounds}
+        onInput=${(v) => set({ maxRounds: v })} />
+      <fieldset>
+        <legend>MCP servers it may use</legend>
+        ${servers.length === 0 ? html`<p class="muted">No servers configured.</p>` : null}
+        ${servers.map((s) => html`<div class="field check" key=${s.id}>
+          <input type="checkbox" id=${`assistant-server-${s.id}`} checked=${form.serverIds.includes(s.id)}
+            onChange=${(e) => toggleServer(s.id, e.currentTarget.checked)} />
+          <label for=${`assistant-server-${s.id}`}>${s.name}</label>
+        </div>`)}
+      </fieldset>
+      <${ErrorNote} error=${error} />
+      <div class="actions">
+        <button type="submit" class="primary">Save</button>
+        <button type="button" onClick=${onClose}>Cancel</button>
+      </div>
+    </form>
+  <//>`;
+}
+
+function providerName(providers, id) {
+  if (!id) return "default provider";
+  return providers.find((p) => p.id === id)?.name || id;
+}
+
+function serverName(servers, id) {
+  return servers.find((s) => s.id === id)?.name || id;
+}

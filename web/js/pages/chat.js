@@ -1,0 +1,161 @@
+// The chat page: conversations on the side, the open one's messages with their tool calls,
+// a box to write in, and Stop while a run answers. Live events update what is shown; a
+// missed stretch (stream.reset) or the end of a run reloads it from the API.
+
+import { html } from "../html.js";
+import { useCallback, useEffect, useRef, useState } from "../../vendor/hooks.js";
+import { get, post, del, seg } from "../api.js";
+import { subscribe } from "../events.js";
+import { navigate, follow } from "../router.js";
+import { applyEvent, fromHistory } from "../chat/state.js";
+import { MessageView } from "../chat/message-view.js";
+import { ErrorNote } from "../ui/error-note.js";
+
+export function ChatPage({ conversationId }) {
+  const [conversations, setConversations] = useState([]);
+  const [assistants, setAssistants] = useState([]);
+  const [error, setError] = useState(null);
+  const loadList = useCallback(async () => {
+    try {
+      setConversations(await get("/api/conversations"));
+    } catch (e) {
+      setError(e);
+    }
+  }, []);
+  useEffect(() => {
+    loadList();
+    get("/api/assistants").then(setAssistants, setError);
+  }, []);
+  return html`<div class="chat-layout">
+    <aside class="conversations" aria-label="Conversations">
+      <${NewChat} assistants=${assistants} onCreated=${(c) => { loadList(); navigate(`/chat/${c.id}`); }} />
+      <ul>
+        ${conversations.map((c) => html`<li key=${c.id}>
+          <a href=${`/chat/${c.id}`} onClick=${follow} aria-current=${c.id === conversationId ? "page" : undefined}>
+            ${c.title || "New conversation"}</a>
+        </li>`)}
+      </ul>
+      <${ErrorNote} error=${error} />
+    </aside>
+    ${conversationId
+      ? html`<${Conversation} key=${conversationId} id=${conversationId} assistants=${assistants}
+          onChanged=${loadList} />`
+      : html`<section class="empty"><p>Start a new chat, or open one on the left.</p></section>`}
+  </div>`;
+}
+
+function NewChat({ assistants, onCreated }) {
+  const [assistantId, setAssistantId] = useState("");
+  const [error, setError] = useState(null);
+  const create = async (event) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const body = assistantId ? { assistantId } : {};
+      onCreated(await post("/api/conversations", body));
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return html`<form class="new-chat" onSubmit=${create}>
+    <label for="new-chat-assistant">Assistant</label>
+    <select id="new-chat-assistant" value=${assistantId} onChange=${(e) => setAssistantId(e.currentTarget.value)}>
+      <option value="">Default (no assistant)</option>
+      ${assistants.map((a) => html`<option value=${a.id} selected=${a.id === assistantId}>${a.name}</option>`)}
+    </select>
+    <button type="submit" class="primary">New chat</button>
+    <${ErrorNote} error=${error} />
+  </form>`;
+}
+
+function Conversation({ id, assistants, onChanged }) {
+  const [view, setView] = useState(null);
+  const [error, setError] = useState(null);
+  const [draft, setDraft] = useState("");
+  const [sending, setSending] = useState(false);
+  const end = useRef(null);
+
+  const reload = useCallback(async () => {
+    try {
+      setView(fromHistory(await get(`/api/conversations/${seg(id)}`)));
+    } catch (e) {
+      setError(e);
+    }
+  }, [id]);
+
+  useEffect(() => {
+    reload();
+    return subscribe((event) => {
+      if (event.type === "stream.reset" || event.type === "stream.open") {
+        reload();
+        return;
+      }
+      setView((v) => applyEvent(v, event));
+      if (event.conversationId === id && (event.type === "message.completed" || event.type === "run.failed")) {
+        reload();
+        onChanged();
+      }
+    });
+  }, [id]);
+
+  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [view]);
+
+  const send = async (event) => {
+    event.preventDefault();
+    const content = draft.trim();
+    if (!content) return;
+    setSending(true);
+    setError(null);
+    try {
+      await post(`/api/conversations/${seg(id)}/messages`, { content });
+      setDraft("");
+      setView((v) => (v ? { ...v, running: true, failure: null } : v));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setSending(false);
+    }
+  };
+  const stop = async () => {
+    try {
+      await post(`/api/conversations/${seg(id)}/cancel`);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  const remove = async () => {
+    if (!confirm("Delete this conversation?")) return;
+    try {
+      await del(`/api/conversations/${seg(id)}`);
+      onChanged();
+      navigate("/");
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  if (!view) return html`<section class="conversation"><p aria-busy="true">Loading…</p><${ErrorNote} error=${error} /></section>`;
+  const assistant = assistants.find((a) => a.id === view.assistantId);
+  return html`<section class="conversation" aria-label="Conversation">
+    <header class="conversation-head">
+      <h1>${view.title || "New conversation"}</h1>
+      ${assistant ? html`<span class="muted">with ${assistant.name}</span>` : null}
+      <button type="button" class="quiet" onClick=${remove}>Delete</button>
+    </header>
+    <div class="messages" aria-live="polite">
+      ${view.messages.map((m) => html`<${MessageView} key=${m.id} message=${m} />`)}
+      ${view.failure ? html`<${ErrorNote} error=${view.failure} />` : null}
+      <div ref=${end}></div>
+    </div>
+    <form class="composer" onSubmit=${send}>
+      <label for="composer-input" class="visually-hidden">Message</label>
+      <textarea id="composer-input" rows="2" placeholder="Write a message…" value=${draft}
+        onInput=${(e) => setDraft(e.currentTarget.value)}
+        onKeyDown=${(e) => { if (e.key === "Enter" && !e.shiftKey) send(e); }}></textarea>
+      ${view.running
+        ? html`<button type="button" class="danger" onClick=${stop}>Stop</button>`
+        : html`<button type="submit" class="primary" disabled=${sending || !draft.trim()}>Send</button>`}
+    </form>
+    <${ErrorNote} error=${error} />
+  </section>`;
+}

@@ -1,0 +1,58 @@
+// Settings → MCP servers (/settings/mcp): a card per server with its live status, a dialog
+// to add or edit one, and import of a Claude Desktop / Cursor `mcpServers` file.
+
+import { html } from "../html.js";
+import { useEffect, useState } from "../../vendor/hooks.js";
+import { get, post, seg } from "../api.js";
+import { subscribe } from "../events.js";
+import { ErrorNote } from "../ui/error-note.js";
+import { ServerCard } from "../mcp/server-card.js";
+import { ServerEditModal } from "../mcp/server-edit-modal.js";
+import { ImportPanel } from "../mcp/import-panel.js";
+
+export function McpSettingsPage() {
+  const [servers, setServers] = useState(null);
+  const [statuses, setStatuses] = useState({});
+  const [editing, setEditing] = useState(null); // null, "new" or a server
+  const [error, setError] = useState(null);
+
+  const load = async () => {
+    try {
+      const list = await get("/api/mcp-servers");
+      setServers(list);
+      const health = await Promise.all(
+        list.map((s) => get(`/api/mcp-servers/${seg(s.id)}/health`).catch(() => null)),
+      );
+      setStatuses(Object.fromEntries(list.map((s, i) => [s.id, health[i]]).filter(([, h]) => h)));
+    } catch (e) {
+      setError(e);
+    }
+  };
+  useEffect(() => {
+    load();
+    return subscribe((event) => {
+      if (event.type === "server.status") {
+        setStatuses((all) => ({ ...all, [event.serverId]: { status: event.status, lastError: event.lastError } }));
+      }
+    });
+  }, []);
+
+  return html`<section class="page settings-mcp" aria-labelledby="mcp-title">
+    <header class="page-head">
+      <h1 id="mcp-title">MCP servers</h1>
+      <button type="button" class="primary" onClick=${() => setEditing("new")}>Add server</button>
+    </header>
+    <${ErrorNote} error=${error} />
+    ${servers === null && !error ? html`<p aria-busy="true">Loading…</p>` : null}
+    ${servers?.length === 0 ? html`<p class="muted">No servers yet. Add one, or import a file below.</p>` : null}
+    <div class="cards">
+      ${(servers || []).map((s) => html`<${ServerCard} key=${s.id} server=${s} status=${statuses[s.id]}
+        onEdit=${() => setEditing(s)} onDeleted=${load} onChanged=${load} />`)}
+    </div>
+    <${ImportPanel} onImported=${load} />
+    ${editing
+      ? html`<${ServerEditModal} server=${editing === "new" ? null : editing}
+          onClose=${() => setEditing(null)} onSaved=${() => { setEditing(null); load(); }} />`
+      : null}
+  </section>`;
+}

@@ -1,0 +1,108 @@
+// LLM providers: OpenAI-compatible or Anthropic endpoints with their keys. Keys come back
+// masked; saving the mask keeps the stored key.
+
+import { html } from "../html.js";
+import { useEffect, useState } from "../../vendor/hooks.js";
+import { del, get, post, put, seg } from "../api.js";
+import { Dialog } from "../ui/dialog.js";
+import { ErrorNote } from "../ui/error-note.js";
+import { Select, TextField } from "../ui/fields.js";
+
+const KINDS = [
+  ["openai", "OpenAI-compatible (chat completions)"],
+  ["anthropic", "Anthropic (Messages)"],
+];
+
+export function ProvidersPage() {
+  const [providers, setProviders] = useState(null);
+  const [editing, setEditing] = useState(null);
+  const [error, setError] = useState(null);
+  const load = async () => {
+    try {
+      setProviders(await get("/api/providers"));
+    } catch (e) {
+      setError(e);
+    }
+  };
+  useEffect(() => {
+    load();
+  }, []);
+  const remove = async (p) => {
+    if (!confirm(`Delete the provider ${p.name}?`)) return;
+    try {
+      await del(`/api/providers/${seg(p.id)}`);
+      load();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return html`<section class="page" aria-labelledby="providers-title">
+    <header class="page-head">
+      <h1 id="providers-title">Providers</h1>
+      <button type="button" class="primary" onClick=${() => setEditing("new")}>Add provider</button>
+    </header>
+    <${ErrorNote} error=${error} />
+    ${providers?.length === 0
+      ? html`<p class="muted">No providers stored: chats use the one the server's environment describes, if any.</p>`
+      : null}
+    <div class="cards">
+      ${(providers || []).map((p) => html`<article class="card" key=${p.id} data-provider-id=${p.id} aria-label=${p.name}>
+        <header><h2>${p.name}</h2><span class="badge">${p.kind}</span></header>
+        <p class="small">${p.baseUrl || "default endpoint"} · model <code>${p.defaultModel}</code></p>
+        <p class="small">API key: <code data-role="key">${p.apiKey || "none"}</code></p>
+        <div class="actions">
+          <button type="button" onClick=${() => setEditing(p)}>Edit</button>
+          <button type="button" class="quiet" onClick=${() => remove(p)}>Delete</button>
+        </div>
+      </article>`)}
+    </div>
+    ${editing
+      ? html`<${ProviderDialog} provider=${editing === "new" ? null : editing}
+          onClose=${() => setEditing(null)} onSaved=${() => { setEditing(null); load(); }} />`
+      : null}
+  </section>`;
+}
+
+function ProviderDialog({ provider, onClose, onSaved }) {
+  const p = provider || {};
+  const [form, setForm] = useState({
+    name: p.name || "",
+    kind: p.kind || "openai",
+    baseUrl: p.baseUrl || "",
+    apiKey: p.apiKey || "",
+    defaultModel: p.defaultModel || "",
+  });
+  const [error, setError] = useState(null);
+  const set = (patch) => setForm((f) => ({ ...f, ...patch }));
+  const save = async (event) => {
+    event.preventDefault();
+    setError(null);
+    const body = { name: form.name.trim(), kind: form.kind, defaultModel: form.defaultModel.trim() };
+    if (form.baseUrl.trim()) body.baseUrl = form.baseUrl.trim();
+    if (form.apiKey) body.apiKey = form.apiKey;
+    try {
+      if (provider) await put(`/api/providers/${seg(provider.id)}`, body);
+      else await post("/api/providers", body);
+      onSaved();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return html`<${Dialog} title=${provider ? `Edit ${provider.name}` : "Add a provider"} onClose=${onClose}>
+    <form onSubmit=${save}>
+      <${TextField} id="provider-name" label="Name" required value=${form.name} onInput=${(v) => set({ name: v })} />
+      <${Select} id="provider-kind" label="Kind" value=${form.kind} options=${KINDS} onChange=${(v) => set({ kind: v })} />
+      <${TextField} id="provider-url" label="Base URL" type="url" value=${form.baseUrl}
+        placeholder="https://api.openai.com/v1" onInput=${(v) => set({ baseUrl: v })} />
+      <${TextField} id="provider-key" label="API key" type="password" value=${form.apiKey}
+        onInput=${(v) => set({ apiKey: v })} hint="Stored encrypted; shown masked." />
+      <${TextField} id="provider-model" label="Default model" required value=${form.defaultModel}
+        onInput=${(v) => set({ defaultModel: v })} />
+      <${ErrorNote} error=${error} />
+      <div class="actions">
+        <button type="submit" class="primary">Save</button>
+        <button type="button" onClick=${onClose}>Cancel</button>
+      </div>
+    </form>
+  <//>`;
+}

@@ -1,0 +1,31 @@
+// A page reloaded while a tool call waits for approval shows it waiting, and approving it
+// after the reload finishes the turn. Then Stop cancels a run that waits.
+
+import { assert, callStatus, run, signIn, toolCall } from "./harness.mjs";
+
+await run(async (page) => {
+  await signIn(page, "/");
+  await page.getByRole("button", { name: "New chat" }).click();
+  await page.waitForURL(/\/chat\/.+/);
+  await page.getByLabel("Message").fill("Echo something for me.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await callStatus(page, "echo", "pending");
+
+  await page.reload();
+  await callStatus(page, "echo", "pending");
+  const echo = toolCall(page, "echo");
+  await echo.getByRole("button", { name: "Approve" }).click();
+  await callStatus(page, "echo", "done");
+  assert.match(await echo.innerText(), /Echo: after a reload/);
+  await page.getByText("Echoed after the reload.").waitFor();
+
+  // Stop: the next call waits; Stop cancels the run and the call with it.
+  await page.getByRole("button", { name: "Send" }).waitFor();
+  await page.getByLabel("Message").fill("Echo once more.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.locator('section.tool-call[data-tool="echo"][data-status="pending"]').waitFor();
+  await page.getByRole("button", { name: "Stop" }).click();
+  await callStatus(page, "echo", "cancelled");
+  await page.getByRole("button", { name: "Send" }).waitFor();
+  assert.equal(await page.locator('section.tool-call[data-status="pending"]').count(), 0);
+});
