@@ -232,6 +232,23 @@ async fn tools_are_listed_called_and_proxied_with_flat_parameters() {
             .any(|t| t["displayName"] == "mcp__everything__get-sum"),
         "{tools}"
     );
+    // Each tool names its server once: a repeated key is kept by some JSON parsers and
+    // refused by others.
+    let raw = api
+        .client
+        .get(format!("{}/api/chat/tools", api.base))
+        .bearer_auth(&api.admin)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(
+        raw.matches("\"serverId\"").count(),
+        tools.as_array().unwrap().len(),
+        "{raw}"
+    );
 
     let (status, result) = api
         .send(Method::POST, "/api/mcp/tools/call", admin, Some(json!({"server_id": "everything", "tool_name": "echo", "arguments": {"message": "hi"}})))

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use common::Switchboard;
 use common::serve::{Served, serve_with_env, terminate};
 use serde_json::{Value, json};
-use switchboard_testkit::{Peers, ScriptedLlm, Turn, process};
+use switchboard_testkit::{EverythingHttp, Peers, ScriptedLlm, Turn, process};
 
 struct Ui {
     _sb: Switchboard,
@@ -82,6 +82,11 @@ impl Ui {
     /// Runs `web/tests/browser/<name>.mjs` against this server; fails the test with what it
     /// printed when the scenario fails.
     async fn scenario(&self, name: &str) {
+        self.scenario_with(name, &[]).await;
+    }
+
+    /// [`Ui::scenario`] with more variables for the script.
+    async fn scenario_with(&self, name: &str, env: &[(&str, String)]) {
         let chromium = chromium();
         let command = self.peers.everything_stdio();
         let script = web_dir().join("tests/browser").join(format!("{name}.mjs"));
@@ -96,6 +101,7 @@ impl Ui {
             )
             .env("SWITCHBOARD_PEERS", self.peers.root())
             .env("SWITCHBOARD_CHROMIUM", chromium)
+            .envs(env.iter().map(|(k, v)| (*k, v.as_str())))
             .kill_on_drop(true)
             .output()
             .await
@@ -224,5 +230,42 @@ async fn a_reload_keeps_a_pending_approval_and_stop_cancels_a_run() {
             .to_string()
             .contains("Echo: after a reload")
     );
+    ui.stop();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn providers_and_server_credentials_stay_masked_and_are_kept() {
+    let ui = Ui::start(vec![Turn::text("Hi from the keyed provider.")]).await;
+    let mut http = ui
+        .peers
+        .everything_http(EverythingHttp::StreamableHttp)
+        .await
+        .unwrap();
+    ui.scenario_with(
+        "secrets",
+        &[
+            ("SB_LLM_URL", ui.llm.openai_base_url()),
+            ("SB_EVERYTHING_HTTP", http.url()),
+        ],
+    )
+    .await;
+
+    // The key typed once, then saved back masked, is the one the model was called with.
+    let requests = ui.llm.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(
+        requests[0].header("authorization"),
+        Some("Bearer sk-ui-secret-4711")
+    );
+    assert_eq!(requests[0].body["model"], "scripted-ui-2");
+    let server = ui
+        .api(reqwest::Method::GET, "/api/mcp-servers/remote", None)
+        .await;
+    assert_eq!(
+        server["auth"],
+        json!({"type": "bearer", "token": "********"})
+    );
+    assert_eq!(server["headers"], json!({"X-Team": "********"}));
+    http.kill().await.unwrap();
     ui.stop();
 }

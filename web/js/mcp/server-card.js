@@ -63,8 +63,7 @@ function TestReport({ report }) {
   const info = report.serverInfo || {};
   const tools = report.tools || [];
   return html`<div class="test-report" role="status">
-    <p><strong>Connected</strong> to ${info.name || "the server"} ${info.version || ""}
-      (protocol ${report.protocolVersion || "?"}); ${tools.length} tool${tools.length === 1 ? "" : "s"}.</p>
+    <p><strong>Connected</strong> to ${`${info.name || "the server"} ${info.version || ""}`.trim()}${" "}(protocol ${report.protocolVersion || "?"}); ${tools.length} tool${tools.length === 1 ? "" : "s"}.</p>
     <ul class="tool-names">${tools.map((t) => html`<li key=${t.name}><code>${t.name}</code></li>`)}</ul>
   </div>`;
 }

@@ -37,9 +37,10 @@ export function TryTool({ server, tool }) {
     }
   };
 
-  return html`<form class="try-tool" data-tool=${tool.name} onSubmit=${call} aria-label=${`Try ${tool.name}`}>
+  return html`<form class="try-tool" novalidate data-tool=${tool.name} onSubmit=${call} aria-label=${`Try ${tool.name}`}>
     <h3>Try <code>${tool.name}</code></h3>
-    <${SchemaForm} schema=${schema} value=${state} onChange=${setState} idPrefix=${`try-${server.id}-${tool.name}`} />
+    <${SchemaForm} schema=${schema} value=${state} onChange=${setState} errors=${problems}
+      idPrefix=${`try-${idSafe(server.id)}-${idSafe(tool.name)}`} />
     ${problems.length
       ? html`<ul class="error" role="alert">${problems.map((p) => html`<li>${p.path ? html`<code>${p.path}</code>: ` : null}${p.message}</li>`)}</ul>`
       : null}
@@ -52,4 +53,9 @@ export function TryTool({ server, tool }) {
         </div>`
       : null}
   </form>`;
+}
+
+/** Ids may not hold spaces; tool and server names might. */
+function idSafe(text) {
+  return String(text).replace(/[^A-Za-z0-9_-]/g, "_");
 }

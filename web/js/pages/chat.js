@@ -4,7 +4,7 @@
 
 import { html } from "../html.js";
 import { useCallback, useEffect, useRef, useState } from "../../vendor/hooks.js";
-import { get, post, del, seg } from "../api.js";
+import { del, get, patch, post, seg } from "../api.js";
 import { subscribe } from "../events.js";
 import { navigate, follow } from "../router.js";
 import { applyEvent, fromHistory } from "../chat/state.js";
@@ -109,6 +109,12 @@ function Conversation({ id, assistants, onChanged }) {
     try {
       await post(`/api/conversations/${seg(id)}/messages`, { content });
       setDraft("");
+      if (!view.title && view.messages.length === 0) {
+        // A new conversation is named after its first message.
+        await patch(`/api/conversations/${seg(id)}`, { title: titleFrom(content) });
+        setView((v) => (v ? { ...v, title: titleFrom(content) } : v));
+        onChanged();
+      }
       setView((v) => (v ? { ...v, running: true, failure: null } : v));
     } catch (e) {
       setError(e);
@@ -158,4 +164,12 @@ function Conversation({ id, assistants, onChanged }) {
     </form>
     <${ErrorNote} error=${error} />
   </section>`;
+}
+
+/** The first line of a message, cut to a title's length at a word. */
+function titleFrom(content) {
+  const line = content.split("\n")[0].trim();
+  if (line.length <= 60) return line;
+  const cut = line.slice(0, 60);
+  return `${cut.slice(0, cut.lastIndexOf(" ") > 30 ? cut.lastIndexOf(" ") : 60)}…`;
 }

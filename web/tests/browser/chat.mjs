@@ -4,7 +4,7 @@
 // sanitiser strips it; the Content-Security-Policy would refuse it anyway). Then the same
 // page at a phone's width.
 
-import { assert, callStatus, run, screenshot, signIn, toolCall } from "./harness.mjs";
+import { assert, assertFits, assertLabelled, callStatus, run, screenshot, signIn, toolCall } from "./harness.mjs";
 
 await run(async (page) => {
   await signIn(page, "/assistants");
@@ -29,6 +29,10 @@ await run(async (page) => {
   await page.getByText("with Helper").waitFor();
   await page.getByLabel("Message").fill("Echo hello, show me the tiny image and add 2 and 3.");
   await page.getByRole("button", { name: "Send" }).click();
+
+  // The conversation is named after its first message, in the list too.
+  await page.getByRole("heading", { name: "Echo hello, show me the tiny image and add 2 and 3." }).waitFor();
+  await page.getByRole("link", { name: "Echo hello, show me the tiny image and add 2 and 3." }).waitFor();
 
   // Three calls wait for a decision, each with its server, tool and arguments.
   for (const tool of ["echo", "get-tiny-image", "get-sum"]) await callStatus(page, tool, "pending");
@@ -60,14 +64,14 @@ await run(async (page) => {
   await page.getByRole("button", { name: "Send" }).waitFor();
   // Every result is still inline after the run.
   assert.match(await toolCall(page, "get-sum").innerText(), /Not run\s+REJECTED the user rejected this tool call/);
+  await assertLabelled(page);
   await screenshot(page, "chat");
 
   // A phone's width: nothing scrolls sideways and the composer is there.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await callStatus(page, "echo", "done");
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone`);
+  await assertFits(page);
   assert.ok(await page.getByLabel("Message").isVisible());
   await screenshot(page, "chat-phone");
 }, {

@@ -76,6 +76,29 @@ export async function signIn(page, path = "/") {
   await prompt.waitFor({ state: "detached" });
 }
 
+/**
+ * Every visible control on the page (dialogs included) has an accessible name from a label,
+ * a legend-less aria-label or aria-labelledby: keyboard and screen-reader users can tell
+ * what each one is. Answers nothing; throws naming the unlabelled ones.
+ */
+export async function assertLabelled(page) {
+  const unnamed = await page.evaluate(() => {
+    const named = (el) =>
+      (el.labels && el.labels.length > 0) || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby");
+    return [...document.querySelectorAll("input, select, textarea, button")]
+      .filter((el) => el.type !== "hidden" && el.getClientRects().length > 0)
+      .filter((el) => (el.tagName === "BUTTON" ? !el.textContent.trim() && !named(el) : !named(el)))
+      .map((el) => el.outerHTML.slice(0, 120));
+  });
+  assert.deepEqual(unnamed, [], "controls without a name");
+}
+
+/** Nothing on the page is wider than the window (no sideways scrolling at phone width). */
+export async function assertFits(page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the window`);
+}
+
 export async function screenshot(page, name) {
   const dir = process.env.SB_SCREENSHOTS;
   if (!dir) return;

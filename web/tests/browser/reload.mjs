@@ -8,13 +8,15 @@ await run(async (page) => {
   await page.getByRole("button", { name: "New chat" }).click();
   await page.waitForURL(/\/chat\/.+/);
   await page.getByLabel("Message").fill("Echo something for me.");
-  await page.getByRole("button", { name: "Send" }).click();
+  await page.getByLabel("Message").press("Enter");
   await callStatus(page, "echo", "pending");
 
   await page.reload();
   await callStatus(page, "echo", "pending");
   const echo = toolCall(page, "echo");
-  await echo.getByRole("button", { name: "Approve" }).click();
+  // By keyboard: the buttons are real buttons.
+  await echo.getByRole("button", { name: "Approve" }).focus();
+  await page.keyboard.press("Enter");
   await callStatus(page, "echo", "done");
   assert.match(await echo.innerText(), /Echo: after a reload/);
   await page.getByText("Echoed after the reload.").waitFor();

@@ -3,7 +3,7 @@
 // generated from its schema, and import a Claude Desktop file. The Rust side then checks
 // what the API stored.
 
-import { EVERYTHING, assert, run, screenshot, signIn } from "./harness.mjs";
+import { EVERYTHING, assert, assertFits, assertLabelled, run, screenshot, signIn } from "./harness.mjs";
 
 await run(async (page) => {
   await signIn(page, "/settings/mcp");
@@ -36,11 +36,11 @@ await run(async (page) => {
   await card.locator('[data-role="status"].status-connected').waitFor();
 
   // Switch tools: disable get-env, auto-approve echo.
-  const disable = card.getByLabel("Enable get-env", { exact: true });
-  await disable.uncheck();
-  await page.waitForResponse((r) => r.url().includes("/tools/get-env") && r.request().method() === "PUT");
-  await card.getByLabel("Auto-approve echo", { exact: true }).check();
-  await page.waitForResponse((r) => r.url().includes("/tools/echo") && r.request().method() === "PUT");
+  // Each switch is stored at once (waiting for its PUT is set up before the click).
+  const stored = (tool) =>
+    page.waitForResponse((r) => r.url().endsWith(`/tools/${tool}`) && r.request().method() === "PUT" && r.ok());
+  await Promise.all([stored("get-env"), card.getByLabel("Enable get-env", { exact: true }).uncheck()]);
+  await Promise.all([stored("echo"), card.getByLabel("Auto-approve echo", { exact: true }).check()]);
   // After the reload of the list, the switches show what was stored.
   await page.waitForFunction(() => {
     const env = document.querySelector('tr[data-tool="get-env"] input[aria-label="Enable get-env"]');
@@ -71,6 +71,7 @@ await run(async (page) => {
   await weather.locator('[data-role="result"]').waitFor();
   assert.match(await weather.locator('[data-role="result"]').innerText(), /temperature/i);
 
+  await assertLabelled(page);
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, "settings-mcp");
 
@@ -95,8 +96,13 @@ await run(async (page) => {
   // Editing shows every field of the stored server.
   await card.getByRole("button", { name: "Edit" }).click();
   const edit = page.getByRole("dialog", { name: "Edit everything" });
+  await assertLabelled(page);
   assert.equal(await edit.getByLabel("Command").inputValue(), EVERYTHING.program);
   assert.equal(await edit.getByLabel("Call timeout (seconds)").inputValue(), "30");
   await edit.getByRole("button", { name: "Cancel" }).click();
   await edit.waitFor({ state: "detached" });
+
+  // A phone's width: the cards and the open tool list fit.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await assertFits(page);
 });

@@ -31,7 +31,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ToolWithServer {
-    server_id: ServerId,
+    /// `serverId` comes with the tool.
     server_name: String,
     display_name: String,
     #[serde(flatten)]
@@ -68,7 +68,6 @@ async fn all_tools(
                     .mangled(&spec.id.0, &tool.name)
                     .unwrap_or_default()
                     .to_owned(),
-                server_id: spec.id.clone(),
                 server_name: spec.name.clone(),
                 is_enabled: true,
                 is_auto_approve: spec.auto_approved_tools.contains(&tool.name),

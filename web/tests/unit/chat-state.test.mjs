@@ -1,0 +1,80 @@
+// The chat's state: each live event changes what a conversation shows as the stored history
+// would, and an assistant message reads as its rounds with their calls.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyEvent, awaitsDecision, fromHistory, roundsOf } from "../../js/chat/state.js";
+
+const call = (id, round, status = "pending", extra = {}) => ({
+  id, round, status, serverId: "s", serverName: "s", toolName: id, displayName: `mcp__s__${id}`, arguments: {}, ...extra,
+});
+
+const history = () =>
+  fromHistory({
+    id: "c1",
+    title: "",
+    running: false,
+    messages: [{ id: "u1", role: "user", content: "hi", toolCalls: [], metadata: {} }],
+  });
+
+test("a streamed answer with a tool call builds the message the history holds", () => {
+  let view = history();
+  const message = { id: "a1", role: "assistant", content: "", toolCalls: [], metadata: {} };
+  view = applyEvent(view, { type: "message.created", conversationId: "c1", message });
+  assert.equal(view.running, true);
+  view = applyEvent(view, { type: "message.delta", conversationId: "c1", messageId: "a1", delta: "Let me " });
+  view = applyEvent(view, { type: "message.delta", conversationId: "c1", messageId: "a1", delta: "check." });
+  view = applyEvent(view, { type: "assistant.toolCall.updated", conversationId: "c1", messageId: "a1", toolCall: call("echo", 0) });
+  assert.ok(awaitsDecision(view.messages[1].toolCalls[0]));
+  view = applyEvent(view, {
+    type: "assistant.toolCall.updated", conversationId: "c1", messageId: "a1",
+    toolCall: call("echo", 0, "done", { approved: true, response: { content: [{ type: "text", text: "ok" }] } }),
+  });
+  assert.equal(view.messages[1].toolCalls.length, 1, "an update replaces the call, not adds one");
+  assert.equal(view.messages[1].toolCalls[0].status, "done");
+  assert.ok(!awaitsDecision(view.messages[1].toolCalls[0]));
+  view = applyEvent(view, {
+    type: "message.completed", conversationId: "c1", messageId: "a1", content: "Let me check.\n\nDone.", stop: "answered",
+  });
+  assert.equal(view.running, false);
+  assert.equal(view.messages[1].content, "Let me check.\n\nDone.");
+});
+
+test("events of other conversations and unknown messages change nothing", () => {
+  const view = history();
+  assert.equal(applyEvent(view, { type: "message.delta", conversationId: "c2", messageId: "u1", delta: "x" }), view);
+  assert.equal(applyEvent(view, { type: "message.delta", conversationId: "c1", messageId: "zz", delta: "x" }), view);
+  assert.equal(applyEvent(view, { type: "server.status", serverId: "s", status: "connected" }), view);
+  assert.equal(applyEvent(null, { type: "message.delta", conversationId: "c1" }), null);
+});
+
+test("a failed run is shown with its code and stops the run", () => {
+  let view = { ...history(), running: true };
+  view = applyEvent(view, { type: "run.failed", conversationId: "c1", code: "UPSTREAM_UNAVAILABLE", message: "down" });
+  assert.equal(view.running, false);
+  assert.deepEqual(view.failure, { code: "UPSTREAM_UNAVAILABLE", message: "down" });
+});
+
+test("a stored message reads as its rounds: each round's text, then its calls", () => {
+  const message = {
+    content: "Let me check.\n\nDone.",
+    metadata: { rounds: ["Let me check.", "Done."] },
+    toolCalls: [call("a", 0, "done"), call("b", 0, "cancelled")],
+  };
+  const rounds = roundsOf(message);
+  assert.equal(rounds.length, 2);
+  assert.equal(rounds[0].text, "Let me check.");
+  assert.deepEqual(rounds[0].calls.map((c) => c.id), ["a", "b"]);
+  assert.equal(rounds[1].text, "Done.");
+  assert.deepEqual(rounds[1].calls, []);
+});
+
+test("while it streams, text beyond the stored rounds follows the last round's calls", () => {
+  const streaming = { content: "Done so far", metadata: {}, toolCalls: [call("a", 0, "done")] };
+  const rounds = roundsOf(streaming);
+  assert.deepEqual(rounds.map((r) => r.text), ["", "Done so far"]);
+  assert.deepEqual(rounds[0].calls.map((c) => c.id), ["a"]);
+  const first = roundsOf({ content: "Thinking", metadata: {}, toolCalls: [] });
+  assert.deepEqual(first.map((r) => r.text), ["Thinking"]);
+  assert.deepEqual(roundsOf({ content: "", metadata: {}, toolCalls: [] }), []);
+});
