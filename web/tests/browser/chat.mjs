@@ -60,6 +60,8 @@ await run(async (page) => {
   await answer.getByText("All three handled").waitFor();
   assert.equal(await answer.locator("strong").first().innerText(), "approved");
   assert.equal(await answer.locator("script, [onerror], [onclick], iframe").count(), 0);
+  assert.equal(await answer.locator("img[src]").count(), 0, "no image URL from the model is fetched");
+  assert.equal(await answer.locator('a[href^="javascript"]').count(), 0);
   assert.equal(await page.evaluate(() => window.__pwned), undefined, "no script from the model ran");
   await page.getByRole("button", { name: "Send" }).waitFor();
   // Every result is still inline after the run.
