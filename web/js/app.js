@@ -31,6 +31,8 @@ export function App() {
   const signOut = () => {
     setToken("");
     setNeedsToken(true);
+    setSession((n) => n + 1);
+    restart();
   };
   return html`
     <a class="skip" href="#main">Skip to content</a>
@@ -42,7 +44,7 @@ export function App() {
       </nav>
       ${token() ? html`<button type="button" class="quiet" onClick=${signOut}>Sign out</button>` : null}
     </header>
-    <main id="main" key=${session}>${page(path)}</main>
+    <main id="main" key=${session}>${needsToken ? null : page(path)}</main>
     ${needsToken ? html`<${TokenPrompt} onSignedIn=${signedIn} />` : null}
   `;
 }
@@ -53,9 +55,17 @@ function current(path, href) {
 
 function page(path) {
   const chat = path.match(/^\/chat\/([^/]+)$/);
-  if (path === "/" || chat) return html`<${ChatPage} conversationId=${chat ? decodeURIComponent(chat[1]) : null} />`;
+  if (path === "/" || chat) return html`<${ChatPage} conversationId=${chat ? decoded(chat[1]) : null} />`;
   if (path === "/settings/mcp" || path === "/settings") return html`<${McpSettingsPage} />`;
   if (path === "/assistants") return html`<${AssistantsPage} />`;
   if (path === "/providers") return html`<${ProvidersPage} />`;
   return html`<section class="page"><h1>Not found</h1><p>There is no page ${path}.</p></section>`;
+}
+
+function decoded(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -11,6 +11,7 @@ const listeners = new Set();
 let started = false;
 let lastId = "";
 let controller = null;
+let backoff = 500;
 
 /** Calls `listener(event)` with each event's parsed data (with its `type`). */
 export function subscribe(listener) {
@@ -22,9 +23,13 @@ export function subscribe(listener) {
   return () => listeners.delete(listener);
 }
 
-/** Reconnects at once (after the token changed). */
+let wake = null;
+
+/** Reconnects at once with the current token (after signing in or out). */
 export function restart() {
+  backoff = 500;
   controller?.abort();
+  wake?.();
 }
 
 function emit(event) {
@@ -38,7 +43,6 @@ function emit(event) {
 }
 
 async function run() {
-  let backoff = 500;
   for (;;) {
     controller = new AbortController();
     try {
@@ -53,7 +57,15 @@ async function run() {
     } catch {
       // Dropped or aborted: reconnect below.
     }
-    await new Promise((resolve) => setTimeout(resolve, backoff));
+    // Wait before reconnecting; restart() cuts the wait short.
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, backoff);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wake = null;
     backoff = Math.min(backoff * 2, 10000);
   }
 }

@@ -26,8 +26,12 @@ purifier.addHook("afterSanitizeAttributes", (node) => {
 
 const OPTIONS = {
   USE_PROFILES: { html: true },
-  FORBID_TAGS: ["style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed"],
-  FORBID_ATTR: ["style"],
+  FORBID_TAGS: [
+    "style", "form", "input", "button", "textarea", "select", "iframe", "object", "embed",
+    "video", "audio", "source", "picture", "track",
+  ],
+  // srcset and poster would fetch URLs the src rule above does not see.
+  FORBID_ATTR: ["style", "srcset", "poster"],
 };
 
 export function renderMarkdown(text) {

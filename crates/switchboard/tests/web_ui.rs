@@ -209,7 +209,7 @@ async fn chat_with_an_assistant_approving_and_rejecting_calls() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_reload_keeps_a_pending_approval_and_stop_cancels_a_run() {
+async fn a_reload_keeps_a_pending_approval_stop_cancels_and_a_failure_shows() {
     let ui = Ui::start(vec![
         Turn::tool_call(
             "mcp__everything__echo",
@@ -217,13 +217,14 @@ async fn a_reload_keeps_a_pending_approval_and_stop_cancels_a_run() {
         ),
         Turn::text("Echoed after the reload."),
         Turn::tool_call("mcp__everything__echo", json!({"message": "never"})),
+        Turn::error(401, "key rejected"),
     ])
     .await;
     ui.add_everything().await;
     ui.scenario("reload").await;
 
     let requests = ui.llm.requests();
-    assert_eq!(requests.len(), 3, "the stopped run asked nothing more");
+    assert_eq!(requests.len(), 4, "the stopped run asked nothing more");
     assert!(
         requests[1]
             .body

@@ -1,6 +1,7 @@
 // One message: the person's text, or the assistant's rounds with their tool calls inline.
 
 import { html } from "../html.js";
+import { useMemo } from "../../vendor/hooks.js";
 import { renderMarkdown } from "../markdown.js";
 import { roundsOf } from "./state.js";
 import { ToolCallBlock } from "./tool-call-block.js";
@@ -23,5 +24,7 @@ export function MessageView({ message }) {
 }
 
 function Markdown({ text }) {
-  return html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(text) }}></div>`;
+  // Rendered again only when this text changed, not on every delta of another round.
+  const rendered = useMemo(() => renderMarkdown(text), [text]);
+  return html`<div class="markdown" dangerouslySetInnerHTML=${{ __html: rendered }}></div>`;
 }

@@ -14,7 +14,7 @@ export function applyEvent(view, event) {
     case "message.created":
       return { ...view, running: true, messages: upsert(view.messages, event.message) };
     case "message.delta":
-      return editMessage(view, event.messageId, (m) => ({ ...m, content: m.content + event.delta }));
+      return editMessage(view, event.messageId, (m) => withDelta(m, event.delta));
     case "assistant.toolCall.updated":
       return editMessage(view, event.messageId, (m) => ({
         ...m,
@@ -30,6 +30,30 @@ export function applyEvent(view, event) {
     default:
       return view;
   }
+}
+
+/**
+ * `view` reloaded from `history` after its run ended: the history cannot say why a run
+ * failed (that is only announced), and its `running` may still be true for the moment the
+ * server takes to let go of the run after announcing its end.
+ */
+export function settled(view, history) {
+  return { ...fromHistory(history), running: false, failure: view?.failure ?? null };
+}
+
+/**
+ * A message with `delta` added to its current round, as the server stores it: the text of
+ * each round in `metadata.rounds`, the content their non-empty texts joined.
+ */
+export function withDelta(message, delta) {
+  const rounds = Array.isArray(message.metadata?.rounds) ? [...message.metadata.rounds] : [];
+  const calls = message.toolCalls || [];
+  // The round being written: the one after the last round that made calls.
+  const current = Math.max(rounds.length - 1, ...calls.map((c) => c.round + 1), 0);
+  while (rounds.length <= current) rounds.push("");
+  rounds[current] += delta;
+  const content = rounds.map((r) => r.trim()).filter(Boolean).join("\n\n");
+  return { ...message, content, metadata: { ...message.metadata, rounds } };
 }
 
 /** Whether a call waits for the person to approve or reject it. */

@@ -2,7 +2,9 @@
 
 import { html } from "../html.js";
 
-export function RowsEditor({ id, legend, rows, onChange, secretSwitch, nameLabel = "Name" }) {
+// `secretValues`: every value is a secret (header values are stored encrypted and shown
+// masked), so typed ones are hidden too.
+export function RowsEditor({ id, legend, rows, onChange, secretSwitch, secretValues, nameLabel = "Name" }) {
   const set = (i, patch) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return html`<fieldset class="rows" id=${id}>
     <legend>${legend}</legend>
@@ -12,7 +14,7 @@ export function RowsEditor({ id, legend, rows, onChange, secretSwitch, nameLabel
         onInput=${(e) => set(i, { name: e.currentTarget.value })} />
       <label for=${`${id}-value-${i}`} class="visually-hidden">Value ${i + 1}</label>
       <input id=${`${id}-value-${i}`} placeholder="Value" value=${row.value}
-        type=${row.secret ? "password" : "text"} autocomplete="off"
+        type=${row.secret || secretValues ? "password" : "text"} autocomplete="off"
         onInput=${(e) => set(i, { value: e.currentTarget.value })} />
       ${secretSwitch
         ? html`<label class="inline"><input type="checkbox" checked=${!!row.secret}

@@ -70,5 +70,17 @@ function TestReport({ report }) {
 
 function address(server) {
   if (server.transport === "stdio") return [server.command, ...(server.args || [])].join(" ");
-  return server.url || "";
+  return redactUrl(server.url || "");
+}
+
+/** A URL as the card shows it: a password or query values (often tokens) hidden. */
+function redactUrl(text) {
+  try {
+    const url = new URL(text);
+    if (url.password) url.password = "***";
+    for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, "***");
+    return url.toString();
+  } catch {
+    return text;
+  }
 }

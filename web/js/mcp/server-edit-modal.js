@@ -8,13 +8,13 @@ import { Dialog } from "../ui/dialog.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { Checkbox, Select, TextArea, TextField } from "../ui/fields.js";
 import { RowsEditor } from "./rows-editor.js";
-import { AUTH_TYPES, TRANSPORTS, bodyFrom, formFrom } from "./server-form.js";
+import { AUTH_TYPES, TRANSPORTS, bodyFrom, formFrom, withoutStaleMasks } from "./server-form.js";
 
 export function ServerEditModal({ server, onClose, onSaved }) {
   const [form, setForm] = useState(() => formFrom(server));
   const [error, setError] = useState(null);
   const [saving, setSaving] = useState(false);
-  const set = (patch) => setForm((f) => ({ ...f, ...patch }));
+  const set = (patch) => setForm((f) => withoutStaleMasks(f, { ...f, ...patch }));
   const http = form.transport !== "stdio";
 
   const save = async (event) => {
@@ -50,7 +50,7 @@ export function ServerEditModal({ server, onClose, onSaved }) {
           <${TextField} id="server-url" label="URL" type="url" required value=${form.url}
             placeholder="https://example.com/mcp" onInput=${(v) => set({ url: v })}
             hint="Streamable HTTP URLs usually end in /mcp; legacy SSE ones in /sse." />
-          <${RowsEditor} id="server-headers" legend="Headers" rows=${form.headers} nameLabel="Header"
+          <${RowsEditor} id="server-headers" legend="Headers" rows=${form.headers} nameLabel="Header" secretValues
             onChange=${(rows) => set({ headers: rows })} />
           <${Select} id="server-auth" label="Authentication" value=${form.authType} options=${AUTH_TYPES}
             onChange=${(v) => set({ authType: v })} />
@@ -67,11 +67,11 @@ export function ServerEditModal({ server, onClose, onSaved }) {
           <${TextField} id="server-command" label="Command" required value=${form.command}
             placeholder="npx" onInput=${(v) => set({ command: v })} />
           <${TextArea} id="server-args" label="Arguments (one per line)" value=${form.args}
-            onInput=${(v) => set({ args: v })} />
+            onInput=${(v) => set({ args: v, argsEdited: true })} />
           <${TextField} id="server-cwd" label="Working directory" value=${form.cwd} onInput=${(v) => set({ cwd: v })} />
           <${RowsEditor} id="server-env" legend="Environment" rows=${form.env} nameLabel="Variable" secretSwitch
             onChange=${(rows) => set({ env: rows })} />`}
-      <${TextField} id="server-timeout" label="Call timeout (seconds)" type="number" value=${form.timeout}
+      <${TextField} id="server-timeout" label="Call timeout (seconds)" type="number" step="any" min="0" value=${form.timeout}
         placeholder="60" onInput=${(v) => set({ timeout: v })} />
       <${Checkbox} id="server-enabled" label="Enabled" checked=${form.enabled} onChange=${(v) => set({ enabled: v })} />
       <${ErrorNote} error=${error} />

@@ -8,6 +8,9 @@ export const TRANSPORTS = [
   ["sse", "SSE (legacy HTTP+SSE)"],
 ];
 
+/** What the API shows in place of a secret; sent back, it keeps the stored one. */
+export const MASK = "********";
+
 export const AUTH_TYPES = [
   ["none", "None"],
   ["api_key", "API key"],
@@ -25,6 +28,10 @@ export function formFrom(server) {
     url: s.url || "",
     command: s.command || "",
     args: (s.args || []).join("\n"),
+    // The stored arguments go back as they are unless the text was edited (an empty or
+    // multi-line argument would not survive a round trip through lines).
+    originalArgs: s.args || [],
+    argsEdited: false,
     cwd: s.cwd || "",
     env: Object.entries(s.env || {}).map(([name, value]) => ({ name, value, secret: secretEnv.has(name) })),
     headers: Object.entries(s.headers || {}).map(([name, value]) => ({ name, value })),
@@ -51,7 +58,9 @@ export function bodyFrom(form) {
   if (form.transport === "stdio") {
     if (!form.command.trim()) throw new Error("A stdio server needs a command.");
     body.command = form.command.trim();
-    body.args = form.args.split("\n").map((a) => a.trim()).filter(Boolean);
+    body.args = form.argsEdited
+      ? form.args.split("\n").map((a) => a.trim()).filter(Boolean)
+      : form.originalArgs;
     if (form.cwd.trim()) body.cwd = form.cwd.trim();
     const env = rows(form.env);
     if (Object.keys(env).length) body.env = env;
@@ -78,4 +87,23 @@ function rows(list) {
   const out = {};
   for (const { name, value } of list) if (name.trim()) out[name.trim()] = value;
   return out;
+}
+
+/**
+ * The form after a change that would make a masked secret mean something else: switching
+ * the auth type, renaming a masked header or variable, or making a masked value non-secret.
+ * The mask is cleared then, so the person types the value again instead of storing the mask.
+ */
+export function withoutStaleMasks(before, after) {
+  const next = { ...after };
+  if (before.authType !== after.authType && after.authSecret === MASK) next.authSecret = "";
+  const rows = (old, now) =>
+    now.map((row, i) => {
+      const was = old[i];
+      const moved = was && (was.name !== row.name || (was.secret && !row.secret));
+      return moved && row.value === MASK ? { ...row, value: "" } : row;
+    });
+  next.env = rows(before.env, after.env);
+  next.headers = rows(before.headers, after.headers);
+  return next;
 }

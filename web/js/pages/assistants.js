@@ -67,8 +67,10 @@ export function AssistantsPage() {
   </section>`;
 }
 
-function AssistantDialog({ assistant, providers, servers, onClose, onSaved }) {
-  const a = assistant || {};
+function AssistantDialog({ assistant: given, providers, servers, onClose, onSaved }) {
+  // Once created, the assistant is edited: a failed second step saved again is an update.
+  const [assistant, setAssistant] = useState(given);
+  const a = given || {};
   const [form, setForm] = useState({
     name: a.name || "",
     systemPrompt: a.systemPrompt || "",
@@ -102,6 +104,7 @@ function AssistantDialog({ assistant, providers, servers, onClose, onSaved }) {
       const saved = assistant
         ? await put(`/api/assistants/${seg(assistant.id)}`, config)
         : await post("/api/assistants", config);
+      setAssistant(saved);
       await put(`/api/assistants/${seg(saved.id)}/mcp-servers`, { serverIds: form.serverIds });
       onSaved();
     } catch (e) {
@@ -109,7 +112,7 @@ function AssistantDialog({ assistant, providers, servers, onClose, onSaved }) {
     }
   };
 
-  return html`<${Dialog} title=${assistant ? `Edit ${assistant.name}` : "Add an assistant"} onClose=${onClose} wide>
+  return html`<${Dialog} title=${given ? `Edit ${given.name}` : "Add an assistant"} onClose=${onClose} wide>
     <form onSubmit=${save}>
       <${TextField} id="assistant-name" label="Name" required value=${form.name} onInput=${(v) => set({ name: v })} />
       <${TextArea} id="assistant-prompt" label="System prompt" rows="4" value=${form.systemPrompt}

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from "../../vendor/hooks.js"
 import { del, get, patch, post, seg } from "../api.js";
 import { subscribe } from "../events.js";
 import { navigate, follow } from "../router.js";
-import { applyEvent, fromHistory } from "../chat/state.js";
+import { applyEvent, awaitsDecision, fromHistory, settled } from "../chat/state.js";
 import { MessageView } from "../chat/message-view.js";
 import { ErrorNote } from "../ui/error-note.js";
 
@@ -75,9 +75,14 @@ function Conversation({ id, assistants, onChanged }) {
   const [sending, setSending] = useState(false);
   const end = useRef(null);
 
-  const reload = useCallback(async () => {
+  // Reloads may overlap (mount, reconnect, end of a run): only the latest one's answer is
+  // shown, so an older snapshot never replaces a newer one.
+  const latest = useRef(0);
+  const reload = useCallback(async (after = fromHistory) => {
+    const ticket = ++latest.current;
     try {
-      setView(fromHistory(await get(`/api/conversations/${seg(id)}`)));
+      const history = await get(`/api/conversations/${seg(id)}`);
+      if (ticket === latest.current) setView((v) => after(history, v));
     } catch (e) {
       setError(e);
     }
@@ -92,20 +97,31 @@ function Conversation({ id, assistants, onChanged }) {
       }
       setView((v) => applyEvent(v, event));
       if (event.conversationId === id && (event.type === "message.completed" || event.type === "run.failed")) {
-        reload();
+        reload((history, v) => settled(v, history));
         onChanged();
       }
     });
   }, [id]);
 
-  useEffect(() => end.current?.scrollIntoView({ block: "end" }), [view]);
+  // Follow the answer as it grows, unless the person scrolled up to read.
+  const messages = useRef(null);
+  const pinned = useRef(true);
+  const onScroll = () => {
+    const box = messages.current;
+    if (box) pinned.current = box.scrollHeight - box.scrollTop - box.clientHeight < 80;
+  };
+  useEffect(() => {
+    if (pinned.current) end.current?.scrollIntoView({ block: "end" });
+  }, [view]);
 
   const send = async (event) => {
     event.preventDefault();
     const content = draft.trim();
-    if (!content) return;
+    if (!content || sending || view?.running) return;
     setSending(true);
     setError(null);
+    setView((v) => (v ? { ...v, failure: null } : v));
+    pinned.current = true;
     try {
       await post(`/api/conversations/${seg(id)}/messages`, { content });
       setDraft("");
@@ -115,7 +131,6 @@ function Conversation({ id, assistants, onChanged }) {
         setView((v) => (v ? { ...v, title: titleFrom(content) } : v));
         onChanged();
       }
-      setView((v) => (v ? { ...v, running: true, failure: null } : v));
     } catch (e) {
       setError(e);
     } finally {
@@ -126,7 +141,9 @@ function Conversation({ id, assistants, onChanged }) {
     try {
       await post(`/api/conversations/${seg(id)}/cancel`);
     } catch (e) {
-      setError(e);
+      // 409: the run ended meanwhile; show what it left.
+      if (e.status === 409) reload((history, v) => settled(v, history));
+      else setError(e);
     }
   };
   const remove = async () => {
@@ -148,7 +165,8 @@ function Conversation({ id, assistants, onChanged }) {
       ${assistant ? html`<span class="muted">with ${assistant.name}</span>` : null}
       <button type="button" class="quiet" onClick=${remove}>Delete</button>
     </header>
-    <div class="messages" aria-live="polite">
+    <p class="visually-hidden" role="status">${announcement(view)}</p>
+    <div class="messages" ref=${messages} onScroll=${onScroll}>
       ${view.messages.map((m) => html`<${MessageView} key=${m.id} message=${m} />`)}
       ${view.failure ? html`<${ErrorNote} error=${view.failure} />` : null}
       <div ref=${end}></div>
@@ -157,7 +175,7 @@ function Conversation({ id, assistants, onChanged }) {
       <label for="composer-input" class="visually-hidden">Message</label>
       <textarea id="composer-input" rows="2" placeholder="Write a message…" value=${draft}
         onInput=${(e) => setDraft(e.currentTarget.value)}
-        onKeyDown=${(e) => { if (e.key === "Enter" && !e.shiftKey) send(e); }}></textarea>
+        onKeyDown=${(e) => { if (e.key === "Enter" && !e.shiftKey && !e.isComposing) send(e); }}></textarea>
       ${view.running
         ? html`<button type="button" class="danger" onClick=${stop}>Stop</button>`
         : html`<button type="submit" class="primary" disabled=${sending || !draft.trim()}>Send</button>`}
@@ -172,4 +190,12 @@ function titleFrom(content) {
   if (line.length <= 60) return line;
   const cut = line.slice(0, 60);
   return `${cut.slice(0, cut.lastIndexOf(" ") > 30 ? cut.lastIndexOf(" ") : 60)}…`;
+}
+
+/** What a screen reader is told of the run: once per change, not every word streamed. */
+function announcement(view) {
+  if (view.failure) return `The answer failed: ${view.failure.message}`;
+  const waiting = view.messages.flatMap((m) => m.toolCalls || []).filter(awaitsDecision).length;
+  if (waiting) return `${waiting} tool call${waiting === 1 ? "" : "s"} waiting for your approval`;
+  return view.running ? "Answering" : "";
 }

@@ -6,7 +6,7 @@ import { useEffect, useRef } from "../../vendor/hooks.js";
 
 let next = 0;
 
-export function Dialog({ title, onClose, children, wide }) {
+export function Dialog({ title, onClose, children, wide, closable = true }) {
   const ref = useRef(null);
   const titleId = useRef(`dialog-title-${++next}`).current;
   useEffect(() => {
@@ -22,7 +22,7 @@ export function Dialog({ title, onClose, children, wide }) {
     <dialog ref=${ref} class=${wide ? "wide" : ""} aria-labelledby=${titleId} onCancel=${cancel}>
       <header class="dialog-head">
         <h2 id=${titleId}>${title}</h2>
-        <button type="button" class="icon" aria-label="Close" onClick=${onClose}>×</button>
+        ${closable ? html`<button type="button" class="icon" aria-label="Close" onClick=${onClose}>×</button>` : null}
       </header>
       ${children}
     </dialog>

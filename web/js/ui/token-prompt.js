@@ -26,7 +26,7 @@ export function TokenPrompt({ onSignedIn }) {
         : e);
     }
   };
-  return html`<${Dialog} title="Sign in" onClose=${() => {}}>
+  return html`<${Dialog} title="Sign in" onClose=${() => {}} closable=${false}>
     <form onSubmit=${submit}>
       <p>This Switchboard needs an API token.</p>
       <${TextField} id="token-input" label="API token" type="password" required value=${value}

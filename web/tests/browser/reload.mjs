@@ -1,5 +1,6 @@
 // A page reloaded while a tool call waits for approval shows it waiting, and approving it
-// after the reload finishes the turn. Then Stop cancels a run that waits.
+// after the reload finishes the turn. Then Stop cancels a run that waits, and a run that
+// fails shows why.
 
 import { assert, callStatus, run, signIn, toolCall } from "./harness.mjs";
 
@@ -30,4 +31,17 @@ await run(async (page) => {
   await callStatus(page, "echo", "cancelled");
   await page.getByRole("button", { name: "Send" }).waitFor();
   assert.equal(await page.locator('section.tool-call[data-status="pending"]').count(), 0);
+
+  // A run that fails says why, and keeps saying it after the conversation is reloaded.
+  const reloaded = page.waitForResponse(
+    (r) => /\/api\/conversations\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().method() === "GET",
+  );
+  await page.getByLabel("Message").fill("Fail, please.");
+  await page.getByRole("button", { name: "Send" }).click();
+  const failure = page.locator(".messages [role=alert]");
+  await failure.waitFor();
+  await reloaded;
+  await page.getByRole("button", { name: "Send" }).waitFor();
+  assert.match(await failure.innerText(), /key rejected/);
+  assert.ok(await failure.isVisible(), "the failure stays after the reload");
 });

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyEvent, awaitsDecision, fromHistory, roundsOf } from "../../js/chat/state.js";
+import { applyEvent, awaitsDecision, fromHistory, roundsOf, settled, withDelta } from "../../js/chat/state.js";
 
 const call = (id, round, status = "pending", extra = {}) => ({
   id, round, status, serverId: "s", serverName: "s", toolName: id, displayName: `mcp__s__${id}`, arguments: {}, ...extra,
@@ -77,4 +77,29 @@ test("while it streams, text beyond the stored rounds follows the last round's c
   const first = roundsOf({ content: "Thinking", metadata: {}, toolCalls: [] });
   assert.deepEqual(first.map((r) => r.text), ["Thinking"]);
   assert.deepEqual(roundsOf({ content: "", metadata: {}, toolCalls: [] }), []);
+});
+
+test("streamed text goes to the round being written, as the server stores it", () => {
+  let message = { id: "a1", role: "assistant", content: "", toolCalls: [], metadata: {} };
+  message = withDelta(message, "I will ");
+  message = withDelta(message, "check.");
+  message = { ...message, toolCalls: [call("a", 0)] };
+  let rounds = roundsOf(message);
+  assert.equal(rounds[0].text, "I will check.", "the text comes before the call it announces");
+  assert.deepEqual(rounds[0].calls.map((c) => c.id), ["a"]);
+  message = withDelta(message, "Done.");
+  rounds = roundsOf(message);
+  assert.deepEqual(rounds.map((r) => r.text), ["I will check.", "Done."]);
+  assert.equal(message.content, "I will check.\n\nDone.");
+  // A history loaded mid-stream goes on from what it holds.
+  const loaded = { content: "Hello wor", metadata: { rounds: ["Hello wor"] }, toolCalls: [] };
+  assert.deepEqual(roundsOf(withDelta(loaded, "ld.")).map((r) => r.text), ["Hello world."]);
+});
+
+test("a history reloaded after the run ended keeps the failure and is not running", () => {
+  let view = { ...history(), running: true };
+  view = applyEvent(view, { type: "run.failed", conversationId: "c1", code: "MCP_AUTH_FAILED", message: "401" });
+  const again = settled(view, { id: "c1", title: "", running: true, messages: [] });
+  assert.equal(again.running, false);
+  assert.deepEqual(again.failure, { code: "MCP_AUTH_FAILED", message: "401" });
 });
