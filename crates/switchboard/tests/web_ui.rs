@@ -267,6 +267,13 @@ async fn providers_and_server_credentials_stay_masked_and_are_kept() {
         json!({"type": "bearer", "token": "********"})
     );
     assert_eq!(server["headers"], json!({"X-Team": "********"}));
+    let providers = ui.api(reqwest::Method::GET, "/api/providers", None).await;
+    let assistants = ui.api(reqwest::Method::GET, "/api/assistants", None).await;
+    assert_eq!(
+        (providers, assistants),
+        (json!([]), json!([])),
+        "deleted in the page"
+    );
     http.kill().await.unwrap();
     ui.stop();
 }

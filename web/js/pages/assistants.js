@@ -2,8 +2,9 @@
 // servers each may use (seed 001's per-assistant selection).
 
 import { html } from "../html.js";
-import { useEffect, useState } from "../../vendor/hooks.js";
-import { del, get, post, put, seg } from "../api.js";
+import { useState } from "../../vendor/hooks.js";
+import { get, post, put, seg } from "../api.js";
+import { useLoaded } from "../ui/use-loaded.js";
 import { Dialog } from "../ui/dialog.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { Select, TextArea, TextField } from "../ui/fields.js";
@@ -15,33 +16,16 @@ const TOOL_MODES = [
 ];
 
 export function AssistantsPage() {
-  const [assistants, setAssistants] = useState(null);
-  const [providers, setProviders] = useState([]);
-  const [servers, setServers] = useState([]);
   const [editing, setEditing] = useState(null);
-  const [error, setError] = useState(null);
-  const load = async () => {
-    try {
-      const [a, p, s] = await Promise.all([get("/api/assistants"), get("/api/providers"), get("/api/mcp-servers")]);
-      setAssistants(a);
-      setProviders(p);
-      setServers(s);
-    } catch (e) {
-      setError(e);
-    }
-  };
-  useEffect(() => {
-    load();
-  }, []);
-  const remove = async (a) => {
-    if (!confirm(`Delete the assistant ${a.name}?`)) return;
-    try {
-      await del(`/api/assistants/${seg(a.id)}`);
-      load();
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const { data, error, reload: load, remove } = useLoaded(async () => {
+    const [assistants, providers, servers] = await Promise.all([
+      get("/api/assistants"),
+      get("/api/providers"),
+      get("/api/mcp-servers"),
+    ]);
+    return { assistants, providers, servers };
+  });
+  const { assistants = null, providers = [], servers = [] } = data || {};
   return html`<section class="page" aria-labelledby="assistants-title">
     <header class="page-head">
       <h1 id="assistants-title">Assistants</h1>
@@ -56,7 +40,8 @@ export function AssistantsPage() {
         <p class="small">Servers: ${a.serverIds.length ? a.serverIds.map((id) => serverName(servers, id)).join(", ") : "none"}</p>
         <div class="actions">
           <button type="button" onClick=${() => setEditing(a)}>Edit</button>
-          <button type="button" class="quiet" onClick=${() => remove(a)}>Delete</button>
+          <button type="button" class="quiet"
+            onClick=${() => remove(`Delete the assistant ${a.name}?`, `/api/assistants/${seg(a.id)}`)}>Delete</button>
         </div>
       </article>`)}
     </div>

@@ -2,8 +2,9 @@
 // masked; saving the mask keeps the stored key.
 
 import { html } from "../html.js";
-import { useEffect, useState } from "../../vendor/hooks.js";
-import { del, get, post, put, seg } from "../api.js";
+import { useState } from "../../vendor/hooks.js";
+import { get, post, put, seg } from "../api.js";
+import { useLoaded } from "../ui/use-loaded.js";
 import { Dialog } from "../ui/dialog.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { Select, TextField } from "../ui/fields.js";
@@ -14,28 +15,8 @@ const KINDS = [
 ];
 
 export function ProvidersPage() {
-  const [providers, setProviders] = useState(null);
   const [editing, setEditing] = useState(null);
-  const [error, setError] = useState(null);
-  const load = async () => {
-    try {
-      setProviders(await get("/api/providers"));
-    } catch (e) {
-      setError(e);
-    }
-  };
-  useEffect(() => {
-    load();
-  }, []);
-  const remove = async (p) => {
-    if (!confirm(`Delete the provider ${p.name}?`)) return;
-    try {
-      await del(`/api/providers/${seg(p.id)}`);
-      load();
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const { data: providers, error, reload: load, remove } = useLoaded(() => get("/api/providers"));
   return html`<section class="page" aria-labelledby="providers-title">
     <header class="page-head">
       <h1 id="providers-title">Providers</h1>
@@ -52,7 +33,8 @@ export function ProvidersPage() {
         <p class="small">API key: <code data-role="key">${p.apiKey || "none"}</code></p>
         <div class="actions">
           <button type="button" onClick=${() => setEditing(p)}>Edit</button>
-          <button type="button" class="quiet" onClick=${() => remove(p)}>Delete</button>
+          <button type="button" class="quiet"
+            onClick=${() => remove(`Delete the provider ${p.name}?`, `/api/providers/${seg(p.id)}`)}>Delete</button>
         </div>
       </article>`)}
     </div>

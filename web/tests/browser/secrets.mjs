@@ -97,6 +97,14 @@ await run(async (page) => {
     const seen = await page.content();
     for (const secret of [KEY, BEARER, HEADER, TOKEN]) assert.ok(!seen.includes(secret), `${secret} is on ${path}`);
   }
+
+  // Deleting (the confirmation is accepted): the assistant, then the provider.
+  await page.getByRole("link", { name: "Assistants" }).click();
+  await page.getByRole("article", { name: "Keyed" }).getByRole("button", { name: "Delete" }).click();
+  await page.getByText("No assistants yet.").waitFor();
+  await page.getByRole("link", { name: "Providers" }).click();
+  await page.getByRole("article", { name: "Scripted" }).getByRole("button", { name: "Delete" }).click();
+  await page.getByText(/No providers stored/).waitFor();
 });
 
 async function signInWith(page, prompt) {
