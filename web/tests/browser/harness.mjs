@@ -11,6 +11,8 @@ import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
+import { CHROMIUM, CHROMIUM_ARGS } from "../chromium.mjs";
+
 const require = createRequire(join(need("SWITCHBOARD_PEERS"), "node", "package.json"));
 const { chromium } = require("playwright-core");
 
@@ -31,18 +33,7 @@ function need(name) {
  * model's answer carrying an inline handler); any other report fails it.
  */
 export async function run(scenario, { viewport = { width: 1280, height: 860 }, blocked = null } = {}) {
-  const browser = await chromium.launch({
-    executablePath: process.env.SWITCHBOARD_CHROMIUM || "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const problems = [];
   try {
     const context = await browser.newContext({ viewport });

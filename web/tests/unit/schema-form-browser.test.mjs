@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { idFor, nameOf } from "../../js/schema-form.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "../chromium.mjs";
 
 const require = createRequire(
   process.env.SWITCHBOARD_PEERS ? process.env.SWITCHBOARD_PEERS + "/node/" : new URL("../../../.peers/node/", import.meta.url),
@@ -19,7 +20,6 @@ const require = createRequire(
 const fc = require("fast-check");
 
 const WEB = resolve(fileURLToPath(new URL("../../", import.meta.url)));
-const CHROMIUM = process.env.SWITCHBOARD_CHROMIUM || "/usr/bin/chromium";
 const SKIP = existsSync(CHROMIUM)
   ? false
   : `Chromium not found at ${CHROMIUM}: apt-get install chromium, or set SWITCHBOARD_CHROMIUM`;
@@ -274,18 +274,7 @@ if (SKIP) test.skip(`SchemaForm in Chromium: ${SKIP}`);
 else describe("SchemaForm in Chromium", () => {
   before(async () => {
     const { chromium } = require("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     await openPage();
   });
   after(async () => {
