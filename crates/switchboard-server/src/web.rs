@@ -60,7 +60,11 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
     } else if method == Method::HEAD {
         StatusCode::OK.into_response()
     } else {
-        Response::new(Body::from(file.data.into_owned()))
+        // Embedded bytes are 'static: served without a copy.
+        Response::new(match file.data {
+            std::borrow::Cow::Borrowed(bytes) => Body::from(bytes),
+            std::borrow::Cow::Owned(bytes) => Body::from(bytes),
+        })
     };
     let set = response.headers_mut();
     set.insert(

@@ -6,22 +6,12 @@ mod common;
 
 use std::process::Stdio;
 
-use common::{BIN, Run, Switchboard};
+use common::{BIN, PROVIDER_VARS, Run, Switchboard};
 use serde_json::{Value, json};
 use switchboard_core::OwnerId;
 use switchboard_store::{AssistantConfig, ProviderConfig, ProviderKind, Role, StoreConfig};
 use switchboard_testkit::{ScriptedLlm, Turn};
 use tokio::io::AsyncWriteExt;
-
-/// Variables of the environment that choose a provider; the child gets only those a test sets.
-const PROVIDER_VARS: [&str; 6] = [
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "OPENAI_MODEL",
-    "ANTHROPIC_API_KEY",
-    "ANTHROPIC_BASE_URL",
-    "ANTHROPIC_MODEL",
-];
 
 /// A data directory with the demo server (this very binary) registered as `demo`.
 fn with_demo() -> Switchboard {

@@ -2,29 +2,26 @@
 // generated from its input schema (seed 002).
 
 import { html } from "../html.js";
-import { useEffect, useState } from "../../vendor/hooks.js";
+import { useState } from "../../vendor/hooks.js";
 import { get, put, seg } from "../api.js";
 import { ErrorNote } from "../ui/error-note.js";
+import { useLoaded } from "../ui/use-loaded.js";
 import { TryTool } from "./try-tool.js";
 
 export function ServerTools({ server, onChanged }) {
-  const [tools, setTools] = useState(null);
-  const [error, setError] = useState(null);
+  const { data: tools, setData: setTools, error, setError, reload: load } = useLoaded(() =>
+    get(`/api/mcp-servers/${seg(server.id)}/tools`),
+  );
   const [trying, setTrying] = useState(null);
-
-  const load = async () => {
-    try {
-      setTools(await get(`/api/mcp-servers/${seg(server.id)}/tools`));
-    } catch (e) {
-      setError(e);
-    }
-  };
-  useEffect(() => {
-    load();
-  }, [server.id]);
 
   const flip = async (tool, flags) => {
     setError(null);
+    // Shown switched at once: a reload finishing meanwhile (another switch's) would
+    // otherwise put the box back until this one's is stored.
+    const shown = {};
+    if (flags.enabled !== undefined) shown.isEnabled = flags.enabled;
+    if (flags.autoApprove !== undefined) shown.isAutoApprove = flags.autoApprove;
+    setTools((all) => all.map((t) => (t.name === tool.name ? { ...t, ...shown } : t)));
     try {
       await put(`/api/mcp-servers/${seg(server.id)}/tools/${seg(tool.name)}`, flags);
       await load();

@@ -10,27 +10,19 @@ import { navigate, follow } from "../router.js";
 import { applyEvent, awaitsDecision, fromHistory, settled } from "../chat/state.js";
 import { MessageView } from "../chat/message-view.js";
 import { ErrorNote } from "../ui/error-note.js";
+import { useLoaded } from "../ui/use-loaded.js";
 
 export function ChatPage({ conversationId }) {
-  const [conversations, setConversations] = useState([]);
+  const { data: conversations, error, setError, reload: loadList } = useLoaded(() => get("/api/conversations"));
   const [assistants, setAssistants] = useState([]);
-  const [error, setError] = useState(null);
-  const loadList = useCallback(async () => {
-    try {
-      setConversations(await get("/api/conversations"));
-    } catch (e) {
-      setError(e);
-    }
-  }, []);
   useEffect(() => {
-    loadList();
     get("/api/assistants").then(setAssistants, setError);
   }, []);
   return html`<div class="chat-layout">
     <aside class="conversations" aria-label="Conversations">
       <${NewChat} assistants=${assistants} onCreated=${(c) => { loadList(); navigate(`/chat/${c.id}`); }} />
       <ul>
-        ${conversations.map((c) => html`<li key=${c.id}>
+        ${(conversations || []).map((c) => html`<li key=${c.id}>
           <a href=${`/chat/${c.id}`} onClick=${follow} aria-current=${c.id === conversationId ? "page" : undefined}>
             ${c.title || "New conversation"}</a>
         </li>`)}

@@ -1,10 +1,10 @@
-// What the settings pages share: data loaded from the API on mount and again on demand, an
+// What pages share: data loaded from the API on mount and again on demand, an
 // error to show, and deleting an item after the person confirms it.
 
 import { useEffect, useState } from "../../vendor/hooks.js";
 import { del } from "../api.js";
 
-/** `{data, error, setError, reload, remove}`; `load` answers the page's data. */
+/** `{data, setData, error, setError, reload, remove}`; `load` answers the page's data. */
 export function useLoaded(load) {
   const [data, setData] = useState(null);
   const [error, setError] = useState(null);
@@ -28,5 +28,5 @@ export function useLoaded(load) {
       setError(e);
     }
   };
-  return { data, error, setError, reload, remove };
+  return { data, setData, error, setError, reload, remove };
 }

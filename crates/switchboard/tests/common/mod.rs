@@ -11,6 +11,16 @@ use serde_json::Value;
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_switchboard");
 
+/// Variables of the environment that choose a provider; the child gets only those a test sets.
+pub const PROVIDER_VARS: [&str; 6] = [
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_MODEL",
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_BASE_URL",
+    "ANTHROPIC_MODEL",
+];
+
 /// A fixture file under `tests/fixtures`.
 pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
-use super::{BIN, Switchboard};
+use super::{BIN, PROVIDER_VARS, Switchboard};
 
 pub struct Served {
     pub child: Child,
@@ -23,14 +23,7 @@ pub fn serve(sb: &Switchboard, extra: &[&str]) -> Served {
 /// `serve` with `env` set and no provider variables but those.
 pub fn serve_with_env(sb: &Switchboard, extra: &[&str], env: &[(&str, &str)]) -> Served {
     let mut command = Command::new(BIN);
-    for var in [
-        "OPENAI_API_KEY",
-        "OPENAI_BASE_URL",
-        "OPENAI_MODEL",
-        "ANTHROPIC_API_KEY",
-        "ANTHROPIC_BASE_URL",
-        "ANTHROPIC_MODEL",
-    ] {
+    for var in PROVIDER_VARS {
         command.env_remove(var);
     }
     let mut child = command
