@@ -81,6 +81,28 @@ pub enum ErrorCode {
     Unauthorized,
     /// Authenticated, but not allowed. 403.
     Forbidden,
+    /// The request's `Host` is not one this server answers to, or its `Origin` is not
+    /// allowed (DNS rebinding, cross-site requests). 403.
+    OriginNotAllowed,
+    /// A member's server or provider points at an address the destination guard refuses
+    /// (loopback, private, link-local, ...). 403: an admin can allow the host.
+    DestinationNotAllowed,
+    /// A member's stdio server does not fit any launch template an admin allowed. 403.
+    LaunchNotAllowed,
+    /// The caller has as many of something (servers, assistants, open event streams, runs at
+    /// once) as their quota allows. 403 for stored things, 429 is for rates.
+    QuotaExceeded,
+    /// Too many requests (failed sign-ins, writes) in a short time; `Retry-After` says when
+    /// to try again. 429.
+    RateLimited,
+    /// The path exists but not with this method. 405.
+    MethodNotAllowed,
+    /// The request line's URI is longer than this server reads. 414.
+    UriTooLong,
+    /// The request's headers are larger than this server reads. 431.
+    HeadersTooLarge,
+    /// A state-changing request's body is not `application/json`. 415.
+    UnsupportedMediaType,
     /// The operation was cancelled (the client hung up, the user stopped the run). 499, the
     /// "client closed request" status of nginx: no standard code fits, it is outside the 5xx
     /// range so cancellations do not count as server failures in metrics, and it is rarely
@@ -128,6 +150,15 @@ impl ErrorCode {
         ErrorCode::Forbidden,
         ErrorCode::Cancelled,
         ErrorCode::InternalError,
+        ErrorCode::OriginNotAllowed,
+        ErrorCode::DestinationNotAllowed,
+        ErrorCode::LaunchNotAllowed,
+        ErrorCode::QuotaExceeded,
+        ErrorCode::RateLimited,
+        ErrorCode::MethodNotAllowed,
+        ErrorCode::UriTooLong,
+        ErrorCode::HeadersTooLarge,
+        ErrorCode::UnsupportedMediaType,
     ];
 
     /// The code as sent on the wire, e.g. `"MCP_SERVER_NOT_FOUND"`.
@@ -154,6 +185,15 @@ impl ErrorCode {
             ErrorCode::Forbidden => "FORBIDDEN",
             ErrorCode::Cancelled => "CANCELLED",
             ErrorCode::InternalError => "INTERNAL_ERROR",
+            ErrorCode::OriginNotAllowed => "ORIGIN_NOT_ALLOWED",
+            ErrorCode::DestinationNotAllowed => "DESTINATION_NOT_ALLOWED",
+            ErrorCode::LaunchNotAllowed => "LAUNCH_NOT_ALLOWED",
+            ErrorCode::QuotaExceeded => "QUOTA_EXCEEDED",
+            ErrorCode::RateLimited => "RATE_LIMITED",
+            ErrorCode::MethodNotAllowed => "METHOD_NOT_ALLOWED",
+            ErrorCode::UriTooLong => "URI_TOO_LONG",
+            ErrorCode::HeadersTooLarge => "HEADERS_TOO_LARGE",
+            ErrorCode::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
         }
     }
 
@@ -164,10 +204,19 @@ impl ErrorCode {
             | ErrorCode::McpInvalidParams
             | ErrorCode::ValidationError => 400,
             ErrorCode::Unauthorized => 401,
-            ErrorCode::Forbidden => 403,
+            ErrorCode::Forbidden
+            | ErrorCode::OriginNotAllowed
+            | ErrorCode::DestinationNotAllowed
+            | ErrorCode::LaunchNotAllowed
+            | ErrorCode::QuotaExceeded => 403,
+            ErrorCode::MethodNotAllowed => 405,
             ErrorCode::McpServerNotFound | ErrorCode::McpToolNotFound | ErrorCode::NotFound => 404,
             ErrorCode::Conflict => 409,
             ErrorCode::PayloadTooLarge => 413,
+            ErrorCode::UriTooLong => 414,
+            ErrorCode::UnsupportedMediaType => 415,
+            ErrorCode::RateLimited => 429,
+            ErrorCode::HeadersTooLarge => 431,
             ErrorCode::Cancelled => 499,
             ErrorCode::SchemaError | ErrorCode::InternalError => 500,
             ErrorCode::McpUnreachable
@@ -296,6 +345,15 @@ mod tests {
             ("FORBIDDEN", 403),
             ("CANCELLED", 499),
             ("INTERNAL_ERROR", 500),
+            ("ORIGIN_NOT_ALLOWED", 403),
+            ("DESTINATION_NOT_ALLOWED", 403),
+            ("LAUNCH_NOT_ALLOWED", 403),
+            ("QUOTA_EXCEEDED", 403),
+            ("RATE_LIMITED", 429),
+            ("METHOD_NOT_ALLOWED", 405),
+            ("URI_TOO_LONG", 414),
+            ("HEADERS_TOO_LARGE", 431),
+            ("UNSUPPORTED_MEDIA_TYPE", 415),
         ];
         assert_eq!(expected.len(), ErrorCode::ALL.len());
         for (name, status) in expected {

@@ -100,6 +100,14 @@ pub enum McpError {
 
     #[error("server `{server}` broke the protocol: {detail}")]
     Protocol { server: String, detail: String },
+
+    /// The [`ConnectPolicy`](crate::ConnectPolicy) refused the connection.
+    #[error("server `{server}` may not be started: {reason}")]
+    Refused {
+        server: String,
+        code: ErrorCode,
+        reason: String,
+    },
 }
 
 fn stderr_suffix(stderr: &Option<String>) -> String {
@@ -129,7 +137,7 @@ impl McpError {
                 ErrorCode::McpConnectionError
             }
             McpError::Timeout { .. } => ErrorCode::McpTimeout,
-            McpError::ConnectFailed { code, .. } => *code,
+            McpError::ConnectFailed { code, .. } | McpError::Refused { code, .. } => *code,
             McpError::ShutDown => ErrorCode::McpConnectionError,
             McpError::Cancelled => ErrorCode::Cancelled,
             McpError::ToolNotFound { .. } => ErrorCode::McpToolNotFound,

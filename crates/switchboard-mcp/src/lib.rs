@@ -17,6 +17,7 @@ mod connect;
 mod connection;
 mod error;
 mod manager;
+mod policy;
 pub mod transport;
 
 pub use backend::{ServerTools, ToolBackend};
@@ -27,3 +28,4 @@ pub use error::McpError;
 pub use manager::{
     ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange,
 };
+pub use policy::{Admission, AdmitAll, ConnectPolicy};

@@ -15,7 +15,7 @@ async fn server_that_ignores_discover_connects_without_a_stall() {
     let m = manager();
     let started = Instant::now();
     let report = m
-        .test_connection(&spec)
+        .test_connection(&switchboard_core::OwnerId::local(), &spec)
         .await
         .expect("connects with initialize");
     // rmcp's own automatic mode waits 10 s for the discover answer; the ping probe does not
@@ -33,7 +33,10 @@ async fn server_that_ignores_discover_connects_without_a_stall() {
 async fn python_v2_over_http_speaks_the_stateless_revision() {
     let peer = Peers::locate().python_http(PyGen::V2).await.expect("start");
     let spec = http_spec("py2", &peer.url(), TransportKind::StreamableHttp);
-    let report = manager().test_connection(&spec).await.expect("connects");
+    let report = manager()
+        .test_connection(&switchboard_core::OwnerId::local(), &spec)
+        .await
+        .expect("connects");
     assert_eq!(report.details.protocol_version, "2026-07-28");
 }
 
@@ -41,7 +44,10 @@ async fn python_v2_over_http_speaks_the_stateless_revision() {
 async fn python_v1_over_http_falls_back_to_initialize() {
     let peer = Peers::locate().python_http(PyGen::V1).await.expect("start");
     let spec = http_spec("py1", &peer.url(), TransportKind::StreamableHttp);
-    let report = manager().test_connection(&spec).await.expect("connects");
+    let report = manager()
+        .test_connection(&switchboard_core::OwnerId::local(), &spec)
+        .await
+        .expect("connects");
     assert_ne!(report.details.protocol_version, "2026-07-28");
     assert!(!report.details.protocol_version.is_empty());
     let _ = owner();

@@ -83,8 +83,14 @@ async fn python_v2_stdio_basics() {
 #[tokio::test]
 async fn python_generations_negotiate_their_own_protocol() {
     let m = manager();
-    let v1 = m.test_connection(&python(PyGen::V1)).await.expect("v1");
-    let v2 = m.test_connection(&python(PyGen::V2)).await.expect("v2");
+    let v1 = m
+        .test_connection(&switchboard_core::OwnerId::local(), &python(PyGen::V1))
+        .await
+        .expect("v1");
+    let v2 = m
+        .test_connection(&switchboard_core::OwnerId::local(), &python(PyGen::V2))
+        .await
+        .expect("v2");
     assert_ne!(
         v1.details.protocol_version, "2026-07-28",
         "mcp 1.x uses initialize"

@@ -11,6 +11,7 @@ pub mod json;
 pub mod live;
 pub mod metered;
 pub mod metrics;
+pub mod policy;
 mod routes;
 pub mod runs;
 pub mod state;
@@ -19,5 +20,6 @@ mod web;
 
 pub use config::{EnvProvider, ServerConfig};
 pub use error::ApiError;
+pub use policy::ServerPolicy;
 pub use routes::{app, openapi};
 pub use state::{AppState, AuthMode};

@@ -85,14 +85,20 @@ impl AppState {
 
     /// The state with `config`; called before serving (it replaces the run service, which
     /// takes the configuration's provider).
-    pub fn with_config(mut self, config: ServerConfig) -> Self {
+    pub fn with_config(self, config: ServerConfig) -> Self {
+        self.with_shared_config(Arc::new(config))
+    }
+
+    /// As [`AppState::with_config`], with a configuration shared with other services (the
+    /// connection manager's [`ServerPolicy`](crate::ServerPolicy)).
+    pub fn with_shared_config(mut self, config: Arc<ServerConfig>) -> Self {
         self.runs = Arc::new(Runs::new(
             self.agent.clone(),
             Arc::clone(&self.store),
             Arc::clone(&self.metrics),
             config.env_provider.clone(),
         ));
-        self.config = Arc::new(config);
+        self.config = config;
         self
     }
 }

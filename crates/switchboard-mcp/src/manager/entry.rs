@@ -18,6 +18,7 @@ use crate::config::ManagerConfig;
 use crate::connect::connect;
 use crate::connection::Connection;
 use crate::error::McpError;
+use crate::policy::ConnectPolicy;
 
 /// A connection and the spec it was opened with.
 #[derive(Clone)]
@@ -89,6 +90,7 @@ impl Entry {
         spec: &ServerSpec,
         config: &ManagerConfig,
         http: &reqwest::Client,
+        policy: &dyn ConnectPolicy,
     ) -> Result<Live, McpError> {
         if let Some(live) = self.current(spec) {
             return Ok(live);
@@ -106,7 +108,11 @@ impl Entry {
             tokio::spawn(close(old, config.shutdown_grace));
         }
         self.set_status(ConnectionStatus::Connecting, None, None);
-        match connect(spec, config, http).await {
+        let connected = match policy.admit(&self.changes.0, spec).await {
+            Ok(_admission) => connect(spec, config, http).await,
+            Err(refused) => Err(refused),
+        };
+        match connected {
             Ok(conn) => {
                 let live = Live {
                     conn: Arc::new(conn),

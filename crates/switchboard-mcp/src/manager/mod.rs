@@ -24,6 +24,7 @@ use crate::config::ManagerConfig;
 use crate::connect::connect;
 use crate::connection::CallLimits;
 use crate::error::McpError;
+use crate::policy::{AdmitAll, ConnectPolicy};
 use entry::{Entry, Live};
 use tools::{CachedTools, tool_info};
 
@@ -38,6 +39,7 @@ pub struct ConnectionManager {
 struct Inner {
     config: ManagerConfig,
     http: reqwest::Client,
+    policy: Arc<dyn ConnectPolicy>,
     entries: Mutex<HashMap<Key, Arc<Entry>>>,
     stop: CancellationToken,
     changes: tokio::sync::broadcast::Sender<StatusChange>,
@@ -50,11 +52,18 @@ impl Drop for Inner {
 }
 
 impl ConnectionManager {
-    /// Creates the pool and its idle reaper. Must be called inside a Tokio runtime.
+    /// Creates the pool and its idle reaper, admitting every connection ([`AdmitAll`]). Must
+    /// be called inside a Tokio runtime.
     pub fn new(config: ManagerConfig) -> Self {
+        Self::with_policy(config, Arc::new(AdmitAll))
+    }
+
+    /// Creates the pool with `policy` asked before every new connection.
+    pub fn with_policy(config: ManagerConfig, policy: Arc<dyn ConnectPolicy>) -> Self {
         let inner = Arc::new(Inner {
             config,
             http: http_client(),
+            policy,
             entries: Mutex::new(HashMap::new()),
             stop: CancellationToken::new(),
             changes: tokio::sync::broadcast::channel(1024).0,
@@ -108,7 +117,12 @@ impl ConnectionManager {
             return Err(McpError::ShutDown);
         }
         entry
-            .connection(spec, &self.inner.config, &self.inner.http)
+            .connection(
+                spec,
+                &self.inner.config,
+                &self.inner.http,
+                self.inner.policy.as_ref(),
+            )
             .await
     }
 
@@ -212,10 +226,15 @@ impl ConnectionManager {
         .await
     }
 
-    /// Connects to `spec` just to look: server info, capabilities and tools. The connection is
-    /// closed afterwards and the pool is not touched.
-    pub async fn test_connection(&self, spec: &ServerSpec) -> Result<ServerReport, McpError> {
+    /// Connects to `spec` for `owner` just to look: server info, capabilities and tools. The
+    /// connection is closed afterwards and the pool is not touched.
+    pub async fn test_connection(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+    ) -> Result<ServerReport, McpError> {
         let config = &self.inner.config;
+        let _admission = self.inner.policy.admit(owner, spec).await?;
         let conn = connect(spec, config, &self.inner.http).await?;
         let tools = conn.list_tools(self.limits(spec, None)).await;
         let details = conn.details().clone();

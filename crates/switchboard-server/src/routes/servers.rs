@@ -172,7 +172,12 @@ async fn test(
         .store
         .connection_spec(&caller.user.id, &ServerId(id))
         .await?;
-    Ok(axum::Json(state.manager.test_connection(&spec).await?))
+    Ok(axum::Json(
+        state
+            .manager
+            .test_connection(&caller.user.id, &spec)
+            .await?,
+    ))
 }
 
 #[derive(Serialize)]

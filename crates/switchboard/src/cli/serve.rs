@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use switchboard_agent::AgentConfig;
 use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
-use switchboard_server::{AppState, AuthMode, EnvProvider, ServerConfig, app};
+use switchboard_server::{AppState, AuthMode, EnvProvider, ServerConfig, ServerPolicy, app};
 use switchboard_store::{Role, Store};
 
 use super::Context;
@@ -57,19 +57,23 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         .await
         .context("cannot open the store")?;
     let auth = first_start(store.as_ref(), args.single_user).await?;
-    let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
-    let config = ServerConfig {
+    let config = Arc::new(ServerConfig {
         stdio_allowlist: args.allow_commands.clone(),
         max_body_bytes: args.max_body_bytes,
         env_provider: env_provider(),
-    };
+    });
+    let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), args.single_user);
+    let manager = Arc::new(ConnectionManager::with_policy(
+        ManagerConfig::default(),
+        Arc::new(policy),
+    ));
     let state = AppState::new(
         Arc::clone(&store),
         manager.clone(),
         AgentConfig::default(),
         auth,
     )
-    .with_config(config);
+    .with_shared_config(config);
     if switchboard_server::live::relay::start(Arc::clone(&store), &state.events, &state.agent)
         .await
         .context("cannot listen for the other replicas' events")?

@@ -276,11 +276,14 @@ async fn remove(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
 }
 
 async fn test(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
-    let mut spec = context.servers().await?.connection_spec(name).await?;
+    let servers = context.servers().await?;
+    let owner = servers.owner().clone();
+    let mut spec = servers.connection_spec(name).await?;
     // Testing is how one checks a server before switching it on, so a disabled server is
     // tested like any other.
     spec.enabled = true;
-    let report = with_manager(async |manager| Ok(manager.test_connection(&spec).await?)).await?;
+    let report =
+        with_manager(async |manager| Ok(manager.test_connection(&owner, &spec).await?)).await?;
     let details = &report.details;
     let mut tools: Vec<&str> = report.tools.iter().map(|t| t.name.as_str()).collect();
     tools.sort_unstable();

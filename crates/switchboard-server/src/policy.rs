@@ -1,0 +1,63 @@
+//! The server's [`ConnectPolicy`]: what a user may connect to, decided from their role and
+//! the admin's settings before every new connection (every spawn and reconnect included).
+//!
+//! Admins keep full control. A member's stdio server must fit the admin's rules at every
+//! start, not only when it was saved; with more than one user, a member's remote servers are
+//! opened behind the destination guard.
+
+use std::sync::Arc;
+
+use switchboard_core::{ErrorCode, OwnerId, ServerSpec, TransportKind};
+use switchboard_mcp::{Admission, ConnectPolicy, McpError};
+use switchboard_store::{Role, Store};
+
+use crate::config::ServerConfig;
+
+/// Admits connections by the owner's role and the [`ServerConfig`]'s rules.
+pub struct ServerPolicy {
+    store: Arc<dyn Store>,
+    config: Arc<ServerConfig>,
+    /// `--single-user`: one person on their own machine, no destination guard.
+    single_user: bool,
+}
+
+impl ServerPolicy {
+    pub fn new(store: Arc<dyn Store>, config: Arc<ServerConfig>, single_user: bool) -> Self {
+        Self {
+            store,
+            config,
+            single_user,
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl ConnectPolicy for ServerPolicy {
+    async fn admit(&self, owner: &OwnerId, spec: &ServerSpec) -> Result<Admission, McpError> {
+        let refused = |code, reason: String| McpError::Refused {
+            server: spec.name.clone(),
+            code,
+            reason,
+        };
+        let user = self.store.user(owner).await.map_err(|e| {
+            refused(
+                ErrorCode::Forbidden,
+                format!("its owner could not be found: {e}"),
+            )
+        })?;
+        if user.role == Role::Admin {
+            return Ok(Admission::default());
+        }
+        if spec.transport == TransportKind::Stdio
+            && !self.config.allows_command(spec.command.as_deref())
+        {
+            return Err(refused(
+                ErrorCode::LaunchNotAllowed,
+                "its command is not on the admin's list of commands members may run".to_owned(),
+            ));
+        }
+        Ok(Admission {
+            guard_destinations: !self.single_user,
+        })
+    }
+}
