@@ -654,3 +654,37 @@ async fn calls_of_one_round_run_concurrently() {
     );
     world.manager.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_model_answer_with_nul_is_stored_without_it() {
+    let world = World::new().await;
+    let llm = ScriptedLlm::start(vec![Turn::text("before\0after\0")]).await;
+    let conversation = world.conversation().await;
+    let spec = run_spec(
+        &llm,
+        WireFormat::OpenAi,
+        ToolMode::Native,
+        vec![],
+        ApprovalPolicy::Ask,
+    );
+    let outcome = world
+        .agent
+        .send(
+            &world.owner,
+            &conversation,
+            "say it",
+            &spec,
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.stop, StopReason::Answered);
+    assert_eq!(outcome.content, "beforeafter");
+    let messages = world
+        .store
+        .messages(&world.owner, &conversation)
+        .await
+        .unwrap();
+    assert_eq!(messages.last().unwrap().content, "beforeafter");
+    world.manager.shutdown().await;
+}

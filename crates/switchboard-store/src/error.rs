@@ -126,13 +126,25 @@ impl StoreError {
                 entity,
                 name: name.to_owned(),
             },
-            _ => StoreError::Database(error),
+            _ => StoreError::from(error),
         }
     }
 }
 
 impl From<sqlx::Error> for StoreError {
     fn from(error: sqlx::Error) -> Self {
-        StoreError::Database(error)
+        match &error {
+            // Text Postgres cannot hold (`\0`). Writes refuse NUL before they reach the
+            // database (`text::refuse_nul`); this is the net under that, so a path that was
+            // missed still answers 400, not a raw database error.
+            sqlx::Error::Database(db)
+                if matches!(db.code().as_deref(), Some("22021" | "22P05")) =>
+            {
+                StoreError::Invalid(
+                    "the text contains a character that cannot be stored (NUL)".to_owned(),
+                )
+            }
+            _ => StoreError::Database(error),
+        }
     }
 }

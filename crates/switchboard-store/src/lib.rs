@@ -34,6 +34,7 @@ pub mod secret;
 mod sql;
 mod sqlite;
 mod store;
+mod text;
 
 pub use error::{Entity, StoreError};
 pub use model::{

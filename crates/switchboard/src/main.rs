@@ -4,10 +4,11 @@
 //! live in [`cli`]. Logs always go to stderr, because stdout carries command output, and for
 //! `demo-server` the MCP protocol itself. The level comes from `RUST_LOG` (default `warn`).
 
+#[macro_use]
+mod output;
 mod cli;
 mod demo;
 mod import;
-mod output;
 mod server_file;
 
 use std::process::ExitCode;

@@ -6,9 +6,50 @@
 //! is already looking; the exit status is non-zero either way.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 
 use serde::Serialize;
 use switchboard_core::ErrorCode;
+
+/// `println!` that never panics: see [`stdout`].
+macro_rules! outln {
+    () => { $crate::output::stdout(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::output::stdout(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `print!` that never panics: see [`stdout`].
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::output::stdout(format_args!($($arg)*)) };
+}
+
+/// `eprintln!` that never panics: see [`stderr`].
+macro_rules! errln {
+    () => { $crate::output::stderr(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::output::stderr(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `eprint!` that never panics: see [`stderr`].
+macro_rules! err {
+    ($($arg:tt)*) => { $crate::output::stderr(format_args!($($arg)*)) };
+}
+
+/// Writes to stdout. `println!` panics when the reader has gone (`switchboard --json users
+/// tokens NAME | head -c1`); here a closed pipe ends the process quietly with success, as
+/// the reader asked for no more, and any other failure to write is reported once on stderr.
+pub fn stdout(text: std::fmt::Arguments<'_>) {
+    let mut out = std::io::stdout().lock();
+    match out.write_fmt(text).and_then(|()| out.flush()) {
+        Ok(()) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(error) => stderr(format_args!("error: cannot write to stdout: {error}\n")),
+    }
+}
+
+/// Writes to stderr; a closed stderr leaves nobody to tell, so failures are ignored.
+pub fn stderr(text: std::fmt::Arguments<'_>) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_fmt(text).and_then(|()| err.flush());
+}
 
 /// The longest a table cell may be before it is cut with `…`.
 const MAX_CELL: usize = 80;
@@ -16,9 +57,9 @@ const MAX_CELL: usize = 80;
 /// Pretty JSON on stdout.
 pub fn print_json(value: &impl Serialize) {
     match serde_json::to_string_pretty(value) {
-        Ok(text) => println!("{text}"),
+        Ok(text) => outln!("{text}"),
         // Only a `Serialize` impl that refuses (such as a map with non-string keys) gets here.
-        Err(error) => eprintln!("error INTERNAL_ERROR: cannot print JSON: {error}"),
+        Err(error) => errln!("error INTERNAL_ERROR: cannot print JSON: {error}"),
     }
 }
 
@@ -28,7 +69,7 @@ pub fn print_error(json: bool, code: Option<ErrorCode>, message: &str) {
     if json {
         print_json(&serde_json::json!({ "code": code.as_str(), "message": message }));
     } else {
-        eprintln!("error {code}: {message}");
+        errln!("error {code}: {message}");
     }
 }
 

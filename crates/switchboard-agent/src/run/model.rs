@@ -58,8 +58,13 @@ impl Run<'_> {
                 }
             };
             let Some(event) = event else { break };
-            let event = event?;
-            if let switchboard_llm::StreamEvent::TextDelta { text } = &event {
+            let mut event = event?;
+            if let switchboard_llm::StreamEvent::TextDelta { text } = &mut event {
+                // Stored text never holds NUL (the store refuses it); a model that writes one
+                // loses that character, not its answer.
+                if text.contains('\0') {
+                    text.retain(|c| c != '\0');
+                }
                 if let Some(current) = rounds.last_mut() {
                     current.push_str(text);
                 }

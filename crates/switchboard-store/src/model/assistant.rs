@@ -75,6 +75,7 @@ impl AssistantConfig {
     }
 
     pub(crate) fn validate(&self) -> Result<(), crate::StoreError> {
+        crate::text::refuse_nul("the assistant", self)?;
         if self.name.trim().is_empty() {
             return Err(crate::StoreError::Invalid("name must not be empty".into()));
         }

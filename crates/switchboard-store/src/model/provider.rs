@@ -62,6 +62,7 @@ impl std::fmt::Debug for ProviderConfig {
 impl ProviderConfig {
     pub(crate) fn validate(&self) -> Result<(), crate::StoreError> {
         let invalid = |m: &str| Err(crate::StoreError::Invalid(m.to_owned()));
+        crate::text::refuse_nul("the provider", self)?;
         if self.name.trim().is_empty() {
             return invalid("name must not be empty");
         }

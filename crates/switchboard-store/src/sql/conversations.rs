@@ -187,6 +187,7 @@ macro_rules! impl_conversation_store {
                     owner: &OwnerId,
                     new: &NewConversation,
                 ) -> Result<Conversation, StoreError> {
+                    crate::text::refuse_nul("title", &new.title)?;
                     let now = Timestamp::now().0;
                     let row = ConversationRow {
                         id: new_id(),
@@ -265,6 +266,7 @@ macro_rules! impl_conversation_store {
                     id: &str,
                     title: &str,
                 ) -> Result<Conversation, StoreError> {
+                    crate::text::refuse_nul("title", title)?;
                     let done = sqlx::query(
                         "UPDATE conversations SET title = $3, updated_at = $4 \
                          WHERE user_id = $1 AND id = $2",
@@ -299,6 +301,7 @@ macro_rules! impl_conversation_store {
                     conversation_id: &str,
                     new: &NewMessage,
                 ) -> Result<Message, StoreError> {
+                    crate::text::refuse_nul("content", &new.content)?;
                     let mut tx = self.begin_write().await?;
                     let touched = sqlx::query(
                         "UPDATE conversations SET updated_at = $3 WHERE user_id = $1 AND id = $2",
@@ -381,6 +384,7 @@ macro_rules! impl_conversation_store {
                     content: &str,
                     metadata: Option<&serde_json::Map<String, serde_json::Value>>,
                 ) -> Result<Message, StoreError> {
+                    crate::text::refuse_nul("content", content)?;
                     let metadata = metadata.map(to_json).transpose()?;
                     let sql = format!(
                         "UPDATE messages SET content = $3, metadata = COALESCE($4, metadata), \

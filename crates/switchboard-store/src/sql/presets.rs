@@ -133,6 +133,7 @@ macro_rules! impl_preset_store {
                     preset: &ToolPreset,
                 ) -> Result<StoredPreset, StoreError> {
                     preset.validate()?;
+                    crate::text::refuse_nul("the preset", preset)?;
                     let row = PresetRow::encode(new_id(), preset, Timestamp::now())?;
                     let mut tx = self.begin_write().await?;
                     Self::check_preset_server(&mut tx, owner, preset).await?;
@@ -182,6 +183,7 @@ macro_rules! impl_preset_store {
                     preset: &ToolPreset,
                 ) -> Result<StoredPreset, StoreError> {
                     preset.validate()?;
+                    crate::text::refuse_nul("the preset", preset)?;
                     let mut tx = self.begin_write().await?;
                     let old = Self::preset_row(&mut *tx, owner, id, Self::LOCK).await?;
                     Self::check_preset_server(&mut tx, owner, preset).await?;

@@ -349,6 +349,7 @@ macro_rules! impl_server_store {
                     spec: &ServerSpec,
                 ) -> Result<StoredServer, StoreError> {
                     spec.validate()?;
+                    crate::text::refuse_nul("the server", spec)?;
                     if spec.holds_mask() {
                         return Err(StoreError::Invalid(
                             "a new server needs its real secrets, not the mask".into(),
@@ -435,6 +436,7 @@ macro_rules! impl_server_store {
                     let mut tx = self.begin_write().await?;
                     let old = Self::server_row(&mut *tx, owner, id, Self::LOCK).await?;
                     let spec = edit(&old.decode(&self.cipher)?)?;
+                    crate::text::refuse_nul("the server", &spec)?;
                     if spec.id != *id {
                         return Err(StoreError::Invalid(format!(
                             "the id of a server cannot change (from {id:?} to {:?})",
@@ -509,6 +511,7 @@ macro_rules! impl_server_store {
                     }
                     for spec in specs {
                         spec.validate()?;
+                        crate::text::refuse_nul("the server", spec)?;
                     }
                     let now = Timestamp::now();
                     let mut tx = self.begin_write().await?;

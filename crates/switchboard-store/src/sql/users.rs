@@ -76,6 +76,7 @@ pub(crate) fn token_hash(secret: &str) -> String {
 }
 
 pub(crate) fn check_name(name: &str) -> Result<(), StoreError> {
+    crate::text::refuse_nul("name", name)?;
     if name.trim().is_empty() {
         Err(StoreError::Invalid("name must not be empty".into()))
     } else {
@@ -179,6 +180,7 @@ macro_rules! impl_user_store {
                     user: &OwnerId,
                     label: &str,
                 ) -> Result<IssuedToken, StoreError> {
+                    crate::text::refuse_nul("label", label)?;
                     self.user(user).await?;
                     let secret = new_token_secret();
                     let row = TokenRow {

@@ -12,6 +12,7 @@ mod concurrency;
 mod conversations;
 mod isolation;
 mod leases;
+mod nul_text;
 mod presets;
 mod providers;
 mod servers;

@@ -64,11 +64,11 @@ pub async fn run(context: &Context, args: CallArgs) -> anyhow::Result<ExitCode> 
     if context.json {
         output::print_json(&result);
     } else {
-        print!("{}", render(&result));
+        out!("{}", render(&result));
     }
     if result.is_error == Some(true) {
         if !context.json {
-            eprintln!(
+            errln!(
                 "error {}: {}",
                 switchboard_core::ErrorCode::McpExecutionError,
                 CliError::ToolFailed
@@ -107,8 +107,8 @@ fn print_progress(report: Progress) {
         None => report.progress.to_string(),
     };
     match report.message {
-        Some(message) => eprintln!("progress {amount}: {message}"),
-        None => eprintln!("progress {amount}"),
+        Some(message) => errln!("progress {amount}: {message}"),
+        None => errln!("progress {amount}"),
     }
 }
 

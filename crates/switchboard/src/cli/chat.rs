@@ -116,7 +116,7 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
     let env = |name: &str| std::env::var(name).ok();
     let setup = setup::resolve(&servers, &args, approval, &env).await?;
     for note in &setup.notes {
-        eprintln!("note: {note}");
+        errln!("note: {note}");
     }
     if interactive {
         let names: Vec<&str> = (setup.spec.servers.iter())
@@ -126,7 +126,7 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
             [] => "no tool servers".to_owned(),
             names => format!("tools of {}", names.join(", ")),
         };
-        eprintln!(
+        errln!(
             "chatting with {} ({tools}); /exit or Ctrl-D leaves",
             setup.description
         );
@@ -170,7 +170,7 @@ impl<W: Write> Chat<W> {
     async fn run(&mut self) -> anyhow::Result<ExitCode> {
         loop {
             if self.interactive {
-                eprint!("> ");
+                err!("> ");
                 let _ = std::io::stderr().flush();
             }
             let line = tokio::select! {
@@ -179,14 +179,14 @@ impl<W: Write> Chat<W> {
                     if !self.interactive {
                         return Err(CliError::Interrupted.into());
                     }
-                    eprintln!("\n(/exit or Ctrl-D leaves)");
+                    errln!("\n(/exit or Ctrl-D leaves)");
                     continue;
                 }
             };
             let Some(line) = line else {
                 if self.interactive {
                     // Ctrl-D leaves the cursor after the prompt.
-                    eprintln!();
+                    errln!();
                 }
                 break;
             };
@@ -224,13 +224,13 @@ impl<W: Write> Chat<W> {
         match end.outcome {
             Ok(outcome) => match outcome.stop {
                 StopReason::Answered => {}
-                StopReason::MaxRounds => eprintln!(
+                StopReason::MaxRounds => errln!(
                     "(stopped after {} rounds of tool calls; --max-rounds raises the limit)",
                     outcome.tool_rounds
                 ),
-                StopReason::Cancelled => eprintln!("(cancelled)"),
+                StopReason::Cancelled => errln!("(cancelled)"),
             },
-            Err(_) if end.interrupted => eprintln!("(cancelled)"),
+            Err(_) if end.interrupted => errln!("(cancelled)"),
             Err(error) if self.interactive => {
                 output::print_error(false, Some(error.code()), &error.to_string());
             }

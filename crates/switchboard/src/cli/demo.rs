@@ -28,7 +28,7 @@ pub async fn run(args: DemoArgs) -> anyhow::Result<ExitCode> {
                 .local_addr()
                 .with_context(|| format!("cannot listen on {addr}"))?;
             // Scripts and tests wait for this line to learn the port.
-            eprintln!("listening on http://{local}{}", demo::HTTP_PATH);
+            errln!("listening on http://{local}{}", demo::HTTP_PATH);
             demo::serve_http(listener, stop_requested()).await?;
         }
     }

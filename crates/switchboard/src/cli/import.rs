@@ -94,17 +94,17 @@ fn is_entry_problem(error: &CliError) -> bool {
 }
 
 fn print_report(report: &Report) {
-    println!("read {}", report.format);
+    outln!("read {}", report.format);
     for name in &report.added {
-        println!("added     {name}");
+        outln!("added     {name}");
     }
     for name in &report.replaced {
-        println!("replaced  {name}");
+        outln!("replaced  {name}");
     }
     for skipped in &report.skipped {
-        println!("skipped   {}: {}", skipped.name, skipped.reason);
+        outln!("skipped   {}: {}", skipped.name, skipped.reason);
     }
-    println!(
+    outln!(
         "{} added, {} replaced, {} skipped",
         report.added.len(),
         report.replaced.len(),

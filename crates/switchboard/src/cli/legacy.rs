@@ -45,7 +45,7 @@ pub async fn import_once(
     if let Some(count) = imported {
         let skipped = specs.len().saturating_sub(count);
         if count > 0 || skipped > 0 {
-            eprintln!("{}", notice(count, skipped, file.path()));
+            errln!("{}", notice(count, skipped, file.path()));
         }
     }
     Ok(())

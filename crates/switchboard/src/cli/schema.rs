@@ -62,14 +62,14 @@ fn convert(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     errors.extend(parsed.errors);
     for tool in &converted {
         if let Some(reason) = &tool.not_strict_reason {
-            eprintln!("{}: not strict: {reason}", tool.name);
+            errln!("{}: not strict: {reason}", tool.name);
         }
     }
     for error in &errors {
-        eprintln!("error {error}");
+        errln!("error {error}");
     }
     let entries: Vec<&serde_json::Value> = converted.iter().map(|tool| &tool.entry).collect();
-    println!("{}", serde_json::to_string_pretty(&entries)?);
+    outln!("{}", serde_json::to_string_pretty(&entries)?);
     Ok(if errors.is_empty() {
         ExitCode::SUCCESS
     } else {

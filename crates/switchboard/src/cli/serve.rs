@@ -86,7 +86,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         .await
         .with_context(|| format!("cannot listen on {}", args.listen))?;
     let address = listener.local_addr()?;
-    eprintln!("switchboard is listening on http://{address}");
+    errln!("switchboard is listening on http://{address}");
     let served = axum::serve(listener, app(state))
         .with_graceful_shutdown(async move {
             shutdown_signal().await;
@@ -99,7 +99,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     manager.shutdown().await;
     store.close().await;
     served.context("the HTTP server failed")?;
-    eprintln!("switchboard stopped");
+    errln!("switchboard stopped");
     Ok(std::process::ExitCode::SUCCESS)
 }
 
@@ -133,7 +133,7 @@ async fn first_start(store: &dyn Store, single_user: bool) -> anyhow::Result<Aut
         let token = store
             .issue_token(&admin.id, "created on first start")
             .await?;
-        println!("admin API token (shown once, keep it): {}", token.secret);
+        outln!("admin API token (shown once, keep it): {}", token.secret);
         (AuthMode::Tokens, Some(admin.id))
     } else {
         (AuthMode::Tokens, None)

@@ -233,7 +233,7 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     if context.json {
         output::print_json(&json!({ "action": action, "server": server }));
     } else {
-        println!("{action} server `{}` ({target})", server.spec.name);
+        outln!("{action} server `{}` ({target})", server.spec.name);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -243,9 +243,9 @@ async fn list(context: &Context) -> anyhow::Result<ExitCode> {
     if context.json {
         output::print_json(&servers);
     } else if servers.is_empty() {
-        println!("no servers (add one with `switchboard servers add`)");
+        outln!("no servers (add one with `switchboard servers add`)");
     } else {
-        print!("{}", table(&servers));
+        out!("{}", table(&servers));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -270,7 +270,7 @@ async fn remove(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
     if context.json {
         output::print_json(&json!({ "removed": removed.spec.name }));
     } else {
-        println!("removed server `{}`", removed.spec.name);
+        outln!("removed server `{}`", removed.spec.name);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -302,9 +302,9 @@ async fn test(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
             .as_ref()
             .map(|info| format!("{} {}", info.name, info.version))
             .unwrap_or_else(|| "(did not say)".to_owned());
-        println!("server    {server}");
-        println!("protocol  {}", details.protocol_version);
-        println!("tools     {}: {}", tools.len(), tools.join(", "));
+        outln!("server    {server}");
+        outln!("protocol  {}", details.protocol_version);
+        outln!("tools     {}: {}", tools.len(), tools.join(", "));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -94,13 +94,15 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
         output::print_json(&serde_json::json!({ "tools": rows, "errors": failures }));
     } else {
         for failure in &failures {
-            eprintln!(
+            errln!(
                 "error {}: server `{}`: {}",
-                failure.code, failure.server, failure.message
+                failure.code,
+                failure.server,
+                failure.message
             );
         }
         if rows.is_empty() && failures.is_empty() {
-            println!("no tools (no enabled servers, or they offer none)");
+            outln!("no tools (no enabled servers, or they offer none)");
         } else if !rows.is_empty() {
             let cells: Vec<Vec<String>> = rows
                 .iter()
@@ -113,7 +115,7 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
                     ]
                 })
                 .collect();
-            print!(
+            out!(
                 "{}",
                 output::table(&["NAME", "SERVER", "TOOL", "DESCRIPTION"], &cells)
             );

@@ -116,7 +116,7 @@ async fn list(store: &dyn Store, json: bool) -> anyhow::Result<()> {
     if json {
         output::print_json(&users);
     } else if users.is_empty() {
-        println!("no users (add one with `switchboard users add`)");
+        outln!("no users (add one with `switchboard users add`)");
     } else {
         let rows: Vec<Vec<String>> = users
             .iter()
@@ -125,7 +125,7 @@ async fn list(store: &dyn Store, json: bool) -> anyhow::Result<()> {
                 vec![u.id.0.clone(), u.name.clone(), role, when(u.created_at)]
             })
             .collect();
-        print!(
+        out!(
             "{}",
             output::table(&["ID", "NAME", "ROLE", "CREATED"], &rows)
         );
@@ -160,10 +160,10 @@ async fn add(
         output::print_json(&json!({ "user": user, "token": token }));
     } else {
         let role = user.role.as_str();
-        println!("added user `{}` ({role}) with id {}", user.name, user.id.0);
+        outln!("added user `{}` ({role}) with id {}", user.name, user.id.0);
         match &issued {
             Some(issued) => print_secret(&user, issued),
-            None => println!(
+            None => outln!(
                 "no API token yet; issue one with `switchboard users token {}`",
                 user.name
             ),
@@ -178,7 +178,7 @@ async fn remove(store: &dyn Store, json: bool, key: &str) -> anyhow::Result<()> 
     if json {
         output::print_json(&json!({ "removed": user.name, "id": user.id }));
     } else {
-        println!("removed user `{}` and everything they owned", user.name);
+        outln!("removed user `{}` and everything they owned", user.name);
     }
     Ok(())
 }
@@ -189,7 +189,7 @@ async fn token(store: &dyn Store, json: bool, key: &str, label: &str) -> anyhow:
     if json {
         output::print_json(&json!({ "user": user.name, "token": token_json(&issued) }));
     } else {
-        println!("issued token {} for `{}`", issued.token.id, user.name);
+        outln!("issued token {} for `{}`", issued.token.id, user.name);
         print_secret(&user, &issued);
     }
     Ok(())
@@ -201,7 +201,7 @@ async fn tokens(store: &dyn Store, json: bool, key: &str) -> anyhow::Result<()> 
     if json {
         output::print_json(&tokens);
     } else if tokens.is_empty() {
-        println!(
+        outln!(
             "no API tokens for `{0}` (issue one with `switchboard users token {0}`)",
             user.name
         );
@@ -210,7 +210,7 @@ async fn tokens(store: &dyn Store, json: bool, key: &str) -> anyhow::Result<()> 
             .iter()
             .map(|t| vec![t.id.clone(), t.label.clone(), when(t.created_at)])
             .collect();
-        print!("{}", output::table(&["ID", "LABEL", "CREATED"], &rows));
+        out!("{}", output::table(&["ID", "LABEL", "CREATED"], &rows));
     }
     Ok(())
 }
@@ -221,7 +221,7 @@ async fn revoke(store: &dyn Store, json: bool, key: &str, token_id: &str) -> any
     if json {
         output::print_json(&json!({ "revoked": token_id, "user": user.name }));
     } else {
-        println!("revoked token {token_id} of `{}`", user.name);
+        outln!("revoked token {token_id} of `{}`", user.name);
     }
     Ok(())
 }
@@ -239,9 +239,10 @@ fn token_json(issued: &IssuedToken) -> Value {
 }
 
 fn print_secret(user: &User, issued: &IssuedToken) {
-    println!(
+    outln!(
         "API token for {} (shown once, keep it): {}",
-        user.name, issued.secret
+        user.name,
+        issued.secret
     );
 }
 

@@ -161,7 +161,7 @@ impl<W: Write> Turn<'_, W> {
                     .is_some_and(|q| q.call.id == tool_call.id)
                 {
                     questions.asking = None;
-                    eprintln!();
+                    errln!();
                 }
             }
             _ => {}
@@ -196,13 +196,13 @@ impl<W: Write> Turn<'_, W> {
             return Ok(());
         };
         let Some(line) = line else {
-            eprintln!("(end of input: rejected)");
+            errln!("(end of input: rejected)");
             return self.decide(&question, false).await;
         };
         let line = line?;
         if !self.interactive {
             // The terminal echoes what a person types; a script's answer is shown here.
-            eprintln!("{line}");
+            errln!("{line}");
         }
         match Answer::parse(&line) {
             Some(Answer::Yes) => self.decide(&question, true).await,
@@ -242,7 +242,7 @@ fn stop(cancel: &CancellationToken, questions: &mut Questions) {
     cancel.cancel();
     questions.queue.clear();
     if questions.asking.take().is_some() {
-        eprintln!();
+        errln!();
     }
 }
 
@@ -252,7 +252,7 @@ fn key(call: &ToolCallRecord) -> ToolKey {
 
 /// `Approve demo/calculate {"expression":"6*7"}? [y]es / [n]o / [a]lways: ` on stderr.
 fn prompt(call: &ToolCallRecord) {
-    eprint!(
+    err!(
         "Approve {} {}? [y]es / [n]o / [a]lways: ",
         render::label(call),
         render::arguments(call)
