@@ -7,6 +7,7 @@ mod access_log;
 pub mod auth;
 pub mod config;
 pub mod error;
+pub mod guard;
 pub mod json;
 pub mod live;
 pub mod metered;
@@ -20,6 +21,7 @@ mod web;
 
 pub use config::{EnvProvider, ServerConfig};
 pub use error::ApiError;
+pub use guard::GuardConfig;
 pub use policy::ServerPolicy;
-pub use routes::{app, openapi};
+pub use routes::{app, metrics_app, openapi};
 pub use state::{AppState, AuthMode};
