@@ -16,6 +16,7 @@ pub mod policy;
 mod routes;
 pub mod runs;
 pub mod state;
+mod unknown_fields;
 mod validators;
 mod web;
 
