@@ -2,11 +2,13 @@
 //!
 //! `main` only parses the command line, sets up logging and reports failures; the commands
 //! live in [`cli`]. Logs always go to stderr, because stdout carries command output, and for
-//! `demo-server` the MCP protocol itself. The level comes from `RUST_LOG` (default `warn`).
+//! `demo-server` the MCP protocol itself. The level comes from `RUST_LOG` (default `warn`); field values
+//! are escaped ([`log_fields`]).
 
 mod cli;
 mod demo;
 mod import;
+mod log_fields;
 mod output;
 mod server_file;
 
@@ -33,6 +35,7 @@ fn init_tracing() {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .fmt_fields(log_fields::escaped())
         .with_writer(std::io::stderr)
         .init();
 }
