@@ -36,6 +36,9 @@ fn init_tracing() {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .fmt_fields(log_fields::escaped())
+        // Colours for a person at a terminal; a file or a journal gets plain text, where an
+        // escape byte can only be someone's attempt at one (and is escaped, above).
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .init();
 }
