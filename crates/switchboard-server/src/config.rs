@@ -21,6 +21,8 @@ pub struct ServerConfig {
     pub max_body_bytes: usize,
     /// The provider for users without a stored one.
     pub env_provider: Option<EnvProvider>,
+    /// Which hosts and origins are served, request size limits, where metrics are served.
+    pub guard: crate::guard::GuardConfig,
 }
 
 impl Default for ServerConfig {
@@ -29,6 +31,7 @@ impl Default for ServerConfig {
             stdio_allowlist: Vec::new(),
             max_body_bytes: 4 * 1024 * 1024,
             env_provider: None,
+            guard: crate::guard::GuardConfig::default(),
         }
     }
 }

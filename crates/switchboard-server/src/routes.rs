@@ -40,7 +40,7 @@ use crate::state::AppState;
 )]
 struct ApiDoc;
 
-/// Every route takes `Authorization: Bearer <token>` (but health, metrics and this document).
+/// Every route takes `Authorization: Bearer <token>` (but health and this document).
 struct BearerAuth;
 
 impl Modify for BearerAuth {
@@ -76,11 +76,30 @@ fn router() -> OpenApiRouter<AppState> {
 /// The whole application: the API, and the web UI for every path the API does not take.
 pub fn app(state: AppState) -> Router {
     let body_limit = axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes);
+    let guard = crate::guard::layer(&state.config.guard);
     let (router, document) = router().split_for_parts();
     crate::web::with_ui(router)
+        .method_not_allowed_fallback(crate::guard::shape::method_not_allowed)
         .layer(Extension(Arc::new(document)))
         .layer(body_limit)
+        .layer(guard)
+        .layer(axum::middleware::from_fn(crate::guard::shape::shape_errors))
         .layer(axum::middleware::from_fn(crate::access_log::log_request))
+        .with_state(state)
+}
+
+/// `/metrics` alone, for its own listen address ([`GuardConfig::metrics_listen`]
+/// (crate::GuardConfig::metrics_listen)), bound at `listen`: no token, as scrapers expect, but
+/// behind the same front door as the API.
+pub fn metrics_app(state: AppState, listen: std::net::SocketAddr) -> Router {
+    let mut guard = state.config.guard.clone();
+    guard.listen = Some(listen);
+    let (router, _) = metrics::routes().split_for_parts();
+    router
+        .method_not_allowed_fallback(crate::guard::shape::method_not_allowed)
+        .layer(Extension(metrics::OwnListener))
+        .layer(crate::guard::layer(&guard))
+        .layer(axum::middleware::from_fn(crate::guard::shape::shape_errors))
         .with_state(state)
 }
 

@@ -56,7 +56,13 @@ async fn calls_and_model_requests_are_counted() {
         .await;
     assert_eq!(answer["status"], "completed", "{answer}");
 
-    let response = reqwest::get(format!("{}/metrics", api.base)).await.unwrap();
+    let response = api
+        .client
+        .get(format!("{}/metrics", api.base))
+        .bearer_auth(&api.admin)
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert!(
         response.headers()["content-type"]

@@ -2,13 +2,15 @@
 //!
 //! `main` only parses the command line, sets up logging and reports failures; the commands
 //! live in [`cli`]. Logs always go to stderr, because stdout carries command output, and for
-//! `demo-server` the MCP protocol itself. The level comes from `RUST_LOG` (default `warn`).
+//! `demo-server` the MCP protocol itself. The level comes from `RUST_LOG` (default `warn`); field values
+//! are escaped ([`log_fields`]).
 
 #[macro_use]
 mod output;
 mod cli;
 mod demo;
 mod import;
+mod log_fields;
 mod server_file;
 
 use std::process::ExitCode;
@@ -34,6 +36,10 @@ fn init_tracing() {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .fmt_fields(log_fields::escaped())
+        // Colours for a person at a terminal; a file or a journal gets plain text, where an
+        // escape byte can only be someone's attempt at one (and is escaped, above).
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .init();
 }

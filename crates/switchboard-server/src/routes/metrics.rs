@@ -1,6 +1,9 @@
-//! `GET /metrics`: Prometheus scrapes it. Unauthenticated, as scrapers expect; the labels hold
-//! server ids, tool names and outcomes, never arguments or secrets.
+//! `GET /metrics`: Prometheus scrapes it. The labels hold every tenant's server ids and tool
+//! names (never arguments or secrets), so on the API's address it takes an admin's token (in
+//! single-user mode the local user is that admin). With `--metrics-listen` it is served on
+//! that address instead, without a token as scrapers expect, and not on the API's.
 
+use axum::Extension;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::IntoResponse;
@@ -8,6 +11,7 @@ use switchboard_core::ErrorCode;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -15,8 +19,25 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(metrics))
 }
 
-#[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, description = "Prometheus metrics (OpenMetrics text)", content_type = "application/openmetrics-text")))]
-async fn metrics(State(state): State<AppState>) -> Result<impl IntoResponse, ApiError> {
+/// Marks requests that came in on the metrics' own listen address.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OwnListener;
+
+#[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, description = "Prometheus metrics (OpenMetrics text)", content_type = "application/openmetrics-text"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not an admin", body = crate::error::ErrorBody), (status = 404, description = "Metrics are served on their own address", body = crate::error::ErrorBody)))]
+async fn metrics(
+    State(state): State<AppState>,
+    own_listener: Option<Extension<OwnListener>>,
+    caller: Result<Caller, ApiError>,
+) -> Result<impl IntoResponse, ApiError> {
+    if own_listener.is_none() {
+        if state.config.guard.metrics_listen.is_some() {
+            return Err(ApiError::new(
+                ErrorCode::NotFound,
+                "metrics are served on their own address (--metrics-listen)",
+            ));
+        }
+        caller?.require_admin("reading the metrics")?;
+    }
     let text = state
         .metrics
         .encode()

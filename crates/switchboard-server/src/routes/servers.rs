@@ -36,6 +36,7 @@ fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec, ApiError> 
     let object = body.as_object_mut().ok_or_else(|| {
         ApiError::new(ErrorCode::ValidationError, "the body must be a JSON object")
     })?;
+    crate::unknown_fields::check_server(object)?;
     if let Some(id) = id {
         object.insert("id".into(), Value::String(id.to_owned()));
     } else if !object.contains_key("id") {

@@ -30,6 +30,12 @@ pub async fn start() -> Api {
 }
 
 pub async fn start_with(config: ServerConfig) -> Api {
+    start_as(config, false).await
+}
+
+/// The API with `config`; in single-user mode when `single_user` (every request acts as the
+/// admin, no token needed).
+pub async fn start_as(mut config: ServerConfig, single_user: bool) -> Api {
     let dir = tempfile::tempdir().unwrap();
     let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
         .await
@@ -38,16 +44,18 @@ pub async fn start_with(config: ServerConfig) -> Api {
     let member = store.create_user("member", Role::Member).await.unwrap();
     let admin = store.issue_token(&admin.id, "t").await.unwrap().secret;
     let member = store.issue_token(&member.id, "t").await.unwrap().secret;
+    let auth = if single_user {
+        AuthMode::SingleUser(store.user_by_token(&admin).await.unwrap().unwrap().id)
+    } else {
+        AuthMode::Tokens
+    };
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
-    let state = AppState::new(
-        store,
-        manager.clone(),
-        AgentConfig::default(),
-        AuthMode::Tokens,
-    )
-    .with_config(config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
+    let address = listener.local_addr().unwrap();
+    config.guard.listen = Some(address);
+    let state =
+        AppState::new(store, manager.clone(), AgentConfig::default(), auth).with_config(config);
+    let base = format!("http://{address}");
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
         axum::serve(listener, app(state))

@@ -13,7 +13,9 @@ use anyhow::Context as _;
 use switchboard_agent::AgentConfig;
 use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
-use switchboard_server::{AppState, AuthMode, EnvProvider, ServerConfig, ServerPolicy, app};
+use switchboard_server::{
+    AppState, AuthMode, EnvProvider, GuardConfig, ServerConfig, ServerPolicy, app,
+};
 use switchboard_store::{Role, Store};
 
 use super::Context;
@@ -37,6 +39,36 @@ pub struct ServeArgs {
     /// Request bodies larger than this many bytes are refused.
     #[arg(long, default_value_t = 4 * 1024 * 1024)]
     pub max_body_bytes: usize,
+    /// A URL this server is reached by (behind a proxy: `https://switchboard.example.com`): its
+    /// host is answered and its origin may call the API. Repeat for more, or list them
+    /// comma-separated in SWITCHBOARD_PUBLIC_URL. Other hosts than the listen address and
+    /// localhost are refused (DNS rebinding).
+    #[arg(
+        long = "public-url",
+        env = "SWITCHBOARD_PUBLIC_URL",
+        value_delimiter = ','
+    )]
+    pub public_urls: Vec<url::Url>,
+    /// Another host name this server answers to, `NAME` (any port) or `NAME:PORT`. Repeat
+    /// for more, or list them comma-separated in SWITCHBOARD_ALLOWED_HOSTS.
+    #[arg(
+        long = "allowed-host",
+        env = "SWITCHBOARD_ALLOWED_HOSTS",
+        value_delimiter = ','
+    )]
+    pub allowed_hosts: Vec<String>,
+    /// Another origin whose pages may call the API (a UI served elsewhere). Repeat for more,
+    /// or list them comma-separated in SWITCHBOARD_ALLOWED_ORIGINS.
+    #[arg(
+        long = "allowed-origin",
+        env = "SWITCHBOARD_ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub allowed_origins: Vec<String>,
+    /// Serve `/metrics` on this address, without a token, and not on the API's address
+    /// (where it otherwise takes an admin's token).
+    #[arg(long, env = "SWITCHBOARD_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
     /// On shutdown, how long runs that are answering get to finish before they are cancelled.
     #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
     pub shutdown_grace: std::time::Duration,
@@ -57,10 +89,34 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         .await
         .context("cannot open the store")?;
     let auth = first_start(store.as_ref(), args.single_user).await?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .with_context(|| format!("cannot listen on {}", args.listen))?;
+    let address = listener.local_addr()?;
+    let metrics_listener = match args.metrics_listen {
+        Some(at) => Some(
+            tokio::net::TcpListener::bind(at)
+                .await
+                .with_context(|| format!("cannot listen for metrics on {at}"))?,
+        ),
+        None => None,
+    };
+    let metrics_address = metrics_listener
+        .as_ref()
+        .map(tokio::net::TcpListener::local_addr)
+        .transpose()?;
     let config = Arc::new(ServerConfig {
         stdio_allowlist: args.allow_commands.clone(),
         max_body_bytes: args.max_body_bytes,
         env_provider: env_provider(),
+        guard: GuardConfig {
+            listen: Some(address),
+            public_urls: args.public_urls.clone(),
+            allowed_hosts: args.allowed_hosts.clone(),
+            allowed_origins: args.allowed_origins.clone(),
+            metrics_listen: metrics_address,
+            ..GuardConfig::default()
+        },
     });
     let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), args.single_user);
     let manager = Arc::new(ConnectionManager::with_policy(
@@ -82,14 +138,26 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     }
     let stopping = state.clone();
     let runs = Arc::clone(&state.runs);
-    let listener = tokio::net::TcpListener::bind(args.listen)
-        .await
-        .with_context(|| format!("cannot listen on {}", args.listen))?;
-    let address = listener.local_addr()?;
+    let (stop_metrics, metrics_stopping) = tokio::sync::oneshot::channel::<()>();
+    if let (Some(metrics_listener), Some(at)) = (metrics_listener, metrics_address) {
+        let metrics = switchboard_server::metrics_app(state.clone(), at);
+        errln!("metrics are served on http://{at}/metrics");
+        tokio::spawn(async move {
+            let served = axum::serve(metrics_listener, metrics)
+                .with_graceful_shutdown(async move {
+                    let _ = metrics_stopping.await;
+                })
+                .await;
+            if let Err(error) = served {
+                tracing::error!(%error, "the metrics listener failed");
+            }
+        });
+    }
     errln!("switchboard is listening on http://{address}");
     let served = axum::serve(listener, app(state))
         .with_graceful_shutdown(async move {
             shutdown_signal().await;
+            let _ = stop_metrics.send(());
             // Streams and waits for decisions end first, so no request holds the shutdown.
             stopping.agent.stop_waiting();
             stopping.events.close();

@@ -1,0 +1,112 @@
+//! Unknown fields in a server body are refused, not dropped.
+//!
+//! `ServerSpec` itself accepts unknown fields, on purpose: the servers file of earlier
+//! versions is read with it and may carry fields those versions had. The API is stricter: a
+//! field it does not know is most likely a misspelling (`secretEnv` for `secret_env`), and
+//! dropping it silently stored a token in clear. So the body's keys are checked against the
+//! fields serde itself knows: the names a derived `Deserialize` passes to
+//! `deserialize_struct` (what `serde_aux`'s introspection reads; written here because that is
+//! the only function of it we need), and for `auth`, the keys of the variant it names, read
+//! back from its serialization (every `Auth` field is always serialized).
+
+use serde::de::{self, Deserialize, Visitor};
+use serde_json::{Map, Value};
+use switchboard_core::{Auth, ErrorCode, ServerSpec};
+
+use crate::error::ApiError;
+
+/// Refuses the first key of a server body that `ServerSpec` does not know.
+pub fn check_server(object: &Map<String, Value>) -> Result<(), ApiError> {
+    let known = fields_of::<ServerSpec>();
+    if let Some(unknown) = object.keys().find(|key| !known.contains(&key.as_str())) {
+        return Err(unknown_field(unknown, known));
+    }
+    if let Some(Value::Object(auth)) = object.get("auth")
+        && let Ok(parsed) = serde_json::from_value::<Auth>(Value::Object(auth.clone()))
+        && let Ok(Value::Object(back)) = serde_json::to_value(&parsed)
+        && let Some(unknown) = auth.keys().find(|key| !back.contains_key(key.as_str()))
+    {
+        let known: Vec<&str> = back.keys().map(String::as_str).collect();
+        return Err(unknown_field(&format!("auth.{unknown}"), &known));
+    }
+    Ok(())
+}
+
+fn unknown_field(name: &str, known: &[&str]) -> ApiError {
+    ApiError::new(
+        ErrorCode::ValidationError,
+        format!(
+            "unknown field `{name}`; the fields are {}",
+            known
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )
+}
+
+/// The field names a derived `Deserialize` of a struct asks for.
+fn fields_of<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(Probe {
+        fields: &mut fields,
+    });
+    fields
+}
+
+/// A deserializer that only records the fields it is asked for, then stops.
+struct Probe<'a> {
+    fields: &'a mut &'static [&'static str],
+}
+
+impl<'de> de::Deserializer<'de> for Probe<'_> {
+    type Error = de::value::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(de::Error::custom("not a struct"))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.fields = fields;
+        Err(de::Error::custom("probed"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+        ignored_any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn check(value: Value) -> Result<(), String> {
+        check_server(value.as_object().unwrap()).map_err(|e| e.message)
+    }
+
+    #[test]
+    fn known_fields_pass_and_unknown_ones_are_named() {
+        assert!(fields_of::<ServerSpec>().contains(&"secret_env"));
+        check(
+            json!({"id": "a", "name": "a", "transport": "stdio", "command": "x",
+                      "secret_env": ["T"], "auth": {"type": "bearer", "token": "t"}}),
+        )
+        .unwrap();
+        let refused = check(json!({"name": "a", "secretEnv": ["T"]})).unwrap_err();
+        assert!(refused.contains("`secretEnv`"), "{refused}");
+        let refused = check(json!({"name": "a", "auth": {"type": "bearer", "token": "t",
+                                                          "header": "X"}}))
+        .unwrap_err();
+        assert!(refused.contains("`auth.header`"), "{refused}");
+    }
+}
