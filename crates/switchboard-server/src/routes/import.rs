@@ -125,5 +125,6 @@ fn is_entry_problem(error: &ApiError) -> bool {
             | ErrorCode::UnsupportedTransport
             | ErrorCode::Conflict
             | ErrorCode::Forbidden
+            | ErrorCode::LaunchNotAllowed
     )
 }
