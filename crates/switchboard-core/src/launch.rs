@@ -79,7 +79,10 @@ pub struct LaunchTemplate {
 enum ArgRule {
     Exact(String),
     /// `prefix*suffix`: the `*` stands for one name.
-    Name { prefix: String, suffix: String },
+    Name {
+        prefix: String,
+        suffix: String,
+    },
 }
 
 /// A template that cannot be read.
@@ -208,7 +211,8 @@ impl FromStr for LaunchRules {
 
 impl LaunchTemplate {
     fn fits_args(&self, args: &[String]) -> bool {
-        args.len() == self.args.len() && self.args.iter().zip(args).all(|(rule, arg)| rule.fits(arg))
+        args.len() == self.args.len()
+            && self.args.iter().zip(args).all(|(rule, arg)| rule.fits(arg))
     }
 }
 
@@ -225,7 +229,9 @@ impl FromStr for LaunchTemplate {
         if let Some(list) = words.last().and_then(|w| w.strip_prefix(ENV_WORD)) {
             for name in list.split(',').filter(|n| !n.is_empty()) {
                 if !env::is_valid_name(name) {
-                    return Err(error(format!("{name:?} is not an environment variable name")));
+                    return Err(error(format!(
+                        "{name:?} is not an environment variable name"
+                    )));
                 }
                 if is_forbidden_env(name) {
                     return Err(error(format!(
@@ -289,12 +295,14 @@ impl ArgRule {
     fn fits(&self, arg: &str) -> bool {
         match self {
             ArgRule::Exact(word) => word == arg,
-            ArgRule::Name { prefix, suffix } => arg
+            ArgRule::Name { prefix, suffix } => {
+                arg
                 .strip_prefix(prefix.as_str())
                 .and_then(|rest| rest.strip_suffix(suffix.as_str()))
                 .is_some_and(is_name)
                 // Never an option, whatever the admin's prefix.
-                && !arg.starts_with('-'),
+                && !arg.starts_with('-')
+            }
         }
     }
 }

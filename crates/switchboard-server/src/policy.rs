@@ -33,7 +33,11 @@ impl ServerPolicy {
 
 /// Whether a user of `role` may start `spec`: admins anything, members a stdio server only as
 /// one of the admin's launch templates. The one rule behind saving, importing and every spawn.
-pub fn may_launch(config: &ServerConfig, role: Role, spec: &ServerSpec) -> Result<(), LaunchRefusal> {
+pub fn may_launch(
+    config: &ServerConfig,
+    role: Role,
+    spec: &ServerSpec,
+) -> Result<(), LaunchRefusal> {
     if role == Role::Admin {
         return Ok(());
     }

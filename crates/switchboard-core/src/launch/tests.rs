@@ -16,7 +16,13 @@ const NPX: &str = "npx -y @modelcontextprotocol/server-* env=GITHUB_TOKEN";
 #[test]
 fn a_template_admits_its_packages_and_listed_env() {
     let rules = rules(NPX);
-    for name in ["everything", "github", "fetch@1.2.0", "memory@latest", "a_b.c-d"] {
+    for name in [
+        "everything",
+        "github",
+        "fetch@1.2.0",
+        "memory@latest",
+        "a_b.c-d",
+    ] {
         let spec = npx(&["-y", &format!("@modelcontextprotocol/server-{name}")]);
         assert_eq!(rules.check(&spec), Ok(()), "{name}");
         assert_eq!(rules.check(&spec.with_env("GITHUB_TOKEN", "x")), Ok(()));
@@ -31,7 +37,11 @@ fn hostile_npx_arguments_do_not_fit() {
         &["-y", "-c", "id"],
         &["-y", "@modelcontextprotocol/server-everything", "extra"],
         &["-y", "@modelcontextprotocol/server-everything", "-c", "id"],
-        &["--node-options=--require=/tmp/x.js", "-y", "@modelcontextprotocol/server-x"],
+        &[
+            "--node-options=--require=/tmp/x.js",
+            "-y",
+            "@modelcontextprotocol/server-x",
+        ],
         &["-y", "--call", "id", "@modelcontextprotocol/server-x"],
         &["-y", "@modelcontextprotocol/server-"],
         &["-y", "@modelcontextprotocol/server-x/../../evil"],
@@ -48,7 +58,10 @@ fn hostile_npx_arguments_do_not_fit() {
     ];
     for args in attempts {
         assert!(
-            matches!(rules.check(&npx(args)), Err(LaunchRefusal::Arguments { .. })),
+            matches!(
+                rules.check(&npx(args)),
+                Err(LaunchRefusal::Arguments { .. })
+            ),
             "{args:?}"
         );
     }
@@ -66,7 +79,10 @@ fn a_bare_star_matches_no_option() {
         ("uvx *", "uvx", vec!["x.whl"]),
     ] {
         let spec = ServerSpec::stdio("s", program, args.clone());
-        assert!(rules(template).check(&spec).is_err(), "{template}: {args:?}");
+        assert!(
+            rules(template).check(&spec).is_err(),
+            "{template}: {args:?}"
+        );
     }
     let fetch = ServerSpec::stdio("s", "uvx", ["mcp-server-fetch"]);
     assert_eq!(rules("uvx mcp-server-*").check(&fetch), Ok(()));
@@ -77,7 +93,10 @@ fn the_program_is_matched_exactly() {
     let rules = rules(NPX);
     for program in ["/tmp/npx", "npx ", "NPX", "./npx", "npx-evil"] {
         let spec = ServerSpec::stdio("s", program, ["-y", "@modelcontextprotocol/server-x"]);
-        assert!(matches!(rules.check(&spec), Err(LaunchRefusal::Program(_))), "{program}");
+        assert!(
+            matches!(rules.check(&spec), Err(LaunchRefusal::Program(_))),
+            "{program}"
+        );
     }
     assert!(LaunchRules::default().check(&npx(&["-y"])).is_err());
     let mut none = npx(&[]);
@@ -156,15 +175,25 @@ fn only_listed_env_names_may_be_set() {
         })
     );
     // Listed names are exact.
-    assert!(rules.check(&spec.clone().with_env("github_token", "x")).is_err());
-    assert_eq!(rules.check(&spec.with_secret_env("GITHUB_TOKEN", "x")), Ok(()));
+    assert!(
+        rules
+            .check(&spec.clone().with_env("github_token", "x"))
+            .is_err()
+    );
+    assert_eq!(
+        rules.check(&spec.with_secret_env("GITHUB_TOKEN", "x")),
+        Ok(())
+    );
 }
 
 #[test]
 fn members_may_not_choose_the_working_directory() {
     let mut spec = npx(&["-y", "@modelcontextprotocol/server-x"]);
     spec.cwd = Some("/tmp/evil".into());
-    assert_eq!(rules(NPX).check(&spec), Err(LaunchRefusal::WorkingDirectory));
+    assert_eq!(
+        rules(NPX).check(&spec),
+        Err(LaunchRefusal::WorkingDirectory)
+    );
 }
 
 #[test]
@@ -191,11 +220,16 @@ fn templates_that_allow_forbidden_names_or_are_malformed_are_refused() {
 
 #[test]
 fn several_templates_are_separated_by_semicolons_and_shown_back() {
-    let both =
-        LaunchRules::parse_all(&["npx -y @modelcontextprotocol/server-*;uvx mcp-server-*", " ; "])
-            .unwrap();
+    let both = LaunchRules::parse_all(&[
+        "npx -y @modelcontextprotocol/server-*;uvx mcp-server-*",
+        " ; ",
+    ])
+    .unwrap();
     assert_eq!(both.templates().len(), 2);
-    assert_eq!(both.templates()[0].to_string(), "npx -y @modelcontextprotocol/server-*");
+    assert_eq!(
+        both.templates()[0].to_string(),
+        "npx -y @modelcontextprotocol/server-*"
+    );
     let shown = rules("/bin/demo demo-server env=B,A").templates()[0].to_string();
     assert_eq!(shown, "/bin/demo demo-server env=A,B");
     assert!(LaunchRules::parse_all::<&str>(&[]).unwrap().is_empty());

@@ -34,7 +34,11 @@ pub struct ServeArgs {
     #[arg(long = "launch-template", env = "SWITCHBOARD_LAUNCH_TEMPLATES")]
     pub launch_templates: Vec<String>,
     /// Removed: it let members run a program with any arguments. Refused at start.
-    #[arg(long = "allow-command", env = "SWITCHBOARD_ALLOW_COMMANDS", hide = true)]
+    #[arg(
+        long = "allow-command",
+        env = "SWITCHBOARD_ALLOW_COMMANDS",
+        hide = true
+    )]
     pub allow_commands: Vec<String>,
     /// Request bodies larger than this many bytes are refused.
     #[arg(long, default_value_t = 4 * 1024 * 1024)]
