@@ -168,8 +168,14 @@ async fn npx_dash_c_and_loader_variables_are_refused() {
     ] {
         let mut spec = good.clone();
         spec["env"] = json!({ name: value });
-        let (status, body) =
-            send(&served, Method::POST, "/api/mcp-servers", &member, Some(spec)).await;
+        let (status, body) = send(
+            &served,
+            Method::POST,
+            "/api/mcp-servers",
+            &member,
+            Some(spec),
+        )
+        .await;
         refused(status, &body);
     }
     let (status, body) = send(&served, Method::GET, "/api/mcp-servers", &member, None).await;
@@ -214,8 +220,14 @@ async fn a_members_server_runs_by_its_template_and_stops_when_it_is_removed() {
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
-    let (status, report) =
-        send(&served, Method::POST, "/api/mcp-servers/demo/test", &member, None).await;
+    let (status, report) = send(
+        &served,
+        Method::POST,
+        "/api/mcp-servers/demo/test",
+        &member,
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{report}");
     assert!(report.to_string().contains("calculate"), "{report}");
 
@@ -262,11 +274,23 @@ async fn a_members_server_runs_by_its_template_and_stops_when_it_is_removed() {
 
     // Restarted without the demo template: the member's server no longer starts.
     let mut served = serve(&sb, &["--launch-template", &script_template]);
-    let (status, body) =
-        send(&served, Method::POST, "/api/mcp-servers/demo/test", &member, None).await;
+    let (status, body) = send(
+        &served,
+        Method::POST,
+        "/api/mcp-servers/demo/test",
+        &member,
+        None,
+    )
+    .await;
     refused(status, &body);
-    let (status, body) =
-        send(&served, Method::GET, "/api/mcp-servers/demo/tools", &member, None).await;
+    let (status, body) = send(
+        &served,
+        Method::GET,
+        "/api/mcp-servers/demo/tools",
+        &member,
+        None,
+    )
+    .await;
     refused(status, &body);
     let (_, health) = send(
         &served,
@@ -296,8 +320,14 @@ async fn a_members_server_runs_by_its_template_and_stops_when_it_is_removed() {
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
-    let (status, report) =
-        send(&served, Method::POST, "/api/mcp-servers/demo/test", &admin, None).await;
+    let (status, report) = send(
+        &served,
+        Method::POST,
+        "/api/mcp-servers/demo/test",
+        &admin,
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK, "{report}");
     assert!(terminate(&mut served).success());
 }
