@@ -5,6 +5,7 @@
 
 pub mod error_code;
 pub mod import;
+pub mod launch;
 pub mod naming;
 pub mod preset;
 pub mod spec;
@@ -12,6 +13,7 @@ pub mod tool;
 pub mod tool_call;
 
 pub use error_code::{ErrorCode, RetrySafety};
+pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
 pub use naming::NameTable;
 pub use preset::{ParamMapping, SelectedTool, ToolPreset};
 pub use spec::{Auth, MASK, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};

@@ -102,7 +102,9 @@ pub enum McpError {
     Protocol { server: String, detail: String },
 
     /// The [`ConnectPolicy`](crate::ConnectPolicy) refused the connection.
-    #[error("server `{server}` may not be started: {reason}")]
+    /// The code is in the text too, so a status that keeps only text (health's last error)
+    /// still says which rule refused.
+    #[error("server `{server}` may not be started ({code}): {reason}")]
     Refused {
         server: String,
         code: ErrorCode,

@@ -14,9 +14,9 @@ pub struct EnvProvider {
 /// Settings of the HTTP API.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// Commands a member may configure as stdio servers, matched exactly: `npx` allows `npx`
-    /// (found on the host's PATH), not `/tmp/x/npx`. Anything else needs the admin role.
-    pub stdio_allowlist: Vec<String>,
+    /// The launch templates a member's stdio server must fit, at save and at every spawn
+    /// (admins are not held to them); none means members may run no stdio server.
+    pub launch: switchboard_core::LaunchRules,
     /// Request bodies larger than this are refused with 413.
     pub max_body_bytes: usize,
     /// The provider for users without a stored one.
@@ -28,40 +28,10 @@ pub struct ServerConfig {
 impl Default for ServerConfig {
     fn default() -> Self {
         Self {
-            stdio_allowlist: Vec::new(),
+            launch: switchboard_core::LaunchRules::default(),
             max_body_bytes: 4 * 1024 * 1024,
             env_provider: None,
             guard: crate::guard::GuardConfig::default(),
         }
-    }
-}
-
-impl ServerConfig {
-    /// Whether `command` is on the stdio allowlist. Only the exact text counts: matching a
-    /// file name would let anyone allow `npx` by naming their own script `npx`.
-    pub fn allows_command(&self, command: Option<&str>) -> bool {
-        command.is_some_and(|command| self.stdio_allowlist.iter().any(|a| a == command))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_allowlist_matches_whole_commands_only() {
-        let config = ServerConfig {
-            stdio_allowlist: vec!["npx".into(), "/opt/tools/uvx".into()],
-            ..ServerConfig::default()
-        };
-        assert!(config.allows_command(Some("npx")));
-        assert!(!config.allows_command(Some("/tmp/x/npx")));
-        assert!(config.allows_command(Some("/opt/tools/uvx")));
-        assert!(!config.allows_command(Some("uvx")));
-        assert!(!config.allows_command(Some("/usr/bin/uvx")));
-        assert!(!config.allows_command(Some("npx-evil")));
-        assert!(!config.allows_command(Some("sh")));
-        assert!(!config.allows_command(None));
-        assert!(!ServerConfig::default().allows_command(Some("npx")));
     }
 }

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use switchboard_core::{ErrorCode, OwnerId, ServerSpec, TransportKind};
+use switchboard_core::{ErrorCode, LaunchRefusal, OwnerId, ServerSpec};
 use switchboard_mcp::{Admission, ConnectPolicy, McpError};
 use switchboard_store::{Role, Store};
 
@@ -31,6 +31,19 @@ impl ServerPolicy {
     }
 }
 
+/// Whether a user of `role` may start `spec`: admins anything, members a stdio server only as
+/// one of the admin's launch templates. The one rule behind saving, importing and every spawn.
+pub fn may_launch(
+    config: &ServerConfig,
+    role: Role,
+    spec: &ServerSpec,
+) -> Result<(), LaunchRefusal> {
+    if role == Role::Admin {
+        return Ok(());
+    }
+    config.launch.check(spec)
+}
+
 #[async_trait::async_trait]
 impl ConnectPolicy for ServerPolicy {
     async fn admit(&self, owner: &OwnerId, spec: &ServerSpec) -> Result<Admission, McpError> {
@@ -48,13 +61,8 @@ impl ConnectPolicy for ServerPolicy {
         if user.role == Role::Admin {
             return Ok(Admission::default());
         }
-        if spec.transport == TransportKind::Stdio
-            && !self.config.allows_command(spec.command.as_deref())
-        {
-            return Err(refused(
-                ErrorCode::LaunchNotAllowed,
-                "its command is not on the admin's list of commands members may run".to_owned(),
-            ));
+        if let Err(refusal) = may_launch(&self.config, user.role, spec) {
+            return Err(refused(ErrorCode::LaunchNotAllowed, refusal.to_string()));
         }
         Ok(Admission {
             guard_destinations: !self.single_user,

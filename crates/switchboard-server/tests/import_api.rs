@@ -169,7 +169,7 @@ async fn members_import_remote_servers_but_not_commands() {
         .iter()
         .find(|s| s["name"] == "github")
         .unwrap();
-    assert_eq!(github["code"], "FORBIDDEN", "{report}");
+    assert_eq!(github["code"], "LAUNCH_NOT_ALLOWED", "{report}");
     assert!(
         github["message"].as_str().unwrap().contains("admin"),
         "{report}"

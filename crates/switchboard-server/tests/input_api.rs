@@ -1,5 +1,5 @@
 //! Bad input gets the error shape and changes nothing: oversized bodies, unknown fields, wrong
-//! types; and the stdio command allowlist for members.
+//! types; and the launch templates members' stdio servers must fit.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -73,11 +73,18 @@ async fn unknown_fields_and_wrong_types_are_named() {
 }
 
 #[tokio::test]
-async fn members_may_configure_allowlisted_commands_only() {
+async fn members_may_configure_templated_commands_only() {
     let server = everything();
     let command = server["command"].as_str().unwrap().to_owned();
+    let args: Vec<&str> = server["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let template = format!("{command} {}", args.join(" "));
     let api = start_with(ServerConfig {
-        stdio_allowlist: vec![command.clone()],
+        launch: template.parse().unwrap(),
         ..ServerConfig::default()
     })
     .await;
@@ -103,7 +110,7 @@ async fn members_may_configure_allowlisted_commands_only() {
             Some(other.clone()),
         )
         .await;
-    assert_error(status, &body, StatusCode::FORBIDDEN, "FORBIDDEN");
+    assert_error(status, &body, StatusCode::FORBIDDEN, "LAUNCH_NOT_ALLOWED");
     // Nor can an allowed server be changed to run something else.
     let (status, body) = api
         .send(
@@ -113,7 +120,7 @@ async fn members_may_configure_allowlisted_commands_only() {
             Some(other),
         )
         .await;
-    assert_error(status, &body, StatusCode::FORBIDDEN, "FORBIDDEN");
+    assert_error(status, &body, StatusCode::FORBIDDEN, "LAUNCH_NOT_ALLOWED");
     let (_, stored) = api
         .send(Method::GET, "/api/mcp-servers/everything", member, None)
         .await;

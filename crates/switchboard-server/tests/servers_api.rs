@@ -161,7 +161,7 @@ async fn members_cannot_run_commands_or_see_other_users_servers() {
     let (status, body) = api
         .send(Method::POST, "/api/mcp-servers", member, Some(everything()))
         .await;
-    assert_error(status, &body, StatusCode::FORBIDDEN, "FORBIDDEN");
+    assert_error(status, &body, StatusCode::FORBIDDEN, "LAUNCH_NOT_ALLOWED");
 
     // A remote server is fine for a member.
     let (status, _) = api

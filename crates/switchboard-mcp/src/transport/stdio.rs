@@ -22,8 +22,13 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::McpError;
 
-const STDERR_TAIL_LINES: usize = 20;
 const MAX_STDERR_LINE: usize = 8 * 1024;
+/// What an error may quote of a server's stderr: its last lines, each cut short, and no more
+/// than this in all. Errors travel to the API, events and logs, and a server writes what it
+/// likes (a member's server could write a file it read); the whole stream is in the logs.
+const QUOTED_LINES: usize = 8;
+const QUOTED_LINE_CHARS: usize = 200;
+const QUOTED_BYTES: usize = 1024;
 
 /// A started stdio server: the rmcp transport over its pipes, plus what we need to end it.
 pub(crate) struct StdioProcess {
@@ -79,8 +84,9 @@ pub(crate) struct StderrTail {
 
 impl StderrTail {
     fn push(&self, line: String) {
+        let line = quotable(&line);
         let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-        if lines.len() == STDERR_TAIL_LINES {
+        if lines.len() == QUOTED_LINES {
             lines.pop_front();
         }
         lines.push_back(line);
@@ -93,13 +99,38 @@ impl StderrTail {
         self.text()
     }
 
+    /// The last lines, newest kept, within [`QUOTED_BYTES`].
     pub(crate) fn text(&self) -> Option<String> {
         let lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-        if lines.is_empty() {
+        let mut kept = Vec::new();
+        let mut bytes = 0;
+        for line in lines.iter().rev() {
+            bytes += line.len() + 1;
+            if bytes > QUOTED_BYTES {
+                break;
+            }
+            kept.push(line.as_str());
+        }
+        if kept.is_empty() {
             return None;
         }
-        Some(lines.iter().cloned().collect::<Vec<_>>().join("\n"))
+        kept.reverse();
+        Some(kept.join("\n"))
     }
+}
+
+/// A stderr line as an error may quote it: control characters (terminal escapes) replaced,
+/// cut after [`QUOTED_LINE_CHARS`].
+fn quotable(line: &str) -> String {
+    let mut quoted: String = line
+        .chars()
+        .take(QUOTED_LINE_CHARS)
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect();
+    if line.chars().nth(QUOTED_LINE_CHARS).is_some() {
+        quoted.push('…');
+    }
+    quoted
 }
 
 async fn forward_stderr(server: String, stderr: ChildStderr, tail: StderrTail) {
@@ -150,5 +181,37 @@ impl ProcessGroupGuard {
 impl Drop for ProcessGroupGuard {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_quoted_tail_is_the_last_lines_cut_short_and_capped() {
+        let tail = StderrTail::default();
+        assert_eq!(tail.text(), None);
+        for i in 0..100 {
+            tail.push(format!("line {i}"));
+        }
+        let text = tail.text().unwrap();
+        assert_eq!(text.lines().count(), QUOTED_LINES);
+        assert!(text.ends_with("line 99"), "{text}");
+        assert!(!text.contains("line 91"), "{text}");
+
+        let tail = StderrTail::default();
+        tail.push("first".into());
+        for _ in 0..QUOTED_LINES {
+            tail.push("k".repeat(5000));
+        }
+        let text = tail.text().unwrap();
+        assert!(text.len() <= QUOTED_BYTES, "{}", text.len());
+        assert!(!text.contains("first"));
+        assert!(text.ends_with('…'));
+
+        let tail = StderrTail::default();
+        tail.push("\u{1b}[31mred\u{7}".into());
+        assert_eq!(tail.text().unwrap(), "\u{fffd}[31mred\u{fffd}");
     }
 }

@@ -5,8 +5,8 @@
 //! The file travels as a string, so VS Code's comments and trailing commas survive. A file
 //! that does not parse, or has no server list, is refused whole and nothing is written.
 //! Otherwise every entry is imported or skipped on its own: an entry that does not convert,
-//! whose name or id is taken, or that the caller may not add (a stdio command off the
-//! allowlist, for a member) is skipped with its error code and message, and the rest are
+//! whose name or id is taken, or that the caller may not add (for a member, a stdio
+//! server that fits no launch template) is skipped with its error code and message, and the rest are
 //! created. Nothing is replaced. A failure of the store itself ends the request with that
 //! error, keeping the entries created before it.
 
@@ -125,5 +125,6 @@ fn is_entry_problem(error: &ApiError) -> bool {
             | ErrorCode::UnsupportedTransport
             | ErrorCode::Conflict
             | ErrorCode::Forbidden
+            | ErrorCode::LaunchNotAllowed
     )
 }

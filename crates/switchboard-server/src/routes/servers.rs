@@ -73,18 +73,19 @@ fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec, ApiError> 
 }
 
 /// A stdio server runs its command on the host: admins may configure any, members only one
-/// on the configuration's allowlist.
+/// that fits a launch template (checked again at every spawn by the
+/// [`ServerPolicy`](crate::ServerPolicy)).
 pub(super) fn check_command(
     state: &AppState,
     caller: &Caller,
     spec: &ServerSpec,
 ) -> Result<(), ApiError> {
-    if spec.transport == TransportKind::Stdio
-        && !state.config.allows_command(spec.command.as_deref())
-    {
-        caller.require_admin("a stdio server runs a command on the host, so configuring one")?;
-    }
-    Ok(())
+    crate::policy::may_launch(&state.config, caller.user.role, spec).map_err(|refusal| {
+        ApiError::new(
+            ErrorCode::LaunchNotAllowed,
+            format!("this stdio server may not be started by a member: {refusal}"),
+        )
+    })
 }
 
 /// Lists the caller's MCP servers, secrets masked.
@@ -131,15 +132,10 @@ async fn update(
 ) -> Result<axum::Json<StoredServer>, ApiError> {
     let id = ServerId(id);
     // Not found before forbidden: another user's server must not be confirmed to exist.
-    let old = state.store.connection_spec(&caller.user.id, &id).await?;
+    state.store.server(&caller.user.id, &id).await?;
     let spec = spec_from(body, Some(&id.0))?;
-    if spec.transport == TransportKind::Stdio
-        && (old.transport != TransportKind::Stdio
-            || old.command != spec.command
-            || old.args != spec.args)
-    {
-        check_command(&state, &caller, &spec)?;
-    }
+    // Every field is checked, env and cwd included, not only a changed command.
+    check_command(&state, &caller, &spec)?;
     let updated = state
         .store
         .update_server(&caller.user.id, &id, &spec)

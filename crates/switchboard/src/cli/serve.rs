@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use switchboard_agent::AgentConfig;
-use switchboard_core::{OwnerId, ServerSpec};
+use switchboard_core::{LaunchRules, OwnerId, ServerSpec};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
 use switchboard_server::{
     AppState, AuthMode, EnvProvider, GuardConfig, ServerConfig, ServerPolicy, app,
@@ -28,12 +28,18 @@ pub struct ServeArgs {
     /// No API tokens: every request acts as the local admin. Only on a loopback address.
     #[arg(long)]
     pub single_user: bool,
-    /// A command members may configure as a stdio server (admins may configure any). Exact
-    /// text; repeat for more, or list them comma-separated in SWITCHBOARD_ALLOW_COMMANDS.
+    /// A launch template: a stdio server members may run (admins may run any), written
+    /// `PROGRAM [ARG]... [env=NAME,...]`. Arguments are matched one for one; an argument with a
+    /// `*` takes one package name there (`npx -y @modelcontextprotocol/server-*`); `env=` lists
+    /// the variables members may set. Repeat for more, or separate them with `;` in
+    /// SWITCHBOARD_LAUNCH_TEMPLATES.
+    #[arg(long = "launch-template", env = "SWITCHBOARD_LAUNCH_TEMPLATES")]
+    pub launch_templates: Vec<String>,
+    /// Removed: it let members run a program with any arguments. Refused at start.
     #[arg(
         long = "allow-command",
         env = "SWITCHBOARD_ALLOW_COMMANDS",
-        value_delimiter = ','
+        hide = true
     )]
     pub allow_commands: Vec<String>,
     /// Request bodies larger than this many bytes are refused.
@@ -85,6 +91,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
             args.listen.ip()
         );
     }
+    let launch = launch_rules(&args)?;
     let store = switchboard_store::open(&context.store)
         .await
         .context("cannot open the store")?;
@@ -106,7 +113,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         .map(tokio::net::TcpListener::local_addr)
         .transpose()?;
     let config = Arc::new(ServerConfig {
-        stdio_allowlist: args.allow_commands.clone(),
+        launch,
         max_body_bytes: args.max_body_bytes,
         env_provider: env_provider(),
         guard: GuardConfig {
@@ -169,6 +176,19 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     served.context("the HTTP server failed")?;
     errln!("switchboard stopped");
     Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// The launch templates of `--launch-template`. `--allow-command` is refused rather than
+/// read: it meant "this program with any arguments", which let `npx -c` run anything.
+fn launch_rules(args: &ServeArgs) -> anyhow::Result<LaunchRules> {
+    if args.allow_commands.iter().any(|c| !c.trim().is_empty()) {
+        anyhow::bail!(
+            "--allow-command (SWITCHBOARD_ALLOW_COMMANDS) is gone: it let members run a program \
+             with any arguments. Name what members may run with --launch-template, for example \
+             --launch-template 'npx -y @modelcontextprotocol/server-* env=GITHUB_TOKEN'"
+        );
+    }
+    Ok(LaunchRules::parse_all(&args.launch_templates)?)
 }
 
 /// The provider the environment describes (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, ...), for
