@@ -15,6 +15,7 @@ mod client;
 mod config;
 mod connect;
 mod connection;
+pub mod destination;
 mod error;
 mod manager;
 mod policy;
