@@ -20,6 +20,7 @@ mod error;
 mod manager;
 mod policy;
 pub mod transport;
+mod upstream_text;
 
 pub use backend::{ServerTools, ToolBackend};
 pub use client::Progress;

@@ -21,6 +21,9 @@ pub struct ServerConfig {
     pub max_body_bytes: usize,
     /// The provider for users without a stored one.
     pub env_provider: Option<EnvProvider>,
+    /// What members may reach besides public addresses when the destination guard is on
+    /// (`--allow-destination`); empty by default.
+    pub destinations: switchboard_core::DestinationRules,
 }
 
 impl Default for ServerConfig {
@@ -29,6 +32,7 @@ impl Default for ServerConfig {
             stdio_allowlist: Vec::new(),
             max_body_bytes: 4 * 1024 * 1024,
             env_provider: None,
+            destinations: switchboard_core::DestinationRules::default(),
         }
     }
 }

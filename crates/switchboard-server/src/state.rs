@@ -3,11 +3,12 @@
 use std::sync::Arc;
 
 use switchboard_agent::{Agent, AgentConfig, AgentObserver};
-use switchboard_core::OwnerId;
+use switchboard_core::{DestinationRules, OwnerId};
 use switchboard_mcp::{ConnectionManager, ToolBackend};
 use switchboard_store::Store;
 
 use crate::config::ServerConfig;
+use crate::destinations::ProviderClients;
 use crate::live::EventLog;
 use crate::metered::MeteredBackend;
 use crate::metrics::Metrics;
@@ -68,7 +69,12 @@ impl AppState {
             Arc::clone(&store),
             Arc::clone(&metrics),
             None,
-        ));
+        )
+        .with_providers(ProviderClients::new(
+            Arc::clone(&store),
+            &auth,
+            &DestinationRules::default(),
+        )));
         Self {
             store,
             manager,
@@ -97,7 +103,12 @@ impl AppState {
             Arc::clone(&self.store),
             Arc::clone(&self.metrics),
             config.env_provider.clone(),
-        ));
+        )
+        .with_providers(ProviderClients::new(
+            Arc::clone(&self.store),
+            &self.auth,
+            &config.destinations,
+        )));
         self.config = config;
         self
     }
