@@ -58,6 +58,38 @@ fn check_parsed(url: &Url, rules: &DestinationRules) -> Result<(), DestinationRe
     }
 }
 
+/// Checks a URL before a guarded connection is opened, so a refusal can be reported as one
+/// (rmcp and the provider clients flatten the resolver's error into "error sending
+/// request"): an IP literal as [`check_url`] does, a name by resolving it as the guarded
+/// client will. This is not the check that holds (the name is resolved again, and checked
+/// again, when the connection is made); it only gives the refusal its words. A name that
+/// does not resolve passes: connecting reports that.
+pub async fn check_destination(
+    url: &str,
+    rules: &DestinationRules,
+) -> Result<(), DestinationRefused> {
+    let Ok(parsed) = Url::parse(url) else {
+        return Ok(());
+    };
+    check_parsed(&parsed, rules)?;
+    let Some(Host::Domain(name)) = parsed.host() else {
+        return Ok(());
+    };
+    if rules.allows_host(name) {
+        return Ok(());
+    }
+    let Ok(found) = tokio::net::lookup_host((name, 0)).await else {
+        return Ok(());
+    };
+    let found: Vec<SocketAddr> = found.collect();
+    if !found.is_empty() && !found.iter().any(|addr| rules.allows_ip(addr.ip())) {
+        return Err(DestinationRefused {
+            host: name.to_owned(),
+        });
+    }
+    Ok(())
+}
+
 /// Resolves names with the system resolver and keeps only the addresses the rules allow; a
 /// name left with none fails with [`DestinationRefused`].
 #[derive(Debug, Clone)]
@@ -160,7 +192,9 @@ impl HttpClients {
             return connect(spec, config, &self.plain).await;
         }
         let url = spec.url.as_deref().unwrap_or_default();
-        check_url(url, &self.rules).map_err(|refused| refusal(spec, &refused.host))?;
+        check_destination(url, &self.rules)
+            .await
+            .map_err(|refused| refusal(spec, &refused.host))?;
         connect(spec, config, &self.guarded)
             .await
             .map_err(|error| {

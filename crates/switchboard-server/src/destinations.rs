@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use switchboard_core::{DestinationRules, ErrorCode, OwnerId};
 use switchboard_llm::Provider;
-use switchboard_mcp::destination::{check_url, guarded_client};
+use switchboard_mcp::destination::{check_destination, check_url, guarded_client};
 use switchboard_store::{Role, Store};
 
 use crate::auth::Caller;
@@ -49,7 +49,7 @@ impl ProviderClients {
     }
 
     /// The client of `stored`, a provider of `owner`'s: a member's sends through the guarded
-    /// client, after its `baseUrl` was checked if that names an IP address.
+    /// client, after its `baseUrl` was checked (so a refusal is reported as one).
     pub async fn client_for(
         &self,
         owner: &OwnerId,
@@ -62,7 +62,9 @@ impl ProviderClients {
         let http = match guarded {
             Some((client, rules)) => {
                 if let Some(url) = &stored.config.base_url {
-                    check_url(url, rules).map_err(|refused| refusal(&refused.host))?;
+                    check_destination(url, rules)
+                        .await
+                        .map_err(|refused| refusal(&refused.host))?;
                 }
                 client.clone()
             }
