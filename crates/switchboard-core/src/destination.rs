@@ -63,9 +63,9 @@ fn in_prefix_v6(bits: u128, net: u128, len: u8) -> bool {
 
 /// IPv6 blocks inside global unicast (2000::/3) that are not public.
 const V6_BLOCKED: [(u128, u8); 3] = [
-    (0x2001_0000 << 96, 23),      // IETF protocol assignments (Teredo, benchmarking, ORCHID)
-    (0x2001_0db8 << 96, 32),      // documentation
-    (0x3fff_0000 << 96, 20),      // documentation (RFC 9637)
+    (0x2001_0000 << 96, 23), // IETF protocol assignments (Teredo, benchmarking, ORCHID)
+    (0x2001_0db8 << 96, 32), // documentation
+    (0x3fff_0000 << 96, 20), // documentation (RFC 9637)
 ];
 
 fn is_public_v6(ip: Ipv6Addr) -> bool {
@@ -337,7 +337,11 @@ mod tests {
         for bad in ["10.0.0.0/33", "::/129", "x/8", "exa mple", "a:b"] {
             assert!(DestinationRules::parse([bad]).is_err(), "{bad}");
         }
-        assert!(DestinationRules::parse(["0.0.0.0/0"]).unwrap().allows_ip(ip("127.0.0.1")));
+        assert!(
+            DestinationRules::parse(["0.0.0.0/0"])
+                .unwrap()
+                .allows_ip(ip("127.0.0.1"))
+        );
     }
 
     proptest::proptest! {

@@ -231,7 +231,11 @@ fn short_text(text: &str, max_chars: usize) -> String {
         .split(|c: char| c.is_control() || c.is_whitespace())
         .filter(|w| !w.is_empty())
     {
-        for c in (!out.is_empty()).then_some(' ').into_iter().chain(word.chars()) {
+        for c in (!out.is_empty())
+            .then_some(' ')
+            .into_iter()
+            .chain(word.chars())
+        {
             if chars == max_chars {
                 out.push_str("...");
                 return out;

@@ -102,9 +102,8 @@ impl Resolve for GuardedResolver {
         let rules = Arc::clone(&self.rules);
         let host = name.as_str().to_owned();
         Box::pin(async move {
-            let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .collect();
+            let found: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             let allowed: Vec<SocketAddr> = if rules.allows_host(&host) {
                 found
             } else {
@@ -195,19 +194,17 @@ impl HttpClients {
         check_destination(url, &self.rules)
             .await
             .map_err(|refused| refusal(spec, &refused.host))?;
-        connect(spec, config, &self.guarded)
-            .await
-            .map_err(|error| {
-                if is_refusal(&chain(&error)) {
-                    let host = Url::parse(url)
-                        .ok()
-                        .and_then(|u| u.host_str().map(str::to_owned))
-                        .unwrap_or_default();
-                    refusal(spec, &host)
-                } else {
-                    error
-                }
-            })
+        connect(spec, config, &self.guarded).await.map_err(|error| {
+            if is_refusal(&chain(&error)) {
+                let host = Url::parse(url)
+                    .ok()
+                    .and_then(|u| u.host_str().map(str::to_owned))
+                    .unwrap_or_default();
+                refusal(spec, &host)
+            } else {
+                error
+            }
+        })
     }
 }
 

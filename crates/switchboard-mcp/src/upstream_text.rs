@@ -53,7 +53,10 @@ mod tests {
     fn upstream_text_is_short_and_plain() {
         assert_eq!(short_text("a\n\n b\u{1b}[31m\tc", 50), "a b [31m c");
         assert_eq!(short_text(&"x".repeat(500), 10), "xxxxxxxxxx...");
-        assert_eq!(without_body("HTTP 401 Unauthorized: SECRET body"), "HTTP 401 Unauthorized");
+        assert_eq!(
+            without_body("HTTP 401 Unauthorized: SECRET body"),
+            "HTTP 401 Unauthorized"
+        );
         assert_eq!(
             without_body("could not parse JSON response as ServerJsonRpcMessage: eof: {\"a\""),
             "could not parse JSON response as ServerJsonRpcMessage"

@@ -84,8 +84,9 @@ pub(crate) fn check_saved_url(
         return Ok(());
     }
     match url {
-        Some(url) => check_url(url, &state.config.destinations)
-            .map_err(|refused| refusal(&refused.host)),
+        Some(url) => {
+            check_url(url, &state.config.destinations).map_err(|refused| refusal(&refused.host))
+        }
         None => Ok(()),
     }
 }

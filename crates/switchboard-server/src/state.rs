@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use switchboard_agent::{Agent, AgentConfig, AgentObserver};
-use switchboard_core::{DestinationRules, OwnerId};
+use switchboard_core::OwnerId;
 use switchboard_mcp::{ConnectionManager, ToolBackend};
 use switchboard_store::Store;
 
@@ -69,12 +69,7 @@ impl AppState {
             Arc::clone(&store),
             Arc::clone(&metrics),
             None,
-        )
-        .with_providers(ProviderClients::new(
-            Arc::clone(&store),
-            &auth,
-            &DestinationRules::default(),
-        )));
+        ));
         Self {
             store,
             manager,
@@ -98,17 +93,16 @@ impl AppState {
     /// As [`AppState::with_config`], with a configuration shared with other services (the
     /// connection manager's [`ServerPolicy`](crate::ServerPolicy)).
     pub fn with_shared_config(mut self, config: Arc<ServerConfig>) -> Self {
-        self.runs = Arc::new(Runs::new(
+        let runs = Runs::new(
             self.agent.clone(),
             Arc::clone(&self.store),
             Arc::clone(&self.metrics),
             config.env_provider.clone(),
-        )
-        .with_providers(ProviderClients::new(
-            Arc::clone(&self.store),
-            &self.auth,
-            &config.destinations,
-        )));
+        );
+        // Members' providers behind the destination guard, with the admin's allow list.
+        let providers =
+            ProviderClients::new(Arc::clone(&self.store), &self.auth, &config.destinations);
+        self.runs = Arc::new(runs.with_providers(providers));
         self.config = config;
         self
     }

@@ -154,7 +154,12 @@ fn message(body: &Value) -> &str {
 }
 
 fn assert_refused(status: StatusCode, body: &Value, host: &str) {
-    assert_error(status, body, StatusCode::FORBIDDEN, "DESTINATION_NOT_ALLOWED");
+    assert_error(
+        status,
+        body,
+        StatusCode::FORBIDDEN,
+        "DESTINATION_NOT_ALLOWED",
+    );
     assert!(message(body).contains(host), "{body}");
 }
 
@@ -162,8 +167,12 @@ fn assert_refused(status: StatusCode, body: &Value, host: &str) {
 async fn a_members_loopback_server_is_refused_without_being_reached() {
     let api = start(&[]).await;
     let target = CannedHttp::start(401, "text/plain", "go away").await;
-    api.stored_for_member("inside", "streamable_http", &target.url("127.0.0.1", "/mcp"))
-        .await;
+    api.stored_for_member(
+        "inside",
+        "streamable_http",
+        &target.url("127.0.0.1", "/mcp"),
+    )
+    .await;
 
     let (status, body) = api.test_server(&api.member, "inside").await;
     assert_refused(status, &body, "127.0.0.1");
@@ -223,10 +232,20 @@ async fn ipv4_mapped_and_other_special_literals_are_refused() {
         let (status, body) = api
             .create(&api.member, json!({"name": id, "url": url}))
             .await;
-        assert_error(status, &body, StatusCode::FORBIDDEN, "DESTINATION_NOT_ALLOWED");
+        assert_error(
+            status,
+            &body,
+            StatusCode::FORBIDDEN,
+            "DESTINATION_NOT_ALLOWED",
+        );
         api.stored_for_member(id, "streamable_http", &url).await;
         let (status, body) = api.test_server(&api.member, id).await;
-        assert_error(status, &body, StatusCode::FORBIDDEN, "DESTINATION_NOT_ALLOWED");
+        assert_error(
+            status,
+            &body,
+            StatusCode::FORBIDDEN,
+            "DESTINATION_NOT_ALLOWED",
+        );
     }
     assert_eq!(target.hits(), 0, "the target was reached");
     api.manager.shutdown().await;
@@ -245,7 +264,8 @@ async fn a_closed_port_and_an_open_one_get_the_same_refusal() {
         .delete_server(&api.member_id, &switchboard_core::ServerId("probe".into()))
         .await
         .unwrap();
-    api.stored_for_member("probe", "streamable_http", &url).await;
+    api.stored_for_member("probe", "streamable_http", &url)
+        .await;
     let (closed_status, closed_body) = api.test_server(&api.member, "probe").await;
 
     assert_eq!(open_status, StatusCode::FORBIDDEN, "{open_body}");
@@ -262,7 +282,10 @@ async fn allow_listed_networks_and_hosts_are_reached() {
     let target = CannedHttp::start(401, "text/plain", "who are you").await;
     for (id, host) in [("by-cidr", "127.0.0.1"), ("by-host", "localhost")] {
         let (status, body) = api
-            .create(&api.member, json!({"name": id, "url": target.url(host, "/mcp")}))
+            .create(
+                &api.member,
+                json!({"name": id, "url": target.url(host, "/mcp")}),
+            )
             .await;
         assert_eq!(status, StatusCode::CREATED, "{body}");
         let (status, body) = api.test_server(&api.member, id).await;
@@ -277,7 +300,10 @@ async fn an_admins_server_is_not_guarded() {
     let api = start(&[]).await;
     let target = CannedHttp::start(401, "text/plain", "who are you").await;
     let (status, body) = api
-        .create(&api.admin, json!({"name": "mine", "url": target.url("127.0.0.1", "/mcp")}))
+        .create(
+            &api.admin,
+            json!({"name": "mine", "url": target.url("127.0.0.1", "/mcp")}),
+        )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     let (status, body) = api.test_server(&api.admin, "mine").await;
@@ -307,7 +333,13 @@ async fn upstream_bodies_are_not_echoed() {
     let api = start(&["127.0.0.0/8"]).await;
     let big = format!("{MARKER} {}", "x".repeat(20 * 1024));
     let cases = [
-        ("auth-text", "streamable_http", 401, "text/plain", big.clone()),
+        (
+            "auth-text",
+            "streamable_http",
+            401,
+            "text/plain",
+            big.clone(),
+        ),
         (
             "auth-json",
             "streamable_http",
@@ -315,7 +347,13 @@ async fn upstream_bodies_are_not_echoed() {
             "application/json",
             json!({"detail": big}).to_string(),
         ),
-        ("forbidden", "streamable_http", 403, "text/html", big.clone()),
+        (
+            "forbidden",
+            "streamable_http",
+            403,
+            "text/html",
+            big.clone(),
+        ),
         (
             "not-json-rpc",
             "streamable_http",
@@ -337,17 +375,29 @@ async fn upstream_bodies_are_not_echoed() {
             "application/json",
             json!({"error": MARKER}).to_string(),
         ),
-        ("sse-404", "sse", 404, "text/plain", format!("{MARKER} no such page")),
+        (
+            "sse-404",
+            "sse",
+            404,
+            "text/plain",
+            format!("{MARKER} no such page"),
+        ),
         ("sse-500", "sse", 500, "text/plain", big.clone()),
     ];
     let mut targets = Vec::new();
     let mut wrong = Vec::new();
     for (id, transport, status, content_type, body) in cases {
         let target = CannedHttp::start(status, content_type, body).await;
-        let url = target.url("127.0.0.1", if transport == "sse" { "/sse" } else { "/mcp" });
+        let url = target.url(
+            "127.0.0.1",
+            if transport == "sse" { "/sse" } else { "/mcp" },
+        );
         for token in [&api.member, &api.admin] {
             let (created, answer) = api
-                .create(token, json!({"name": id, "transport": transport, "url": url}))
+                .create(
+                    token,
+                    json!({"name": id, "transport": transport, "url": url}),
+                )
                 .await;
             assert_eq!(created, StatusCode::CREATED, "{answer}");
             let (status, answer) = api.test_server(token, id).await;
@@ -391,8 +441,10 @@ async fn a_members_provider_cannot_reach_the_hosts_network() {
             Method::POST,
             "/api/providers",
             &api.member,
-            Some(json!({"name": "p", "kind": "openai", "baseUrl": target.url("127.0.0.1", "/v1"),
-                        "apiKey": "k", "defaultModel": "m"})),
+            Some(
+                json!({"name": "p", "kind": "openai", "baseUrl": target.url("127.0.0.1", "/v1"),
+                        "apiKey": "k", "defaultModel": "m"}),
+            ),
         )
         .await;
     assert_refused(status, &body, "127.0.0.1");
@@ -402,8 +454,10 @@ async fn a_members_provider_cannot_reach_the_hosts_network() {
             Method::POST,
             "/api/providers",
             &api.member,
-            Some(json!({"name": "p", "kind": "openai", "baseUrl": target.url("localhost", "/v1"),
-                        "apiKey": "k", "defaultModel": "m"})),
+            Some(
+                json!({"name": "p", "kind": "openai", "baseUrl": target.url("localhost", "/v1"),
+                        "apiKey": "k", "defaultModel": "m"}),
+            ),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
@@ -420,8 +474,10 @@ async fn a_members_provider_cannot_reach_the_hosts_network() {
             Method::POST,
             "/api/providers",
             &api.admin,
-            Some(json!({"name": "p", "kind": "openai", "baseUrl": target.url("127.0.0.1", "/v1"),
-                        "apiKey": "k", "defaultModel": "m"})),
+            Some(
+                json!({"name": "p", "kind": "openai", "baseUrl": target.url("127.0.0.1", "/v1"),
+                        "apiKey": "k", "defaultModel": "m"}),
+            ),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
@@ -440,8 +496,10 @@ async fn a_providers_error_body_is_not_echoed() {
             Method::POST,
             "/api/providers",
             &api.member,
-            Some(json!({"name": "p", "kind": "openai", "baseUrl": target.url("127.0.0.1", "/v1"),
-                        "apiKey": "k", "defaultModel": "m"})),
+            Some(
+                json!({"name": "p", "kind": "openai", "baseUrl": target.url("127.0.0.1", "/v1"),
+                        "apiKey": "k", "defaultModel": "m"}),
+            ),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");

@@ -78,11 +78,19 @@ async fn a_members_server_may_not_reach_the_hosts_network() {
     let member = member(&sb);
 
     // A name that resolves to loopback passes when saved and is refused when connecting.
-    let (status, answer) =
-        create_and_test(&served, Some(&member), "inside", &target.url("localhost", "/mcp")).await;
+    let (status, answer) = create_and_test(
+        &served,
+        Some(&member),
+        "inside",
+        &target.url("localhost", "/mcp"),
+    )
+    .await;
     assert_eq!(status, 403, "{answer}");
     assert_eq!(answer["code"], "DESTINATION_NOT_ALLOWED", "{answer}");
-    assert!(answer["message"].as_str().unwrap().contains("localhost"), "{answer}");
+    assert!(
+        answer["message"].as_str().unwrap().contains("localhost"),
+        "{answer}"
+    );
     // An IP literal is refused when saved, the IPv4-mapped form too.
     for host in ["127.0.0.1", "[::ffff:127.0.0.1]"] {
         let (status, answer) = send(
@@ -100,8 +108,13 @@ async fn a_members_server_may_not_reach_the_hosts_network() {
 
     // The admin is not limited.
     let admin = served.token.clone();
-    let (status, answer) =
-        create_and_test(&served, admin.as_deref(), "mine", &target.url("127.0.0.1", "/mcp")).await;
+    let (status, answer) = create_and_test(
+        &served,
+        admin.as_deref(),
+        "mine",
+        &target.url("127.0.0.1", "/mcp"),
+    )
+    .await;
     assert_eq!(status, 502, "{answer}");
     assert_eq!(answer["code"], "MCP_AUTH_FAILED", "{answer}");
     assert!(target.hits() > 0);
@@ -118,8 +131,13 @@ async fn allowed_destinations_are_reached_by_members() {
         &[("SWITCHBOARD_ALLOW_DESTINATIONS", "localhost")],
     );
     let member = member(&sb);
-    let (status, answer) =
-        create_and_test(&served, Some(&member), "by-cidr", &target.url("127.0.0.1", "/mcp")).await;
+    let (status, answer) = create_and_test(
+        &served,
+        Some(&member),
+        "by-cidr",
+        &target.url("127.0.0.1", "/mcp"),
+    )
+    .await;
     assert_eq!(answer["code"], "MCP_AUTH_FAILED", "{status} {answer}");
     assert!(target.hits() > 0, "the target was not reached");
     assert!(terminate(&mut served).success());
@@ -129,8 +147,13 @@ async fn allowed_destinations_are_reached_by_members() {
     let mut served = serve_with_env(&sb, &[], &[("SWITCHBOARD_ALLOW_DESTINATIONS", "localhost")]);
     let member = self::member(&sb);
     let before = target.hits();
-    let (status, answer) =
-        create_and_test(&served, Some(&member), "by-name", &target.url("localhost", "/mcp")).await;
+    let (status, answer) = create_and_test(
+        &served,
+        Some(&member),
+        "by-name",
+        &target.url("localhost", "/mcp"),
+    )
+    .await;
     assert_eq!(answer["code"], "MCP_AUTH_FAILED", "{status} {answer}");
     assert!(target.hits() > before, "the target was not reached");
     assert!(terminate(&mut served).success());
@@ -139,7 +162,13 @@ async fn allowed_destinations_are_reached_by_members() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_invalid_allow_list_entry_stops_serve() {
     let sb = Switchboard::new();
-    let run = sb.run(&["serve", "--listen", "127.0.0.1:0", "--allow-destination", "10.0.0.0/99"]);
+    let run = sb.run(&[
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--allow-destination",
+        "10.0.0.0/99",
+    ]);
     let run = run.failed();
     assert!(run.stderr.contains("10.0.0.0/99"), "{}", run.stderr);
 }

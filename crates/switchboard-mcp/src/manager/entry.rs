@@ -15,8 +15,8 @@ use tokio::sync::{broadcast, watch};
 use super::status::{ConnectionSnapshot, ConnectionStatus, StatusChange};
 use super::tools::CachedTools;
 use crate::config::ManagerConfig;
-use crate::destination::HttpClients;
 use crate::connection::Connection;
+use crate::destination::HttpClients;
 use crate::error::McpError;
 use crate::policy::ConnectPolicy;
 

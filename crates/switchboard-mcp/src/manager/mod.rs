@@ -21,8 +21,8 @@ use tokio_util::sync::CancellationToken;
 pub use status::{ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange};
 
 use crate::config::ManagerConfig;
-use crate::destination::HttpClients;
 use crate::connection::CallLimits;
+use crate::destination::HttpClients;
 use crate::error::McpError;
 use crate::policy::{AdmitAll, ConnectPolicy};
 use entry::{Entry, Live};
