@@ -224,7 +224,7 @@ async fn read_prefix(mut response: reqwest::Response, limit: usize) -> Vec<u8> {
 
 /// `text` on one line, control characters (line breaks, terminal escapes) turned into spaces,
 /// runs of spaces collapsed, cut at `max_chars` characters.
-fn short_text(text: &str, max_chars: usize) -> String {
+pub(crate) fn short_text(text: &str, max_chars: usize) -> String {
     let mut out = String::new();
     let mut chars = 0;
     for word in text
