@@ -262,6 +262,37 @@ mod tests {
         }
     }
 
+    /// The guarded client itself refuses, at connect time, a name that resolves to loopback:
+    /// what holds if the name resolved elsewhere when it was checked (DNS rebinding).
+    #[tokio::test]
+    async fn the_guarded_client_never_connects_to_a_refused_address() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let client = guarded_client(Arc::new(DestinationRules::default()));
+        let error = client
+            .get(format!("http://localhost:{port}/"))
+            .send()
+            .await
+            .unwrap_err();
+        assert!(is_refusal(&chain(&error)), "{}", chain(&error));
+        // Nothing was accepted: a connection would be waiting.
+        let accepted = tokio::time::timeout(std::time::Duration::ZERO, listener.accept()).await;
+        assert!(accepted.is_err(), "the guarded client connected");
+
+        let allowed = guarded_client(Arc::new(DestinationRules::parse(["localhost"]).unwrap()));
+        let request = tokio::spawn(async move {
+            allowed
+                .get(format!("http://localhost:{port}/"))
+                .send()
+                .await
+        });
+        assert!(
+            listener.accept().await.is_ok(),
+            "the allowed name was not reached"
+        );
+        request.abort();
+    }
+
     #[tokio::test]
     async fn the_resolver_drops_refused_addresses() {
         let resolver = GuardedResolver {
