@@ -191,9 +191,12 @@ impl HttpClients {
             return connect(spec, config, &self.plain).await;
         }
         let url = spec.url.as_deref().unwrap_or_default();
-        check_destination(url, &self.rules)
-            .await
-            .map_err(|refused| refusal(spec, &refused.host))?;
+        // A resolver that hangs is left to the connect timeout of the connection itself.
+        if let Ok(checked) =
+            tokio::time::timeout(config.connect_timeout, check_destination(url, &self.rules)).await
+        {
+            checked.map_err(|refused| refusal(spec, &refused.host))?;
+        }
         connect(spec, config, &self.guarded).await.map_err(|error| {
             if is_refusal(&chain(&error)) {
                 let host = Url::parse(url)

@@ -21,6 +21,9 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::state::{AppState, AuthMode};
 
+/// How long resolving a provider's host for the early check may take.
+const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Whether members are guarded under `auth`: with tokens, yes; a single user, no.
 pub(crate) fn guarded_mode(auth: &AuthMode) -> bool {
     matches!(auth, AuthMode::Tokens)
@@ -61,10 +64,12 @@ impl ProviderClients {
         };
         let http = match guarded {
             Some((client, rules)) => {
-                if let Some(url) = &stored.config.base_url {
-                    check_destination(url, rules)
-                        .await
-                        .map_err(|refused| refusal(&refused.host))?;
+                // A resolver that hangs is left to the model call, which fails on its own.
+                if let Some(url) = &stored.config.base_url
+                    && let Ok(checked) =
+                        tokio::time::timeout(CHECK_TIMEOUT, check_destination(url, rules)).await
+                {
+                    checked.map_err(|refused| refusal(&refused.host))?;
                 }
                 client.clone()
             }
