@@ -26,4 +26,4 @@ pub use agent::{Agent, AgentConfig, AgentObserver, ApprovalPolicy, Claim, RunOut
 pub use catalog::Catalog;
 pub use error::AgentError;
 pub use events::{AgentEvent, EventBus, OwnedEvent, StopReason};
-pub use provider::client_for;
+pub use provider::{client_for, client_with};

@@ -10,6 +10,15 @@ use crate::error::AgentError;
 /// The client for `stored`, which must carry its key in clear
 /// (`ProviderStore::provider_with_key`).
 pub fn client_for(stored: &switchboard_store::Provider) -> Result<Arc<dyn Provider>, AgentError> {
+    client_with(stored, reqwest::Client::new())
+}
+
+/// As [`client_for`], sending through `http` (the server gives members' providers the
+/// destination-guarded client).
+pub fn client_with(
+    stored: &switchboard_store::Provider,
+    http: reqwest::Client,
+) -> Result<Arc<dyn Provider>, AgentError> {
     let config = &stored.config;
     Ok(match config.kind {
         ProviderKind::OpenAi => {
@@ -18,7 +27,7 @@ pub fn client_for(stored: &switchboard_store::Provider) -> Result<Arc<dyn Provid
                 openai.base_url.clone_from(url);
             }
             openai.api_key.clone_from(&config.api_key);
-            Arc::new(OpenAiProvider::new(openai))
+            Arc::new(OpenAiProvider::with_client(openai, http))
         }
         ProviderKind::Anthropic => {
             let mut anthropic = AnthropicConfig::default();
@@ -26,7 +35,7 @@ pub fn client_for(stored: &switchboard_store::Provider) -> Result<Arc<dyn Provid
                 anthropic.base_url.clone_from(url);
             }
             anthropic.api_key.clone_from(&config.api_key);
-            Arc::new(AnthropicProvider::new(anthropic))
+            Arc::new(AnthropicProvider::with_client(anthropic, http))
         }
         other => {
             return Err(AgentError::UnsupportedProvider {

@@ -3,6 +3,7 @@
 //! tools are given when offered to a model ([`naming`]), and how other clients' MCP server
 //! lists are read into specs ([`import`]).
 
+pub mod destination;
 pub mod error_code;
 pub mod import;
 pub mod launch;
@@ -12,6 +13,7 @@ pub mod spec;
 pub mod tool;
 pub mod tool_call;
 
+pub use destination::{DestinationRules, is_public};
 pub use error_code::{ErrorCode, RetrySafety};
 pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
 pub use naming::NameTable;

@@ -9,8 +9,10 @@
 //! Anthropic's `overloaded_error`). Errors that arrive inside a stream have no status, so their
 //! `type` is mapped back to the status the provider documents for it.
 //!
-//! The provider's own message is kept, with the API key blanked out should the provider have
-//! echoed it.
+//! The provider's own message is kept, short and without control characters, with the API
+//! key blanked out should the provider have echoed it. A body that is not an error document
+//! is never quoted: a member's `baseUrl` may point at a service that is not a model at all,
+//! and its pages must not come back through the error (only the status's reason phrase does).
 
 use std::time::{Duration, SystemTime};
 
@@ -19,8 +21,10 @@ use serde_json::Value;
 
 use crate::error::LlmError;
 
-/// The longest body text kept as a message when the body is not a recognisable error object.
-const MAX_RAW_MESSAGE: usize = 1000;
+/// The longest provider message kept, in characters.
+const MAX_MESSAGE: usize = 200;
+/// How much of an error body is read; an error document is far smaller.
+const MAX_ERROR_BODY: usize = 64 * 1024;
 
 /// Message fragments (lowercase) by which servers say the conversation does not fit.
 const CONTEXT_TOO_LONG_HINTS: &[&str] = &[
@@ -45,24 +49,22 @@ pub(crate) struct ProviderError {
 }
 
 impl ProviderError {
-    /// Reads an error response body of either wire format; falls back to the body text, or to
-    /// the status's reason phrase when the body is empty.
+    /// Reads an error response body of either wire format; falls back to the status's reason
+    /// phrase when the body is not an error document (it is never quoted).
     pub(crate) fn from_body(status: u16, body: &str) -> Self {
         if let Ok(value) = serde_json::from_str::<Value>(body)
-            && let Some(error) = Self::from_value(&value)
+            && let Some(mut error) = Self::from_value(&value)
         {
-            return error;
+            error.message = short_text(&error.message, MAX_MESSAGE);
+            if !error.message.is_empty() {
+                return error;
+            }
         }
-        let text = body.trim();
-        let message = if text.is_empty() {
-            reqwest::StatusCode::from_u16(status)
-                .ok()
-                .and_then(|s| s.canonical_reason())
-                .unwrap_or("no message")
-                .to_owned()
-        } else {
-            truncate(text, MAX_RAW_MESSAGE)
-        };
+        let message = reqwest::StatusCode::from_u16(status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .unwrap_or("no message")
+            .to_owned();
         Self {
             message,
             ..Self::default()
@@ -189,12 +191,13 @@ pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Durati
     Some(at.duration_since(now).unwrap_or(Duration::ZERO))
 }
 
-/// Reads a non-success response and classifies it. The body is read whole (error bodies are
-/// small); if that fails, the status alone decides.
+/// Reads a non-success response and classifies it. At most [`MAX_ERROR_BODY`] of the body is
+/// read; if that fails, the status alone decides.
 pub(crate) async fn from_response(response: reqwest::Response, secret: Option<&str>) -> LlmError {
     let status = response.status().as_u16();
     let retry_after = retry_after(response.headers(), SystemTime::now());
-    let body = response.text().await.unwrap_or_default();
+    let body = read_prefix(response, MAX_ERROR_BODY).await;
+    let body = String::from_utf8_lossy(&body);
     let error = ProviderError::from_body(status, &body).redacted(secret);
     classify(status, retry_after, error)
 }
@@ -207,11 +210,41 @@ fn string_field(value: Option<&Value>) -> Option<String> {
     }
 }
 
-fn truncate(text: &str, max_chars: usize) -> String {
-    match text.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{}...", &text[..cut]),
-        None => text.to_owned(),
+/// Up to about `limit` bytes of the body; a body that fails halfway yields what was read.
+async fn read_prefix(mut response: reqwest::Response, limit: usize) -> Vec<u8> {
+    let mut body = Vec::new();
+    while body.len() < limit {
+        match response.chunk().await {
+            Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+            Ok(None) | Err(_) => break,
+        }
     }
+    body
+}
+
+/// `text` on one line, control characters (line breaks, terminal escapes) turned into spaces,
+/// runs of spaces collapsed, cut at `max_chars` characters.
+pub(crate) fn short_text(text: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    let mut chars = 0;
+    for word in text
+        .split(|c: char| c.is_control() || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+    {
+        for c in (!out.is_empty())
+            .then_some(' ')
+            .into_iter()
+            .chain(word.chars())
+        {
+            if chars == max_chars {
+                out.push_str("...");
+                return out;
+            }
+            out.push(c);
+            chars += 1;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -248,7 +281,7 @@ mod tests {
         ));
         assert!(matches!(
             class(500, "boom"),
-            LlmError::Upstream { status: 500, message } if message == "boom"
+            LlmError::Upstream { status: 500, message } if message == "Internal Server Error"
         ));
         assert!(matches!(
             class(529, &anthropic("overloaded_error", "Overloaded")),
@@ -309,7 +342,22 @@ mod tests {
             "bad input"
         );
         let long = "x".repeat(5000);
-        assert!(ProviderError::from_body(500, &long).message.len() < 1100);
+        assert_eq!(
+            ProviderError::from_body(500, &long).message,
+            "Internal Server Error"
+        );
+    }
+
+    #[test]
+    fn bodies_are_not_quoted_and_messages_are_short_and_plain() {
+        let page = format!("<html>SECRET-PAGE {}</html>", "y".repeat(20_000));
+        let error = ProviderError::from_body(500, &page);
+        assert_eq!(error.message, "Internal Server Error");
+        let json = serde_json::json!({"error": {"message": format!("bad\n\u{1b}[31mred {}", "z".repeat(500))}});
+        let message = ProviderError::from_body(400, &json.to_string()).message;
+        assert!(message.starts_with("bad [31mred zzz"), "{message}");
+        assert!(message.chars().count() <= 203, "{}", message.len());
+        assert!(!message.contains('\u{1b}') && !message.contains('\n'));
     }
 
     #[test]

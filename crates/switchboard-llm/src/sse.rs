@@ -118,7 +118,8 @@ fn read_error(error: sse_stream::Error) -> LlmError {
 /// Parses a message's JSON data, naming the wire format in the error.
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(wire: &str, data: &str) -> Result<T, LlmError> {
     serde_json::from_str(data).map_err(|error| {
-        let shown: String = data.chars().take(300).collect();
+        // A short, one-line start: the stream may come from something that is not a model.
+        let shown = crate::classify::short_text(data, 100);
         LlmError::Protocol(format!("bad {wire} stream message ({error}): {shown}"))
     })
 }

@@ -9,6 +9,7 @@ use rmcp::service::{ClientInitializeError, ServiceError};
 use switchboard_core::{ErrorCode, SpecError};
 
 use crate::transport::sse::SseTransportError;
+use crate::upstream_text::{MAX_DETAIL, MAX_QUOTED, short_text};
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -95,7 +96,7 @@ pub enum McpError {
     #[error("server `{server}` has no tool `{tool}`")]
     ToolNotFound { server: String, tool: String },
 
-    #[error("server `{server}` answered with error {}: {}", .error.code.0, .error.message)]
+    #[error("server `{server}` answered with error {}: {}", .error.code.0, short_text(&.error.message, MAX_QUOTED))]
     Server { server: String, error: ErrorData },
 
     #[error("server `{server}` broke the protocol: {detail}")]
@@ -189,7 +190,7 @@ impl McpError {
             }
             other => McpError::Protocol {
                 server: server.to_owned(),
-                detail: other.to_string(),
+                detail: short_text(&other.to_string(), MAX_DETAIL),
             },
         }
     }
@@ -253,7 +254,9 @@ impl McpError {
     }
 }
 
-/// An error's whole message with the server URL's secrets (password, query values) hidden.
+/// An error's whole message with the server URL's secrets (password, query values) hidden,
+/// on one line and cut at [`MAX_DETAIL`] characters (the transports already keep response
+/// bodies out; this bounds whatever else the causes quote).
 #[derive(Debug)]
 pub(crate) struct Redacted(String);
 
@@ -268,7 +271,7 @@ impl Redacted {
                 text = text.replace(&raw, &safe);
             }
         }
-        Self(text)
+        Self(short_text(&text, MAX_DETAIL))
     }
 }
 

@@ -15,10 +15,12 @@ mod client;
 mod config;
 mod connect;
 mod connection;
+pub mod destination;
 mod error;
 mod manager;
 mod policy;
 pub mod transport;
+mod upstream_text;
 
 pub use backend::{ServerTools, ToolBackend};
 pub use client::Progress;

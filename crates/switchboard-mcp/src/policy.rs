@@ -5,7 +5,7 @@
 //! (reconnects included), never only when a server is saved: a rule an admin removes stops
 //! the servers that relied on it at their next start.
 
-use switchboard_core::{OwnerId, ServerSpec};
+use switchboard_core::{DestinationRules, OwnerId, ServerSpec};
 
 use crate::error::McpError;
 
@@ -14,6 +14,12 @@ use crate::error::McpError;
 pub trait ConnectPolicy: Send + Sync + 'static {
     /// `Err` refuses the connection (reported as the connection's error); `Ok` says how.
     async fn admit(&self, owner: &OwnerId, spec: &ServerSpec) -> Result<Admission, McpError>;
+
+    /// What a connection admitted with [`Admission::guard_destinations`] may reach besides
+    /// public addresses (the admin's allow list). Read once, when the manager is created.
+    fn destination_rules(&self) -> DestinationRules {
+        DestinationRules::default()
+    }
 }
 
 /// The rules one connection is opened under.

@@ -199,9 +199,11 @@ async fn unusable_answers_are_reported_as_such() {
         .await
         .unwrap_err();
     assert!(
-        matches!(&error, SseTransportError::Http { status, body } if status.as_u16() == 404 && body == "no such"),
+        matches!(&error, SseTransportError::Http { status } if status.as_u16() == 404),
         "{error:?}"
     );
+    // The body of whatever answered is not quoted back.
+    assert!(!error.to_string().contains("no such"), "{error}");
 }
 
 fn ping(id: u32) -> ClientJsonRpcMessage {
@@ -265,9 +267,10 @@ async fn scripted_session_posts_with_headers_and_receives_until_the_stream_ends(
 
     let error = transport.send(ping(2)).await.unwrap_err();
     assert!(
-        matches!(&error, SseTransportError::Http { status, body } if status.as_u16() == 500 && body == "boom"),
+        matches!(&error, SseTransportError::Http { status } if status.as_u16() == 500),
         "{error:?}"
     );
+    assert!(!error.to_string().contains("boom"), "{error}");
 
     end_stream.send(()).unwrap();
     assert!(

@@ -23,6 +23,9 @@ pub struct ServerConfig {
     pub env_provider: Option<EnvProvider>,
     /// Which hosts and origins are served, request size limits, where metrics are served.
     pub guard: crate::guard::GuardConfig,
+    /// What members may reach besides public addresses when the destination guard is on
+    /// (`--allow-destination`); empty by default.
+    pub destinations: switchboard_core::DestinationRules,
 }
 
 impl Default for ServerConfig {
@@ -32,6 +35,7 @@ impl Default for ServerConfig {
             max_body_bytes: 4 * 1024 * 1024,
             env_provider: None,
             guard: crate::guard::GuardConfig::default(),
+            destinations: switchboard_core::DestinationRules::default(),
         }
     }
 }

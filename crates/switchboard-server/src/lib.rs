@@ -6,6 +6,7 @@
 mod access_log;
 pub mod auth;
 pub mod config;
+pub mod destinations;
 pub mod error;
 pub mod guard;
 pub mod json;

@@ -68,4 +68,8 @@ impl ConnectPolicy for ServerPolicy {
             guard_destinations: !self.single_user,
         })
     }
+
+    fn destination_rules(&self) -> switchboard_core::DestinationRules {
+        self.config.destinations.clone()
+    }
 }

@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::EnvProvider;
+use crate::destinations::ProviderClients;
 use crate::error::ApiError;
 use crate::metered::MeteredProvider;
 use crate::metrics::Metrics;
@@ -30,6 +31,8 @@ pub struct Runs {
     cancels: Arc<Mutex<HashMap<String, CancellationToken>>>,
     metrics: Arc<Metrics>,
     env_provider: Option<EnvProvider>,
+    /// Builds stored providers' clients (members' behind the destination guard).
+    providers: ProviderClients,
 }
 
 impl Runs {
@@ -40,6 +43,11 @@ impl Runs {
         env_provider: Option<EnvProvider>,
     ) -> Self {
         Self {
+            providers: ProviderClients::new(
+                Arc::clone(&store),
+                &crate::AuthMode::Tokens,
+                &Default::default(),
+            ),
             env_provider,
             metrics,
             agent,
@@ -47,6 +55,13 @@ impl Runs {
             tracker: TaskTracker::new(),
             cancels: Arc::default(),
         }
+    }
+
+    /// Builds stored providers' clients with `providers` (the default guards members with no
+    /// allow list).
+    pub fn with_providers(mut self, providers: ProviderClients) -> Self {
+        self.providers = providers;
+        self
     }
 
     /// Stores the user's message and answers it in the background. Everything that can be
@@ -123,6 +138,7 @@ impl Runs {
             owner,
             conversation,
             self.env_provider.as_ref(),
+            &self.providers,
         )
         .await?;
         spec.provider = Arc::new(MeteredProvider::new(

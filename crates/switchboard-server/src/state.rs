@@ -8,6 +8,7 @@ use switchboard_mcp::{ConnectionManager, ToolBackend};
 use switchboard_store::Store;
 
 use crate::config::ServerConfig;
+use crate::destinations::ProviderClients;
 use crate::live::EventLog;
 use crate::metered::MeteredBackend;
 use crate::metrics::Metrics;
@@ -92,12 +93,16 @@ impl AppState {
     /// As [`AppState::with_config`], with a configuration shared with other services (the
     /// connection manager's [`ServerPolicy`](crate::ServerPolicy)).
     pub fn with_shared_config(mut self, config: Arc<ServerConfig>) -> Self {
-        self.runs = Arc::new(Runs::new(
+        let runs = Runs::new(
             self.agent.clone(),
             Arc::clone(&self.store),
             Arc::clone(&self.metrics),
             config.env_provider.clone(),
-        ));
+        );
+        // Members' providers behind the destination guard, with the admin's allow list.
+        let providers =
+            ProviderClients::new(Arc::clone(&self.store), &self.auth, &config.destinations);
+        self.runs = Arc::new(runs.with_providers(providers));
         self.config = config;
         self
     }

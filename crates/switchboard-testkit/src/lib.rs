@@ -69,6 +69,7 @@
 //! under the target `switchboard_testkit::peer`, and [`HttpPeer::output`] returns its tail.
 
 mod aimock;
+pub mod canned_http;
 mod captured_log;
 mod http_peer;
 mod output;
@@ -78,6 +79,7 @@ pub mod scripted_llm;
 mod stdio_command;
 
 pub use aimock::{AIMOCK_CLI_JS, Aimock};
+pub use canned_http::CannedHttp;
 pub use captured_log::CapturedLog;
 pub use http_peer::HttpPeer;
 pub use peers::{EverythingHttp, Misbehaving, PEERS_ENV, Peers, PyGen};

@@ -15,8 +15,8 @@ use tokio::sync::{broadcast, watch};
 use super::status::{ConnectionSnapshot, ConnectionStatus, StatusChange};
 use super::tools::CachedTools;
 use crate::config::ManagerConfig;
-use crate::connect::connect;
 use crate::connection::Connection;
+use crate::destination::HttpClients;
 use crate::error::McpError;
 use crate::policy::ConnectPolicy;
 
@@ -89,7 +89,7 @@ impl Entry {
         self: &Arc<Self>,
         spec: &ServerSpec,
         config: &ManagerConfig,
-        http: &reqwest::Client,
+        http: &HttpClients,
         policy: &dyn ConnectPolicy,
     ) -> Result<Live, McpError> {
         if let Some(live) = self.current(spec) {
@@ -109,7 +109,7 @@ impl Entry {
         }
         self.set_status(ConnectionStatus::Connecting, None, None);
         let connected = match policy.admit(&self.changes.0, spec).await {
-            Ok(_admission) => connect(spec, config, http).await,
+            Ok(admission) => http.connect(spec, config, admission).await,
             Err(refused) => Err(refused),
         };
         match connected {

@@ -21,8 +21,8 @@ use tokio_util::sync::CancellationToken;
 pub use status::{ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange};
 
 use crate::config::ManagerConfig;
-use crate::connect::connect;
 use crate::connection::CallLimits;
+use crate::destination::HttpClients;
 use crate::error::McpError;
 use crate::policy::{AdmitAll, ConnectPolicy};
 use entry::{Entry, Live};
@@ -38,7 +38,7 @@ pub struct ConnectionManager {
 
 struct Inner {
     config: ManagerConfig,
-    http: reqwest::Client,
+    http: HttpClients,
     policy: Arc<dyn ConnectPolicy>,
     entries: Mutex<HashMap<Key, Arc<Entry>>>,
     stop: CancellationToken,
@@ -62,7 +62,7 @@ impl ConnectionManager {
     pub fn with_policy(config: ManagerConfig, policy: Arc<dyn ConnectPolicy>) -> Self {
         let inner = Arc::new(Inner {
             config,
-            http: http_client(),
+            http: HttpClients::new(http_client(), policy.destination_rules()),
             policy,
             entries: Mutex::new(HashMap::new()),
             stop: CancellationToken::new(),
@@ -234,8 +234,8 @@ impl ConnectionManager {
         spec: &ServerSpec,
     ) -> Result<ServerReport, McpError> {
         let config = &self.inner.config;
-        let _admission = self.inner.policy.admit(owner, spec).await?;
-        let conn = connect(spec, config, &self.inner.http).await?;
+        let admission = self.inner.policy.admit(owner, spec).await?;
+        let conn = self.inner.http.connect(spec, config, admission).await?;
         let tools = conn.list_tools(self.limits(spec, None)).await;
         let details = conn.details().clone();
         conn.close(config.shutdown_grace).await;

@@ -7,6 +7,9 @@
 //! session ID provided") instead; rmcp cannot route that error to any request, so the call
 //! would hang until its timeout. Such a request was not processed, so reporting it as an
 //! expired session is both accurate and safe to retry.
+//!
+//! It also keeps response bodies out of errors: rmcp quotes a refused request's body whole
+//! ("HTTP 401: <20 KB>"); we keep the status (see [`crate::upstream_text`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -18,6 +21,8 @@ use rmcp::transport::streamable_http_client::{
     StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
 use sse_stream::{Error as SseError, Sse};
+
+use crate::upstream_text::{short_text, without_body};
 
 #[derive(Clone)]
 pub(crate) struct SessionAwareClient(pub(crate) reqwest::Client);
@@ -38,6 +43,19 @@ fn check_session(
     Ok(response)
 }
 
+/// The error without the response body rmcp quotes in it.
+fn unquoted(error: StreamableHttpError<reqwest::Error>) -> StreamableHttpError<reqwest::Error> {
+    match error {
+        StreamableHttpError::UnexpectedServerResponse(text) => {
+            StreamableHttpError::UnexpectedServerResponse(without_body(&text).into())
+        }
+        StreamableHttpError::UnexpectedContentType(Some(content_type)) => {
+            StreamableHttpError::UnexpectedContentType(Some(short_text(&content_type, 100)))
+        }
+        other => other,
+    }
+}
+
 impl StreamableHttpClient for SessionAwareClient {
     type Error = reqwest::Error;
 
@@ -53,7 +71,8 @@ impl StreamableHttpClient for SessionAwareClient {
         let response = self
             .0
             .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await?;
+            .await
+            .map_err(unquoted)?;
         check_session(had_session, response)
     }
 
@@ -77,7 +96,8 @@ impl StreamableHttpClient for SessionAwareClient {
                 custom_headers,
                 max_sse_event_size,
             )
-            .await?;
+            .await
+            .map_err(unquoted)?;
         check_session(had_session, response)
     }
 
@@ -104,6 +124,7 @@ impl StreamableHttpClient for SessionAwareClient {
         self.0
             .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
             .await
+            .map_err(unquoted)
     }
 
     async fn get_stream_with_max_sse_event_size(
@@ -125,5 +146,6 @@ impl StreamableHttpClient for SessionAwareClient {
                 max_sse_event_size,
             )
             .await
+            .map_err(unquoted)
     }
 }

@@ -44,8 +44,6 @@ const MAX_EVENT_SIZE: usize = 16 * 1024 * 1024;
 /// Messages read from the stream but not yet received; beyond this the reader waits, which
 /// pushes back on the server through TCP.
 const INBOUND_CAPACITY: usize = 64;
-/// How much of an error response's body is kept in [`SseTransportError::Http`].
-const ERROR_BODY_BYTES: usize = 512;
 /// How much of a successful POST's body is read so the connection can be reused.
 const DRAIN_BODY_BYTES: usize = 64 * 1024;
 
@@ -218,7 +216,8 @@ impl Transport<RoleClient> for SseClientTransport {
     }
 }
 
-/// Turns a non-2xx response into an error; 401 and 403 are `Unauthorized`.
+/// Turns a non-2xx response into an error; 401 and 403 are `Unauthorized`. The body of an
+/// error is never read into it (see [`SseTransportError::Http`]).
 async fn check_status(response: reqwest::Response) -> Result<reqwest::Response, SseTransportError> {
     let status = response.status();
     if status.is_success() {
@@ -235,12 +234,7 @@ async fn check_status(response: reqwest::Response) -> Result<reqwest::Response, 
             www_authenticate,
         });
     }
-    let body = read_prefix(response, ERROR_BODY_BYTES).await;
-    let body = String::from_utf8_lossy(&body);
-    Err(SseTransportError::Http {
-        status,
-        body: events::preview(body.trim()).to_owned(),
-    })
+    Err(SseTransportError::Http { status })
 }
 
 fn check_event_stream(headers: &HeaderMap) -> Result<(), SseTransportError> {

@@ -8,6 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::Caller;
+use crate::destinations::check_saved_url;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
@@ -34,6 +35,7 @@ async fn create(
     caller: Caller,
     Json(config): Json<ProviderConfig>,
 ) -> Result<(StatusCode, axum::Json<Provider>), ApiError> {
+    check_saved_url(&state, &caller, config.base_url.as_deref())?;
     let created = state
         .store
         .create_provider(&caller.user.id, &config)
@@ -61,6 +63,7 @@ async fn update(
     Path(id): Path<String>,
     Json(config): Json<ProviderConfig>,
 ) -> Result<axum::Json<Provider>, ApiError> {
+    check_saved_url(&state, &caller, config.base_url.as_deref())?;
     Ok(axum::Json(
         state
             .store

@@ -13,6 +13,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::Caller;
+use crate::destinations::check_saved_url;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
@@ -106,6 +107,7 @@ async fn create(
 ) -> Result<(StatusCode, axum::Json<StoredServer>), ApiError> {
     let spec = spec_from(body, None)?;
     check_command(&state, &caller, &spec)?;
+    check_saved_url(&state, &caller, spec.url.as_deref())?;
     let created = state.store.create_server(&caller.user.id, &spec).await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
@@ -134,6 +136,7 @@ async fn update(
     // Not found before forbidden: another user's server must not be confirmed to exist.
     state.store.server(&caller.user.id, &id).await?;
     let spec = spec_from(body, Some(&id.0))?;
+    check_saved_url(&state, &caller, spec.url.as_deref())?;
     // Every field is checked, env and cwd included, not only a changed command.
     check_command(&state, &caller, &spec)?;
     let updated = state

@@ -3,23 +3,26 @@
 
 use std::sync::Arc;
 
-use switchboard_agent::{ApprovalPolicy, RunSpec, client_for};
+use switchboard_agent::{ApprovalPolicy, RunSpec};
 use switchboard_core::{ErrorCode, OwnerId, ServerSpec};
 use switchboard_store::{AssistantConfig, Conversation, Store};
 
 use crate::config::EnvProvider;
+use crate::destinations::ProviderClients;
 use crate::error::ApiError;
 
 /// The run spec for `conversation`. The provider is the assistant's, else the owner's first
 /// stored one, else the one the process environment describes; the model the assistant's,
 /// else the provider's default (`OPENAI_MODEL` / `ANTHROPIC_MODEL` for the environment's); the servers the assistant's, else
 /// every enabled server of the owner. Calls of tools that are not auto-approved wait for a
-/// decision (`POST /api/messages/{id}/tool-confirm`).
+/// decision (`POST /api/messages/{id}/tool-confirm`). A stored provider's client comes from
+/// `providers` (a member's behind the destination guard).
 pub async fn run_spec(
     store: &dyn Store,
     owner: &OwnerId,
     conversation: &Conversation,
     env_provider: Option<&EnvProvider>,
+    providers: &ProviderClients,
 ) -> Result<RunSpec, ApiError> {
     let assistant = match &conversation.assistant_id {
         Some(id) => Some(store.assistant(owner, id).await?),
@@ -30,7 +33,7 @@ pub async fn run_spec(
     let (provider, default_model) = match provider(store, owner, config, env_provider).await? {
         Chosen::Stored(stored) => {
             let model = stored.config.default_model.clone();
-            (client_for(&stored)?, Some(model))
+            (providers.client_for(owner, &stored).await?, Some(model))
         }
         Chosen::Env(env) => (Arc::clone(&env.provider), env.model.clone()),
     };

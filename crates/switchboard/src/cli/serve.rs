@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use switchboard_agent::AgentConfig;
+use switchboard_core::destination::{AllowedDestination, DestinationRules, InvalidDestination};
 use switchboard_core::{LaunchRules, OwnerId, ServerSpec};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
 use switchboard_server::{
@@ -42,6 +43,17 @@ pub struct ServeArgs {
         hide = true
     )]
     pub allow_commands: Vec<String>,
+    /// A host name, IP address or network (CIDR, such as 10.20.0.0/16) members' MCP servers
+    /// and providers may reach although it is not a public address. With tokens, members
+    /// reach public addresses only; admins and --single-user are not limited. Repeat for
+    /// more, or list them comma-separated in SWITCHBOARD_ALLOW_DESTINATIONS.
+    #[arg(
+        long = "allow-destination",
+        env = "SWITCHBOARD_ALLOW_DESTINATIONS",
+        value_delimiter = ',',
+        value_parser = parse_destination
+    )]
+    pub allow_destinations: Vec<AllowedDestination>,
     /// Request bodies larger than this many bytes are refused.
     #[arg(long, default_value_t = 4 * 1024 * 1024)]
     pub max_body_bytes: usize,
@@ -78,6 +90,10 @@ pub struct ServeArgs {
     /// On shutdown, how long runs that are answering get to finish before they are cancelled.
     #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
     pub shutdown_grace: std::time::Duration,
+}
+
+fn parse_destination(text: &str) -> Result<AllowedDestination, InvalidDestination> {
+    text.parse()
 }
 
 /// The marker under which the demo server is added, once per user.
@@ -123,6 +139,9 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
             allowed_origins: args.allowed_origins.clone(),
             metrics_listen: metrics_address,
             ..GuardConfig::default()
+        },
+        destinations: DestinationRules {
+            allowed: args.allow_destinations.clone(),
         },
     });
     let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), args.single_user);

@@ -22,12 +22,10 @@ pub enum SseTransportError {
         www_authenticate: Option<String>,
     },
     /// Any other non-2xx answer. A 404 on a POST usually means the server forgot the session.
-    #[error("the MCP server answered HTTP {status}: {body}")]
-    Http {
-        status: StatusCode,
-        /// The start of the response body, for diagnosis.
-        body: String,
-    },
+    /// The body is not kept: the URL may lead to a service that is not an MCP server at all,
+    /// and its pages must not come back to whoever configured the URL.
+    #[error("the MCP server answered HTTP {status}")]
+    Http { status: StatusCode },
     /// The request could not be made, or the stream broke while the client waited for the
     /// endpoint.
     #[error("HTTP request to the MCP server failed")]
