@@ -1,0 +1,190 @@
+//! Bounded tools listings. Listing the tools of all a user's servers (`GET /api/chat/tools`,
+//! and the catalog every run gathers) connects to each server and keeps every tool with its
+//! schemas: unbounded, one request could connect to thousands of servers at once and hold
+//! everything they send, and parallel requests multiplied that (issue 12: 19,998 servers and
+//! six listings grew the process to 2.18 GB).
+//!
+//! [`BoundedBackend`] wraps the backend the routes and the agent use and bounds each listing:
+//! at most `listing_servers` servers are listed, `listing_concurrency` of them connected at
+//! once; their tools are kept while they fit in `listing_tools` tools and
+//! `listing_schema_bytes` bytes of schemas (a server whose tools do not fit is reported
+//! unavailable, with `QUOTA_EXCEEDED`, rather than cut in the middle); and at most
+//! `listings_at_once` listings run at once in the process, the others wait their turn. What a
+//! listing holds is then bounded whatever the user stored, and so is their product.
+
+use std::io::Write;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use futures::StreamExt as _;
+use futures::future::BoxFuture;
+use rmcp::model::{CallToolResult, JsonObject};
+use switchboard_core::{ErrorCode, OwnerId, ServerSpec, ToolInfo};
+use switchboard_mcp::{CallOptions, McpError, ServerTools, ToolBackend};
+use tokio::sync::Semaphore;
+
+use super::Limits;
+
+/// A [`ToolBackend`] whose listings are bounded; calls pass through.
+pub struct BoundedBackend {
+    inner: Arc<dyn ToolBackend>,
+    bounds: RwLock<Arc<Bounds>>,
+}
+
+struct Bounds {
+    limits: Limits,
+    listings: Arc<Semaphore>,
+}
+
+impl Bounds {
+    fn new(limits: &Limits) -> Arc<Self> {
+        Arc::new(Self {
+            limits: limits.clone(),
+            listings: Arc::new(Semaphore::new(limits.listings_at_once.max(1))),
+        })
+    }
+}
+
+/// What one listing has kept so far.
+#[derive(Default)]
+struct Kept {
+    tools: usize,
+    schema_bytes: usize,
+}
+
+impl BoundedBackend {
+    pub fn new(inner: Arc<dyn ToolBackend>, limits: &Limits) -> Self {
+        Self {
+            inner,
+            bounds: RwLock::new(Bounds::new(limits)),
+        }
+    }
+
+    /// Replaces the bounds (the configuration is settled after the agent is built); listings
+    /// already going on keep theirs.
+    pub fn set_limits(&self, limits: &Limits) {
+        *self.bounds.write().unwrap_or_else(PoisonError::into_inner) = Bounds::new(limits);
+    }
+
+    async fn list(&self, owner: &OwnerId, servers: &[ServerSpec]) -> Vec<ServerTools> {
+        let bounds = Arc::clone(&self.bounds.read().unwrap_or_else(PoisonError::into_inner));
+        let limits = &bounds.limits;
+        // Closed never: the semaphore lives as long as `bounds`.
+        let _turn = bounds.listings.acquire().await;
+        let enabled: Vec<&ServerSpec> = servers.iter().filter(|s| s.enabled).collect();
+        let (listed, beyond) = enabled.split_at(enabled.len().min(limits.listing_servers));
+        // Futures do nothing until polled: `buffered` starts `listing_concurrency` at a time.
+        let pending: Vec<BoxFuture<'_, Vec<ServerTools>>> = listed
+            .iter()
+            .map(|spec| self.inner.tools(owner, std::slice::from_ref(*spec)))
+            .collect();
+        let mut lists = futures::stream::iter(pending).buffered(limits.listing_concurrency.max(1));
+        let mut out = Vec::with_capacity(enabled.len());
+        let mut kept = Kept::default();
+        let mut full = false;
+        let mut next = 0;
+        while !full && let Some(results) = lists.next().await {
+            next += 1;
+            for (spec, tools) in results {
+                let tools = match tools {
+                    Ok(tools) if !kept.fits(&tools, limits) => {
+                        full = true;
+                        Err(too_many(&spec, limits))
+                    }
+                    other => other,
+                };
+                out.push((spec, tools));
+            }
+        }
+        drop(lists);
+        // The listing is full: the servers not listed yet are not connected to.
+        for spec in listed[next..].iter().copied() {
+            let error = too_many(spec, limits);
+            out.push((spec.clone(), Err(error)));
+        }
+        for spec in beyond.iter().copied() {
+            let error = refused(
+                spec,
+                format!(
+                    "a tools listing covers at most {} servers",
+                    limits.listing_servers
+                ),
+            );
+            out.push((spec.clone(), Err(error)));
+        }
+        out
+    }
+}
+
+impl Kept {
+    /// Keeps `tools` if they fit in what is left.
+    fn fits(&mut self, tools: &[ToolInfo], limits: &Limits) -> bool {
+        let tools_after = self.tools + tools.len();
+        let bytes_after = self.schema_bytes + tools.iter().map(schema_bytes).sum::<usize>();
+        if tools_after > limits.listing_tools || bytes_after > limits.listing_schema_bytes {
+            return false;
+        }
+        self.tools = tools_after;
+        self.schema_bytes = bytes_after;
+        true
+    }
+}
+
+/// The bytes of a tool's schemas and description as JSON, counted without building them.
+fn schema_bytes(tool: &ToolInfo) -> usize {
+    let mut counter = Counter(0);
+    let _ = serde_json::to_writer(&mut counter, &tool.input_schema);
+    let _ = serde_json::to_writer(&mut counter, &tool.output_schema);
+    counter.0 + tool.description.as_ref().map_or(0, String::len)
+}
+
+struct Counter(usize);
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn too_many(spec: &ServerSpec, limits: &Limits) -> McpError {
+    refused(
+        spec,
+        format!(
+            "a tools listing keeps at most {} tools and {} bytes of schemas",
+            limits.listing_tools, limits.listing_schema_bytes
+        ),
+    )
+}
+
+fn refused(spec: &ServerSpec, reason: String) -> McpError {
+    McpError::Refused {
+        server: spec.name.clone(),
+        code: ErrorCode::QuotaExceeded,
+        reason,
+    }
+}
+
+impl ToolBackend for BoundedBackend {
+    fn tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        servers: &'a [ServerSpec],
+    ) -> BoxFuture<'a, Vec<ServerTools>> {
+        Box::pin(self.list(owner, servers))
+    }
+
+    fn call<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        self.inner.call(owner, server, tool, arguments, options)
+    }
+}
