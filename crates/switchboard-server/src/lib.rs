@@ -22,8 +22,8 @@ mod web;
 
 pub use config::{EnvProvider, ServerConfig};
 pub use error::ApiError;
-pub use policy::ServerPolicy;
 pub use limits::Limits;
+pub use policy::ServerPolicy;
 pub use routes::{app, openapi};
 pub use serve::serve;
 pub use state::{AppState, AuthMode};

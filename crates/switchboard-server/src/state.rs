@@ -105,13 +105,15 @@ impl AppState {
     /// As [`AppState::with_config`], with a configuration shared with other services (the
     /// connection manager's [`ServerPolicy`](crate::ServerPolicy)).
     pub fn with_shared_config(mut self, config: Arc<ServerConfig>) -> Self {
-        self.runs = Arc::new(Runs::new(
-            self.agent.clone(),
-            Arc::clone(&self.store),
-            Arc::clone(&self.metrics),
-            config.env_provider.clone(),
-        )
-        .with_max_runs(config.limits.max_runs));
+        self.runs = Arc::new(
+            Runs::new(
+                self.agent.clone(),
+                Arc::clone(&self.store),
+                Arc::clone(&self.metrics),
+                config.env_provider.clone(),
+            )
+            .with_max_runs(config.limits.max_runs),
+        );
         self.bounded.set_limits(&config.limits);
         self.gate = Arc::new(Gate::new(&config.limits));
         self.config = config;

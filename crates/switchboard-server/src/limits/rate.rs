@@ -72,7 +72,10 @@ impl<K: Hash + Eq + Clone> RateLimiter<K> {
         if !keys.contains_key(&key) && keys.len() >= self.capacity {
             keys.retain(|_, tat| *tat > now);
             if keys.len() >= self.capacity
-                && let Some(oldest) = keys.iter().min_by_key(|(_, tat)| **tat).map(|(k, _)| k.clone())
+                && let Some(oldest) = keys
+                    .iter()
+                    .min_by_key(|(_, tat)| **tat)
+                    .map(|(k, _)| k.clone())
             {
                 keys.remove(&oldest);
             }
@@ -90,7 +93,10 @@ impl<K: Hash + Eq + Clone> RateLimiter<K> {
 
     /// Keys tracked now (for tests of the bound).
     pub fn tracked(&self) -> usize {
-        self.keys.lock().unwrap_or_else(PoisonError::into_inner).len()
+        self.keys
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 }
 

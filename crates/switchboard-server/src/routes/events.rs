@@ -51,5 +51,8 @@ async fn events(
         conversation_id: None,
         until_run_ends: false,
     };
-    Ok(crate::limits::held_by(sse_response(subscription, scope), slot))
+    Ok(crate::limits::held_by(
+        sse_response(subscription, scope),
+        slot,
+    ))
 }

@@ -104,7 +104,10 @@ async fn create(
 ) -> Result<(StatusCode, axum::Json<StoredServer>), ApiError> {
     let spec = spec_from(body, None)?;
     check_command(&state, &caller, &spec)?;
-    let created = state.store.create_server(&caller.user.id, &spec).await?;
+    let created = state
+        .store
+        .create_server_within(&caller.user.id, &spec, state.config.limits.max_servers)
+        .await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 

@@ -39,6 +39,7 @@ pub async fn start_with(config: ServerConfig) -> Api {
     let admin = store.issue_token(&admin.id, "t").await.unwrap().secret;
     let member = store.issue_token(&member.id, "t").await.unwrap().secret;
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
+    let limits = config.limits.clone();
     let state = AppState::new(
         store,
         manager.clone(),
@@ -50,12 +51,12 @@ pub async fn start_with(config: ServerConfig) -> Api {
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
-        axum::serve(listener, app(state))
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
+        // The real server: its timeouts, connection cap and peer addresses.
+        switchboard_server::serve(listener, app(state), &limits, async {
+            let _ = stopped.await;
+        })
+        .await
+        .unwrap();
     });
     Api {
         base,
