@@ -188,3 +188,135 @@ impl ToolBackend for BoundedBackend {
         self.inner.call(owner, server, tool, arguments, options)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use switchboard_core::ToolAnnotations;
+
+    use super::*;
+
+    /// A backend whose every server has `tools` tools, counting connections at once.
+    #[derive(Default)]
+    struct Counting {
+        tools: usize,
+        now: AtomicUsize,
+        most: AtomicUsize,
+        listed: AtomicUsize,
+    }
+
+    impl ToolBackend for Counting {
+        fn tools<'a>(
+            &'a self,
+            _owner: &'a OwnerId,
+            servers: &'a [ServerSpec],
+        ) -> BoxFuture<'a, Vec<ServerTools>> {
+            Box::pin(async move {
+                let now = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+                self.most.fetch_max(now, Ordering::SeqCst);
+                self.listed.fetch_add(servers.len(), Ordering::SeqCst);
+                // Let the other listings start before this one ends.
+                tokio::task::yield_now().await;
+                let out = servers
+                    .iter()
+                    .map(|spec| {
+                        let tools = (0..self.tools)
+                            .map(|i| ToolInfo {
+                                server_id: spec.id.clone(),
+                                name: format!("t{i}"),
+                                title: None,
+                                description: None,
+                                input_schema: serde_json::Map::new(),
+                                output_schema: None,
+                                annotations: ToolAnnotations::default(),
+                            })
+                            .collect();
+                        (spec.clone(), Ok(Arc::new(tools)))
+                    })
+                    .collect();
+                self.now.fetch_sub(1, Ordering::SeqCst);
+                out
+            })
+        }
+
+        fn call<'a>(
+            &'a self,
+            _owner: &'a OwnerId,
+            _server: &'a ServerSpec,
+            _tool: &'a str,
+            _arguments: Option<JsonObject>,
+            _options: CallOptions,
+        ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+            Box::pin(async { Err(McpError::Cancelled) })
+        }
+    }
+
+    fn servers(n: usize) -> Vec<ServerSpec> {
+        (0..n)
+            .map(|i| ServerSpec::http(format!("s{i}"), "http://127.0.0.1:9/mcp", None))
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_listing_is_bounded_in_servers_connections_and_tools() {
+        let inner = Arc::new(Counting {
+            tools: 10,
+            ..Counting::default()
+        });
+        let limits = Limits {
+            listing_servers: 50,
+            listing_concurrency: 4,
+            listing_tools: 200,
+            ..Limits::default()
+        };
+        let bounded = BoundedBackend::new(Arc::clone(&inner) as Arc<dyn ToolBackend>, &limits);
+        let owner = OwnerId("alice".into());
+        let many = servers(20_000);
+        let listed = bounded.tools(&owner, &many).await;
+        // Every server is answered for, in order...
+        assert_eq!(listed.len(), many.len());
+        assert!(listed.iter().zip(&many).all(|((a, _), b)| a.id == b.id));
+        // ...but at most 4 connected at once, and no more than the tools that fit were kept
+        // (20 servers of 10), with the listing stopped soon after it was full.
+        assert!(inner.most.load(Ordering::SeqCst) <= 4);
+        let kept: usize = listed
+            .iter()
+            .filter_map(|(_, tools)| tools.as_ref().ok())
+            .map(|tools| tools.len())
+            .sum();
+        assert_eq!(kept, 200);
+        assert!(inner.listed.load(Ordering::SeqCst) <= 20 + 1 + 4);
+        let refused = listed
+            .iter()
+            .filter(|(_, tools)| {
+                matches!(tools, Err(e) if e.code() == ErrorCode::QuotaExceeded)
+            })
+            .count();
+        assert_eq!(refused, many.len() - 20);
+    }
+
+    #[tokio::test]
+    async fn parallel_listings_wait_their_turn() {
+        let inner = Arc::new(Counting {
+            tools: 1,
+            ..Counting::default()
+        });
+        let limits = Limits {
+            listing_concurrency: 3,
+            listings_at_once: 2,
+            ..Limits::default()
+        };
+        let bounded = Arc::new(BoundedBackend::new(
+            Arc::clone(&inner) as Arc<dyn ToolBackend>,
+            &limits,
+        ));
+        let owner = OwnerId("alice".into());
+        let many = servers(30);
+        let listings = (0..6).map(|_| bounded.tools(&owner, &many));
+        let all = futures::future::join_all(listings).await;
+        assert!(all.iter().all(|listed| listed.len() == 30));
+        // Two listings of three connections at most at any time, whatever the six asked.
+        assert!(inner.most.load(Ordering::SeqCst) <= 2 * 3);
+    }
+}
