@@ -289,9 +289,7 @@ mod tests {
         assert!(inner.listed.load(Ordering::SeqCst) <= 20 + 1 + 4);
         let refused = listed
             .iter()
-            .filter(|(_, tools)| {
-                matches!(tools, Err(e) if e.code() == ErrorCode::QuotaExceeded)
-            })
+            .filter(|(_, tools)| matches!(tools, Err(e) if e.code() == ErrorCode::QuotaExceeded))
             .count();
         assert_eq!(refused, many.len() - 20);
     }

@@ -14,5 +14,6 @@ mod isolation;
 mod leases;
 mod presets;
 mod providers;
+mod quotas;
 mod servers;
 mod users;
