@@ -78,7 +78,7 @@ impl BoundedBackend {
             .map(|spec| self.inner.tools(owner, std::slice::from_ref(*spec)))
             .collect();
         let mut lists = futures::stream::iter(pending).buffered(limits.listing_concurrency.max(1));
-        let mut out = Vec::with_capacity(enabled.len());
+        let mut out = Vec::with_capacity(listed.len() + 1);
         let mut kept = Kept::default();
         let mut full = false;
         let mut next = 0;
@@ -96,20 +96,27 @@ impl BoundedBackend {
             }
         }
         drop(lists);
-        // The listing is full: the servers not listed yet are not connected to.
-        for spec in listed[next..].iter().copied() {
-            let error = too_many(spec, limits);
-            out.push((spec.clone(), Err(error)));
-        }
-        for spec in beyond.iter().copied() {
-            let error = refused(
-                spec,
-                format!(
-                    "a tools listing covers at most {} servers",
-                    limits.listing_servers
-                ),
+        // The servers left out are answered for by one entry each kind (the first of them,
+        // naming how many), not one each: thousands of identical errors would only be
+        // thousands of log lines.
+        let unlisted = &listed[next..];
+        if let Some(first) = unlisted.first() {
+            let reason = format!(
+                "a tools listing keeps at most {} tools and {} bytes of schemas; {} servers \
+                 were left out",
+                limits.listing_tools,
+                limits.listing_schema_bytes,
+                unlisted.len()
             );
-            out.push((spec.clone(), Err(error)));
+            out.push(((*first).clone(), Err(refused(first, reason))));
+        }
+        if let Some(first) = beyond.first() {
+            let reason = format!(
+                "a tools listing covers at most {} servers; {} servers were left out",
+                limits.listing_servers,
+                beyond.len()
+            );
+            out.push(((*first).clone(), Err(refused(first, reason))));
         }
         out
     }
@@ -274,9 +281,12 @@ mod tests {
         let owner = OwnerId("alice".into());
         let many = servers(20_000);
         let listed = bounded.tools(&owner, &many).await;
-        // Every server is answered for, in order...
-        assert_eq!(listed.len(), many.len());
-        assert!(listed.iter().zip(&many).all(|((a, _), b)| a.id == b.id));
+        // The servers listed in order, then one error for those left out of the full
+        // listing, and one for those past the 50 a listing covers.
+        assert!(listed.len() <= 50 + 1, "{}", listed.len());
+        let (last, first) = listed.split_last().unwrap();
+        assert!(first.iter().zip(&many).all(|((a, _), b)| a.id == b.id));
+        assert_eq!(last.0.id, many[50].id);
         // ...but at most 4 connected at once, and no more than the tools that fit were kept
         // (20 servers of 10), with the listing stopped soon after it was full.
         assert!(inner.most.load(Ordering::SeqCst) <= 4);
@@ -291,7 +301,10 @@ mod tests {
             .iter()
             .filter(|(_, tools)| matches!(tools, Err(e) if e.code() == ErrorCode::QuotaExceeded))
             .count();
-        assert_eq!(refused, many.len() - 20);
+        // The server that did not fit, the rest of the 50, the servers past the 50.
+        assert_eq!(refused, 3);
+        let last = listed.last().unwrap().1.as_ref().unwrap_err().to_string();
+        assert!(last.contains("19950 servers were left out"), "{last}");
     }
 
     #[tokio::test]
@@ -313,7 +326,10 @@ mod tests {
         let many = servers(30);
         let listings = (0..6).map(|_| bounded.tools(&owner, &many));
         let all = futures::future::join_all(listings).await;
-        assert!(all.iter().all(|listed| listed.len() == 30));
+        assert!(
+            all.iter()
+                .all(|listed| listed.len() == 30 && listed.iter().all(|(_, t)| t.is_ok()))
+        );
         // Two listings of three connections at most at any time, whatever the six asked.
         assert!(inner.most.load(Ordering::SeqCst) <= 2 * 3);
     }
