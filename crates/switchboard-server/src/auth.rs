@@ -1,7 +1,21 @@
 //! The caller of a request, as an extractor: handlers that take a [`Caller`] are
 //! authenticated, and scope everything they touch to `caller.user.id`.
+//!
+//! It also applies the rate limits of [`crate::limits`]: failed authentications are counted
+//! per peer address and per presented token, and once either has failed too often its
+//! attempts are refused with 429 before the token is looked up; writes (POST, PUT, PATCH,
+//! DELETE) are counted per user.
+//!
+//! The peer address is the TCP peer that [`crate::serve()`] records (`ConnectInfo`).
+//! `X-Forwarded-For` is not trusted: anyone can send it, so honouring it by default would let
+//! a client pick a fresh address for every guess. Behind a reverse proxy every request comes
+//! from the proxy's address, so the per-address limit then applies to all clients together
+//! (the per-token limit still applies per token); limit per client at the proxy.
 
-use axum::extract::FromRequestParts;
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::Method;
 use axum::http::request::Parts;
 use switchboard_core::ErrorCode;
 use switchboard_store::{Role, User};
@@ -32,25 +46,55 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let unauthorized = |m: &str| ApiError::new(ErrorCode::Unauthorized, m.to_owned());
-        let token = match &state.auth {
-            AuthMode::SingleUser(owner) => {
-                let user = state.store.user(owner).await?;
-                return Ok(Caller { user });
-            }
-            AuthMode::Tokens => parts
-                .headers
-                .get(axum::http::header::AUTHORIZATION)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.strip_prefix("Bearer "))
-                .map(str::trim)
-                .ok_or_else(|| unauthorized("send an API token: Authorization: Bearer <token>"))?,
-        };
-        let user = state
-            .store
-            .user_by_token(token)
-            .await?
-            .ok_or_else(|| unauthorized("the API token is not valid"))?;
+        let user = identify(parts, state).await?;
+        if is_write(&parts.method) {
+            state.gate.write(&user.id)?;
+        }
         Ok(Caller { user })
     }
+}
+
+/// The user of the request, with failed attempts counted.
+async fn identify(parts: &Parts, state: &AppState) -> Result<User, ApiError> {
+    let unauthorized = |m: &str| ApiError::new(ErrorCode::Unauthorized, m.to_owned());
+    if let AuthMode::SingleUser(owner) = &state.auth {
+        return Ok(state.store.user(owner).await?);
+    }
+    let address = peer(parts);
+    let token = parts
+        .headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim);
+    let Some(token) = token else {
+        state.gate.check_auth(address, "")?;
+        state.gate.auth_failed(address, "");
+        return Err(unauthorized(
+            "send an API token: Authorization: Bearer <token>",
+        ));
+    };
+    state.gate.check_auth(address, token)?;
+    match state.store.user_by_token(token).await? {
+        Some(user) => Ok(user),
+        None => {
+            state.gate.auth_failed(address, token);
+            Err(unauthorized("the API token is not valid"))
+        }
+    }
+}
+
+/// The TCP peer's address, when the server recorded it.
+fn peer(parts: &Parts) -> Option<IpAddr> {
+    parts
+        .extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(address)| address.ip())
+}
+
+fn is_write(method: &Method) -> bool {
+    matches!(
+        *method,
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
+    )
 }

@@ -26,6 +26,8 @@ pub struct ServerConfig {
     /// What members may reach besides public addresses when the destination guard is on
     /// (`--allow-destination`); empty by default.
     pub destinations: switchboard_core::DestinationRules,
+    /// Quotas and limits (issue 12 section 4).
+    pub limits: crate::limits::Limits,
 }
 
 impl Default for ServerConfig {
@@ -36,6 +38,7 @@ impl Default for ServerConfig {
             env_provider: None,
             guard: crate::guard::GuardConfig::default(),
             destinations: switchboard_core::DestinationRules::default(),
+            limits: crate::limits::Limits::default(),
         }
     }
 }

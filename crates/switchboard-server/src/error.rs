@@ -17,6 +17,8 @@ use switchboard_store::StoreError;
 pub struct ApiError {
     pub code: ErrorCode,
     pub message: String,
+    /// Sent as `Retry-After` (whole seconds, rounded up), for 429 answers.
+    pub retry_after: Option<std::time::Duration>,
 }
 
 /// Every error's body (DESIGN.md "HTTP API").
@@ -35,7 +37,14 @@ impl ApiError {
         Self {
             code,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The error with a `Retry-After` header.
+    pub fn retry_after(mut self, wait: std::time::Duration) -> Self {
+        self.retry_after = Some(wait);
+        self
     }
 }
 
@@ -54,7 +63,14 @@ impl IntoResponse for ApiError {
             message,
             timestamp: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
         };
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        if let Some(wait) = self.retry_after {
+            let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.max(1).into());
+        }
+        response
     }
 }
 

@@ -17,6 +17,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::EnvProvider;
 use crate::destinations::ProviderClients;
 use crate::error::ApiError;
+use crate::limits::{SlotGuard, Slots};
 use crate::metered::MeteredProvider;
 use crate::metrics::Metrics;
 
@@ -33,6 +34,8 @@ pub struct Runs {
     env_provider: Option<EnvProvider>,
     /// Builds stored providers' clients (members' behind the destination guard).
     providers: ProviderClients,
+    /// Runs going on per user (`Limits::max_runs`).
+    slots: Slots,
 }
 
 impl Runs {
@@ -54,6 +57,7 @@ impl Runs {
             store,
             tracker: TaskTracker::new(),
             cancels: Arc::default(),
+            slots: Slots::new(crate::limits::Limits::default().max_runs),
         }
     }
 
@@ -64,9 +68,16 @@ impl Runs {
         self
     }
 
+    /// The service with at most `max` runs going on per user.
+    pub fn with_max_runs(mut self, max: usize) -> Self {
+        self.slots = Slots::new(max);
+        self
+    }
+
     /// Stores the user's message and answers it in the background. Everything that can be
-    /// refused (no such conversation, no provider, a run already going) is refused before the
-    /// message is stored.
+    /// refused (no such conversation, no provider, a run already going, as many runs going on
+    /// for the user as they may have: 429 `RATE_LIMITED`) is refused before the message is
+    /// stored.
     pub async fn send(
         &self,
         owner: &OwnerId,
@@ -75,9 +86,18 @@ impl Runs {
     ) -> Result<Message, ApiError> {
         let conversation = self.store.conversation(owner, conversation_id).await?;
         let spec = self.spec(owner, &conversation).await?;
+        let slot = self.slots.try_take(owner).ok_or_else(|| {
+            crate::limits::rate_limited(
+                &format!(
+                    "at most {} runs may go on at once; wait for one to finish",
+                    self.slots.limit()
+                ),
+                Duration::from_secs(1),
+            )
+        })?;
         let claim = self.agent.claim(conversation_id).await?;
         let message = self.agent.post(&claim, owner, text).await?;
-        self.spawn(claim, owner.clone(), spec);
+        self.spawn(claim, owner.clone(), spec, slot);
         Ok(message)
     }
 
@@ -107,7 +127,10 @@ impl Runs {
         // Read under the claim: a run that held it before has finished with the turn.
         match self.store.message(owner, message_id).await {
             Ok(message) if message.tool_calls.iter().any(|c| !c.status.is_terminal()) => {
-                self.spawn(claim, owner.clone(), spec);
+                // Counted, but not refused: the run was admitted when its message was sent,
+                // and a decision only lets it go on.
+                let slot = self.slots.take_anyway(owner);
+                self.spawn(claim, owner.clone(), spec, slot);
             }
             Ok(_) => claim.release().await,
             Err(error) => {
@@ -157,7 +180,7 @@ impl Runs {
             .is_some()
     }
 
-    fn spawn(&self, claim: Claim, owner: OwnerId, spec: RunSpec) {
+    fn spawn(&self, claim: Claim, owner: OwnerId, spec: RunSpec, slot: SlotGuard) {
         let conversation_id = claim.conversation_id().to_owned();
         let cancel = CancellationToken::new();
         self.cancels
@@ -175,6 +198,7 @@ impl Runs {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .remove(&conversation_id);
+            drop(slot);
         });
     }
 

@@ -9,6 +9,8 @@ use switchboard_store::Store;
 
 use crate::config::ServerConfig;
 use crate::destinations::ProviderClients;
+use crate::limits::Gate;
+use crate::limits::listing::BoundedBackend;
 use crate::live::EventLog;
 use crate::metered::MeteredBackend;
 use crate::metrics::Metrics;
@@ -40,6 +42,10 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     /// The manager as the agent and the tool routes reach it: every call counted.
     pub tools: Arc<MeteredBackend>,
+    /// Rate limits and open-stream slots ([`crate::limits`]).
+    pub gate: Arc<Gate>,
+    /// The bound on tools listings under `tools`, set from the configuration's limits.
+    bounded: Arc<BoundedBackend>,
 }
 
 impl AppState {
@@ -53,8 +59,13 @@ impl AppState {
         auth: AuthMode,
     ) -> Self {
         let metrics = Arc::new(Metrics::new());
-        let tools = Arc::new(MeteredBackend::new(
+        let limits = crate::limits::Limits::default();
+        let bounded = Arc::new(BoundedBackend::new(
             Arc::clone(&manager) as Arc<dyn ToolBackend>,
+            &limits,
+        ));
+        let tools = Arc::new(MeteredBackend::new(
+            Arc::clone(&bounded) as Arc<dyn ToolBackend>,
             Arc::clone(&metrics),
         ));
         let agent = Agent::new(
@@ -81,6 +92,8 @@ impl AppState {
             validators: Arc::default(),
             metrics,
             tools,
+            gate: Arc::new(Gate::new(&limits)),
+            bounded,
         }
     }
 
@@ -98,11 +111,14 @@ impl AppState {
             Arc::clone(&self.store),
             Arc::clone(&self.metrics),
             config.env_provider.clone(),
-        );
+        )
+        .with_max_runs(config.limits.max_runs);
         // Members' providers behind the destination guard, with the admin's allow list.
         let providers =
             ProviderClients::new(Arc::clone(&self.store), &self.auth, &config.destinations);
         self.runs = Arc::new(runs.with_providers(providers));
+        self.bounded.set_limits(&config.limits);
+        self.gate = Arc::new(Gate::new(&config.limits));
         self.config = config;
         self
     }

@@ -52,6 +52,9 @@ pub enum StoreError {
     /// The name (or id) is taken by another row of the same owner.
     #[error("{entity} {name:?} already exists")]
     Conflict { entity: Entity, name: String },
+    /// The owner has as many of these as they may have (a configured quota).
+    #[error("at most {limit} {entity}s per user; delete one first")]
+    QuotaExceeded { entity: Entity, limit: u32 },
     /// The input breaks a rule of the domain.
     #[error(transparent)]
     InvalidSpec(#[from] SpecError),
@@ -94,6 +97,7 @@ impl StoreError {
             } => ErrorCode::McpServerNotFound,
             StoreError::NotFound { .. } => ErrorCode::NotFound,
             StoreError::Conflict { .. } => ErrorCode::Conflict,
+            StoreError::QuotaExceeded { .. } => ErrorCode::QuotaExceeded,
             StoreError::InvalidSpec(_) | StoreError::Invalid(_) => ErrorCode::ValidationError,
             StoreError::Secret(_)
             | StoreError::Corrupt { .. }

@@ -20,5 +20,6 @@ pub(crate) mod conversations;
 pub(crate) mod leases;
 pub(crate) mod presets;
 pub(crate) mod providers;
+pub(crate) mod quota;
 pub(crate) mod servers;
 pub(crate) mod users;

@@ -85,6 +85,14 @@ pub trait ServerStore {
         owner: &OwnerId,
         spec: &ServerSpec,
     ) -> Result<StoredServer, StoreError>;
+    /// As [`ServerStore::create_server`], refused with [`StoreError::QuotaExceeded`] when the
+    /// owner has `max` servers already (counted in the inserting transaction).
+    async fn create_server_within(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        max: u32,
+    ) -> Result<StoredServer, StoreError>;
     /// The server with its secrets masked.
     async fn server(&self, owner: &OwnerId, id: &ServerId) -> Result<StoredServer, StoreError>;
     /// Every server of the owner, in the order they were created, secrets masked.
@@ -136,6 +144,13 @@ pub trait ProviderStore {
         owner: &OwnerId,
         config: &ProviderConfig,
     ) -> Result<Provider, StoreError>;
+    /// As [`ProviderStore::create_provider`], within a quota of `max` providers.
+    async fn create_provider_within(
+        &self,
+        owner: &OwnerId,
+        config: &ProviderConfig,
+        max: u32,
+    ) -> Result<Provider, StoreError>;
     /// The provider with its key masked.
     async fn provider(&self, owner: &OwnerId, id: &str) -> Result<Provider, StoreError>;
     /// The provider with its key in clear, for the LLM client.
@@ -158,6 +173,13 @@ pub trait AssistantStore {
         &self,
         owner: &OwnerId,
         config: &AssistantConfig,
+    ) -> Result<Assistant, StoreError>;
+    /// As [`AssistantStore::create_assistant`], within a quota of `max` assistants.
+    async fn create_assistant_within(
+        &self,
+        owner: &OwnerId,
+        config: &AssistantConfig,
+        max: u32,
     ) -> Result<Assistant, StoreError>;
     async fn assistant(&self, owner: &OwnerId, id: &str) -> Result<Assistant, StoreError>;
     async fn assistants(&self, owner: &OwnerId) -> Result<Vec<Assistant>, StoreError>;

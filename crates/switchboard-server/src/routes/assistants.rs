@@ -30,7 +30,7 @@ async fn list(
 }
 
 /// Creates an assistant.
-#[utoipa::path(post, path = "/api/assistants", tag = "assistants", operation_id = "create_assistant", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/assistants", tag = "assistants", operation_id = "create_assistant", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 403, description = "The caller has as many as the quota allows (QUOTA_EXCEEDED)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -38,7 +38,7 @@ async fn create(
 ) -> Result<(StatusCode, axum::Json<Assistant>), ApiError> {
     let created = state
         .store
-        .create_assistant(&caller.user.id, &config)
+        .create_assistant_within(&caller.user.id, &config, state.config.limits.max_assistants)
         .await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }

@@ -22,7 +22,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
 /// `assistant.toolCall.updated`, `message.completed`, `run.failed` and `server.status`, each
 /// with an `id`. A client that reconnects with `Last-Event-ID` first gets what it missed; when
 /// that is no longer kept, a `stream.reset` event tells it to reload.
-#[utoipa::path(get, path = "/api/events", tag = "events", operation_id = "stream_events", responses((status = 200, description = "The caller's live events; send Last-Event-ID to resume", content_type = "text/event-stream"), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+#[utoipa::path(get, path = "/api/events", tag = "events", operation_id = "stream_events", responses((status = 200, description = "The caller's live events; send Last-Event-ID to resume", content_type = "text/event-stream"), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 429, description = "As many event streams open as the caller may have", body = crate::error::ErrorBody)))]
 async fn events(
     State(state): State<AppState>,
     caller: Caller,
@@ -43,11 +43,16 @@ async fn events(
                 })?,
         ),
     };
+    // Counted while the stream is open (`Limits::max_event_streams`).
+    let slot = state.gate.open_stream(&caller.user.id)?;
     let subscription = state.events.subscribe(&caller.user.id, after);
     let scope = Scope {
         owner: caller.user.id,
         conversation_id: None,
         until_run_ends: false,
     };
-    Ok(sse_response(subscription, scope))
+    Ok(crate::limits::held_by(
+        sse_response(subscription, scope),
+        slot,
+    ))
 }

@@ -5,10 +5,11 @@
 //! The file travels as a string, so VS Code's comments and trailing commas survive. A file
 //! that does not parse, or has no server list, is refused whole and nothing is written.
 //! Otherwise every entry is imported or skipped on its own: an entry that does not convert,
-//! whose name or id is taken, or that the caller may not add (for a member, a stdio
-//! server that fits no launch template) is skipped with its error code and message, and the rest are
-//! created. Nothing is replaced. A failure of the store itself ends the request with that
-//! error, keeping the entries created before it.
+//! whose name or id is taken, or that the caller may not add (for a member, a stdio server
+//! that fits no launch template) is skipped with its error code and message, and the rest are
+//! created. Nothing is replaced. Past the caller's server quota the import stops: that entry
+//! and every one after it are skipped with `QUOTA_EXCEEDED`. A failure of the store itself
+//! ends the request with that error, keeping the entries created before it.
 
 use std::collections::BTreeSet;
 
@@ -80,14 +81,25 @@ async fn import_servers(
         skipped: Vec::new(),
     };
     let mut wanted = request.names;
+    // Once the caller's quota is reached, the remaining entries are skipped unread.
+    let mut quota: Option<ApiError> = None;
     for entry in parsed.entries {
         if let Some(wanted) = &mut wanted
             && !wanted.remove(&entry.name)
         {
             continue;
         }
+        if let Some(full) = &quota {
+            let error = ApiError::new(full.code, full.message.clone());
+            report.skipped.push(Skipped::new(entry.name, error));
+            continue;
+        }
         match create(&state, &caller, entry.outcome).await {
             Ok(server) => report.imported.push(server),
+            Err(error) if error.code == ErrorCode::QuotaExceeded => {
+                quota = Some(ApiError::new(error.code, error.message.clone()));
+                report.skipped.push(Skipped::new(entry.name, error));
+            }
             Err(error) if is_entry_problem(&error) => {
                 report.skipped.push(Skipped::new(entry.name, error));
             }
@@ -113,7 +125,11 @@ async fn create(
 ) -> Result<StoredServer, ApiError> {
     let spec = outcome?;
     check_command(state, caller, &spec)?;
-    Ok(state.store.create_server(&caller.user.id, &spec).await?)
+    let max = state.config.limits.max_servers;
+    Ok(state
+        .store
+        .create_server_within(&caller.user.id, &spec, max)
+        .await?)
 }
 
 /// Whether `error` is about the entry (it does not convert, its name is taken, the caller may

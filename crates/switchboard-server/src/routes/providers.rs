@@ -29,7 +29,7 @@ async fn list(
 }
 
 /// Creates a provider.
-#[utoipa::path(post, path = "/api/providers", tag = "providers", operation_id = "create_provider", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(post, path = "/api/providers", tag = "providers", operation_id = "create_provider", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "The caller has as many as the quota allows (QUOTA_EXCEEDED)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -38,7 +38,7 @@ async fn create(
     check_saved_url(&state, &caller, config.base_url.as_deref())?;
     let created = state
         .store
-        .create_provider(&caller.user.id, &config)
+        .create_provider_within(&caller.user.id, &config, state.config.limits.max_providers)
         .await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }

@@ -108,7 +108,10 @@ async fn create(
     let spec = spec_from(body, None)?;
     check_command(&state, &caller, &spec)?;
     check_saved_url(&state, &caller, spec.url.as_deref())?;
-    let created = state.store.create_server(&caller.user.id, &spec).await?;
+    let created = state
+        .store
+        .create_server_within(&caller.user.id, &spec, state.config.limits.max_servers)
+        .await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 

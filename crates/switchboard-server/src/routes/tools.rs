@@ -50,8 +50,9 @@ async fn all_tools(
     caller: Caller,
 ) -> Result<axum::Json<Vec<ToolWithServer>>, ApiError> {
     let specs = state.store.connection_specs(&caller.user.id).await?;
+    // Through the bounded backend (`limits::listing`): what one listing loads is capped.
     let listed =
-        switchboard_mcp::ToolBackend::tools(state.manager.as_ref(), &caller.user.id, &specs).await;
+        switchboard_mcp::ToolBackend::tools(state.tools.as_ref(), &caller.user.id, &specs).await;
     let mut found = Vec::new();
     for (spec, tools) in listed {
         match tools {

@@ -50,6 +50,7 @@ pub async fn start_as(mut config: ServerConfig, single_user: bool) -> Api {
         AuthMode::Tokens
     };
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
+    let limits = config.limits.clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     config.guard.listen = Some(address);
@@ -58,12 +59,12 @@ pub async fn start_as(mut config: ServerConfig, single_user: bool) -> Api {
     let base = format!("http://{address}");
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
-        axum::serve(listener, app(state))
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
+        // The real server: its timeouts, connection cap and peer addresses.
+        switchboard_server::serve(listener, app(state), &limits, async {
+            let _ = stopped.await;
+        })
+        .await
+        .unwrap();
     });
     Api {
         base,

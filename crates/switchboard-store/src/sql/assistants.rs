@@ -90,6 +90,39 @@ macro_rules! impl_assistant_store {
             use $crate::sql::common::one_row;
 
             impl $store {
+                async fn insert_new_assistant(
+                    &self,
+                    owner: &OwnerId,
+                    config: &AssistantConfig,
+                    max: Option<u32>,
+                ) -> Result<Assistant, StoreError> {
+                    config.validate()?;
+                    let row = AssistantRow::encode(new_id(), config, Timestamp::now());
+                    let mut tx = self.begin_write().await?;
+                    Self::check_quota(&mut tx, owner, Entity::Assistant, max).await?;
+                    Self::check_provider(&mut tx, owner, config).await?;
+                    sqlx::query(
+                        "INSERT INTO assistants (id, user_id, name, system_prompt, provider_id, \
+                         model, tool_mode, max_rounds, created_at, updated_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                    )
+                    .bind(&row.id)
+                    .bind(&owner.0)
+                    .bind(&row.name)
+                    .bind(&row.system_prompt)
+                    .bind(&row.provider_id)
+                    .bind(&row.model)
+                    .bind(&row.tool_mode)
+                    .bind(row.max_rounds)
+                    .bind(row.created_at)
+                    .bind(row.updated_at)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| StoreError::from_write(e, Entity::Assistant, &row.name))?;
+                    tx.commit().await?;
+                    row.decode(Vec::new())
+                }
+
                 async fn check_provider(
                     conn: &mut <$db as sqlx::Database>::Connection,
                     owner: &OwnerId,
@@ -155,30 +188,16 @@ macro_rules! impl_assistant_store {
                     owner: &OwnerId,
                     config: &AssistantConfig,
                 ) -> Result<Assistant, StoreError> {
-                    config.validate()?;
-                    let row = AssistantRow::encode(new_id(), config, Timestamp::now());
-                    let mut tx = self.begin_write().await?;
-                    Self::check_provider(&mut tx, owner, config).await?;
-                    sqlx::query(
-                        "INSERT INTO assistants (id, user_id, name, system_prompt, provider_id, \
-                         model, tool_mode, max_rounds, created_at, updated_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-                    )
-                    .bind(&row.id)
-                    .bind(&owner.0)
-                    .bind(&row.name)
-                    .bind(&row.system_prompt)
-                    .bind(&row.provider_id)
-                    .bind(&row.model)
-                    .bind(&row.tool_mode)
-                    .bind(row.max_rounds)
-                    .bind(row.created_at)
-                    .bind(row.updated_at)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(|e| StoreError::from_write(e, Entity::Assistant, &row.name))?;
-                    tx.commit().await?;
-                    row.decode(Vec::new())
+                    self.insert_new_assistant(owner, config, None).await
+                }
+
+                async fn create_assistant_within(
+                    &self,
+                    owner: &OwnerId,
+                    config: &AssistantConfig,
+                    max: u32,
+                ) -> Result<Assistant, StoreError> {
+                    self.insert_new_assistant(owner, config, Some(max)).await
                 }
 
                 async fn assistant(&self, owner: &OwnerId, id: &str) -> Result<Assistant, StoreError> {

@@ -91,6 +91,43 @@ macro_rules! impl_provider_store {
             use $crate::sql::providers::{COLUMNS, ProviderRow};
 
             impl $store {
+                async fn insert_new_provider(
+                    &self,
+                    owner: &OwnerId,
+                    config: &ProviderConfig,
+                    max: Option<u32>,
+                ) -> Result<Provider, StoreError> {
+                    config.validate()?;
+                    if config.api_key.as_deref() == Some(switchboard_core::MASK) {
+                        return Err(StoreError::Invalid(
+                            "a new provider needs its real API key, not the mask".into(),
+                        ));
+                    }
+                    let row =
+                        ProviderRow::encode(new_id(), config, None, &self.cipher, Timestamp::now())?;
+                    let mut tx = self.begin_write().await?;
+                    Self::check_quota(&mut tx, owner, Entity::Provider, max).await?;
+                    sqlx::query(
+                        "INSERT INTO providers (id, user_id, name, kind, base_url, api_key, \
+                         default_model, created_at, updated_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    )
+                    .bind(&row.id)
+                    .bind(&owner.0)
+                    .bind(&row.name)
+                    .bind(&row.kind)
+                    .bind(&row.base_url)
+                    .bind(&row.api_key)
+                    .bind(&row.default_model)
+                    .bind(row.created_at)
+                    .bind(row.updated_at)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| StoreError::from_write(e, Entity::Provider, &row.name))?;
+                    tx.commit().await?;
+                    row.decode(&self.cipher, false)
+                }
+
                 async fn provider_row<'e, E>(
                     executor: E,
                     owner: &OwnerId,
@@ -119,32 +156,16 @@ macro_rules! impl_provider_store {
                     owner: &OwnerId,
                     config: &ProviderConfig,
                 ) -> Result<Provider, StoreError> {
-                    config.validate()?;
-                    if config.api_key.as_deref() == Some(switchboard_core::MASK) {
-                        return Err(StoreError::Invalid(
-                            "a new provider needs its real API key, not the mask".into(),
-                        ));
-                    }
-                    let row =
-                        ProviderRow::encode(new_id(), config, None, &self.cipher, Timestamp::now())?;
-                    sqlx::query(
-                        "INSERT INTO providers (id, user_id, name, kind, base_url, api_key, \
-                         default_model, created_at, updated_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                    )
-                    .bind(&row.id)
-                    .bind(&owner.0)
-                    .bind(&row.name)
-                    .bind(&row.kind)
-                    .bind(&row.base_url)
-                    .bind(&row.api_key)
-                    .bind(&row.default_model)
-                    .bind(row.created_at)
-                    .bind(row.updated_at)
-                    .execute(&self.pool)
-                    .await
-                    .map_err(|e| StoreError::from_write(e, Entity::Provider, &row.name))?;
-                    row.decode(&self.cipher, false)
+                    self.insert_new_provider(owner, config, None).await
+                }
+
+                async fn create_provider_within(
+                    &self,
+                    owner: &OwnerId,
+                    config: &ProviderConfig,
+                    max: u32,
+                ) -> Result<Provider, StoreError> {
+                    self.insert_new_provider(owner, config, Some(max)).await
                 }
 
                 async fn provider(&self, owner: &OwnerId, id: &str) -> Result<Provider, StoreError> {

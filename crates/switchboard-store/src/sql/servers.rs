@@ -330,6 +330,29 @@ macro_rules! impl_server_store {
                         .ok_or_else(|| StoreError::not_found(Entity::Server, &id.0))
                 }
 
+                async fn insert_new_server(
+                    &self,
+                    owner: &OwnerId,
+                    spec: &ServerSpec,
+                    max: Option<u32>,
+                ) -> Result<StoredServer, StoreError> {
+                    spec.validate()?;
+                    crate::text::refuse_nul("the server", spec)?;
+                    if spec.holds_mask() {
+                        return Err(StoreError::Invalid(
+                            "a new server needs its real secrets, not the mask".into(),
+                        ));
+                    }
+                    let now = Timestamp::now();
+                    let row = ServerRow::encode(spec, &self.cipher, now, now)?;
+                    let mut tx = self.begin_write().await?;
+                    Self::check_quota(&mut tx, owner, Entity::Server, max).await?;
+                    Self::check_server_free(&mut tx, owner, spec, None).await?;
+                    Self::insert_server(&mut tx, owner, &row).await?;
+                    tx.commit().await?;
+                    row.stored(&self.cipher)
+                }
+
                 async fn server_rows(&self, owner: &OwnerId) -> Result<Vec<ServerRow>, StoreError> {
                     let sql = format!(
                         "SELECT {COLUMNS} FROM mcp_servers WHERE user_id = $1 ORDER BY created_at, name"
@@ -348,20 +371,16 @@ macro_rules! impl_server_store {
                     owner: &OwnerId,
                     spec: &ServerSpec,
                 ) -> Result<StoredServer, StoreError> {
-                    spec.validate()?;
-                    crate::text::refuse_nul("the server", spec)?;
-                    if spec.holds_mask() {
-                        return Err(StoreError::Invalid(
-                            "a new server needs its real secrets, not the mask".into(),
-                        ));
-                    }
-                    let now = Timestamp::now();
-                    let row = ServerRow::encode(spec, &self.cipher, now, now)?;
-                    let mut tx = self.begin_write().await?;
-                    Self::check_server_free(&mut tx, owner, spec, None).await?;
-                    Self::insert_server(&mut tx, owner, &row).await?;
-                    tx.commit().await?;
-                    row.stored(&self.cipher)
+                    self.insert_new_server(owner, spec, None).await
+                }
+
+                async fn create_server_within(
+                    &self,
+                    owner: &OwnerId,
+                    spec: &ServerSpec,
+                    max: u32,
+                ) -> Result<StoredServer, StoreError> {
+                    self.insert_new_server(owner, spec, Some(max)).await
                 }
 
                 async fn server(

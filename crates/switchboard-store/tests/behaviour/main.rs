@@ -15,5 +15,6 @@ mod leases;
 mod nul_text;
 mod presets;
 mod providers;
+mod quotas;
 mod servers;
 mod users;

@@ -14,8 +14,9 @@ use switchboard_agent::AgentConfig;
 use switchboard_core::destination::{AllowedDestination, DestinationRules, InvalidDestination};
 use switchboard_core::{LaunchRules, OwnerId, ServerSpec};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use switchboard_server::limits::Rate;
 use switchboard_server::{
-    AppState, AuthMode, EnvProvider, GuardConfig, ServerConfig, ServerPolicy, app,
+    AppState, AuthMode, EnvProvider, GuardConfig, Limits, ServerConfig, ServerPolicy, app,
 };
 use switchboard_store::{Role, Store};
 
@@ -90,6 +91,64 @@ pub struct ServeArgs {
     /// On shutdown, how long runs that are answering get to finish before they are cancelled.
     #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
     pub shutdown_grace: std::time::Duration,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Quotas and limits (README "Security"); admins are under them too.
+#[derive(Debug, clap::Args)]
+pub struct LimitArgs {
+    /// MCP servers one user may store.
+    #[arg(long, env = "SWITCHBOARD_MAX_SERVERS", default_value_t = 100)]
+    pub max_servers: u32,
+    /// Assistants one user may store.
+    #[arg(long, env = "SWITCHBOARD_MAX_ASSISTANTS", default_value_t = 100)]
+    pub max_assistants: u32,
+    /// Providers one user may store.
+    #[arg(long, env = "SWITCHBOARD_MAX_PROVIDERS", default_value_t = 20)]
+    pub max_providers: u32,
+    /// Event streams (`GET /api/events`) one user may have open at once.
+    #[arg(long, env = "SWITCHBOARD_MAX_EVENT_STREAMS", default_value_t = 8)]
+    pub max_event_streams: usize,
+    /// Runs one user may have going on at once.
+    #[arg(long, env = "SWITCHBOARD_MAX_RUNS", default_value_t = 4)]
+    pub max_runs: usize,
+    /// Connections served at once; more wait until one closes.
+    #[arg(long, env = "SWITCHBOARD_MAX_CONNECTIONS", default_value_t = 1024)]
+    pub max_connections: usize,
+    /// How long a connection may take to send a request header, and stay idle between
+    /// requests.
+    #[arg(long, env = "SWITCHBOARD_HEADER_READ_TIMEOUT", default_value = "20s", value_parser = humantime::parse_duration)]
+    pub header_read_timeout: std::time::Duration,
+    /// Writes (POST, PUT, PATCH, DELETE) one user may make at once...
+    #[arg(long, env = "SWITCHBOARD_WRITE_BURST", default_value_t = 60)]
+    pub write_burst: u32,
+    /// ...and then one per this interval.
+    #[arg(long, env = "SWITCHBOARD_WRITE_INTERVAL", default_value = "100ms", value_parser = humantime::parse_duration)]
+    pub write_interval: std::time::Duration,
+    /// Failed authentications allowed per address (and per token) at once...
+    #[arg(long, env = "SWITCHBOARD_AUTH_FAILURE_BURST", default_value_t = 20)]
+    pub auth_failure_burst: u32,
+    /// ...and then one per this interval.
+    #[arg(long, env = "SWITCHBOARD_AUTH_FAILURE_INTERVAL", default_value = "3s", value_parser = humantime::parse_duration)]
+    pub auth_failure_interval: std::time::Duration,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_servers: self.max_servers,
+            max_assistants: self.max_assistants,
+            max_providers: self.max_providers,
+            max_event_streams: self.max_event_streams,
+            max_runs: self.max_runs,
+            max_connections: self.max_connections,
+            header_read_timeout: self.header_read_timeout,
+            writes: Rate::new(self.write_burst, self.write_interval),
+            auth_failures: Rate::new(self.auth_failure_burst, self.auth_failure_interval),
+            ..Limits::default()
+        }
+    }
 }
 
 fn parse_destination(text: &str) -> Result<AllowedDestination, InvalidDestination> {
@@ -143,6 +202,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         destinations: DestinationRules {
             allowed: args.allow_destinations.clone(),
         },
+        limits: args.limits.limits(),
     });
     let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), args.single_user);
     let manager = Arc::new(ConnectionManager::with_policy(
@@ -155,7 +215,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         AgentConfig::default(),
         auth,
     )
-    .with_shared_config(config);
+    .with_shared_config(Arc::clone(&config));
     if switchboard_server::live::relay::start(Arc::clone(&store), &state.events, &state.agent)
         .await
         .context("cannot listen for the other replicas' events")?
@@ -164,13 +224,15 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     }
     let stopping = state.clone();
     let runs = Arc::clone(&state.runs);
+    let limits = config.limits.clone();
     let (stop_metrics, metrics_stopping) = tokio::sync::oneshot::channel::<()>();
     if let (Some(metrics_listener), Some(at)) = (metrics_listener, metrics_address) {
         let metrics = switchboard_server::metrics_app(state.clone(), at);
+        let limits = limits.clone();
         errln!("metrics are served on http://{at}/metrics");
         tokio::spawn(async move {
-            let served = axum::serve(metrics_listener, metrics)
-                .with_graceful_shutdown(async move {
+            let served =
+                switchboard_server::serve(metrics_listener, metrics, &limits, async move {
                     let _ = metrics_stopping.await;
                 })
                 .await;
@@ -180,15 +242,14 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         });
     }
     errln!("switchboard is listening on http://{address}");
-    let served = axum::serve(listener, app(state))
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            let _ = stop_metrics.send(());
-            // Streams and waits for decisions end first, so no request holds the shutdown.
-            stopping.agent.stop_waiting();
-            stopping.events.close();
-        })
-        .await;
+    let served = switchboard_server::serve(listener, app(state), &limits, async move {
+        shutdown_signal().await;
+        let _ = stop_metrics.send(());
+        // Streams and waits for decisions end first, so no request holds the shutdown.
+        stopping.agent.stop_waiting();
+        stopping.events.close();
+    })
+    .await;
     runs.shutdown(args.shutdown_grace).await;
     manager.shutdown().await;
     store.close().await;

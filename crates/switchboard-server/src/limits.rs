@@ -1,0 +1,197 @@
+//! Quotas and limits (issue 12, section 4): what one user, one request, one address and one
+//! connection may take of the process, so that a member cannot exhaust it.
+//!
+//! - Stored things are counted where they are written: the store refuses the N+1th server,
+//!   assistant or provider of a user in the same transaction that would insert it (403
+//!   `QUOTA_EXCEEDED`), so two requests at once, or two replicas, cannot both pass a count.
+//! - Things held open (event streams, runs at once) are per-user [`Slots`] whose guard lives
+//!   as long as the stream or the run; the one past the limit is refused with 429
+//!   `RATE_LIMITED` and a `Retry-After`, since it succeeds once another one ends (unlike a
+//!   stored quota, which needs the user to delete something).
+//! - Failed authentication is limited per address and per presented token, writes per user
+//!   ([`RateLimiter`], a GCRA); both answer 429 `RATE_LIMITED` with `Retry-After`.
+//! - A tools listing (the chat tools route and every run's catalog) is bounded by
+//!   [`listing::BoundedBackend`]: servers listed, servers connected at once, tools and schema
+//!   bytes kept, and listings at once in the process.
+//! - Connections: a header read timeout (which hyper also applies to idle keep-alive
+//!   connections), and a cap on connections at once; see [`crate::serve()`].
+//!
+//! Admins are under the same quotas, with the same defaults: an admin token can leak like any
+//! other, and an operator who needs more raises them for everyone by configuration.
+
+pub mod listing;
+mod rate;
+mod slots;
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use switchboard_core::{ErrorCode, OwnerId};
+
+use crate::error::ApiError;
+pub use rate::{Rate, RateLimiter};
+pub use slots::{SlotGuard, Slots};
+
+/// Every limit, with its default. `serve` fills them from flags and `SWITCHBOARD_*`
+/// variables.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// MCP servers one user may store (created or imported).
+    pub max_servers: u32,
+    /// Assistants one user may store.
+    pub max_assistants: u32,
+    /// Providers one user may store.
+    pub max_providers: u32,
+    /// `GET /api/events` streams one user may have open at once.
+    pub max_event_streams: usize,
+    /// Runs (model answers going on) one user may have at once.
+    pub max_runs: usize,
+    /// Servers one tools listing (or a run's catalog) lists; the others are reported
+    /// unavailable.
+    pub listing_servers: usize,
+    /// Servers one listing connects to at once.
+    pub listing_concurrency: usize,
+    /// Tools one listing keeps.
+    pub listing_tools: usize,
+    /// Bytes of input schemas (as JSON) one listing keeps.
+    pub listing_schema_bytes: usize,
+    /// Listings going on at once in the process; more wait their turn.
+    pub listings_at_once: usize,
+    /// Failed authentications allowed per address, and per presented token.
+    pub auth_failures: Rate,
+    /// Writes (POST, PUT, PATCH, DELETE) allowed per user.
+    pub writes: Rate,
+    /// Connections served at once; more wait in the listen backlog until one closes.
+    pub max_connections: usize,
+    /// How long a connection may take to send a request's header, and how long an idle
+    /// keep-alive connection is kept (hyper starts the same timer when it waits for the next
+    /// request; see `serve`).
+    pub header_read_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_servers: 100,
+            max_assistants: 100,
+            max_providers: 20,
+            max_event_streams: 8,
+            max_runs: 4,
+            listing_servers: 100,
+            listing_concurrency: 8,
+            listing_tools: 2_000,
+            listing_schema_bytes: 4 * 1024 * 1024,
+            listings_at_once: 4,
+            // 20 failures at once, then one every 3 s.
+            auth_failures: Rate::new(20, Duration::from_secs(3)),
+            // 60 writes at once, then 10 a second.
+            writes: Rate::new(60, Duration::from_millis(100)),
+            max_connections: 1_024,
+            header_read_timeout: Duration::from_secs(20),
+        }
+    }
+}
+
+/// How many keys each rate limiter tracks at most; past it, the keys idle longest go first.
+/// An attacker cycling keys only makes the limiter forget its own.
+const TRACKED_KEYS: usize = 10_000;
+
+/// The runtime side of [`Limits`]: the rate limiters and the stream slots, shared by the
+/// request handlers. Runs keep their own [`Slots`] (see [`crate::runs::Runs`]).
+#[derive(Debug)]
+pub struct Gate {
+    failures_by_address: RateLimiter<IpAddr>,
+    failures_by_token: RateLimiter<u64>,
+    writes: RateLimiter<OwnerId>,
+    /// Open `GET /api/events` streams per user.
+    pub streams: Slots,
+    token_hasher: std::collections::hash_map::RandomState,
+}
+
+impl Gate {
+    pub fn new(limits: &Limits) -> Self {
+        Self {
+            failures_by_address: RateLimiter::new(limits.auth_failures, TRACKED_KEYS),
+            failures_by_token: RateLimiter::new(limits.auth_failures, TRACKED_KEYS),
+            writes: RateLimiter::new(limits.writes, TRACKED_KEYS),
+            streams: Slots::new(limits.max_event_streams),
+            token_hasher: std::collections::hash_map::RandomState::new(),
+        }
+    }
+
+    /// Refuses an authentication attempt from `address` with `token` when either has failed
+    /// too often lately (the attempt is not even looked up).
+    pub fn check_auth(&self, address: Option<IpAddr>, token: &str) -> Result<(), ApiError> {
+        let token = self.token_key(token);
+        let waits = [
+            address.and_then(|a| self.failures_by_address.wait_time(&a)),
+            self.failures_by_token.wait_time(&token),
+        ];
+        match waits.into_iter().flatten().max() {
+            Some(wait) => Err(rate_limited("too many failed authentications", wait)),
+            None => Ok(()),
+        }
+    }
+
+    /// Counts a failed authentication against `address` and `token`.
+    pub fn auth_failed(&self, address: Option<IpAddr>, token: &str) {
+        if let Some(address) = address {
+            let _ = self.failures_by_address.take(address);
+        }
+        let _ = self.failures_by_token.take(self.token_key(token));
+    }
+
+    /// Takes one write from `owner`'s allowance, or says how long to wait.
+    pub fn write(&self, owner: &OwnerId) -> Result<(), ApiError> {
+        self.writes
+            .take(owner.clone())
+            .map_err(|wait| rate_limited("too many changes in a short time", wait))
+    }
+
+    /// A slot for one more event stream of `owner`.
+    pub fn open_stream(&self, owner: &OwnerId) -> Result<SlotGuard, ApiError> {
+        self.streams.try_take(owner).ok_or_else(|| {
+            rate_limited(
+                &format!(
+                    "at most {} event streams may be open at once; close one first",
+                    self.streams.limit()
+                ),
+                Duration::from_secs(1),
+            )
+        })
+    }
+
+    /// Presented tokens are tracked by a keyed hash, never kept.
+    fn token_key(&self, token: &str) -> u64 {
+        use std::hash::BuildHasher as _;
+        self.token_hasher.hash_one(token)
+    }
+}
+
+impl Default for Gate {
+    fn default() -> Self {
+        Self::new(&Limits::default())
+    }
+}
+
+/// `response` with `guard` held until its body ends or is dropped (the client went away, the
+/// server closed the stream): for streams counted by [`Slots`].
+pub fn held_by(response: axum::response::Response, guard: SlotGuard) -> axum::response::Response {
+    use futures::StreamExt as _;
+    let (parts, body) = response.into_parts();
+    let body = body.into_data_stream().map(move |chunk| {
+        let _held = &guard;
+        chunk
+    });
+    axum::response::Response::from_parts(parts, axum::body::Body::from_stream(body))
+}
+
+/// 429 `RATE_LIMITED` with `Retry-After`.
+pub fn rate_limited(why: &str, wait: Duration) -> ApiError {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    ApiError::new(
+        ErrorCode::RateLimited,
+        format!("{why}; try again in {seconds} s"),
+    )
+    .retry_after(wait)
+}

@@ -1,0 +1,58 @@
+//! Per-owner quotas on stored rows (servers, providers, assistants), checked inside the write
+//! transaction that inserts the row: the owner's `users` row is locked first (`FOR UPDATE` on
+//! Postgres; SQLite's `BEGIN IMMEDIATE` already serialises writers), then the rows are
+//! counted. Two creations at once, from one process or two replicas, queue on that lock, so
+//! the second sees the first's row and neither can pass the quota by racing the count.
+
+/// The tables a quota counts, by entity: a fixed list, since the name goes into SQL text.
+pub(crate) fn table(entity: crate::error::Entity) -> Option<&'static str> {
+    use crate::error::Entity;
+    match entity {
+        Entity::Server => Some("mcp_servers"),
+        Entity::Provider => Some("providers"),
+        Entity::Assistant => Some("assistants"),
+        _ => None,
+    }
+}
+
+macro_rules! impl_quota {
+    ($store:ty, $db:ty) => {
+        const _: () = {
+            use switchboard_core::OwnerId;
+            use $crate::error::{Entity, StoreError};
+
+            impl $store {
+                /// Refuses one more `entity` of `owner` when they have `max` already; call it
+                /// in the transaction that inserts the row. `None`: no quota.
+                pub(crate) async fn check_quota(
+                    conn: &mut <$db as sqlx::Database>::Connection,
+                    owner: &OwnerId,
+                    entity: Entity,
+                    max: Option<u32>,
+                ) -> Result<(), StoreError> {
+                    let Some(max) = max else {
+                        return Ok(());
+                    };
+                    let Some(table) = $crate::sql::quota::table(entity) else {
+                        return Ok(());
+                    };
+                    let lock = format!("SELECT id FROM users WHERE id = $1{}", Self::LOCK);
+                    sqlx::query(&lock)
+                        .bind(&owner.0)
+                        .fetch_optional(&mut *conn)
+                        .await?;
+                    let count = format!("SELECT COUNT(*) FROM {table} WHERE user_id = $1");
+                    let (count,): (i64,) = sqlx::query_as(&count)
+                        .bind(&owner.0)
+                        .fetch_one(&mut *conn)
+                        .await?;
+                    if count >= i64::from(max) {
+                        return Err(StoreError::QuotaExceeded { entity, limit: max });
+                    }
+                    Ok(())
+                }
+            }
+        };
+    };
+}
+pub(crate) use impl_quota;
