@@ -23,6 +23,8 @@ const PATIENCE: Duration = Duration::from_secs(20);
 async fn start_limited(limits: Limits) -> Api {
     start_with(ServerConfig {
         limits,
+        // The scripted model and the servers these tests save are on loopback.
+        destinations: switchboard_core::DestinationRules::parse(["127.0.0.0/8"]).unwrap(),
         ..ServerConfig::default()
     })
     .await
@@ -295,7 +297,7 @@ async fn silent_and_half_header_connections_are_closed() {
     let address = api.base.trim_start_matches("http://").to_owned();
     let mut silent = tokio::net::TcpStream::connect(&address).await.unwrap();
     let mut half = tokio::net::TcpStream::connect(&address).await.unwrap();
-    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+    half.write_all(format!("GET /healthz HTTP/1.1\r\nHost: {address}\r\nX-Slow: ").as_bytes())
         .await
         .unwrap();
     until_closed(&mut silent).await;
@@ -303,7 +305,7 @@ async fn silent_and_half_header_connections_are_closed() {
 
     // A keep-alive connection idle after a response is closed the same way.
     let mut idle = tokio::net::TcpStream::connect(&address).await.unwrap();
-    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    idle.write_all(format!("GET /healthz HTTP/1.1\r\nHost: {address}\r\n\r\n").as_bytes())
         .await
         .unwrap();
     let answer = until_closed(&mut idle).await;
@@ -327,7 +329,10 @@ async fn connections_past_the_cap_wait_for_one_to_close() {
     // The third connects (the listen backlog) but is not served while two are open.
     let mut third = tokio::net::TcpStream::connect(&address).await.unwrap();
     third
-        .write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .write_all(
+            format!("GET /healthz HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
+        )
         .await
         .unwrap();
     let mut byte = [0u8; 1];

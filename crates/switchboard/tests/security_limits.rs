@@ -41,9 +41,15 @@ async fn silent_and_half_header_connections_are_closed_by_serve() {
     let mut half = tokio::net::TcpStream::connect(address(&served))
         .await
         .unwrap();
-    half.write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
-        .await
-        .unwrap();
+    half.write_all(
+        format!(
+            "GET /healthz HTTP/1.1\r\nHost: {}\r\nX-Slow: ",
+            address(&served)
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
     until_closed(&mut silent).await;
     until_closed(&mut half).await;
     assert!(terminate(&mut served).success());
