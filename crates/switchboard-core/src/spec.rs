@@ -29,7 +29,9 @@ mod duration_secs_opt;
 mod mask;
 pub use mask::MASK;
 mod redact;
-pub use redact::{REDACTED, redact_json, redact_text};
+pub use redact::{REDACTED, Redactor, redact_json, redact_text};
+mod url_secrets;
+pub use url_secrets::{mask_url, restore_masked_url, url_has_secrets};
 mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};

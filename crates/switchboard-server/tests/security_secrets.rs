@@ -1,0 +1,204 @@
+//! Issue 12, sections 5 and 6: secrets that come back from outside, token revocation and
+//! expiry ending event streams, and event ids that do not show other users' activity.
+//!
+//! The "outside" is a small HTTP server on 127.0.0.1 that answers every request with 401 and
+//! a body repeating the request line and headers, as some MCP servers and proxies do.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use common::sse::SseReader;
+
+const TOKEN: &str = "bearer-tok-7f3a91c2";
+const HEADER_SECRET: &str = "hdr-secret-55e0d1";
+const QUERY_SECRET: &str = "query-secret-b81c4e";
+
+type Seen = Arc<Mutex<Vec<String>>>;
+
+/// Starts a server that answers every request with 401 and the request head as the body;
+/// returns its base URL and the request heads it received.
+async fn echoing_401() -> (String, Seen) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Seen::default();
+    let record = seen.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            let record = record.clone();
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let head = String::from_utf8_lossy(&head).replace("\r\n", " | ");
+                record.lock().unwrap().push(head.clone());
+                let body = format!("you sent: {head}");
+                let response = format!(
+                    "HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+                let _ = socket.write_all(response.as_bytes()).await;
+                let _ = socket.shutdown().await;
+            });
+        }
+    });
+    (base, seen)
+}
+
+fn assert_clean(what: &str, text: &str) {
+    for secret in [TOKEN, HEADER_SECRET, QUERY_SECRET] {
+        assert!(!text.contains(secret), "{what} shows {secret}: {text}");
+    }
+}
+
+async fn echoing_server(api: &common::Api, token: &str) -> (String, Seen) {
+    let (upstream, seen) = echoing_401().await;
+    let (status, created) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            Some(token),
+            Some(json!({
+                "name": "Echo",
+                "transport": "streamable_http",
+                "url": format!("{upstream}/mcp?api_key={QUERY_SECRET}&region=eu"),
+                "headers": {"X-Secret": HEADER_SECRET},
+                "auth": {"type": "bearer", "token": TOKEN},
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_clean("the created server", &created.to_string());
+    (created["id"].as_str().unwrap().to_owned(), seen)
+}
+
+#[tokio::test]
+async fn secrets_echoed_by_a_server_appear_in_no_error_event_or_read() {
+    let api = common::start().await;
+    let token = api.admin.clone();
+    let (id, _) = echoing_server(&api, &token).await;
+
+    let events = api
+        .client
+        .get(format!("{}/api/events", api.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status(), StatusCode::OK);
+    let mut events = SseReader::new(events);
+
+    let (status, body) = api
+        .send(
+            Method::POST,
+            &format!("/api/mcp-servers/{id}/test"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert!(status.is_client_error() || status.is_server_error(), "{body}");
+    assert_eq!(body["code"], "MCP_AUTH_FAILED", "{body}");
+    assert_clean("the test-connection error", &body.to_string());
+
+    let (status, body) = api
+        .send(
+            Method::GET,
+            &format!("/api/mcp-servers/{id}/tools"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert!(status.is_client_error() || status.is_server_error(), "{body}");
+    assert_clean("the tool listing error", &body.to_string());
+
+    let failed = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let (event, _) = events.until("server.status").await;
+            assert_clean("a server.status event", &event.data.to_string());
+            if event.data.to_string().contains("error") {
+                return event;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert!(failed.data.to_string().contains("401"), "{:?}", failed.data);
+
+    let (_, health) = api
+        .send(
+            Method::GET,
+            &format!("/api/mcp-servers/{id}/health"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(health["status"], "error", "{health}");
+    assert_clean("the health report", &health.to_string());
+
+    let (status, read) = api
+        .send(
+            Method::GET,
+            &format!("/api/mcp-servers/{id}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_clean("the server as read", &read.to_string());
+    let url = read["url"].as_str().unwrap();
+    assert!(url.contains("api_key=") && url.contains("/mcp"), "{read}");
+}
+
+#[tokio::test]
+async fn a_masked_url_sent_back_keeps_the_stored_credentials() {
+    let api = common::start().await;
+    let token = api.admin.clone();
+    let (id, seen) = echoing_server(&api, &token).await;
+    let (_, mut read) = api
+        .send(
+            Method::GET,
+            &format!("/api/mcp-servers/{id}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    read["name"] = Value::String("Echo renamed".into());
+    let (status, updated) = api
+        .send(
+            Method::PUT,
+            &format!("/api/mcp-servers/{id}"),
+            Some(&token),
+            Some(read),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{updated}");
+    assert_clean("the updated server", &updated.to_string());
+    let (status, body) = api
+        .send(
+            Method::POST,
+            &format!("/api/mcp-servers/{id}/test"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(body["code"], "MCP_AUTH_FAILED", "{status} {body}");
+    let seen = seen.lock().unwrap().join("\n");
+    for secret in [TOKEN, HEADER_SECRET, QUERY_SECRET] {
+        assert!(seen.contains(secret), "{secret} was not sent after the update: {seen}");
+    }
+}
