@@ -18,6 +18,7 @@ mod connection;
 mod error;
 mod manager;
 mod policy;
+mod redact;
 pub mod transport;
 
 pub use backend::{ServerTools, ToolBackend};

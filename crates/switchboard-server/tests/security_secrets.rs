@@ -111,7 +111,10 @@ async fn secrets_echoed_by_a_server_appear_in_no_error_event_or_read() {
             None,
         )
         .await;
-    assert!(status.is_client_error() || status.is_server_error(), "{body}");
+    assert!(
+        status.is_client_error() || status.is_server_error(),
+        "{body}"
+    );
     assert_eq!(body["code"], "MCP_AUTH_FAILED", "{body}");
     assert_clean("the test-connection error", &body.to_string());
 
@@ -123,7 +126,10 @@ async fn secrets_echoed_by_a_server_appear_in_no_error_event_or_read() {
             None,
         )
         .await;
-    assert!(status.is_client_error() || status.is_server_error(), "{body}");
+    assert!(
+        status.is_client_error() || status.is_server_error(),
+        "{body}"
+    );
     assert_clean("the tool listing error", &body.to_string());
 
     let failed = tokio::time::timeout(Duration::from_secs(30), async {
@@ -199,6 +205,9 @@ async fn a_masked_url_sent_back_keeps_the_stored_credentials() {
     assert_eq!(body["code"], "MCP_AUTH_FAILED", "{status} {body}");
     let seen = seen.lock().unwrap().join("\n");
     for secret in [TOKEN, HEADER_SECRET, QUERY_SECRET] {
-        assert!(seen.contains(secret), "{secret} was not sent after the update: {seen}");
+        assert!(
+            seen.contains(secret),
+            "{secret} was not sent after the update: {seen}"
+        );
     }
 }

@@ -78,10 +78,9 @@ pub fn restore_masked_url(given: &str, stored: &str) -> String {
 }
 
 /// Whether `raw` holds [`MASK`] as its password or a query value.
-pub(crate) fn url_holds_mask(raw: &str) -> bool {
-    url::Url::parse(raw).is_ok_and(|url| {
-        url.password() == Some(MASK) || url.query_pairs().any(|(_, v)| v == MASK)
-    })
+pub fn url_holds_mask(raw: &str) -> bool {
+    url::Url::parse(raw)
+        .is_ok_and(|url| url.password() == Some(MASK) || url.query_pairs().any(|(_, v)| v == MASK))
 }
 
 /// Query values shorter than this are searched for in text only under a key that names a

@@ -133,6 +133,8 @@ impl Entry {
                 Ok(live)
             }
             Err(error) => {
+                // The status, its event and the shared failure leave the process: no secret.
+                let error = error.redacted(&spec.redactor());
                 self.set_status(ConnectionStatus::Error, Some(error.to_string()), None);
                 *self.failure.lock().unwrap_or_else(PoisonError::into_inner) =
                     Some((attempt, McpError::shared_failure(&spec.name, &error)));
