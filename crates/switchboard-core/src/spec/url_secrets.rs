@@ -90,7 +90,7 @@ const MIN_PLAIN_QUERY_VALUE: usize = 8;
 /// The secret values of `raw` worth searching for in text: its password (as written and
 /// decoded), the `user:password` pair a client sends as HTTP Basic credentials, and its query
 /// values (short ones only under a credential-named key).
-pub(crate) fn url_secret_values(raw: &str) -> Vec<String> {
+pub fn url_secret_values(raw: &str) -> Vec<String> {
     let Ok(url) = url::Url::parse(raw) else {
         return Vec::new();
     };
