@@ -12,6 +12,9 @@ use crate::state::{AppState, AuthMode};
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub user: User,
+    /// The token the request was authenticated with (none in single-user mode), so a long
+    /// response (an event stream) can check it again.
+    pub token: Option<crate::stream_auth::PresentedToken>,
 }
 
 impl Caller {
@@ -36,7 +39,7 @@ impl FromRequestParts<AppState> for Caller {
         let token = match &state.auth {
             AuthMode::SingleUser(owner) => {
                 let user = state.store.user(owner).await?;
-                return Ok(Caller { user });
+                return Ok(Caller { user, token: None });
             }
             AuthMode::Tokens => parts
                 .headers
@@ -51,6 +54,9 @@ impl FromRequestParts<AppState> for Caller {
             .user_by_token(token)
             .await?
             .ok_or_else(|| unauthorized("the API token is not valid"))?;
-        Ok(Caller { user })
+        Ok(Caller {
+            user,
+            token: Some(crate::stream_auth::PresentedToken::new(token)),
+        })
     }
 }

@@ -21,6 +21,8 @@ pub struct ServerConfig {
     pub max_body_bytes: usize,
     /// The provider for users without a stored one.
     pub env_provider: Option<EnvProvider>,
+    /// How open event streams re-check the token that opened them.
+    pub stream_auth: crate::stream_auth::StreamAuthConfig,
 }
 
 impl Default for ServerConfig {
@@ -29,6 +31,7 @@ impl Default for ServerConfig {
             stdio_allowlist: Vec::new(),
             max_body_bytes: 4 * 1024 * 1024,
             env_provider: None,
+            stream_auth: crate::stream_auth::StreamAuthConfig::default(),
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod policy;
 mod routes;
 pub mod runs;
 pub mod state;
+pub mod stream_auth;
 mod validators;
 mod web;
 

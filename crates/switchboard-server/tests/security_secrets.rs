@@ -211,3 +211,187 @@ async fn a_masked_url_sent_back_keeps_the_stored_credentials() {
         );
     }
 }
+
+/// The router on a socket with a store this test can also use directly (as another process
+/// on the same database would), and streams re-checking their token every 50 ms.
+struct Direct {
+    base: String,
+    store: Arc<dyn switchboard_store::Store>,
+    admin: String,
+    member: String,
+    admin_id: switchboard_core::OwnerId,
+    _dir: tempfile::TempDir,
+    _shutdown: tokio::sync::oneshot::Sender<()>,
+}
+
+async fn start_direct() -> Direct {
+    use switchboard_store::{Role, StoreConfig};
+    let dir = tempfile::tempdir().unwrap();
+    let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
+        .await
+        .unwrap();
+    let admin = store.create_user("admin", Role::Admin).await.unwrap();
+    let member = store.create_user("member", Role::Member).await.unwrap();
+    let admin_token = store.issue_token(&admin.id, "t").await.unwrap().secret;
+    let member_token = store.issue_token(&member.id, "t").await.unwrap().secret;
+    let manager = Arc::new(switchboard_mcp::ConnectionManager::new(
+        switchboard_mcp::ManagerConfig::default(),
+    ));
+    let config = switchboard_server::ServerConfig {
+        stream_auth: switchboard_server::stream_auth::StreamAuthConfig {
+            recheck: Duration::from_millis(50),
+        },
+        ..switchboard_server::ServerConfig::default()
+    };
+    let state = switchboard_server::AppState::new(
+        Arc::clone(&store),
+        manager,
+        switchboard_agent::AgentConfig::default(),
+        switchboard_server::AuthMode::Tokens,
+    )
+    .with_config(config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        axum::serve(listener, switchboard_server::app(state))
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+    });
+    Direct {
+        base,
+        store,
+        admin: admin_token,
+        member: member_token,
+        admin_id: admin.id,
+        _dir: dir,
+        _shutdown: shutdown,
+    }
+}
+
+async fn open_events(base: &str, token: &str, last: Option<&str>) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .get(format!("{base}/api/events"))
+        .bearer_auth(token);
+    if let Some(last) = last {
+        request = request.header("Last-Event-ID", last);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    response
+}
+
+/// Whether the stream ends (the server closes it) within `limit`.
+async fn ends_within(mut response: reqwest::Response, limit: Duration) -> bool {
+    tokio::time::timeout(limit, async {
+        while let Ok(Some(_)) = response.chunk().await {}
+    })
+    .await
+    .is_ok()
+}
+
+#[tokio::test]
+async fn revoking_a_token_ends_the_event_streams_opened_with_it() {
+    let api = start_direct().await;
+    let second = api
+        .store
+        .issue_token(&api.admin_id, "laptop")
+        .await
+        .unwrap();
+    let revoked = open_events(&api.base, &second.secret, None).await;
+    let kept = open_events(&api.base, &api.admin, None).await;
+
+    api.store
+        .revoke_token(&api.admin_id, &second.token.id)
+        .await
+        .unwrap();
+    assert!(
+        ends_within(revoked, Duration::from_secs(20)).await,
+        "the stream outlived its revoked token"
+    );
+    // The same user's stream on another token goes on.
+    assert!(!ends_within(kept, Duration::from_millis(300)).await);
+
+    let status = reqwest::Client::new()
+        .get(format!("{}/api/mcp-servers", api.base))
+        .bearer_auth(&second.secret)
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn removing_a_user_ends_their_event_streams() {
+    let api = start_direct().await;
+    let member = api.store.user_by_token(&api.member).await.unwrap().unwrap();
+    let stream = open_events(&api.base, &api.member, None).await;
+    api.store.delete_user(&member.id).await.unwrap();
+    assert!(ends_within(stream, Duration::from_secs(20)).await);
+}
+
+/// Lists the tools of an echoing server `id`, which fails: two `server.status` events
+/// (connecting, error) for the caller.
+async fn status_events_for(api: &Direct, token: &str, id: &str) {
+    let response = reqwest::Client::new()
+        .get(format!("{}/api/mcp-servers/{id}/tools", api.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert!(!response.status().is_success());
+}
+
+async fn echo_for(api: &Direct, token: &str) -> String {
+    let (upstream, _) = echoing_401().await;
+    let created: Value = reqwest::Client::new()
+        .post(format!("{}/api/mcp-servers", api.base))
+        .bearer_auth(token)
+        .json(&json!({"name": "Echo", "url": format!("{upstream}/mcp")}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    created["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn event_ids_are_counted_per_user() {
+    let api = start_direct().await;
+    let mine = echo_for(&api, &api.admin).await;
+    let theirs = echo_for(&api, &api.member).await;
+    let mut events = SseReader::new(open_events(&api.base, &api.admin, None).await);
+
+    status_events_for(&api, &api.admin, &mine).await;
+    // Another user's activity in between.
+    for _ in 0..3 {
+        status_events_for(&api, &api.member, &theirs).await;
+    }
+    status_events_for(&api, &api.admin, &mine).await;
+
+    let mut ids = Vec::new();
+    while ids.len() < 4 {
+        let (event, _) =
+            tokio::time::timeout(Duration::from_secs(20), events.until("server.status"))
+                .await
+                .unwrap();
+        ids.push(event.id.unwrap().parse::<u64>().unwrap());
+    }
+    for pair in ids.windows(2) {
+        assert_eq!(pair[1], pair[0] + 1, "ids show a gap: {ids:?}");
+    }
+
+    // Resuming after the first id gives this user's next events, in order.
+    let mut resumed =
+        SseReader::new(open_events(&api.base, &api.admin, Some(&ids[0].to_string())).await);
+    let (next, _) = tokio::time::timeout(Duration::from_secs(20), resumed.until("server.status"))
+        .await
+        .unwrap();
+    assert_eq!(next.id.unwrap(), ids[1].to_string());
+}

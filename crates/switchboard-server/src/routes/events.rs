@@ -1,5 +1,7 @@
 //! `GET /api/events`: the caller's live events over SSE, resumable with `Last-Event-ID`.
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -9,8 +11,9 @@ use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::live::{Scope, sse_response};
+use crate::live::{Scope, sse_response_watched};
 use crate::state::AppState;
+use crate::stream_auth::TokenWatch;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(events))
@@ -43,11 +46,21 @@ async fn events(
                 })?,
         ),
     };
+    // The stream ends when its token is revoked or expires (see `stream_auth`).
+    let watch = match &caller.token {
+        Some(token) => TokenWatch::start(
+            Arc::clone(&state.store),
+            token.clone(),
+            caller.user.id.clone(),
+            state.config.stream_auth.recheck,
+        ),
+        None => TokenWatch::never(),
+    };
     let subscription = state.events.subscribe(&caller.user.id, after);
     let scope = Scope {
         owner: caller.user.id,
         conversation_id: None,
         until_run_ends: false,
     };
-    Ok(sse_response(subscription, scope))
+    Ok(sse_response_watched(subscription, scope, watch))
 }

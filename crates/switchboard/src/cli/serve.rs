@@ -61,6 +61,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         stdio_allowlist: args.allow_commands.clone(),
         max_body_bytes: args.max_body_bytes,
         env_provider: env_provider(),
+        stream_auth: Default::default(),
     });
     let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), args.single_user);
     let manager = Arc::new(ConnectionManager::with_policy(
