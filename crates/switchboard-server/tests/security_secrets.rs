@@ -395,3 +395,35 @@ async fn event_ids_are_counted_per_user() {
         .unwrap();
     assert_eq!(next.id.unwrap(), ids[1].to_string());
 }
+
+#[tokio::test]
+async fn an_expired_token_is_refused_and_its_streams_end() {
+    let api = start_direct().await;
+    let now = switchboard_store::Timestamp::now().0;
+    let past = switchboard_store::Timestamp(now - 1);
+    let expired = api
+        .store
+        .issue_token_until(&api.admin_id, "old", Some(past))
+        .await
+        .unwrap();
+    let (status, body) = {
+        let response = reqwest::Client::new()
+            .get(format!("{}/api/events", api.base))
+            .bearer_auth(&expired.secret)
+            .send()
+            .await
+            .unwrap();
+        (response.status(), response.text().await.unwrap())
+    };
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+
+    // A token that expires while its stream is open ends the stream.
+    let soon = switchboard_store::Timestamp(now + 1_000);
+    let short = api
+        .store
+        .issue_token_until(&api.admin_id, "short", Some(soon))
+        .await
+        .unwrap();
+    let stream = open_events(&api.base, &short.secret, None).await;
+    assert!(ends_within(stream, Duration::from_secs(20)).await);
+}

@@ -233,3 +233,21 @@ async fn a_token_revoked_from_the_command_line_ends_its_event_streams() {
     assert_eq!(status, 401);
     served.stop();
 }
+
+#[test]
+fn tokens_can_be_issued_with_an_expiry_date() {
+    let sb = Switchboard::new();
+    sb.run(&["users", "add", "ada", "--no-token"]).ok();
+    let issued = sb
+        .run(&["--json", "users", "token", "ada", "--expires-in", "30d"])
+        .ok()
+        .json();
+    let created = issued["token"]["createdAt"].as_i64().unwrap();
+    let expires = issued["token"]["expiresAt"].as_i64().unwrap();
+    let thirty_days = 30 * 24 * 3600 * 1000;
+    assert!((expires - created - thirty_days).abs() < 60_000, "{issued}");
+    let listed = sb.run(&["--json", "users", "tokens", "ada"]).ok().json();
+    assert_eq!(listed[0]["expiresAt"], expires, "{listed}");
+    sb.run(&["users", "token", "ada", "--expires-in", "soon"])
+        .failed();
+}
