@@ -427,3 +427,57 @@ async fn an_expired_token_is_refused_and_its_streams_end() {
     let stream = open_events(&api.base, &short.secret, None).await;
     assert!(ends_within(stream, Duration::from_secs(20)).await);
 }
+
+#[tokio::test]
+async fn a_providers_url_credentials_are_masked_and_kept() {
+    let api = common::start().await;
+    let token = api.admin.clone();
+    let (status, created) = api
+        .send(
+            Method::POST,
+            "/api/providers",
+            Some(&token),
+            Some(json!({
+                "name": "Gateway",
+                "kind": "openai",
+                "baseUrl": format!("https://me:{HEADER_SECRET}@gw.example/v1?key={QUERY_SECRET}"),
+                "apiKey": TOKEN,
+                "defaultModel": "m",
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_clean("the created provider", &created.to_string());
+    let id = created["id"].as_str().unwrap();
+    let (_, mut read) = api
+        .send(
+            Method::GET,
+            &format!("/api/providers/{id}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_clean("the provider as read", &read.to_string());
+    assert!(
+        read["baseUrl"]
+            .as_str()
+            .unwrap()
+            .contains("gw.example/v1?key="),
+        "{read}"
+    );
+    // The masked form sent back is accepted and keeps the stored credentials.
+    let object = read.as_object_mut().unwrap();
+    object
+        .retain(|k, _| ["name", "kind", "baseUrl", "apiKey", "defaultModel"].contains(&k.as_str()));
+    object.insert("name".into(), Value::String("Gateway 2".into()));
+    let (status, updated) = api
+        .send(
+            Method::PUT,
+            &format!("/api/providers/{id}"),
+            Some(&token),
+            Some(read),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{updated}");
+    assert_eq!(updated["baseUrl"], created["baseUrl"], "{updated}");
+}
