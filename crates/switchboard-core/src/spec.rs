@@ -29,7 +29,11 @@ mod duration_secs_opt;
 mod mask;
 pub use mask::MASK;
 mod redact;
-pub use redact::{REDACTED, redact_json, redact_text};
+pub use redact::{REDACTED, Redactor, redact_json, redact_text};
+mod url_secrets;
+pub use url_secrets::{
+    mask_url, restore_masked_url, url_has_secrets, url_holds_mask, url_secret_values,
+};
 mod validate;
 
 use std::collections::{BTreeMap, BTreeSet};

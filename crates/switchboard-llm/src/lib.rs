@@ -38,6 +38,7 @@ mod error;
 mod from_env;
 mod openai;
 mod provider;
+mod redact;
 mod retry;
 mod sse;
 mod transport;

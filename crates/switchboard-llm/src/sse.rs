@@ -108,7 +108,8 @@ impl<D: Decoder> State<D> {
 fn read_error(error: sse_stream::Error) -> LlmError {
     match error {
         sse_stream::Error::Body(source) => match source.downcast::<reqwest::Error>() {
-            Ok(error) => LlmError::Network(*error),
+            // The URL may carry credentials (`?key=`): never quoted.
+            Ok(error) => LlmError::Network(error.without_url()),
             Err(other) => LlmError::Protocol(format!("reading the stream failed: {other}")),
         },
         other => LlmError::Protocol(format!("malformed event stream: {other}")),

@@ -17,7 +17,11 @@ pub(crate) async fn start(
 ) -> Result<reqwest::Response, LlmError> {
     policy
         .run(|| async {
-            let response = build().send().await.map_err(LlmError::Network)?;
+            // The URL may carry credentials (`?key=`): never quoted.
+            let response = build()
+                .send()
+                .await
+                .map_err(|e| LlmError::Network(e.without_url()))?;
             if response.status().is_success() {
                 Ok(response)
             } else {

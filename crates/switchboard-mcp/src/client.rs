@@ -101,6 +101,8 @@ pub(crate) struct SwitchboardClient {
     server: Arc<str>,
     events: Arc<SessionEvents>,
     info: ClientConfig,
+    /// The server's own secrets, cut out of what it logs to us before we log it.
+    redactor: switchboard_core::spec::Redactor,
 }
 
 impl SwitchboardClient {
@@ -109,7 +111,14 @@ impl SwitchboardClient {
             server: server.into(),
             events,
             info: Self::client_info(),
+            redactor: switchboard_core::spec::Redactor::default(),
         }
+    }
+
+    /// The same client cutting `redactor`'s secrets out of the server's log messages.
+    pub(crate) fn with_redactor(mut self, redactor: switchboard_core::spec::Redactor) -> Self {
+        self.redactor = redactor;
+        self
     }
 
     /// The same client announcing another protocol version in `initialize`.
@@ -155,7 +164,7 @@ impl ClientHandler for SwitchboardClient {
         _context: NotificationContext<RoleClient>,
     ) {
         let server = &self.server;
-        let data = &params.data;
+        let data = &crate::redact::redact_value(params.data, &self.redactor);
         match params.level {
             LoggingLevel::Debug => tracing::debug!(%server, %data, "server log"),
             LoggingLevel::Info | LoggingLevel::Notice => {

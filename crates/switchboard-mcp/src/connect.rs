@@ -31,7 +31,8 @@ pub(crate) async fn connect(
         });
     }
     let events = Arc::new(SessionEvents::default());
-    let handler = SwitchboardClient::new(&spec.name, Arc::clone(&events));
+    let handler =
+        SwitchboardClient::new(&spec.name, Arc::clone(&events)).with_redactor(spec.redactor());
     let timeout = config.connect_timeout;
     let ended = CancellationToken::new();
     match spec.transport {

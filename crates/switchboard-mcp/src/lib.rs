@@ -19,6 +19,7 @@ pub mod destination;
 mod error;
 mod manager;
 mod policy;
+mod redact;
 pub mod transport;
 mod upstream_text;
 

@@ -26,6 +26,9 @@ use crate::state::{AppState, AuthMode};
 #[derive(Debug, Clone)]
 pub struct Caller {
     pub user: User,
+    /// The token the request was authenticated with (none in single-user mode), so a long
+    /// response (an event stream) can check it again.
+    pub token: Option<crate::stream_auth::PresentedToken>,
 }
 
 impl Caller {
@@ -46,19 +49,22 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let user = identify(parts, state).await?;
+        let (user, token) = identify(parts, state).await?;
         if is_write(&parts.method) {
             state.gate.write(&user.id)?;
         }
-        Ok(Caller { user })
+        Ok(Caller { user, token })
     }
 }
 
-/// The user of the request, with failed attempts counted.
-async fn identify(parts: &Parts, state: &AppState) -> Result<User, ApiError> {
+/// The user of the request and the token it came with, with failed attempts counted.
+async fn identify(
+    parts: &Parts,
+    state: &AppState,
+) -> Result<(User, Option<crate::stream_auth::PresentedToken>), ApiError> {
     let unauthorized = |m: &str| ApiError::new(ErrorCode::Unauthorized, m.to_owned());
     if let AuthMode::SingleUser(owner) = &state.auth {
-        return Ok(state.store.user(owner).await?);
+        return Ok((state.store.user(owner).await?, None));
     }
     let address = peer(parts);
     let token = parts
@@ -76,7 +82,7 @@ async fn identify(parts: &Parts, state: &AppState) -> Result<User, ApiError> {
     };
     state.gate.check_auth(address, token)?;
     match state.store.user_by_token(token).await? {
-        Some(user) => Ok(user),
+        Some(user) => Ok((user, Some(crate::stream_auth::PresentedToken::new(token)))),
         None => {
             state.gate.auth_failed(address, token);
             Err(unauthorized("the API token is not valid"))

@@ -28,6 +28,8 @@ pub struct ServerConfig {
     pub destinations: switchboard_core::DestinationRules,
     /// Quotas and limits (issue 12 section 4).
     pub limits: crate::limits::Limits,
+    /// How open event streams re-check the token that opened them.
+    pub stream_auth: crate::stream_auth::StreamAuthConfig,
 }
 
 impl Default for ServerConfig {
@@ -39,6 +41,7 @@ impl Default for ServerConfig {
             guard: crate::guard::GuardConfig::default(),
             destinations: switchboard_core::DestinationRules::default(),
             limits: crate::limits::Limits::default(),
+            stream_auth: crate::stream_auth::StreamAuthConfig::default(),
         }
     }
 }

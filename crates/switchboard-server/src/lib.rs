@@ -19,6 +19,7 @@ mod routes;
 pub mod runs;
 mod serve;
 pub mod state;
+pub mod stream_auth;
 mod unknown_fields;
 mod validators;
 mod web;

@@ -7,4 +7,4 @@ pub mod relay;
 mod sse;
 
 pub use log::{EventLog, Logged, Subscription};
-pub use sse::{Scope, sse_response};
+pub use sse::{Scope, sse_response, sse_response_watched};

@@ -21,6 +21,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "run leases",
         include_str!("../migrations/sqlite/0002_run_leases.sql"),
     ),
+    (
+        3,
+        "token expiry",
+        include_str!("../migrations/sqlite/0003_token_expiry.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -33,6 +38,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         2,
         "run leases",
         include_str!("../migrations/postgres/0002_run_leases.sql"),
+    ),
+    (
+        3,
+        "token expiry",
+        include_str!("../migrations/postgres/0003_token_expiry.sql"),
     ),
 ];
 

@@ -90,6 +90,28 @@ impl Cipher {
         Ok(format!("{PREFIX}{}", STANDARD_NO_PAD.encode(bytes)))
     }
 
+    /// A URL as stored in `field`: sealed when it carries credentials (a password or query
+    /// values, see [`switchboard_core::spec::url_has_secrets`]), plain otherwise, so the
+    /// destination of an ordinary URL stays readable in the database.
+    pub fn seal_url(&self, field: &str, url: &str) -> Result<String, SecretError> {
+        if switchboard_core::spec::url_has_secrets(url) {
+            self.seal(field, url)
+        } else {
+            Ok(url.to_owned())
+        }
+    }
+
+    /// A URL stored by [`Cipher::seal_url`]. A stored URL is always `http(s)://...` in clear,
+    /// never `v1:...`, so the prefix tells the two apart; rows written before URLs were sealed
+    /// read as they are.
+    pub fn open_url(&self, field: &str, stored: &str) -> Result<String, SecretError> {
+        if stored.starts_with(PREFIX) {
+            self.open(field, stored)
+        } else {
+            Ok(stored.to_owned())
+        }
+    }
+
     /// The plain text of a value sealed for `field`.
     pub fn open(&self, field: &str, sealed: &str) -> Result<String, SecretError> {
         let undecryptable = || SecretError::Undecryptable {
@@ -130,6 +152,18 @@ mod tests {
         assert!(sealed.starts_with("v1:"));
         assert!(!sealed.contains("sk-123"));
         assert_eq!(c.open("providers.api_key", &sealed).unwrap(), "sk-123");
+    }
+
+    #[test]
+    fn urls_with_credentials_are_sealed_and_old_plain_ones_still_read() {
+        let c = cipher();
+        let keyed = "https://h.example/mcp?api_key=k-123";
+        let sealed = c.seal_url("u", keyed).unwrap();
+        assert!(sealed.starts_with("v1:") && !sealed.contains("k-123"));
+        assert_eq!(c.open_url("u", &sealed).unwrap(), keyed);
+        let plain = "https://h.example/mcp";
+        assert_eq!(c.seal_url("u", plain).unwrap(), plain);
+        assert_eq!(c.open_url("u", keyed).unwrap(), keyed, "an old row");
     }
 
     #[test]

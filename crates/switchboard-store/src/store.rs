@@ -68,11 +68,21 @@ pub trait UserStore {
     async fn users(&self) -> Result<Vec<User>, StoreError>;
     /// Deletes the user and everything they own.
     async fn delete_user(&self, id: &OwnerId) -> Result<(), StoreError>;
-    /// A new API token; its secret is returned now and only its hash is kept.
-    async fn issue_token(&self, user: &OwnerId, label: &str) -> Result<IssuedToken, StoreError>;
+    /// A new API token that lasts until revoked; its secret is returned now and only its hash
+    /// is kept.
+    async fn issue_token(&self, user: &OwnerId, label: &str) -> Result<IssuedToken, StoreError> {
+        self.issue_token_until(user, label, None).await
+    }
+    /// A new API token, refused from `expires_at` on (when given).
+    async fn issue_token_until(
+        &self,
+        user: &OwnerId,
+        label: &str,
+        expires_at: Option<crate::Timestamp>,
+    ) -> Result<IssuedToken, StoreError>;
     async fn tokens(&self, user: &OwnerId) -> Result<Vec<ApiToken>, StoreError>;
     async fn revoke_token(&self, user: &OwnerId, token_id: &str) -> Result<(), StoreError>;
-    /// The user a bearer token belongs to, if it is a live token.
+    /// The user a bearer token belongs to, if it is a live token (not revoked, not expired).
     async fn user_by_token(&self, secret: &str) -> Result<Option<User>, StoreError>;
 }
 

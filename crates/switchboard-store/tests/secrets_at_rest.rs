@@ -14,17 +14,24 @@ use switchboard_store::{
 
 use common::TestDb;
 
-const SECRETS: [&str; 4] = [
+const SECRETS: [&str; 7] = [
     "header-plaintext-4711",
     "env-plaintext-4712",
     "bearer-plaintext-4713",
     "apikey-plaintext-4714",
+    "urlpass-plaintext-4716",
+    "urlquery-plaintext-4717",
+    "provquery-plaintext-4718",
 ];
 const VISIBLE: &str = "visible-marker-4715";
 
 async fn store_secrets(db: &TestDb) -> OwnerId {
     let owner = db.local().await;
-    let http = ServerSpec::http(VISIBLE, "https://example.com/mcp", None)
+    let url = format!(
+        "https://user:{}@example.com/mcp?api_key={}",
+        SECRETS[4], SECRETS[5]
+    );
+    let http = ServerSpec::http(VISIBLE, &url, None)
         .with_header("X-Tenant", SECRETS[0])
         .with_auth(Auth::Bearer {
             token: SECRETS[2].into(),
@@ -39,7 +46,7 @@ async fn store_secrets(db: &TestDb) -> OwnerId {
             &ProviderConfig {
                 name: "p".into(),
                 kind: ProviderKind::Anthropic,
-                base_url: None,
+                base_url: Some(format!("https://gw.example/v1?key={}", SECRETS[6])),
                 api_key: Some(SECRETS[3].into()),
                 default_model: "claude".into(),
             },
@@ -142,6 +149,20 @@ async fn sqlite_a_wrong_or_missing_key_is_refused_and_loses_nothing() {
     // name order, so the HTTP one is found by its name.
     let http = specs.iter().find(|s| s.name == VISIBLE).unwrap();
     assert_eq!(http.headers["X-Tenant"], SECRETS[0]);
+    assert!(http.url.as_deref().unwrap().contains(SECRETS[5]));
+    // Shown masked, like the other secrets.
+    let shown = store.servers(&owner).await.unwrap();
+    let shown = serde_json::to_string(&shown.iter().map(|s| &s.spec).collect::<Vec<_>>()).unwrap();
+    assert!(
+        !shown.contains(SECRETS[4]) && !shown.contains(SECRETS[5]),
+        "{shown}"
+    );
+    let providers = store.providers(&owner).await.unwrap();
+    let shown = format!("{:?}", providers[0].config.base_url);
+    assert!(
+        !shown.contains(SECRETS[6]) && shown.contains("key="),
+        "{shown}"
+    );
 }
 
 #[tokio::test]

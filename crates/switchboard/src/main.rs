@@ -4,6 +4,12 @@
 //! live in [`cli`]. Logs always go to stderr, because stdout carries command output, and for
 //! `demo-server` the MCP protocol itself. The level comes from `RUST_LOG` (default `warn`); field values
 //! are escaped ([`log_fields`]).
+//!
+//! By default the MCP library's own log lines are left out: when a server refuses a request,
+//! rmcp logs the server's answer whole, and a server that echoes the request puts its bearer
+//! token, headers and URL key in that line. Switchboard logs the same failure itself, with the
+//! server's secrets cut out (`switchboard_mcp`'s connection manager). `RUST_LOG` brings rmcp's
+//! lines back for debugging.
 
 #[macro_use]
 mod output;
@@ -33,7 +39,8 @@ async fn main() -> ExitCode {
 }
 
 fn init_tracing() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,rmcp=off"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .fmt_fields(log_fields::escaped())

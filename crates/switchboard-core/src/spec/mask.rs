@@ -1,12 +1,14 @@
 //! The display form of a [`ServerSpec`]: every secret replaced by [`MASK`].
 //!
 //! What is secret is the same list the store encrypts: credentials in [`Auth`], every header
-//! value, and the env values named in `secret_env`. A form that shows a masked spec sends the
+//! value, the env values named in `secret_env`, and the password and query values of the URL
+//! ([`super::url_secrets`]). A form that shows a masked spec sends the
 //! mask back for the secrets the user did not touch, so [`ServerSpec::keep_masked_secrets`]
 //! turns a masked value back into the stored one, and a changed value replaces it.
 
 use std::collections::BTreeMap;
 
+use super::url_secrets::{mask_url, restore_masked_url, url_holds_mask};
 use super::{Auth, ServerSpec};
 
 /// What a secret reads as on display.
@@ -30,12 +32,16 @@ impl ServerSpec {
             Auth::ApiKey { key, .. } => mask(key),
             Auth::Bearer { token } => mask(token),
         }
+        out.url = out.url.as_deref().map(mask_url);
         out
     }
 
     /// Where this spec holds [`MASK`] for a secret that `stored` has under the same name,
     /// takes the stored value: the user left it unchanged. Any other value is kept as given.
     pub fn keep_masked_secrets(&mut self, stored: &ServerSpec) {
+        if let (Some(url), Some(old)) = (&self.url, &stored.url) {
+            self.url = Some(restore_masked_url(url, old));
+        }
         restore_map(&mut self.headers, &stored.headers, |_| true);
         let secret_env = self.secret_env.clone();
         restore_map(&mut self.env, &stored.env, |key| {
@@ -61,7 +67,8 @@ impl ServerSpec {
             Auth::Bearer { token } => token == MASK,
             _ => false,
         };
-        auth || self.headers.values().any(|v| v == MASK)
+        auth || self.url.as_deref().is_some_and(url_holds_mask)
+            || self.headers.values().any(|v| v == MASK)
             || self
                 .secret_env
                 .iter()

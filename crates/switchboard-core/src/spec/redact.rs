@@ -4,9 +4,17 @@
 //! `apiKey`, `authorization`, ...) is replaced whole. And any string containing one of the
 //! server's own secrets (its header values, secret env values, key or token) has it cut out, so
 //! a tool that echoes a credential back does not put it in the log either.
+//!
+//! The second rule is also what keeps text coming back from outside clean: a [`Redactor`],
+//! built from a spec's (or a provider's) secrets, cuts them out of error messages, status
+//! events and logs, in the forms an upstream is likely to echo them: as sent, URL-encoded,
+//! JSON-escaped and base64-encoded (HTTP Basic credentials, a key echoed in a token dump).
 
+use base64::Engine;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use serde_json::Value;
 
+use super::url_secrets::url_secret_values;
 use super::{Auth, ServerSpec};
 
 /// What a redacted value reads as.
@@ -32,6 +40,94 @@ impl ServerSpec {
         }
         values.retain(|v| v.len() >= MIN_SECRET_LEN);
         values
+    }
+}
+
+impl ServerSpec {
+    /// What cuts this spec's secrets out of text: its header values, secret env values, key or
+    /// token, and the password and query values of its URL.
+    pub fn redactor(&self) -> Redactor {
+        let mut values: Vec<String> = self
+            .secret_values()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if let Some(url) = &self.url {
+            values.extend(url_secret_values(url));
+        }
+        Redactor::new(values)
+    }
+}
+
+/// Cuts a fixed set of secrets out of text, in every form listed in the module docs.
+#[derive(Clone, Default)]
+pub struct Redactor {
+    /// Longest first, so a secret that contains another is replaced whole.
+    needles: Vec<String>,
+}
+
+impl std::fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Redactor({} forms)", self.needles.len())
+    }
+}
+
+impl Redactor {
+    /// A redactor for `secrets` (values shorter than 4 characters are ignored).
+    pub fn new(secrets: impl IntoIterator<Item = String>) -> Self {
+        let mut needles = Vec::new();
+        for secret in secrets {
+            if secret.len() < MIN_SECRET_LEN {
+                continue;
+            }
+            let encoded: String = url::form_urlencoded::byte_serialize(secret.as_bytes()).collect();
+            let json = serde_json::to_string(&secret).unwrap_or_default();
+            let json = json
+                .strip_prefix('"')
+                .and_then(|j| j.strip_suffix('"'))
+                .unwrap_or_default()
+                .to_owned();
+            let base64 = STANDARD.encode(secret.as_bytes());
+            let base64_bare = base64.trim_end_matches('=').to_owned();
+            let url_safe = URL_SAFE_NO_PAD.encode(secret.as_bytes());
+            needles.extend([encoded, json, base64, base64_bare, url_safe]);
+            needles.push(secret);
+        }
+        needles.retain(|n| n.len() >= MIN_SECRET_LEN);
+        needles.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+        needles.dedup();
+        Self { needles }
+    }
+
+    /// Whether there is nothing to redact.
+    pub fn is_empty(&self) -> bool {
+        self.needles.is_empty()
+    }
+
+    /// Whether `text` holds one of the secrets.
+    pub fn finds(&self, text: &str) -> bool {
+        self.needles.iter().any(|n| text.contains(n.as_str()))
+    }
+
+    /// `text` with every form of every secret replaced by [`REDACTED`].
+    pub fn redact(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for needle in &self.needles {
+            if out.contains(needle.as_str()) {
+                out = out.replace(needle.as_str(), REDACTED);
+            }
+        }
+        out
+    }
+
+    /// `text` redacted in place; whether anything changed.
+    pub fn redact_in_place(&self, text: &mut String) -> bool {
+        if self.finds(text) {
+            *text = self.redact(text);
+            true
+        } else {
+            false
+        }
     }
 }
 
@@ -70,7 +166,7 @@ pub fn redact_text(text: &str, secrets: &[&str]) -> String {
 }
 
 /// Whether a field name says its value is a credential.
-fn names_a_credential(key: &str) -> bool {
+pub(crate) fn names_a_credential(key: &str) -> bool {
     let key: String = key
         .chars()
         .filter(char::is_ascii_alphanumeric)
@@ -117,6 +213,46 @@ mod tests {
                 "note": "the header was ***",
             })
         );
+    }
+
+    #[test]
+    fn a_redactor_finds_a_specs_secrets_in_the_forms_they_come_back_in() {
+        let mut spec = ServerSpec::http(
+            "s",
+            "https://me:pass%2Fword@h.example/mcp?api_key=query-secret&format=json",
+            None,
+        );
+        spec.headers.insert("X-Key".into(), "header secret".into());
+        spec.auth = Auth::Bearer {
+            token: "bearer-secret".into(),
+        };
+        let redactor = spec.redactor();
+        let echoed = [
+            "authorization: Bearer bearer-secret",
+            "x-key: header+secret",
+            "{\"x-key\":\"header secret\"}",
+            "GET /mcp?api_key=query-secret&format=json",
+            "authorization: Basic bWU6cGFzcy93b3Jk",
+            "token as base64: YmVhcmVyLXNlY3JldA==",
+            "password pass%2Fword and decoded pass/word",
+        ];
+        for text in echoed {
+            let out = redactor.redact(text);
+            for secret in [
+                "bearer-secret",
+                "header secret",
+                "header+secret",
+                "query-secret",
+                "pass%2Fword",
+                "pass/word",
+                "bWU6cGFzcy93b3Jk",
+                "YmVhcmVyLXNlY3JldA",
+            ] {
+                assert!(!out.contains(secret), "{secret} in {out}");
+            }
+        }
+        assert!(redactor.redact("format=json").contains("json"));
+        assert!(format!("{redactor:?}").starts_with("Redactor("));
     }
 
     #[test]

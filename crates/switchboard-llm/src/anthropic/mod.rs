@@ -12,7 +12,7 @@ use crate::error::LlmError;
 use crate::provider::{EventStream, Provider, WireFormat};
 use crate::retry::RetryPolicy;
 use crate::types::ChatRequest;
-use crate::{sse, transport};
+use crate::{redact, sse, transport};
 
 /// Anthropic's own endpoint.
 pub const ANTHROPIC_DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
@@ -150,9 +150,12 @@ impl Provider for AnthropicProvider {
     async fn stream(&self, request: &ChatRequest) -> Result<EventStream, LlmError> {
         let body = request::body(request, self.config.default_max_tokens);
         let secret = self.config.api_key.as_deref();
-        let response = transport::start(&self.config.retry, secret, || self.build(&body)).await?;
+        let redactor = redact::redactor(secret, &self.config.base_url);
+        let response = transport::start(&self.config.retry, secret, || self.build(&body))
+            .await
+            .map_err(|error| error.redacted(&redactor))?;
         let decoder = decode::EventDecoder::new(self.config.api_key.clone());
-        Ok(sse::events(response, decoder))
+        Ok(redact::stream(sse::events(response, decoder), redactor))
     }
 }
 

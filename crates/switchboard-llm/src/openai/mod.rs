@@ -14,7 +14,7 @@ use crate::error::LlmError;
 use crate::provider::{EventStream, Provider, WireFormat};
 use crate::retry::RetryPolicy;
 use crate::types::ChatRequest;
-use crate::{sse, transport};
+use crate::{redact, sse, transport};
 
 /// OpenAI's own endpoint.
 pub const OPENAI_DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -133,9 +133,12 @@ impl Provider for OpenAiProvider {
     async fn stream(&self, request: &ChatRequest) -> Result<EventStream, LlmError> {
         let body = request::body(request);
         let secret = self.config.api_key.as_deref();
-        let response = transport::start(&self.config.retry, secret, || self.build(&body)).await?;
+        let redactor = redact::redactor(secret, &self.config.base_url);
+        let response = transport::start(&self.config.retry, secret, || self.build(&body))
+            .await
+            .map_err(|error| error.redacted(&redactor))?;
         let decoder = decode::ChunkDecoder::new(self.config.api_key.clone());
-        Ok(sse::events(response, decoder))
+        Ok(redact::stream(sse::events(response, decoder), redactor))
     }
 }
 

@@ -134,11 +134,13 @@ impl ConnectionManager {
     ) -> Result<Arc<Vec<ToolInfo>>, McpError> {
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
-        self.with_reconnect(&entry, spec, |live| {
-            let entry = Arc::clone(&entry);
-            async move { self.tools_of(&entry, &live, spec).await }
-        })
-        .await
+        let listed = self
+            .with_reconnect(&entry, spec, |live| {
+                let entry = Arc::clone(&entry);
+                async move { self.tools_of(&entry, &live, spec).await }
+            })
+            .await;
+        clean(listed, spec)
     }
 
     async fn tools_of(
@@ -174,10 +176,12 @@ impl ConnectionManager {
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
         let limits = self.limits(spec, None);
-        self.with_reconnect(&entry, spec, |live| async move {
-            live.conn.list_resources(limits).await
-        })
-        .await
+        let listed = self
+            .with_reconnect(&entry, spec, |live| async move {
+                live.conn.list_resources(limits).await
+            })
+            .await;
+        clean(listed, spec)
     }
 
     pub async fn read_resource(
@@ -189,10 +193,12 @@ impl ConnectionManager {
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
         let limits = self.limits(spec, None);
-        self.with_reconnect(&entry, spec, |live| async move {
-            live.conn.read_resource(uri, limits).await
-        })
-        .await
+        let read = self
+            .with_reconnect(&entry, spec, |live| async move {
+                live.conn.read_resource(uri, limits).await
+            })
+            .await;
+        clean(read, spec)
     }
 
     pub async fn list_prompts(
@@ -203,10 +209,12 @@ impl ConnectionManager {
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
         let limits = self.limits(spec, None);
-        self.with_reconnect(&entry, spec, |live| async move {
-            live.conn.list_prompts(limits).await
-        })
-        .await
+        let listed = self
+            .with_reconnect(&entry, spec, |live| async move {
+                live.conn.list_prompts(limits).await
+            })
+            .await;
+        clean(listed, spec)
     }
 
     pub async fn get_prompt(
@@ -219,16 +227,26 @@ impl ConnectionManager {
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
         let limits = self.limits(spec, None);
-        self.with_reconnect(&entry, spec, |live| {
-            let arguments = arguments.clone();
-            async move { live.conn.get_prompt(name, arguments, limits).await }
-        })
-        .await
+        let prompt = self
+            .with_reconnect(&entry, spec, |live| {
+                let arguments = arguments.clone();
+                async move { live.conn.get_prompt(name, arguments, limits).await }
+            })
+            .await;
+        clean(prompt, spec)
     }
 
     /// Connects to `spec` for `owner` just to look: server info, capabilities and tools. The
     /// connection is closed afterwards and the pool is not touched.
     pub async fn test_connection(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+    ) -> Result<ServerReport, McpError> {
+        clean(self.test_connection_unredacted(owner, spec).await, spec)
+    }
+
+    async fn test_connection_unredacted(
         &self,
         owner: &OwnerId,
         spec: &ServerSpec,
@@ -293,6 +311,12 @@ impl ConnectionManager {
         let grace = self.inner.config.shutdown_grace;
         futures::future::join_all(entries.iter().map(|entry| entry.disconnect(grace))).await;
     }
+}
+
+/// `result` with `spec`'s secrets cut out of its error: every error the manager hands out
+/// passes here (see [`crate::redact`]).
+fn clean<T>(result: Result<T, McpError>, spec: &ServerSpec) -> Result<T, McpError> {
+    result.map_err(|error| error.redacted(&spec.redactor()))
 }
 
 /// The HTTP client shared by every remote server. Redirects are followed only within the same

@@ -27,9 +27,10 @@ impl ConnectionManager {
         options: CallOptions,
     ) -> Result<CallToolResult, McpError> {
         if !tracing::enabled!(tracing::Level::DEBUG) {
-            return self
+            let result = self
                 .call_tool_unlogged(owner, spec, tool, arguments, options)
                 .await;
+            return redact_call(result, spec);
         }
         let secrets = spec.secret_values();
         let shown = arguments
@@ -40,6 +41,7 @@ impl ConnectionManager {
         let result = self
             .call_tool_unlogged(owner, spec, tool, arguments, options)
             .await;
+        let result = redact_call(result, spec);
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         match &result {
             Ok(answer) => {
@@ -188,6 +190,18 @@ impl ConnectionManager {
             attempt += 1;
             tokio::time::sleep(config.backoff(attempt - 1)).await;
         }
+    }
+}
+
+/// A call's outcome with the server's own secrets cut out of its result or error.
+fn redact_call(
+    result: Result<CallToolResult, McpError>,
+    spec: &ServerSpec,
+) -> Result<CallToolResult, McpError> {
+    let redactor = spec.redactor();
+    match result {
+        Ok(answer) => Ok(crate::redact::redact_result(answer, &redactor)),
+        Err(error) => Err(error.redacted(&redactor)),
     }
 }
 

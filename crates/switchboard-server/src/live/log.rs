@@ -1,12 +1,13 @@
 //! The numbered event log.
 //!
 //! One task moves events from the agent's bus and the connection manager into the log; each
-//! gets the next id, is serialised once, kept in a bounded ring and broadcast. Ids start from
-//! the start time (in microseconds), so ids from before a restart are older than every id
-//! after it and a client resuming with one is told it missed events instead of getting
-//! unrelated ones.
+//! gets the next id of its owner, is serialised once, kept in a bounded ring and broadcast.
+//! Ids are counted per user: one shared counter would let a user read, from the gaps between
+//! their own ids, how busy everyone else is. Every user's ids start from the start time (in
+//! microseconds), so ids from before a restart are older than every id after it and a client
+//! resuming with one is told it missed events instead of getting unrelated ones.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -43,8 +44,17 @@ pub struct EventLog {
 
 #[derive(Debug)]
 struct Ring {
-    next_id: u64,
+    /// Where every user's ids start.
+    first_id: u64,
+    /// The next id of each user who has had an event.
+    next_ids: HashMap<OwnerId, u64>,
     events: VecDeque<Arc<Logged>>,
+}
+
+impl Ring {
+    fn next_id(&self, owner: &OwnerId) -> u64 {
+        self.next_ids.get(owner).copied().unwrap_or(self.first_id)
+    }
 }
 
 /// A subscriber's start: the kept events after its `Last-Event-ID`, then live ones.
@@ -67,7 +77,8 @@ impl EventLog {
             .map_or(1, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX / 2));
         let log = Arc::new(Self {
             ring: Mutex::new(Ring {
-                next_id: first_id,
+                first_id,
+                next_ids: HashMap::new(),
                 events: VecDeque::with_capacity(KEPT),
             }),
             sender: broadcast::channel(4096).0,
@@ -133,14 +144,15 @@ impl EventLog {
         data: String,
     ) -> Arc<Logged> {
         let mut ring = self.ring.lock().unwrap_or_else(PoisonError::into_inner);
+        let id = ring.next_id(&owner);
+        ring.next_ids.insert(owner.clone(), id + 1);
         let logged = Arc::new(Logged {
-            id: ring.next_id,
+            id,
             owner,
             conversation_id,
             kind,
             data,
         });
-        ring.next_id += 1;
         if ring.events.len() == KEPT {
             ring.events.pop_front();
         }
@@ -168,20 +180,17 @@ impl EventLog {
                 missed: false,
             };
         };
-        let oldest = ring.events.front().map_or(ring.next_id, |e| e.id);
-        let backlog = ring
-            .events
-            .iter()
-            .filter(|e| e.id > after && &e.owner == owner)
-            .cloned()
-            .collect();
+        let next_id = ring.next_id(owner);
+        let mine = ring.events.iter().filter(|e| &e.owner == owner);
+        let oldest = mine.clone().next().map_or(next_id, |e| e.id);
+        let backlog = mine.filter(|e| e.id > after).cloned().collect();
         Subscription {
             closed: self.closed.clone(),
             backlog,
             live,
             // Nothing is lost only if `after` is at most one before the oldest kept id and
             // not from the future (another process's id space).
-            missed: after.saturating_add(1) < oldest || after >= ring.next_id,
+            missed: after.saturating_add(1) < oldest || after >= next_id,
         }
     }
 }

@@ -14,6 +14,7 @@ use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
 use super::log::{Logged, Subscription};
+use crate::stream_auth::TokenWatch;
 
 /// Which events a stream carries and when it ends.
 #[derive(Debug, Clone)]
@@ -30,7 +31,17 @@ pub struct Scope {
 /// should reload what it shows; after falling behind the stream ends, and reconnecting with
 /// `Last-Event-ID` resumes it.
 pub fn sse_response(subscription: Subscription, scope: Scope) -> Response {
-    Sse::new(events(subscription, scope))
+    sse_response_watched(subscription, scope, TokenWatch::never())
+}
+
+/// As [`sse_response`], ending (without a further event) once `watch` says the token that
+/// opened the stream is no longer valid.
+pub fn sse_response_watched(
+    subscription: Subscription,
+    scope: Scope,
+    watch: TokenWatch,
+) -> Response {
+    Sse::new(events(subscription, scope, watch))
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
         .into_response()
 }
@@ -38,8 +49,10 @@ pub fn sse_response(subscription: Subscription, scope: Scope) -> Response {
 fn events(
     subscription: Subscription,
     scope: Scope,
+    watch: TokenWatch,
 ) -> impl Stream<Item = Result<Event, Infallible>> {
     let state = State {
+        watch,
         closed: subscription.closed,
         reset_first: subscription.missed,
         backlog: subscription.backlog.into(),
@@ -55,6 +68,7 @@ fn events(
 }
 
 struct State {
+    watch: TokenWatch,
     closed: tokio_util::sync::CancellationToken,
     reset_first: bool,
     backlog: VecDeque<Arc<Logged>>,
@@ -67,7 +81,7 @@ struct State {
 
 impl State {
     async fn next(&mut self) -> Option<Event> {
-        if self.done {
+        if self.done || self.watch.ended.is_cancelled() {
             return None;
         }
         if std::mem::take(&mut self.reset_first) {
@@ -81,6 +95,7 @@ impl State {
         loop {
             let received = tokio::select! {
                 () = self.closed.cancelled() => return None,
+                () = self.watch.ended.cancelled() => return None,
                 received = self.live.recv() => received,
             };
             match received {

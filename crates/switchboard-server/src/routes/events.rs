@@ -1,5 +1,7 @@
 //! `GET /api/events`: the caller's live events over SSE, resumable with `Last-Event-ID`.
 
+use std::sync::Arc;
+
 use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
@@ -9,8 +11,9 @@ use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
-use crate::live::{Scope, sse_response};
+use crate::live::{Scope, sse_response_watched};
 use crate::state::AppState;
+use crate::stream_auth::TokenWatch;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(events))
@@ -45,6 +48,16 @@ async fn events(
     };
     // Counted while the stream is open (`Limits::max_event_streams`).
     let slot = state.gate.open_stream(&caller.user.id)?;
+    // The stream ends when its token is revoked or expires (see `stream_auth`).
+    let watch = match &caller.token {
+        Some(token) => TokenWatch::start(
+            Arc::clone(&state.store),
+            token.clone(),
+            caller.user.id.clone(),
+            state.config.stream_auth.recheck,
+        ),
+        None => TokenWatch::never(),
+    };
     let subscription = state.events.subscribe(&caller.user.id, after);
     let scope = Scope {
         owner: caller.user.id,
@@ -52,7 +65,7 @@ async fn events(
         until_run_ends: false,
     };
     Ok(crate::limits::held_by(
-        sse_response(subscription, scope),
+        sse_response_watched(subscription, scope, watch),
         slot,
     ))
 }

@@ -48,6 +48,9 @@ pub struct ApiToken {
     pub user_id: OwnerId,
     pub label: String,
     pub created_at: Timestamp,
+    /// When the token stops being accepted; `None`: when revoked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<Timestamp>,
 }
 
 /// A token just created: the only time its secret is available.

@@ -1,4 +1,5 @@
-//! `providers`: LLM endpoints, the API key sealed.
+//! `providers`: LLM endpoints, the API key sealed, and the base URL too when it carries
+//! credentials (shown masked, like the key).
 
 use switchboard_core::MASK;
 
@@ -7,6 +8,7 @@ use crate::model::{Provider, ProviderConfig, ProviderKind, Timestamp};
 use crate::secret::Cipher;
 
 const API_KEY: &str = "providers.api_key";
+const BASE_URL: &str = "providers.base_url";
 
 pub(crate) const COLUMNS: &str =
     "id, name, kind, base_url, api_key, default_model, created_at, updated_at";
@@ -41,7 +43,11 @@ impl ProviderRow {
             id,
             name: config.name.clone(),
             kind: config.kind.as_str().to_owned(),
-            base_url: config.base_url.clone(),
+            base_url: config
+                .base_url
+                .as_deref()
+                .map(|url| cipher.seal_url(BASE_URL, url))
+                .transpose()?,
             api_key,
             default_model: config.default_model.clone(),
             created_at: created_at.0,
@@ -66,12 +72,24 @@ impl ProviderRow {
             }
             None => None,
         };
+        let base_url = self
+            .base_url
+            .as_deref()
+            .map(|url| cipher.open_url(BASE_URL, url))
+            .transpose()?
+            .map(|url| {
+                if reveal {
+                    url
+                } else {
+                    switchboard_core::spec::mask_url(&url)
+                }
+            });
         Ok(Provider {
             id: self.id.clone(),
             config: ProviderConfig {
                 name: self.name.clone(),
                 kind,
-                base_url: self.base_url.clone(),
+                base_url,
                 api_key,
                 default_model: self.default_model.clone(),
             },
@@ -98,7 +116,12 @@ macro_rules! impl_provider_store {
                     max: Option<u32>,
                 ) -> Result<Provider, StoreError> {
                     config.validate()?;
-                    if config.api_key.as_deref() == Some(switchboard_core::MASK) {
+                    if config.api_key.as_deref() == Some(switchboard_core::MASK)
+                        || config
+                            .base_url
+                            .as_deref()
+                            .is_some_and(switchboard_core::spec::url_holds_mask)
+                    {
                         return Err(StoreError::Invalid(
                             "a new provider needs its real API key, not the mask".into(),
                         ));
@@ -206,8 +229,26 @@ macro_rules! impl_provider_store {
                     config.validate()?;
                     let mut tx = self.begin_write().await?;
                     let old = Self::provider_row(&mut *tx, owner, id, Self::LOCK).await?;
+                    let old_url = old.decode(&self.cipher, true)?.config.base_url;
+                    // A masked URL sent back is the stored one.
+                    let mut config = config.clone();
+                    if let (Some(url), Some(old_url)) = (&config.base_url, &old_url) {
+                        config.base_url =
+                            Some(switchboard_core::spec::restore_masked_url(url, old_url));
+                    }
+                    if config
+                        .base_url
+                        .as_deref()
+                        .is_some_and(switchboard_core::spec::url_holds_mask)
+                    {
+                        return Err(StoreError::Invalid(
+                            "the provider's baseUrl changed: enter its credentials again instead \
+                             of the mask"
+                                .into(),
+                        ));
+                    }
                     if config.api_key.as_deref() == Some(switchboard_core::MASK)
-                        && (config.base_url != old.base_url || config.kind.as_str() != old.kind)
+                        && (config.base_url != old_url || config.kind.as_str() != old.kind)
                     {
                         // Keeping the key for a new endpoint would send it there.
                         return Err(StoreError::Invalid(
@@ -216,7 +257,7 @@ macro_rules! impl_provider_store {
                     }
                     let row = ProviderRow::encode(
                         old.id.clone(),
-                        config,
+                        &config,
                         old.api_key.clone(),
                         &self.cipher,
                         Timestamp(old.created_at),

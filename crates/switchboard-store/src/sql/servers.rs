@@ -14,13 +14,14 @@ use crate::secret::Cipher;
 const HEADERS: &str = "mcp_servers.headers";
 const ENV: &str = "mcp_servers.env";
 const AUTH_SECRET: &str = "mcp_servers.auth_secret";
+const BASE_URL: &str = "mcp_servers.base_url";
 
 pub(crate) const COLUMNS: &str = "id, name, type, is_active, base_url, headers, timeout_ms, \
      command, args, env, secret_env, cwd, auth_type, auth_header, auth_secret, disabled_tools, \
      auto_approve_tools, created_at, updated_at";
 
-/// One `mcp_servers` row as stored: header values, secret env values and the auth secret
-/// sealed.
+/// One `mcp_servers` row as stored: header values, secret env values, the auth secret and a
+/// URL that carries credentials sealed.
 #[derive(Debug, sqlx::FromRow)]
 pub(crate) struct ServerRow {
     pub id: String,
@@ -101,7 +102,11 @@ impl ServerRow {
             name: spec.name.clone(),
             kind: spec.transport.as_str().to_owned(),
             is_active: spec.enabled,
-            base_url: spec.url.clone(),
+            base_url: spec
+                .url
+                .as_deref()
+                .map(|url| cipher.seal_url(BASE_URL, url))
+                .transpose()?,
             headers: to_json(&headers)?,
             timeout_ms,
             command: spec.command.clone(),
@@ -178,7 +183,11 @@ impl ServerRow {
             id: ServerId(self.id.clone()),
             name: self.name.clone(),
             transport,
-            url: self.base_url.clone(),
+            url: self
+                .base_url
+                .as_deref()
+                .map(|url| cipher.open_url(BASE_URL, url))
+                .transpose()?,
             command: self.command.clone(),
             args: from_json(Entity::Server, &self.id, "args", &self.args)?,
             env,
@@ -429,8 +438,11 @@ macro_rules! impl_server_store {
                     spec: &ServerSpec,
                 ) -> Result<StoredServer, StoreError> {
                     self.edit_server(owner, id, &|old: &ServerSpec| {
+                        // A masked URL sent back is the stored one (restored before comparing).
+                        let mut restored = spec.clone();
+                        restored.keep_masked_secrets(old);
                         if spec.holds_mask()
-                            && (spec.url != old.url || spec.transport != old.transport)
+                            && (restored.url != old.url || spec.transport != old.transport)
                         {
                             // Keeping a secret for a new destination would send it there.
                             return Err(StoreError::Invalid(
@@ -439,9 +451,7 @@ macro_rules! impl_server_store {
                                     .into(),
                             ));
                         }
-                        let mut spec = spec.clone();
-                        spec.keep_masked_secrets(old);
-                        Ok(spec)
+                        Ok(restored)
                     })
                     .await
                 }

@@ -47,6 +47,7 @@ pub(crate) struct TokenRow {
     pub user_id: String,
     pub label: String,
     pub created_at: i64,
+    pub expires_at: Option<i64>,
 }
 
 impl TokenRow {
@@ -56,6 +57,7 @@ impl TokenRow {
             user_id: OwnerId(self.user_id),
             label: self.label,
             created_at: Timestamp(self.created_at),
+            expires_at: self.expires_at.map(Timestamp),
         }
     }
 }
@@ -175,10 +177,11 @@ macro_rules! impl_user_store {
                     Ok(())
                 }
 
-                async fn issue_token(
+                async fn issue_token_until(
                     &self,
                     user: &OwnerId,
                     label: &str,
+                    expires_at: Option<Timestamp>,
                 ) -> Result<IssuedToken, StoreError> {
                     crate::text::refuse_nul("label", label)?;
                     self.user(user).await?;
@@ -188,16 +191,18 @@ macro_rules! impl_user_store {
                         user_id: user.0.clone(),
                         label: label.to_owned(),
                         created_at: Timestamp::now().0,
+                        expires_at: expires_at.map(|t| t.0),
                     };
                     sqlx::query(
-                        "INSERT INTO api_tokens (id, user_id, label, token_hash, created_at) \
-                         VALUES ($1, $2, $3, $4, $5)",
+                        "INSERT INTO api_tokens (id, user_id, label, token_hash, created_at, \
+                         expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
                     )
                     .bind(&row.id)
                     .bind(&row.user_id)
                     .bind(&row.label)
                     .bind(token_hash(&secret))
                     .bind(row.created_at)
+                    .bind(row.expires_at)
                     .execute(&self.pool)
                     .await
                     .map_err(|e| StoreError::from_write(e, Entity::ApiToken, label))?;
@@ -209,7 +214,7 @@ macro_rules! impl_user_store {
 
                 async fn tokens(&self, user: &OwnerId) -> Result<Vec<ApiToken>, StoreError> {
                     Ok(sqlx::query_as::<_, TokenRow>(
-                        "SELECT id, user_id, label, created_at FROM api_tokens \
+                        "SELECT id, user_id, label, created_at, expires_at FROM api_tokens \
                          WHERE user_id = $1 ORDER BY created_at, id",
                     )
                     .bind(&user.0)
@@ -236,9 +241,11 @@ macro_rules! impl_user_store {
                 async fn user_by_token(&self, secret: &str) -> Result<Option<User>, StoreError> {
                     sqlx::query_as::<_, UserRow>(
                         "SELECT u.id, u.name, u.role, u.created_at FROM users u \
-                         JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = $1",
+                         JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = $1 \
+                         AND (t.expires_at IS NULL OR t.expires_at > $2)",
                     )
                     .bind(token_hash(secret))
+                    .bind(Timestamp::now().0)
                     .fetch_optional(&self.pool)
                     .await?
                     .map(UserRow::decode)

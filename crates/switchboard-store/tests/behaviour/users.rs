@@ -1,11 +1,12 @@
 use switchboard_core::OwnerId;
-use switchboard_store::{Role, StoreError, TOKEN_PREFIX};
+use switchboard_store::{Role, StoreError, TOKEN_PREFIX, Timestamp};
 
 use crate::common::TestDb;
 
 crate::on_both_backends!(
     users_are_created_listed_and_deleted,
-    tokens_authenticate_until_revoked
+    tokens_authenticate_until_revoked,
+    tokens_with_an_expiry_date_stop_working_then
 );
 
 async fn users_are_created_listed_and_deleted(db: &TestDb) {
@@ -77,4 +78,31 @@ async fn tokens_authenticate_until_revoked(db: &TestDb) {
         store.issue_token(&user.id, "x").await,
         Err(StoreError::NotFound { .. })
     ));
+}
+
+async fn tokens_with_an_expiry_date_stop_working_then(db: &TestDb) {
+    let store = &db.store;
+    let user = db.user("hedy").await;
+    let later = Timestamp(Timestamp::now().0 + 3_600_000);
+    let live = store
+        .issue_token_until(&user.id, "for an hour", Some(later))
+        .await
+        .unwrap();
+    assert_eq!(live.token.expires_at, Some(later));
+    let found = store.user_by_token(&live.secret).await.unwrap();
+    assert_eq!(found.map(|u| u.id), Some(user.id.clone()));
+
+    let past = Timestamp(Timestamp::now().0 - 1);
+    let expired = store
+        .issue_token_until(&user.id, "expired", Some(past))
+        .await
+        .unwrap();
+    assert_eq!(store.user_by_token(&expired.secret).await.unwrap(), None);
+    // Still listed (with its date), so an admin sees why it fails and can revoke it.
+    let listed = store.tokens(&user.id).await.unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|t| t.id == expired.token.id && t.expires_at == Some(past))
+    );
 }

@@ -203,6 +203,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
             allowed: args.allow_destinations.clone(),
         },
         limits: args.limits.limits(),
+        stream_auth: Default::default(),
     });
     let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), args.single_user);
     let manager = Arc::new(ConnectionManager::with_policy(

@@ -47,6 +47,10 @@ pub enum UsersCommand {
         /// What the token is for, shown in `switchboard users tokens`.
         #[arg(long, value_name = "L", default_value = "issued on the command line")]
         label: String,
+        /// Refuse the token after this long (`30d`, `12h`, `90min`); by default it lasts until
+        /// revoked. Event streams opened with it end when it expires.
+        #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
+        expires_in: Option<std::time::Duration>,
     },
     /// List a user's API tokens (never their secrets).
     Tokens {
@@ -94,7 +98,11 @@ pub async fn run(context: &Context, command: UsersCommand) -> anyhow::Result<Exi
             no_token,
         } => add(store, json, &name, role.into(), !no_token).await,
         UsersCommand::Remove { user } => remove(store, json, &user).await,
-        UsersCommand::Token { user, label } => token(store, json, &user, &label).await,
+        UsersCommand::Token {
+            user,
+            label,
+            expires_in,
+        } => token(store, json, &user, &label, expires_in).await,
         UsersCommand::Tokens { user } => tokens(store, json, &user).await,
         UsersCommand::Revoke { user, token_id } => revoke(store, json, &user, &token_id).await,
     };
@@ -183,13 +191,32 @@ async fn remove(store: &dyn Store, json: bool, key: &str) -> anyhow::Result<()> 
     Ok(())
 }
 
-async fn token(store: &dyn Store, json: bool, key: &str, label: &str) -> anyhow::Result<()> {
+async fn token(
+    store: &dyn Store,
+    json: bool,
+    key: &str,
+    label: &str,
+    expires_in: Option<std::time::Duration>,
+) -> anyhow::Result<()> {
     let user = find(store, key).await?;
-    let issued = store.issue_token(&user.id, label).await?;
+    let expires_at = match expires_in {
+        Some(after) => {
+            let ms = i64::try_from(after.as_millis())
+                .ok()
+                .and_then(|ms| Timestamp::now().0.checked_add(ms))
+                .ok_or_else(|| anyhow::anyhow!("--expires-in is too long"))?;
+            Some(Timestamp(ms))
+        }
+        None => None,
+    };
+    let issued = store.issue_token_until(&user.id, label, expires_at).await?;
     if json {
         output::print_json(&json!({ "user": user.name, "token": token_json(&issued) }));
     } else {
         outln!("issued token {} for `{}`", issued.token.id, user.name);
+        if let Some(at) = issued.token.expires_at {
+            outln!("it expires at {} UTC", when(at));
+        }
         print_secret(&user, &issued);
     }
     Ok(())
@@ -208,9 +235,15 @@ async fn tokens(store: &dyn Store, json: bool, key: &str) -> anyhow::Result<()> 
     } else {
         let rows: Vec<Vec<String>> = tokens
             .iter()
-            .map(|t| vec![t.id.clone(), t.label.clone(), when(t.created_at)])
+            .map(|t| {
+                let expires = t.expires_at.map_or_else(|| "never".to_owned(), when);
+                vec![t.id.clone(), t.label.clone(), when(t.created_at), expires]
+            })
             .collect();
-        out!("{}", output::table(&["ID", "LABEL", "CREATED"], &rows));
+        out!(
+            "{}",
+            output::table(&["ID", "LABEL", "CREATED", "EXPIRES"], &rows)
+        );
     }
     Ok(())
 }
@@ -234,6 +267,7 @@ fn token_json(issued: &IssuedToken) -> Value {
         "userId": token.user_id,
         "label": token.label,
         "createdAt": token.created_at,
+        "expiresAt": token.expires_at,
         "secret": issued.secret,
     })
 }
