@@ -15,8 +15,15 @@ use switchboard_core::{Auth, ErrorCode, ServerSpec};
 
 use crate::error::ApiError;
 
-/// Refuses the first key of a server body that `ServerSpec` does not know.
-pub fn check_server(object: &Map<String, Value>) -> Result<(), ApiError> {
+/// Fields a read of a server carries that are not part of its configuration. A client that
+/// reads a server, changes it and sends it back sends these too; they are dropped, not
+/// refused.
+const READ_ONLY: &[&str] = &["created_at", "updated_at"];
+
+/// Drops the read-only fields of a server body, then refuses its first key that `ServerSpec`
+/// does not know.
+pub fn check_server(object: &mut Map<String, Value>) -> Result<(), ApiError> {
+    object.retain(|key, _| !READ_ONLY.contains(&key.as_str()));
     let known = fields_of::<ServerSpec>();
     if let Some(unknown) = object.keys().find(|key| !known.contains(&key.as_str())) {
         return Err(unknown_field(unknown, known));
@@ -90,8 +97,8 @@ mod tests {
 
     use super::*;
 
-    fn check(value: Value) -> Result<(), String> {
-        check_server(value.as_object().unwrap()).map_err(|e| e.message)
+    fn check(mut value: Value) -> Result<(), String> {
+        check_server(value.as_object_mut().unwrap()).map_err(|e| e.message)
     }
 
     #[test]
@@ -108,5 +115,7 @@ mod tests {
                                                           "header": "X"}}))
         .unwrap_err();
         assert!(refused.contains("`auth.header`"), "{refused}");
+        // What a read carries besides the configuration goes back without complaint.
+        check(json!({"name": "a", "created_at": 1, "updated_at": 2})).unwrap();
     }
 }

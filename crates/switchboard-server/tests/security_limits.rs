@@ -384,7 +384,7 @@ async fn repeated_bad_tokens_get_429_with_retry_after() {
 
 #[tokio::test]
 async fn a_burst_of_writes_gets_429_with_retry_after() {
-    let api = start_with(ServerConfig::default()).await;
+    let api = start_limited(Limits::default()).await;
     let mut created = 0;
     let mut limited = None;
     for i in 0..300 {

@@ -241,6 +241,8 @@ async fn start_direct() -> Direct {
         stream_auth: switchboard_server::stream_auth::StreamAuthConfig {
             recheck: Duration::from_millis(50),
         },
+        // The echoing servers members save are on loopback.
+        destinations: switchboard_core::DestinationRules::parse(["127.0.0.0/8"]).unwrap(),
         ..switchboard_server::ServerConfig::default()
     };
     let state = switchboard_server::AppState::new(
