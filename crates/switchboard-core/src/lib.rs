@@ -12,6 +12,7 @@ pub mod preset;
 pub mod spec;
 pub mod tool;
 pub mod tool_call;
+pub mod upstream_text;
 
 pub use destination::{DestinationRules, is_public};
 pub use error_code::{ErrorCode, RetrySafety};

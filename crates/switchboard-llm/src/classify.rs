@@ -222,30 +222,7 @@ async fn read_prefix(mut response: reqwest::Response, limit: usize) -> Vec<u8> {
     body
 }
 
-/// `text` on one line, control characters (line breaks, terminal escapes) turned into spaces,
-/// runs of spaces collapsed, cut at `max_chars` characters.
-pub(crate) fn short_text(text: &str, max_chars: usize) -> String {
-    let mut out = String::new();
-    let mut chars = 0;
-    for word in text
-        .split(|c: char| c.is_control() || c.is_whitespace())
-        .filter(|w| !w.is_empty())
-    {
-        for c in (!out.is_empty())
-            .then_some(' ')
-            .into_iter()
-            .chain(word.chars())
-        {
-            if chars == max_chars {
-                out.push_str("...");
-                return out;
-            }
-            out.push(c);
-            chars += 1;
-        }
-    }
-    out
-}
+pub(crate) use switchboard_core::upstream_text::short_text;
 
 #[cfg(test)]
 mod tests {

@@ -12,30 +12,7 @@ pub(crate) const MAX_QUOTED: usize = 200;
 /// The most characters of a whole error detail (our words, the redacted URL, the causes).
 pub(crate) const MAX_DETAIL: usize = 600;
 
-/// `text` on one line, control characters (line breaks, escapes) turned into spaces, runs of
-/// spaces collapsed, cut at `max_chars` characters.
-pub(crate) fn short_text(text: &str, max_chars: usize) -> String {
-    let mut out = String::new();
-    let mut chars = 0;
-    for word in text
-        .split(|c: char| c.is_control() || c.is_whitespace())
-        .filter(|w| !w.is_empty())
-    {
-        for c in (!out.is_empty())
-            .then_some(' ')
-            .into_iter()
-            .chain(word.chars())
-        {
-            if chars == max_chars {
-                out.push_str("...");
-                return out;
-            }
-            out.push(c);
-            chars += 1;
-        }
-    }
-    out
-}
+pub(crate) use switchboard_core::upstream_text::short_text;
 
 /// rmcp's "unexpected response" text without the body it quotes: `HTTP 401 Unauthorized:
 /// <body>` keeps `HTTP 401 Unauthorized`, `could not parse JSON ...: <error>: <preview>` keeps
