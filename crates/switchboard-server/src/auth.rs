@@ -50,7 +50,7 @@ impl FromRequestParts<AppState> for Caller {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let (user, token) = identify(parts, state).await?;
-        if is_write(&parts.method) {
+        if is_write(&parts.method) && !is_tool_call(parts.uri.path()) {
             state.gate.write(&user.id)?;
         }
         Ok(Caller { user, token })
@@ -103,4 +103,12 @@ fn is_write(method: &Method) -> bool {
         *method,
         Method::POST | Method::PUT | Method::PATCH | Method::DELETE
     )
+}
+
+/// Tool calls are POSTs but change nothing Switchboard stores: they are what the gateway is
+/// for, thousands a second, and are bounded by the MCP server's own connection instead. The
+/// write limit is for creating and changing stored things.
+fn is_tool_call(path: &str) -> bool {
+    path == "/api/mcp/tools/call"
+        || (path.starts_with("/api/mcp/proxy/") && path.ends_with("/call"))
 }

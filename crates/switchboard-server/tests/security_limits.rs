@@ -415,3 +415,35 @@ async fn a_burst_of_writes_gets_429_with_retry_after() {
         .await;
     assert_eq!(status, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn tool_calls_are_not_counted_as_writes() {
+    let api = start_limited(Limits::default()).await;
+    // Past the write burst (60), a tool call is still answered on its merits (no such
+    // server here), never 429: the gateway's calls are not stored writes.
+    for i in 0..150 {
+        for path in [
+            "/api/mcp/proxy/nowhere/tools/echo/call".to_owned(),
+            format!("/api/mcp/proxy/nowhere-{i}/tools/echo/call"),
+        ] {
+            let (status, body) = api
+                .send(
+                    Method::POST,
+                    &path,
+                    Some(api.member.as_str()),
+                    Some(json!({})),
+                )
+                .await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{path}: {body}");
+        }
+        let (status, body) = api
+            .send(
+                Method::POST,
+                "/api/mcp/tools/call",
+                Some(api.member.as_str()),
+                Some(json!({"server_id": "nowhere", "tool_name": "echo", "arguments": {}})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    }
+}
