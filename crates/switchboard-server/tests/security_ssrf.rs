@@ -509,3 +509,31 @@ async fn a_providers_error_body_is_not_echoed() {
     assert!(answer.len() < 4000, "{} bytes: {answer}", answer.len());
     api.manager.shutdown().await;
 }
+
+#[tokio::test]
+async fn an_import_skips_a_members_private_address() {
+    let api = start(&[]).await;
+    let text = json!({"mcpServers": {
+        "inside": {"url": "http://127.0.0.1:1/mcp"},
+        "outside": {"url": "https://mcp.example.com/mcp"},
+    }})
+    .to_string();
+    let report: Value = api
+        .client
+        .post(format!("{}/api/import/mcp-servers", api.base))
+        .bearer_auth(&api.member)
+        .json(&json!({"text": text}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(report["imported"][0]["name"], "outside", "{report}");
+    assert_eq!(report["skipped"][0]["name"], "inside", "{report}");
+    assert_eq!(
+        report["skipped"][0]["code"], "DESTINATION_NOT_ALLOWED",
+        "{report}"
+    );
+    api.manager.shutdown().await;
+}

@@ -24,7 +24,7 @@ use serde_json::json;
 use switchboard_agent::AgentConfig;
 use switchboard_core::{OwnerId, ServerSpec, TransportKind};
 use switchboard_mcp::{CallOptions, ConnectionManager, ManagerConfig};
-use switchboard_server::{AppState, AuthMode, app};
+use switchboard_server::{AppState, AuthMode, ServerConfig, app};
 use switchboard_store::{Role, StoreConfig};
 use switchboard_testkit::{EverythingHttp, Peers};
 
@@ -78,15 +78,24 @@ async fn run(pairs: usize, throughput_for: Duration) {
         specs.push(spec);
     }
     let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let base = format!("http://{address}");
+    // As `serve` runs it: the Host and Origin guard knows the address, and the connection
+    // layer (header timeout, connection cap, peer addresses) is the real one.
+    let mut config = ServerConfig::default();
+    config.guard.listen = Some(address);
+    let limits = config.limits.clone();
     let state = AppState::new(
         Arc::clone(&store),
         manager.clone(),
         AgentConfig::default(),
         AuthMode::Tokens,
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app(state)).await });
+    )
+    .with_config(config);
+    tokio::spawn(async move {
+        switchboard_server::serve(listener, app(state), &limits, std::future::pending()).await
+    });
     let client = reqwest::Client::new();
     // The direct path: a manager of the bench's own on the same servers.
     let direct = ConnectionManager::new(ManagerConfig::default());

@@ -125,6 +125,7 @@ async fn create(
 ) -> Result<StoredServer, ApiError> {
     let spec = outcome?;
     check_command(state, caller, &spec)?;
+    crate::destinations::check_saved_url(state, caller, spec.url.as_deref())?;
     let max = state.config.limits.max_servers;
     Ok(state
         .store
@@ -142,5 +143,6 @@ fn is_entry_problem(error: &ApiError) -> bool {
             | ErrorCode::Conflict
             | ErrorCode::Forbidden
             | ErrorCode::LaunchNotAllowed
+            | ErrorCode::DestinationNotAllowed
     )
 }
