@@ -52,7 +52,7 @@ async fn error_of(response: reqwest::Response, expected: StatusCode, code: &str)
 
 #[tokio::test]
 async fn an_import_of_19998_servers_stops_at_the_quota() {
-    let api = start_with(ServerConfig::default()).await;
+    let api = start_limited(Limits::default()).await;
     let quota = Limits::default().max_servers as usize;
     let servers: serde_json::Map<String, Value> = (0..19_998)
         .map(|i| (format!("s{i}"), json!({"url": "http://127.0.0.1:9/mcp"})))
