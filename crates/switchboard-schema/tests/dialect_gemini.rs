@@ -38,6 +38,50 @@ fn null_unions_become_nullable() {
 }
 
 #[test]
+fn a_nullable_any_of_carries_nullable_on_each_branch_and_converts_again_the_same() {
+    // OpenAPI 3.0 ignores `nullable` without a `type` beside it, and so does normalization:
+    // `{"anyOf": [...], "nullable": true}` lost its `nullable` when converted again
+    // (dialect_props.proptest-regressions, the first input below).
+    let any_nullable = json!({"anyOf": [
+        {"type": "string", "nullable": true},
+        {"type": "number", "nullable": true},
+        {"type": "boolean", "nullable": true}
+    ]});
+    for (a, expected) in [
+        (
+            json!({"anyOf": [null], "enum": [null, false]}),
+            any_nullable.clone(),
+        ),
+        (json!({"anyOf": [{}, {"type": "null"}]}), any_nullable),
+        (
+            json!({"anyOf": [{"anyOf": [{"type": "string"}, {"type": "integer"}]}, {"type": "null"}]}),
+            json!({"anyOf": [
+                {"type": "string", "nullable": true},
+                {"type": "integer", "nullable": true}
+            ]}),
+        ),
+        (
+            json!({"anyOf": [{}, {"type": "integer"}, {"type": "null"}]}),
+            json!({"anyOf": [
+                {"anyOf": [
+                    {"type": "string", "nullable": true},
+                    {"type": "number", "nullable": true},
+                    {"type": "boolean", "nullable": true}
+                ]},
+                {"type": "integer", "nullable": true}
+            ]}),
+        ),
+    ] {
+        let schema = json!({"type": "object", "properties": {"a": a}, "required": ["a"]});
+        let once = to_dialect(&schema, Dialect::Gemini).expect("converts");
+        provider_rules::check(Dialect::Gemini, "t", &once.parameters).expect("Gemini rules");
+        assert_eq!(once.parameters["properties"]["a"], expected, "from {a}");
+        let twice = to_dialect(&once.parameters, Dialect::Gemini).expect("converts again");
+        assert_eq!(twice.parameters, once.parameters, "twice, from {a}");
+    }
+}
+
+#[test]
 fn several_types_become_any_of_with_their_keywords() {
     assert_eq!(
         property(

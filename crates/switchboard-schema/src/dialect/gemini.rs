@@ -13,7 +13,11 @@
 //!
 //! Rewrites:
 //! - a `type` list or an `anyOf` with `null` becomes the other type plus `nullable: true`; a
-//!   list of several other types becomes `anyOf`, one branch per type;
+//!   list of several other types becomes `anyOf`, one branch per type. OpenAPI 3.0 reads
+//!   `nullable` only beside a `type` ("adds null to the allowed types specified by the type
+//!   keyword, only if type is explicitly defined within the same Schema Object"), and so does
+//!   normalization on the way in, so a schema that is only an `anyOf` carries it on each
+//!   branch: beside the `anyOf` it would mean nothing, and converting again would lose it;
 //! - `oneOf` becomes `anyOf` (noted when the branches may overlap); an `allOf` normalization
 //!   could not merge is dropped;
 //! - `const` becomes a one-value `enum`; an `enum` of strings gets `type: "string"`; an `enum`
@@ -312,18 +316,15 @@ fn any_of(
             for (key, value) in out {
                 only.insert(key, value);
             }
+            let mut only = Value::Object(only);
             if nullable {
-                only.insert("nullable".into(), json!(true));
+                make_nullable(&mut only);
             }
-            Ok(Value::Object(only))
+            Ok(only)
         }
         _ => {
             if nullable {
-                for branch in &mut kept {
-                    if let Value::Object(b) = branch {
-                        b.insert("nullable".into(), json!(true));
-                    }
-                }
+                kept.iter_mut().for_each(make_nullable);
             }
             out.insert("anyOf".into(), Value::Array(kept));
             Ok(Value::Object(out))
@@ -394,14 +395,25 @@ fn any_value(mut out: Map<String, Value>, nullable: bool, at: &str, notes: &mut 
         json!({"type": "boolean"}),
     ];
     if nullable {
-        for b in &mut branches {
-            if let Value::Object(b) = b {
-                b.insert("nullable".into(), json!(true));
-            }
-        }
+        branches.iter_mut().for_each(make_nullable);
     }
     out.insert("anyOf".into(), Value::Array(branches));
     Value::Object(out)
+}
+
+/// Lets `null` through a converted schema: `nullable: true` beside its `type`, or on each
+/// branch of a schema that is only an `anyOf` (see the module docs for why not beside it).
+fn make_nullable(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if !map.contains_key("type")
+        && let Some(Value::Array(branches)) = map.get_mut("anyOf")
+    {
+        branches.iter_mut().for_each(make_nullable);
+    } else {
+        map.insert("nullable".into(), json!(true));
+    }
 }
 
 fn object(
