@@ -19,7 +19,7 @@ use url::{Host, Url};
 use crate::config::ManagerConfig;
 use crate::connect::connect;
 use crate::connection::Connection;
-use crate::error::McpError;
+use crate::error::{McpError, error_chain};
 use crate::policy::Admission;
 
 /// The words every refusal by the guard carries, so a refusal can be recognised after rmcp
@@ -198,7 +198,7 @@ impl HttpClients {
             checked.map_err(|refused| refusal(spec, &refused.host))?;
         }
         connect(spec, config, &self.guarded).await.map_err(|error| {
-            if is_refusal(&chain(&error)) {
+            if is_refusal(&error_chain(&error)) {
                 let host = Url::parse(url)
                     .ok()
                     .and_then(|u| u.host_str().map(str::to_owned))
@@ -215,22 +215,16 @@ fn refusal(spec: &ServerSpec, host: &str) -> McpError {
     McpError::Refused {
         server: spec.name.clone(),
         code: ErrorCode::DestinationNotAllowed,
-        reason: format!(
-            "members may not reach `{host}`: it is not a public address (an admin can allow \
-             it with --allow-destination)"
-        ),
+        reason: refusal_reason(host),
     }
 }
 
-fn chain(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
+/// Why a member may not reach `host`, as every refusal of the guard words it.
+pub fn refusal_reason(host: &str) -> String {
+    format!(
+        "members may not reach `{host}`: it is not a public address (an admin can allow it \
+         with --allow-destination)"
+    )
 }
 
 #[cfg(test)]
@@ -277,7 +271,7 @@ mod tests {
             .send()
             .await
             .unwrap_err();
-        assert!(is_refusal(&chain(&error)), "{}", chain(&error));
+        assert!(is_refusal(&error_chain(&error)), "{}", error_chain(&error));
         // Nothing was accepted: a connection would be waiting.
         let accepted = tokio::time::timeout(std::time::Duration::ZERO, listener.accept()).await;
         assert!(accepted.is_err(), "the guarded client connected");

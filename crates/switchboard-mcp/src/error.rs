@@ -284,7 +284,7 @@ impl std::fmt::Display for Redacted {
 impl std::error::Error for Redacted {}
 
 /// The whole `source()` chain in one line.
-fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {

@@ -11,7 +11,7 @@ use rmcp::model::CallToolResult;
 use serde_json::Value;
 use switchboard_core::spec::Redactor;
 
-use crate::error::McpError;
+use crate::error::{McpError, error_chain};
 
 impl McpError {
     /// This error with every secret of `redactor` cut out of its text. Variants stay as they
@@ -25,7 +25,7 @@ impl McpError {
             s
         };
         let source = |source: Box<dyn std::error::Error + Send + Sync>| {
-            let chain = chain_text(source.as_ref());
+            let chain = error_chain(source.as_ref());
             if redactor.finds(&chain) {
                 Box::new(Cleaned(redactor.redact(&chain)))
                     as Box<dyn std::error::Error + Send + Sync>
@@ -154,22 +154,9 @@ fn full_text(error: &McpError) -> String {
         text.push(' ');
         text.push_str(&data.to_string());
     }
-    let mut source = std::error::Error::source(error);
-    while let Some(cause) = source {
+    if let Some(cause) = std::error::Error::source(error) {
         text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
-
-fn chain_text(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
+        text.push_str(&error_chain(cause));
     }
     text
 }

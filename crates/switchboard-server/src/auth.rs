@@ -15,7 +15,6 @@
 use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, FromRequestParts};
-use axum::http::Method;
 use axum::http::request::Parts;
 use switchboard_core::ErrorCode;
 use switchboard_store::{Role, User};
@@ -50,7 +49,7 @@ impl FromRequestParts<AppState> for Caller {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let (user, token) = identify(parts, state).await?;
-        if is_write(&parts.method) && !is_tool_call(parts.uri.path()) {
+        if crate::guard::changes_state(&parts.method) && !is_tool_call(parts.uri.path()) {
             state.gate.write(&user.id)?;
         }
         Ok(Caller { user, token })
@@ -74,17 +73,17 @@ async fn identify(
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim);
     let Some(token) = token else {
-        state.gate.check_auth(address, "")?;
-        state.gate.auth_failed(address, "");
+        state.gate.check_auth(address, None)?;
+        state.gate.auth_failed(address, None);
         return Err(unauthorized(
             "send an API token: Authorization: Bearer <token>",
         ));
     };
-    state.gate.check_auth(address, token)?;
+    state.gate.check_auth(address, Some(token))?;
     match state.store.user_by_token(token).await? {
         Some(user) => Ok((user, Some(crate::stream_auth::PresentedToken::new(token)))),
         None => {
-            state.gate.auth_failed(address, token);
+            state.gate.auth_failed(address, Some(token));
             Err(unauthorized("the API token is not valid"))
         }
     }
@@ -96,13 +95,6 @@ fn peer(parts: &Parts) -> Option<IpAddr> {
         .extensions
         .get::<ConnectInfo<SocketAddr>>()
         .map(|ConnectInfo(address)| address.ip())
-}
-
-fn is_write(method: &Method) -> bool {
-    matches!(
-        *method,
-        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
-    )
 }
 
 /// Tool calls are POSTs but change nothing Switchboard stores: they are what the gateway is

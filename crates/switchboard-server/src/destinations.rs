@@ -99,9 +99,6 @@ pub(crate) fn check_saved_url(
 fn refusal(host: &str) -> ApiError {
     ApiError::new(
         ErrorCode::DestinationNotAllowed,
-        format!(
-            "members may not reach `{host}`: it is not a public address (an admin can allow it \
-             with --allow-destination)"
-        ),
+        switchboard_mcp::destination::refusal_reason(host),
     )
 }

@@ -104,7 +104,7 @@ pub struct Gate {
     failures_by_token: RateLimiter<u64>,
     writes: RateLimiter<OwnerId>,
     /// Open `GET /api/events` streams per user.
-    pub streams: Slots,
+    streams: Slots,
     token_hasher: std::collections::hash_map::RandomState,
 }
 
@@ -121,11 +121,12 @@ impl Gate {
 
     /// Refuses an authentication attempt from `address` with `token` when either has failed
     /// too often lately (the attempt is not even looked up).
-    pub fn check_auth(&self, address: Option<IpAddr>, token: &str) -> Result<(), ApiError> {
-        let token = self.token_key(token);
+    /// A request without a token is counted by its address only: one shared key for "no
+    /// token" would let a few such requests from anywhere refuse everyone else's.
+    pub fn check_auth(&self, address: Option<IpAddr>, token: Option<&str>) -> Result<(), ApiError> {
         let waits = [
             address.and_then(|a| self.failures_by_address.wait_time(&a)),
-            self.failures_by_token.wait_time(&token),
+            token.and_then(|t| self.failures_by_token.wait_time(&self.token_key(t))),
         ];
         match waits.into_iter().flatten().max() {
             Some(wait) => Err(rate_limited("too many failed authentications", wait)),
@@ -134,11 +135,13 @@ impl Gate {
     }
 
     /// Counts a failed authentication against `address` and `token`.
-    pub fn auth_failed(&self, address: Option<IpAddr>, token: &str) {
+    pub fn auth_failed(&self, address: Option<IpAddr>, token: Option<&str>) {
         if let Some(address) = address {
             let _ = self.failures_by_address.take(address);
         }
-        let _ = self.failures_by_token.take(self.token_key(token));
+        if let Some(token) = token {
+            let _ = self.failures_by_token.take(self.token_key(token));
+        }
     }
 
     /// Takes one write from `owner`'s allowance, or says how long to wait.
@@ -165,12 +168,6 @@ impl Gate {
     fn token_key(&self, token: &str) -> u64 {
         use std::hash::BuildHasher as _;
         self.token_hasher.hash_one(token)
-    }
-}
-
-impl Default for Gate {
-    fn default() -> Self {
-        Self::new(&Limits::default())
     }
 }
 

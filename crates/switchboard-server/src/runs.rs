@@ -14,7 +14,7 @@ use switchboard_store::{Message, Store};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::config::EnvProvider;
+use crate::config::{EnvProvider, ServerConfig};
 use crate::destinations::ProviderClients;
 use crate::error::ApiError;
 use crate::limits::{SlotGuard, Slots};
@@ -39,39 +39,26 @@ pub struct Runs {
 }
 
 impl Runs {
+    /// The run service under `config`: its environment provider, at most
+    /// `config.limits.max_runs` runs per user, and stored providers' clients built with
+    /// `providers` (members' behind the destination guard).
     pub fn new(
         agent: Agent,
         store: Arc<dyn Store>,
         metrics: Arc<Metrics>,
-        env_provider: Option<EnvProvider>,
+        config: &ServerConfig,
+        providers: ProviderClients,
     ) -> Self {
         Self {
-            providers: ProviderClients::new(
-                Arc::clone(&store),
-                &crate::AuthMode::Tokens,
-                &Default::default(),
-            ),
-            env_provider,
+            providers,
+            env_provider: config.env_provider.clone(),
             metrics,
             agent,
             store,
             tracker: TaskTracker::new(),
             cancels: Arc::default(),
-            slots: Slots::new(crate::limits::Limits::default().max_runs),
+            slots: Slots::new(config.limits.max_runs),
         }
-    }
-
-    /// Builds stored providers' clients with `providers` (the default guards members with no
-    /// allow list).
-    pub fn with_providers(mut self, providers: ProviderClients) -> Self {
-        self.providers = providers;
-        self
-    }
-
-    /// The service with at most `max` runs going on per user.
-    pub fn with_max_runs(mut self, max: usize) -> Self {
-        self.slots = Slots::new(max);
-        self
     }
 
     /// Stores the user's message and answers it in the background. Everything that can be

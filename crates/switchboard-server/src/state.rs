@@ -75,18 +75,20 @@ impl AppState {
         )
         .with_observer(Arc::clone(&metrics) as Arc<dyn AgentObserver>);
         let events = EventLog::start(agent.events(), &manager);
+        let config = Arc::new(ServerConfig::default());
         let runs = Arc::new(Runs::new(
             agent.clone(),
             Arc::clone(&store),
             Arc::clone(&metrics),
-            None,
+            &config,
+            ProviderClients::new(Arc::clone(&store), &auth, &config.destinations),
         ));
         Self {
             store,
             manager,
             agent,
             auth,
-            config: Arc::new(ServerConfig::default()),
+            config,
             runs,
             events,
             validators: Arc::default(),
@@ -106,17 +108,16 @@ impl AppState {
     /// As [`AppState::with_config`], with a configuration shared with other services (the
     /// connection manager's [`ServerPolicy`](crate::ServerPolicy)).
     pub fn with_shared_config(mut self, config: Arc<ServerConfig>) -> Self {
-        let runs = Runs::new(
-            self.agent.clone(),
-            Arc::clone(&self.store),
-            Arc::clone(&self.metrics),
-            config.env_provider.clone(),
-        )
-        .with_max_runs(config.limits.max_runs);
         // Members' providers behind the destination guard, with the admin's allow list.
         let providers =
             ProviderClients::new(Arc::clone(&self.store), &self.auth, &config.destinations);
-        self.runs = Arc::new(runs.with_providers(providers));
+        self.runs = Arc::new(Runs::new(
+            self.agent.clone(),
+            Arc::clone(&self.store),
+            Arc::clone(&self.metrics),
+            &config,
+            providers,
+        ));
         self.bounded.set_limits(&config.limits);
         self.gate = Arc::new(Gate::new(&config.limits));
         self.config = config;

@@ -25,6 +25,9 @@ use crate::policy::ConnectPolicy;
 pub(crate) struct Live {
     pub(crate) conn: Arc<Connection>,
     pub(crate) spec: Arc<ServerSpec>,
+    /// Cuts `spec`'s secrets out of what the server answers; built once per connection, not
+    /// once per call.
+    pub(crate) redactor: Arc<switchboard_core::spec::Redactor>,
     /// Distinguishes connection instances, for the tool cache and the death watcher.
     pub(crate) instance: u64,
 }
@@ -117,6 +120,7 @@ impl Entry {
                 let live = Live {
                     conn: Arc::new(conn),
                     spec: Arc::new(spec.clone()),
+                    redactor: Arc::new(spec.redactor()),
                     instance: self.instances.fetch_add(1, Ordering::Relaxed),
                 };
                 self.set_status(
@@ -272,6 +276,7 @@ fn same_connection(a: &ServerSpec, b: &ServerSpec) -> bool {
         && a.command == b.command
         && a.args == b.args
         && a.env == b.env
+        && a.secret_env == b.secret_env
         && a.cwd == b.cwd
         && a.headers == b.headers
         && a.auth == b.auth

@@ -4,7 +4,7 @@
 use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{CallToolResult, JsonObject};
-use switchboard_core::spec::{redact_json, redact_text};
+use switchboard_core::spec::redact_json;
 use switchboard_core::{OwnerId, ServerSpec};
 
 use super::ConnectionManager;
@@ -50,8 +50,8 @@ impl ConnectionManager {
                 truncate(&mut body, LOGGED_RESULT_CHARS);
                 tracing::debug!(server = %spec.id, %tool, elapsed_ms, is_error = answer.is_error.unwrap_or(false), result = %body, "MCP response");
             }
+            // Already redacted by `redact_call`.
             Err(error) => {
-                let error = redact_text(&error.to_string(), &secrets);
                 tracing::debug!(server = %spec.id, %tool, elapsed_ms, %error, "MCP call failed");
             }
         }
@@ -89,7 +89,8 @@ impl ConnectionManager {
                     let result = live
                         .conn
                         .call_tool(tool, arguments.clone(), &options, limits)
-                        .await;
+                        .await
+                        .map(|answer| crate::redact::redact_result(answer, &live.redactor));
                     if matches!(
                         result,
                         Err(McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. })
@@ -193,16 +194,14 @@ impl ConnectionManager {
     }
 }
 
-/// A call's outcome with the server's own secrets cut out of its result or error.
+/// A call's outcome with the server's own secrets cut out of its error. A result was
+/// redacted as it came in, with its connection's redactor (`Live::redactor`), so the common
+/// case builds nothing here.
 fn redact_call(
     result: Result<CallToolResult, McpError>,
     spec: &ServerSpec,
 ) -> Result<CallToolResult, McpError> {
-    let redactor = spec.redactor();
-    match result {
-        Ok(answer) => Ok(crate::redact::redact_result(answer, &redactor)),
-        Err(error) => Err(error.redacted(&redactor)),
-    }
+    result.map_err(|error| error.redacted(&spec.redactor()))
 }
 
 fn lost(error: &McpError) -> bool {

@@ -129,7 +129,7 @@ impl Rules {
 }
 
 /// Every method but the safe ones may change something.
-fn changes_state(method: &Method) -> bool {
+pub(crate) fn changes_state(method: &Method) -> bool {
     !matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS)
 }
 

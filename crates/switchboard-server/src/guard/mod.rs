@@ -34,6 +34,7 @@ pub mod shape;
 use std::net::SocketAddr;
 
 pub use host::HostRules;
+pub(crate) use layer::changes_state;
 pub use layer::{GuardLayer, GuardService, layer};
 
 /// The settings of the front door. The defaults accept loopback names only; `listen` must be

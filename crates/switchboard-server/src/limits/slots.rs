@@ -48,12 +48,6 @@ impl Slots {
         })
     }
 
-    /// How many `owner` holds now.
-    pub fn held(&self, owner: &OwnerId) -> usize {
-        let held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
-        held.get(owner).copied().unwrap_or(0)
-    }
-
     fn take(&self, owner: &OwnerId, anyway: bool) -> Option<SlotGuard> {
         let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
         let count = held.get(owner).copied().unwrap_or(0);

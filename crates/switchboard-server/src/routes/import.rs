@@ -21,7 +21,7 @@ use switchboard_store::StoredServer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::servers::check_command;
+use super::servers::create_checked;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
@@ -123,14 +123,7 @@ async fn create(
     caller: &Caller,
     outcome: Result<ServerSpec, EntryError>,
 ) -> Result<StoredServer, ApiError> {
-    let spec = outcome?;
-    check_command(state, caller, &spec)?;
-    crate::destinations::check_saved_url(state, caller, spec.url.as_deref())?;
-    let max = state.config.limits.max_servers;
-    Ok(state
-        .store
-        .create_server_within(&caller.user.id, &spec, max)
-        .await?)
+    create_checked(state, caller, &outcome?).await
 }
 
 /// Whether `error` is about the entry (it does not convert, its name is taken, the caller may

@@ -27,7 +27,7 @@ pub(crate) struct OwnListener;
 async fn metrics(
     State(state): State<AppState>,
     own_listener: Option<Extension<OwnListener>>,
-    caller: Result<Caller, ApiError>,
+    request: axum::extract::Request,
 ) -> Result<impl IntoResponse, ApiError> {
     if own_listener.is_none() {
         if state.config.guard.metrics_listen.is_some() {
@@ -36,7 +36,14 @@ async fn metrics(
                 "metrics are served on their own address (--metrics-listen)",
             ));
         }
-        caller?.require_admin("reading the metrics")?;
+        // Authenticated only here: a scrape on the metrics' own address carries no token and
+        // must not count as a failed sign-in.
+        let (mut parts, _) = request.into_parts();
+        let caller = <Caller as axum::extract::FromRequestParts<AppState>>::from_request_parts(
+            &mut parts, &state,
+        )
+        .await?;
+        caller.require_admin("reading the metrics")?;
     }
     let text = state
         .metrics

@@ -76,17 +76,39 @@ fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec, ApiError> 
 /// A stdio server runs its command on the host: admins may configure any, members only one
 /// that fits a launch template (checked again at every spawn by the
 /// [`ServerPolicy`](crate::ServerPolicy)).
-pub(super) fn check_command(
-    state: &AppState,
-    caller: &Caller,
-    spec: &ServerSpec,
-) -> Result<(), ApiError> {
+fn check_command(state: &AppState, caller: &Caller, spec: &ServerSpec) -> Result<(), ApiError> {
     crate::policy::may_launch(&state.config, caller.user.role, spec).map_err(|refusal| {
         ApiError::new(
             ErrorCode::LaunchNotAllowed,
             format!("this stdio server may not be started by a member: {refusal}"),
         )
     })
+}
+
+/// What a caller may save: a stdio server that fits the launch rules, a URL the destination
+/// guard lets them reach. Checked on every save (create, import, update), and again by the
+/// connection policy before every start.
+fn check_member_rules(
+    state: &AppState,
+    caller: &Caller,
+    spec: &ServerSpec,
+) -> Result<(), ApiError> {
+    check_command(state, caller, spec)?;
+    check_saved_url(state, caller, spec.url.as_deref())
+}
+
+/// Creates `spec` for the caller, within their rules and their server quota.
+pub(super) async fn create_checked(
+    state: &AppState,
+    caller: &Caller,
+    spec: &ServerSpec,
+) -> Result<StoredServer, ApiError> {
+    check_member_rules(state, caller, spec)?;
+    let max = state.config.limits.max_servers;
+    Ok(state
+        .store
+        .create_server_within(&caller.user.id, spec, max)
+        .await?)
 }
 
 /// Lists the caller's MCP servers, secrets masked.
@@ -106,12 +128,7 @@ async fn create(
     Json(body): Json<Value>,
 ) -> Result<(StatusCode, axum::Json<StoredServer>), ApiError> {
     let spec = spec_from(body, None)?;
-    check_command(&state, &caller, &spec)?;
-    check_saved_url(&state, &caller, spec.url.as_deref())?;
-    let created = state
-        .store
-        .create_server_within(&caller.user.id, &spec, state.config.limits.max_servers)
-        .await?;
+    let created = create_checked(&state, &caller, &spec).await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
@@ -139,9 +156,8 @@ async fn update(
     // Not found before forbidden: another user's server must not be confirmed to exist.
     state.store.server(&caller.user.id, &id).await?;
     let spec = spec_from(body, Some(&id.0))?;
-    check_saved_url(&state, &caller, spec.url.as_deref())?;
     // Every field is checked, env and cwd included, not only a changed command.
-    check_command(&state, &caller, &spec)?;
+    check_member_rules(&state, &caller, &spec)?;
     let updated = state
         .store
         .update_server(&caller.user.id, &id, &spec)

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use switchboard_agent::AgentConfig;
-use switchboard_core::destination::{AllowedDestination, DestinationRules, InvalidDestination};
+use switchboard_core::destination::{AllowedDestination, DestinationRules};
 use switchboard_core::{LaunchRules, OwnerId, ServerSpec};
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
 use switchboard_server::limits::Rate;
@@ -51,8 +51,7 @@ pub struct ServeArgs {
     #[arg(
         long = "allow-destination",
         env = "SWITCHBOARD_ALLOW_DESTINATIONS",
-        value_delimiter = ',',
-        value_parser = parse_destination
+        value_delimiter = ','
     )]
     pub allow_destinations: Vec<AllowedDestination>,
     /// Request bodies larger than this many bytes are refused.
@@ -149,10 +148,6 @@ impl LimitArgs {
             ..Limits::default()
         }
     }
-}
-
-fn parse_destination(text: &str) -> Result<AllowedDestination, InvalidDestination> {
-    text.parse()
 }
 
 /// The marker under which the demo server is added, once per user.
