@@ -1,13 +1,17 @@
 // The HTTP API as the UI calls it: the bearer token, JSON bodies, and errors in the API's
-// one shape ({code, message}) raised as ApiError so every page can show them the same way.
+// one shape ({code, message, hint}) raised as ApiError so every page can show them the same
+// way. Requests say the UI's language (Accept-Language), so messages and hints come in it.
+
+import { locale, t } from "./i18n.js";
 
 const TOKEN_KEY = "switchboard.token";
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, hint) {
     super(message);
     this.status = status;
     this.code = code;
+    this.hint = hint || "";
   }
 }
 
@@ -29,8 +33,8 @@ export function setToken(value) {
 }
 
 export function authHeaders() {
-  const t = token();
-  return t ? { Authorization: `Bearer ${t}` } : {};
+  const secret = token();
+  return secret ? { Authorization: `Bearer ${secret}` } : {};
 }
 
 /**
@@ -38,7 +42,7 @@ export function authHeaders() {
  * throws ApiError with the server's code and message.
  */
 export async function api(method, path, body) {
-  const headers = { ...authHeaders(), Accept: "application/json" };
+  const headers = { ...authHeaders(), Accept: "application/json", "Accept-Language": locale() };
   const init = { method, headers };
   if (body !== undefined) {
     headers["Content-Type"] = "application/json";
@@ -48,7 +52,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, "NETWORK_ERROR", `The server cannot be reached (${e.message}).`);
+    throw new ApiError(0, "NETWORK_ERROR", t("ui.error.network", { detail: e.message }));
   }
   if (response.status === 204) return null;
   const text = await response.text();
@@ -62,7 +66,7 @@ export async function api(method, path, body) {
     if (response.status === 401) unauthorizedListeners.forEach((l) => l());
     const code = data?.code || `HTTP_${response.status}`;
     const message = data?.message || text || response.statusText;
-    throw new ApiError(response.status, code, message);
+    throw new ApiError(response.status, code, message, data?.hint);
   }
   return data;
 }

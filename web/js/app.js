@@ -1,28 +1,48 @@
-// The application: navigation, the page for the current path, and the token prompt.
+// The application: navigation, the language switch, the page for the current path, and the
+// token prompt. A change of language renders every page again in it.
 
 import { html } from "./html.js";
 import { useEffect, useState } from "../vendor/hooks.js";
-import { onUnauthorized, setToken, token } from "./api.js";
+import { get, onUnauthorized, setToken, token } from "./api.js";
+import { adoptLocale, locale, onLocaleChange, t } from "./i18n.js";
 import { restart } from "./events.js";
 import { follow, usePath } from "./router.js";
 import { ChatPage } from "./pages/chat.js";
 import { McpSettingsPage } from "./pages/mcp-settings.js";
 import { AssistantsPage } from "./pages/assistants.js";
 import { ProvidersPage } from "./pages/providers.js";
+import { LanguageSwitch } from "./ui/language-switch.js";
 import { TokenPrompt } from "./ui/token-prompt.js";
 
-const NAV = [
-  ["/", "Chat"],
-  ["/assistants", "Assistants"],
-  ["/settings/mcp", "MCP servers"],
-  ["/providers", "Providers"],
+const nav = () => [
+  ["/", t("ui.nav.chat")],
+  ["/assistants", t("ui.nav.assistants")],
+  ["/settings/mcp", t("ui.nav.mcp")],
+  ["/providers", t("ui.nav.providers")],
 ];
 
 export function App() {
   const path = usePath();
   const [needsToken, setNeedsToken] = useState(false);
   const [session, setSession] = useState(0);
+  const [lang, setLang] = useState(locale());
+  const [me, setMe] = useState(null);
   useEffect(() => onUnauthorized(() => setNeedsToken(true)), []);
+  useEffect(() => onLocaleChange(setLang), []);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
+  // Once signed in, the user's stored language wins over this browser's.
+  useEffect(() => {
+    if (needsToken) return;
+    get("/api/me").then(
+      (user) => {
+        setMe(user);
+        adoptLocale(user.locale);
+      },
+      () => setMe(null),
+    );
+  }, [session, needsToken]);
   const signedIn = () => {
     setNeedsToken(false);
     setSession((n) => n + 1);
@@ -35,16 +55,17 @@ export function App() {
     restart();
   };
   return html`
-    <a class="skip" href="#main">Skip to content</a>
+    <a class="skip" href="#main">${t("ui.nav.skip")}</a>
     <header class="top">
       <span class="brand">Switchboard</span>
-      <nav aria-label="Main">
-        ${NAV.map(([href, text]) => html`<a href=${href} onClick=${follow}
+      <nav aria-label=${t("ui.nav.main")}>
+        ${nav().map(([href, text]) => html`<a href=${href} onClick=${follow}
           aria-current=${current(path, href) ? "page" : undefined}>${text}</a>`)}
       </nav>
-      ${token() ? html`<button type="button" class="quiet" onClick=${signOut}>Sign out</button>` : null}
+      <${LanguageSwitch} signedIn=${me !== null && !needsToken} />
+      ${token() ? html`<button type="button" class="quiet" onClick=${signOut}>${t("ui.nav.sign_out")}</button>` : null}
     </header>
-    <main id="main" key=${session}>${needsToken ? null : page(path)}</main>
+    <main id="main" key=${`${session}-${lang}`}>${needsToken ? null : page(path)}</main>
     ${needsToken ? html`<${TokenPrompt} onSignedIn=${signedIn} />` : null}
   `;
 }
@@ -59,7 +80,7 @@ function page(path) {
   if (path === "/settings/mcp" || path === "/settings") return html`<${McpSettingsPage} />`;
   if (path === "/assistants") return html`<${AssistantsPage} />`;
   if (path === "/providers") return html`<${ProvidersPage} />`;
-  return html`<section class="page"><h1>Not found</h1><p>There is no page ${path}.</p></section>`;
+  return html`<section class="page"><h1>${t("ui.notfound.title")}</h1><p>${t("ui.notfound.text", { path })}</p></section>`;
 }
 
 function decoded(segment) {

@@ -21,6 +21,7 @@
 import { h } from "../vendor/preact.js";
 import { useMemo } from "../vendor/hooks.js";
 import htm from "../vendor/htm.js";
+import { t } from "./i18n.js";
 import { fieldFor, idFor, initialValue, nameOf } from "./schema-fields.js";
 
 export * from "./schema-fields.js";
@@ -42,7 +43,7 @@ export function SchemaForm({ schema, value, onChange, idPrefix = "sf", errors = 
   const ctx = { idPrefix, errors: new Map(errors.map((e) => [e.path, e.message])) };
   let body;
   if (field.kind !== "object") body = renderField(field, field.path, state, onChange, ctx);
-  else if (!field.children.length) body = html`<p class="sf-none">This tool takes no arguments.</p>`;
+  else if (!field.children.length) body = html`<p class="sf-none">${t("ui.form.no_arguments")}</p>`;
   else body = children(field, field.path, state, onChange, ctx);
   return html`<div class="schema-form">${body}</div>`;
 }
@@ -89,7 +90,7 @@ function renderField(field, path, state, set, ctx, label = field.label) {
   let control;
   if (field.kind === "select") {
     control = html`<select ...${common} required=${field.required} value=${text} onChange=${onText}>
-      <option value="">${field.required ? "Choose…" : "—"}</option>
+      <option value="">${field.required ? t("ui.form.choose") : "—"}</option>
       ${field.options.map((o, i) => html`<option key=${i} value=${String(i)}>${o.label}</option>`)}
     </select>`;
   } else if (field.kind === "number" || field.kind === "integer") {
@@ -115,19 +116,19 @@ function renderArray(field, path, state, set, ctx, { label, common, help, err })
   const { id, name } = common;
   const canAdd = items.length < (field.maxItems ?? Infinity);
   const canRemove = items.length > (field.minItems ?? 0) || !field.required;
-  const itemLabel = (i) => (field.item.label ? `${field.item.label} ${i + 1}` : `${label} item ${i + 1}`);
+  const itemLabel = (i) => (field.item.label ? `${field.item.label} ${i + 1}` : t("ui.form.item_n", { label, n: i + 1 }));
   return html`<fieldset key=${name} ...${common} class="sf-field">
     <legend>${labelText(field, label)}</legend>${help}${err}
     <ol id=${`${id}:list`} class="sf-items">
       ${items.map(
         (s, i) => html`<li key=${i}>
           ${renderField(field.item, [...path, i], s, (v) => set(items.map((x, j) => (j === i ? v : x))), ctx, itemLabel(i))}
-          <button type="button" disabled=${!canRemove} aria-label=${`Remove ${itemLabel(i)}`}
-            onClick=${() => set(items.filter((_, j) => j !== i))}>Remove</button>
+          <button type="button" disabled=${!canRemove} aria-label=${t("ui.form.remove_x", { label: itemLabel(i) })}
+            onClick=${() => set(items.filter((_, j) => j !== i))}>${t("ui.form.remove")}</button>
         </li>`,
       )}
     </ol>
-    <button type="button" id=${`${id}:add`} disabled=${!canAdd} aria-label=${`Add item to ${label}`}
-      onClick=${() => set([...items, initialValue(field.item)])}>Add item</button>
+    <button type="button" id=${`${id}:add`} disabled=${!canAdd} aria-label=${t("ui.form.add_item_to", { label })}
+      onClick=${() => set([...items, initialValue(field.item)])}>${t("ui.form.add_item")}</button>
   </fieldset>`;
 }

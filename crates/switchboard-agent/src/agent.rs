@@ -42,6 +42,9 @@ pub struct RunSpec {
 /// Tunables of the agent.
 #[derive(Debug, Clone)]
 pub struct AgentConfig {
+    /// No run makes more rounds of tool calls than this, whatever its spec says (an
+    /// assistant's own `max_rounds` applies under it).
+    pub max_rounds: u32,
     /// Text of one tool result the model sees, at most (characters).
     pub max_result_chars: usize,
     /// Streamed text is stored and announced in pieces of at least this many characters (or
@@ -56,6 +59,7 @@ pub struct AgentConfig {
 impl Default for AgentConfig {
     fn default() -> Self {
         Self {
+            max_rounds: 1000,
             max_result_chars: 100_000,
             flush_chars: 200,
             flush_interval: std::time::Duration::from_millis(100),
@@ -109,6 +113,12 @@ pub struct Agent {
 
 /// Told of what is worth counting (the HTTP server's metrics).
 pub trait AgentObserver: Send + Sync {
+    /// `count` tool schemas are being converted for a run's model request (the attempts that
+    /// `tool_left_out` counts the failures of, for a failure rate).
+    fn schemas_converted(&self, count: usize) {
+        let _ = count;
+    }
+
     /// A tool of `server` was not offered to the model: its schema does not convert.
     fn tool_left_out(&self, server: &str, tool: &str);
 }

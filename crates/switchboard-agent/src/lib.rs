@@ -17,6 +17,7 @@ mod history;
 mod lease;
 pub mod mode;
 mod provider;
+pub mod resolve;
 pub mod results;
 mod run;
 mod running;
@@ -27,3 +28,7 @@ pub use catalog::Catalog;
 pub use error::AgentError;
 pub use events::{AgentEvent, EventBus, OwnedEvent, StopReason};
 pub use provider::{client_for, client_with};
+pub use resolve::{
+    ClientSource, EnvProvider, PlainClients, ProviderChoice, ResolveError, RunPlan, RunRequest,
+    ServerChoice, resolve,
+};

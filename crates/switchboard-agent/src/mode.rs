@@ -86,6 +86,12 @@ impl Mode {
         }
     }
 
+    /// Whether [`Mode::definitions`] converts each tool's schema (native mode), so that its
+    /// definitions and left-out tools together are the conversions attempted.
+    pub fn converts_schemas(&self) -> bool {
+        !matches!(self.kind, ToolMode::Prompt | ToolMode::Meta)
+    }
+
     /// The system prompt: the assistant's own, plus the tool listing in prompt mode.
     pub fn system_prompt(&self, base: &str, catalog: &Catalog) -> Option<String> {
         let addition = match self.kind {

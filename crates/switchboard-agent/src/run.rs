@@ -58,6 +58,11 @@ impl<'a> Run<'a> {
             wire: spec.provider.wire_format(),
         };
         let (tools, left_out) = mode.definitions(&catalog);
+        if let Some(observer) = &agent.observer
+            && mode.converts_schemas()
+        {
+            observer.schemas_converted(tools.len() + left_out.len());
+        }
         for left in left_out {
             tracing::warn!(server = %left.server, tool = %left.tool, reason = %left.reason, "tool left out: its schema cannot be offered to the model");
             if let Some(observer) = &agent.observer {
@@ -105,7 +110,10 @@ impl<'a> Run<'a> {
                         return self.cancel_turn(*turn).await;
                     }
                 }
-                Step::Finished(turn, stop) => return Ok(self.finish(&turn, stop)),
+                Step::Finished(turn, stop) => {
+                    let turn = self.show_results(*turn).await?;
+                    return Ok(self.finish(&turn, stop));
+                }
             }
         }
     }
@@ -161,7 +169,7 @@ impl<'a> Run<'a> {
         if calls.iter().any(|c| !c.status.is_terminal()) {
             return Ok(Step::SettleCalls(Box::new(turn.clone()), last));
         }
-        if tool_rounds(turn) >= self.spec.max_rounds {
+        if tool_rounds(turn) >= self.spec.max_rounds.min(self.agent.config.max_rounds) {
             return Ok(Step::Finished(
                 Box::new(turn.clone()),
                 StopReason::MaxRounds,
@@ -270,6 +278,20 @@ impl<'a> Run<'a> {
                 tool_call: Box::new(call),
             },
         );
+    }
+
+    /// The turn with its content showing the last round's results in place of their
+    /// prompt-mode blocks (a turn stopped by its round limit has no later text that would).
+    async fn show_results(&self, turn: Message) -> Result<Message, AgentError> {
+        let content = crate::turn::display_content(&turn);
+        if content == turn.content {
+            return Ok(turn);
+        }
+        Ok(self
+            .agent
+            .store
+            .set_message_content(self.owner, &turn.id, &content, None)
+            .await?)
     }
 
     fn finish(&self, turn: &Message, stop: StopReason) -> RunOutcome {

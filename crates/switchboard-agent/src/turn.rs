@@ -10,6 +10,8 @@ use serde_json::{Map, Value};
 use switchboard_core::ToolCallRecord;
 use switchboard_store::Message;
 
+use crate::mode::prompt::display_round;
+
 pub const ROUNDS_KEY: &str = "rounds";
 /// How many rounds finished (their calls recorded); a round beyond it was cut off.
 pub const ROUNDS_DONE_KEY: &str = "roundsDone";
@@ -64,7 +66,12 @@ pub fn round_texts(message: &Message) -> Vec<String> {
     texts
 }
 
-/// The metadata and content for `rounds`.
+/// The most characters of one tool result shown in place of its prompt-mode block.
+const DISPLAY_RESULT_CHARS: usize = 20_000;
+
+/// The metadata and content for `rounds`: the metadata keeps each round's text as the model
+/// wrote it (for the replay); the content is what a person reads, where a prompt-mode call's
+/// block is replaced by its result once it has one ([`display_round`]).
 pub fn with_rounds(message: &Message, rounds: &[String]) -> (String, Map<String, Value>) {
     let mut metadata = message.metadata.clone();
     metadata.insert(
@@ -73,11 +80,21 @@ pub fn with_rounds(message: &Message, rounds: &[String]) -> (String, Map<String,
     );
     let content = rounds
         .iter()
-        .map(|r| r.trim())
-        .filter(|r| !r.is_empty())
+        .enumerate()
+        .map(|(round, text)| {
+            let round = u32::try_from(round).unwrap_or(u32::MAX);
+            display_round(text, round, &message.tool_calls, DISPLAY_RESULT_CHARS)
+        })
+        .map(|text| text.trim().to_owned())
+        .filter(|text| !text.is_empty())
         .collect::<Vec<_>>()
         .join("\n\n");
     (content, metadata)
+}
+
+/// The content a person reads for `message` as it is stored now (its calls' results in).
+pub fn display_content(message: &Message) -> String {
+    with_rounds(message, &round_texts(message)).0
 }
 
 /// The calls made in `round`.

@@ -226,6 +226,35 @@ async fn max_rounds_stops_the_loop() {
 }
 
 #[tokio::test]
+async fn the_agents_max_rounds_caps_the_specs() {
+    let s = setup().await;
+    let provider = FakeProvider::cycling(vec![echo("again")]);
+    let agent = Agent::new(
+        Arc::clone(&s.store),
+        s.backend.clone(),
+        AgentConfig {
+            max_rounds: 2,
+            ..AgentConfig::default()
+        },
+    );
+    let run_spec = spec(provider, ApprovalPolicy::Ask, true);
+    assert_eq!(run_spec.max_rounds, 20);
+    let outcome = agent
+        .send(
+            &s.owner,
+            &s.conversation,
+            "go",
+            &run_spec,
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.stop, StopReason::MaxRounds);
+    assert_eq!(outcome.tool_rounds, 2);
+    assert_eq!(s.backend.calls.lock().unwrap().len(), 2);
+}
+
+#[tokio::test]
 async fn unknown_tools_and_bad_arguments_are_fed_back_without_calling_anything() {
     let s = setup().await;
     let provider = FakeProvider::new(vec![

@@ -49,6 +49,7 @@ pub use validate::{SpecError, check_timeout, parse_http_url};
 /// Stable identifier of a configured server (unique per owner).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(value_type = String))]
 pub struct ServerId(pub String);
 
 impl ServerId {
@@ -119,6 +120,7 @@ impl fmt::Display for OwnerId {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum TransportKind {
     /// A local process speaking JSON-RPC lines on stdin/stdout.
     Stdio,
@@ -173,6 +175,7 @@ impl fmt::Display for TransportKind {
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[non_exhaustive]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Auth {
     #[default]
     None,
@@ -197,6 +200,7 @@ impl fmt::Debug for Auth {
 ///
 /// `Debug` hides every secret; see the module docs.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ServerSpec {
     pub id: ServerId,
     pub name: String,
@@ -215,6 +219,7 @@ pub struct ServerSpec {
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub secret_env: BTreeSet<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub cwd: Option<PathBuf>,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub headers: BTreeMap<String, String>,
@@ -227,6 +232,7 @@ pub struct ServerSpec {
         with = "duration_secs_opt",
         skip_serializing_if = "Option::is_none"
     )]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<f64>))]
     pub timeout: Option<Duration>,
     #[serde(default = "default_true")]
     pub enabled: bool,

@@ -8,6 +8,7 @@ use crate::spec::ServerId;
 /// Hints a server gives about a tool (MCP `ToolAnnotations`). Absent means "not known".
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ToolAnnotations {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
@@ -32,6 +33,7 @@ impl ToolAnnotations {
 /// One tool of one server, as the server listed it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ToolInfo {
     pub server_id: ServerId,
     pub name: String,
@@ -40,8 +42,10 @@ pub struct ToolInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// The tool's JSON Schema for its arguments, as the server sent it.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub input_schema: Map<String, Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub output_schema: Option<Map<String, Value>>,
     #[serde(default)]
     pub annotations: ToolAnnotations,

@@ -14,6 +14,7 @@ use crate::spec::ServerId;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ToolCallStatus {
     Pending,
     Invoking,
@@ -57,6 +58,7 @@ impl ToolCallStatus {
 /// One tool call inside an assistant message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct ToolCallRecord {
     /// The provider's id for the call (`tool_use_id`, `call_...`).
     pub id: String,
@@ -66,9 +68,11 @@ pub struct ToolCallRecord {
     pub tool_name: String,
     /// The name the model saw (`mcp__{server}__{tool}`).
     pub display_name: String,
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub arguments: Map<String, Value>,
     pub status: ToolCallStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub response: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_error: Option<bool>,

@@ -1,4 +1,5 @@
-//! Every duration the MCP layer waits for, in one place, with the defaults of DESIGN.md.
+//! Every duration the MCP layer waits for, in one place, with the defaults of DESIGN.md, and
+//! seed 002's retry policy.
 
 use std::time::Duration;
 
@@ -17,12 +18,8 @@ pub struct ManagerConfig {
     pub idle_timeout: Duration,
     /// How often the idle reaper looks.
     pub reap_interval: Duration,
-    /// Reconnect attempts after a connection is lost (seed 002: 3).
-    pub reconnect_attempts: u32,
-    /// The first backoff delay, doubled after each failed attempt (seed 002: 1 s, x2).
-    pub reconnect_initial_backoff: Duration,
-    /// The largest backoff delay (seed 002: 10 s).
-    pub reconnect_max_backoff: Duration,
+    /// How failed connects and lost connections are tried again.
+    pub retry: RetryPolicy,
     /// How long a stdio server may take to exit after its stdin closes before its process group
     /// is killed.
     pub shutdown_grace: Duration,
@@ -37,25 +34,55 @@ impl Default for ManagerConfig {
             tool_cache_ttl: Duration::from_secs(5 * 60),
             idle_timeout: Duration::from_secs(30 * 60),
             reap_interval: Duration::from_secs(60),
-            reconnect_attempts: 3,
-            reconnect_initial_backoff: Duration::from_secs(1),
-            reconnect_max_backoff: Duration::from_secs(10),
+            retry: RetryPolicy::default(),
             shutdown_grace: Duration::from_millis(500),
         }
     }
 }
 
-impl ManagerConfig {
-    /// The backoff before reconnect attempt `attempt` (0-based): 0 for the first, since a
-    /// server that died between calls usually comes back at once, then doubling.
-    pub fn backoff(&self, attempt: u32) -> Duration {
-        if attempt == 0 {
-            return Duration::ZERO;
+/// Seed 002's `RETRY_CONFIG`: a connection that cannot be made (refused, reset, timed out
+/// while connecting) or that was lost is tried again up to `max_retries` times, the first
+/// after `initial_delay`, each later one `multiplier` times longer, never more than
+/// `max_delay`. Which failures qualify is the manager's business (`manager::retry`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Tries after the first one (seed 002: 3).
+    pub max_retries: u32,
+    /// The wait before the first retry (seed 002: 1 s).
+    pub initial_delay: Duration,
+    /// The longest wait between two tries (seed 002: 10 s).
+    pub max_delay: Duration,
+    /// How much longer each wait is than the one before (seed 002: 2).
+    pub multiplier: u32,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_retries: 3,
+            initial_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(10),
+            multiplier: 2,
         }
-        let factor = 2u32.saturating_pow(attempt - 1);
-        self.reconnect_initial_backoff
+    }
+}
+
+impl RetryPolicy {
+    /// No retries at all: every failure is final.
+    pub fn never() -> Self {
+        Self {
+            max_retries: 0,
+            ..Self::default()
+        }
+    }
+
+    /// The wait before retry `retry` (1 for the first retry).
+    pub fn delay(&self, retry: u32) -> Duration {
+        let exponent = retry.saturating_sub(1);
+        let factor = self.multiplier.max(1).saturating_pow(exponent);
+        self.initial_delay
             .saturating_mul(factor)
-            .min(self.reconnect_max_backoff)
+            .min(self.max_delay)
     }
 }
 
@@ -64,9 +91,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn backoff_doubles_up_to_the_ceiling() {
-        let config = ManagerConfig::default();
-        let delays: Vec<u64> = (0..6).map(|n| config.backoff(n).as_secs()).collect();
-        assert_eq!(delays, vec![0, 1, 2, 4, 8, 10]);
+    fn delays_double_from_one_second_up_to_ten() {
+        let policy = RetryPolicy::default();
+        let delays: Vec<u64> = (1..=6).map(|n| policy.delay(n).as_secs()).collect();
+        assert_eq!(delays, vec![1, 2, 4, 8, 10, 10]);
+        assert_eq!(policy.max_retries, 3);
+    }
+
+    #[test]
+    fn a_multiplier_of_one_keeps_the_delay() {
+        let policy = RetryPolicy {
+            multiplier: 1,
+            ..RetryPolicy::default()
+        };
+        assert_eq!(policy.delay(5), Duration::from_secs(1));
     }
 }

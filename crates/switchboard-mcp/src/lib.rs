@@ -25,7 +25,7 @@ mod upstream_text;
 
 pub use backend::{ServerTools, ToolBackend};
 pub use client::Progress;
-pub use config::ManagerConfig;
+pub use config::{ManagerConfig, RetryPolicy};
 pub use connection::{CallOptions, ServerDetails};
 pub use error::McpError;
 pub use manager::{

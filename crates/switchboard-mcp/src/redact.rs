@@ -120,10 +120,23 @@ pub(crate) fn redact_result(result: CallToolResult, redactor: &Redactor) -> Call
     let Ok(value) = serde_json::to_value(&result) else {
         return result;
     };
-    if !redactor.finds(&value.to_string()) {
+    if !finds_in(&value, redactor) {
         return result;
     }
     serde_json::from_value(redact_value(value, redactor)).unwrap_or(result)
+}
+
+/// Whether a secret shows in a string (or key) of `value`: a walk, not a serialization, as
+/// every result is checked and most hold none.
+fn finds_in(value: &Value, redactor: &Redactor) -> bool {
+    match value {
+        Value::String(text) => redactor.finds(text),
+        Value::Array(items) => items.iter().any(|v| finds_in(v, redactor)),
+        Value::Object(map) => map
+            .iter()
+            .any(|(k, v)| redactor.finds(k) || finds_in(v, redactor)),
+        _ => false,
+    }
 }
 
 /// `value` with the secrets cut out of every string (keys included).

@@ -12,8 +12,11 @@ use switchboard_testkit::{Misbehaving, Peers};
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
 fn manager() -> ConnectionManager {
+    // One connect attempt each: what is measured is how that attempt ends (first_connect.rs
+    // has the retries).
     ConnectionManager::new(ManagerConfig {
         connect_timeout: CONNECT_TIMEOUT,
+        retry: switchboard_mcp::RetryPolicy::never(),
         ..common::config()
     })
 }

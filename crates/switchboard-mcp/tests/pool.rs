@@ -27,7 +27,12 @@ async fn callers_waiting_on_a_failed_connect_share_its_failure() {
         &Peers::locate().misbehaving(Misbehaving::NeverAnswers),
     );
     let timeout = Duration::from_secs(1);
-    let m = manager_with(timeout);
+    // One attempt, not retried, so the time taken counts attempts.
+    let m = ConnectionManager::new(ManagerConfig {
+        connect_timeout: timeout,
+        retry: switchboard_mcp::RetryPolicy::never(),
+        ..common::config()
+    });
     let started = Instant::now();
     let me = owner();
     let calls = (0..8).map(|_| m.call_tool(&me, &spec, "any", None, CallOptions::default()));

@@ -79,3 +79,16 @@ async fn idle_connections_are_closed() {
         .expect("tools after reconnect");
     m.shutdown().await;
 }
+
+#[tokio::test]
+async fn idempotent_tool_is_repeated_after_the_server_dies_mid_call() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let marker = dir.path().join("crashed");
+    let m = manager();
+    let answer = crash_once(&m, "crash_once_idempotent", &marker)
+        .await
+        .expect("retried");
+    assert_eq!(answer, "survived");
+    assert!(marker.exists(), "the first attempt really ran and died");
+    m.shutdown().await;
+}

@@ -36,6 +36,23 @@ pub struct Converted {
     pub notes: Vec<String>,
 }
 
+impl Converted {
+    /// The converted parameter schema, taken from [`Converted::entry`] wherever the dialect
+    /// puts it (`function.parameters`, `input_schema`, `parameters`, `parametersJsonSchema`);
+    /// an empty object schema for a Gemini tool that takes no parameters (its entry leaves
+    /// the field out). For callers that build their own entry around the schema (seed 003's
+    /// action recall answers `parameters` beside its own fields).
+    #[must_use]
+    pub fn parameters(&self) -> Value {
+        let entry = self.entry.get("function").unwrap_or(&self.entry);
+        ["parameters", "input_schema", "parametersJsonSchema"]
+            .iter()
+            .find_map(|key| entry.get(*key))
+            .cloned()
+            .unwrap_or_else(|| json!({"type": "object", "properties": {}}))
+    }
+}
+
 /// Why one tool could not be converted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("tool `{tool}`: {reason}")]
@@ -234,6 +251,31 @@ fn tool_from(tool: &Map<String, Value>, index: usize) -> Result<ToolInput, ToolS
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parameters_are_found_in_every_dialect_entry() {
+        let tool = ToolInput {
+            name: "t".into(),
+            description: None,
+            input_schema: Some(json!({"type": "object", "properties": {"q": {"type": "string"}}})),
+        };
+        for dialect in Dialect::ALL {
+            let converted =
+                convert_tool(&tool, dialect, &ConvertOptions::default()).expect("converts");
+            assert!(
+                converted.parameters()["properties"].get("q").is_some(),
+                "{dialect}: {}",
+                converted.entry
+            );
+        }
+        let empty = ToolInput {
+            input_schema: None,
+            ..tool
+        };
+        let converted =
+            convert_tool(&empty, Dialect::Gemini, &ConvertOptions::default()).expect("converts");
+        assert_eq!(converted.parameters()["type"], "object");
+    }
 
     #[test]
     fn three_input_shapes_are_read() {

@@ -36,10 +36,11 @@ impl Caller {
         if self.user.role == Role::Admin {
             Ok(())
         } else {
-            Err(ApiError::new(
-                ErrorCode::Forbidden,
-                format!("{why} needs the admin role"),
-            ))
+            Err(
+                ApiError::new(ErrorCode::Forbidden, format!("{why} needs the admin role"))
+                    .key("error.msg.admin_required")
+                    .param("action", why),
+            )
         }
     }
 }
@@ -49,6 +50,7 @@ impl FromRequestParts<AppState> for Caller {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
         let (user, token) = identify(parts, state).await?;
+        crate::i18n::remember_preference(&parts.extensions, &user);
         if crate::guard::changes_state(&parts.method) && !is_tool_call(parts.uri.path()) {
             state.gate.write(&user.id)?;
         }
@@ -61,7 +63,8 @@ async fn identify(
     parts: &Parts,
     state: &AppState,
 ) -> Result<(User, Option<crate::stream_auth::PresentedToken>), ApiError> {
-    let unauthorized = |m: &str| ApiError::new(ErrorCode::Unauthorized, m.to_owned());
+    let unauthorized =
+        |key: &'static str, m: &str| ApiError::new(ErrorCode::Unauthorized, m.to_owned()).key(key);
     if let AuthMode::SingleUser(owner) = &state.auth {
         return Ok((state.store.user(owner).await?, None));
     }
@@ -76,6 +79,7 @@ async fn identify(
         state.gate.check_auth(address, None)?;
         state.gate.auth_failed(address, None);
         return Err(unauthorized(
+            "error.msg.token_missing",
             "send an API token: Authorization: Bearer <token>",
         ));
     };
@@ -84,7 +88,10 @@ async fn identify(
         Some(user) => Ok((user, Some(crate::stream_auth::PresentedToken::new(token)))),
         None => {
             state.gate.auth_failed(address, Some(token));
-            Err(unauthorized("the API token is not valid"))
+            Err(unauthorized(
+                "error.msg.token_invalid",
+                "the API token is not valid",
+            ))
         }
     }
 }

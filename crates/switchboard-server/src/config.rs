@@ -1,15 +1,8 @@
 //! The HTTP server's settings.
 
-/// A provider from the process environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, ...), used by
-/// conversations of users who have stored none.
-#[derive(Debug, Clone)]
-pub struct EnvProvider {
-    pub provider: std::sync::Arc<dyn switchboard_llm::Provider>,
-    /// `OPENAI_MODEL` / `ANTHROPIC_MODEL`, when set.
-    pub model: Option<String>,
-    /// The variable that names the model, for the error when it is missing.
-    pub model_variable: &'static str,
-}
+/// A provider from the process environment, for users who have stored none (its type is the
+/// run resolution's, in `switchboard-agent`).
+pub use switchboard_agent::EnvProvider;
 
 /// Settings of the HTTP API.
 #[derive(Debug, Clone)]

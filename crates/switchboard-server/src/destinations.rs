@@ -101,4 +101,5 @@ fn refusal(host: &str) -> ApiError {
         ErrorCode::DestinationNotAllowed,
         switchboard_mcp::destination::refusal_reason(host),
     )
+    .words(crate::error_words::spec::destination(host))
 }

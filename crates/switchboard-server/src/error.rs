@@ -1,6 +1,10 @@
 //! The one place errors become HTTP responses: `{code, message, timestamp}` with the status of
 //! the code (DESIGN.md "HTTP API"). Handlers return `Result<_, ApiError>` and use `?`; every
 //! domain error converts here. Details of 5xx errors are logged, not sent.
+//!
+//! The body is written in English here and put in the request's language (zh-Hans or
+//! en-US), with the code's `hint`, by [`crate::i18n::localize`]: an error that the server
+//! words itself names its locale key with [`ApiError::key`] and [`ApiError::param`].
 
 use axum::Json;
 use axum::http::StatusCode;
@@ -12,13 +16,50 @@ use switchboard_core::import::{EntryError, ParseError};
 use switchboard_mcp::McpError;
 use switchboard_store::StoreError;
 
+use crate::i18n::ErrorText;
+
 /// An error on its way to the client.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ApiError {
     pub code: ErrorCode,
     pub message: String,
     /// Sent as `Retry-After` (whole seconds, rounded up), for 429 answers.
     pub retry_after: Option<std::time::Duration>,
+    /// The locale key of the whole message (`error.msg.*`), when the server worded it.
+    pub key: Option<&'static str>,
+    /// The key's `{placeholder}` values.
+    pub params: Vec<(&'static str, Param)>,
+}
+
+/// A `{placeholder}` value: text as it is, or words of the locale files put in the
+/// request's language with the rest (a lower layer's reason inside the server's sentence).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Param {
+    Text(String),
+    Words(Words),
+}
+
+/// A locale key (`error.msg.*`) with its `{placeholder}` values: a lower layer's error
+/// worded for every language (see [`crate::error_words`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Words {
+    pub key: &'static str,
+    pub params: Vec<(&'static str, String)>,
+}
+
+impl Words {
+    pub fn new(key: &'static str) -> Self {
+        Self {
+            key,
+            params: Vec::new(),
+        }
+    }
+
+    /// A `{name}` value of the key's text.
+    pub fn param(mut self, name: &'static str, value: impl ToString) -> Self {
+        self.params.push((name, value.to_string()));
+        self
+    }
 }
 
 /// Every error's body (DESIGN.md "HTTP API").
@@ -30,6 +71,10 @@ pub struct ErrorBody {
     pub message: String,
     /// When, RFC 3339 in UTC.
     pub timestamp: String,
+    /// What the person can do about it (seed 002's hints), in the same language as the
+    /// message.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 impl ApiError {
@@ -38,7 +83,57 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after: None,
+            key: None,
+            params: Vec::new(),
         }
+    }
+
+    /// The message is the locale files' `key` (`error.msg.*`), whose English text is the
+    /// `message` given to [`ApiError::new`].
+    pub fn key(mut self, key: &'static str) -> Self {
+        self.key = Some(key);
+        self
+    }
+
+    /// A `{name}` value of the key's text.
+    pub fn param(mut self, name: &'static str, value: impl ToString) -> Self {
+        self.params.push((name, Param::Text(value.to_string())));
+        self
+    }
+
+    /// A `{name}` value that is itself worded by the locale files.
+    pub fn param_words(mut self, name: &'static str, words: Words) -> Self {
+        self.params.push((name, Param::Words(words)));
+        self
+    }
+
+    /// The whole message is `words` (whose English text is the `message` given to
+    /// [`ApiError::new`]).
+    pub fn words(mut self, words: Words) -> Self {
+        self.key = Some(words.key);
+        self.params = words
+            .params
+            .into_iter()
+            .map(|(name, value)| (name, Param::Text(value)))
+            .collect();
+        self
+    }
+
+    /// The message in `locale`, as an error answer in that language words it: for errors
+    /// reported inside a successful answer (an import's skipped entries).
+    pub fn message_in(
+        &self,
+        catalog: &crate::i18n::Catalog,
+        locale: switchboard_core::Locale,
+    ) -> String {
+        let text = ErrorText {
+            code: self.code,
+            message: self.message.clone(),
+            key: self.key,
+            params: self.params.clone(),
+            timestamp: String::new(),
+        };
+        text.body(catalog, locale).message
     }
 
     /// The error with a `Retry-After` header.
@@ -52,18 +147,33 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.code.http_status())
             .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let message = if status.is_server_error() && self.code == ErrorCode::InternalError {
-            tracing::error!(message = %self.message, "internal error");
-            "an internal error occurred; it has been logged".to_owned()
-        } else {
-            self.message
-        };
-        let body = ErrorBody {
-            code: self.code.as_str(),
+        let (message, key, params) =
+            if status.is_server_error() && self.code == ErrorCode::InternalError {
+                tracing::error!(message = %self.message, "internal error");
+                (
+                    "an internal error occurred; it has been logged".to_owned(),
+                    Some("error.msg.internal"),
+                    Vec::new(),
+                )
+            } else {
+                (self.message, self.key, self.params)
+            };
+        let text = ErrorText {
+            code: self.code,
             message,
+            key,
+            params,
             timestamp: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
         };
+        // English, without a hint, until the localising layer rewrites it.
+        let body = ErrorBody {
+            code: text.code.as_str(),
+            message: text.message.clone(),
+            timestamp: text.timestamp.clone(),
+            hint: None,
+        };
         let mut response = (status, Json(body)).into_response();
+        response.extensions_mut().insert(text);
         if let Some(wait) = self.retry_after {
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
             response
@@ -76,30 +186,42 @@ impl IntoResponse for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
-        ApiError::new(e.code(), e.to_string())
+        crate::error_words::store(&e)
     }
 }
 
 impl From<McpError> for ApiError {
     fn from(e: McpError) -> Self {
-        ApiError::new(e.code(), e.to_string())
+        crate::error_words::mcp(&e)
     }
 }
 
 impl From<AgentError> for ApiError {
     fn from(e: AgentError) -> Self {
-        ApiError::new(e.code(), e.to_string())
+        crate::error_words::agent(&e)
+    }
+}
+
+impl From<crate::tool_lookup::LookupError> for ApiError {
+    fn from(e: crate::tool_lookup::LookupError) -> Self {
+        crate::error_words::lookup(&e)
+    }
+}
+
+impl From<crate::recall::RecallError> for ApiError {
+    fn from(e: crate::recall::RecallError) -> Self {
+        crate::error_words::recall(&e)
     }
 }
 
 impl From<ParseError> for ApiError {
     fn from(e: ParseError) -> Self {
-        ApiError::new(e.code(), e.to_string())
+        crate::error_words::import_file(&e)
     }
 }
 
 impl From<EntryError> for ApiError {
     fn from(e: EntryError) -> Self {
-        ApiError::new(e.code(), e.to_string())
+        crate::error_words::import_entry(&e)
     }
 }

@@ -22,34 +22,48 @@ where
         match axum::Json::<T>::from_request(request, state).await {
             Ok(axum::Json(value)) => Ok(Json(value)),
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                let limit = state.config.max_body_bytes;
                 Err(ApiError::new(
                     ErrorCode::PayloadTooLarge,
-                    format!(
-                        "the body is larger than this server takes ({} bytes at most)",
-                        state.config.max_body_bytes
-                    ),
-                ))
+                    format!("the body is larger than this server takes ({limit} bytes at most)"),
+                )
+                .key("error.msg.body_too_large")
+                .param("limit", limit))
             }
-            Err(rejection) => Err(ApiError::new(
-                ErrorCode::ValidationError,
-                describe(&rejection),
-            )),
+            Err(rejection) => Err(describe(&rejection)),
         }
     }
 }
 
-fn describe(rejection: &JsonRejection) -> String {
+/// A rejection in the error shape; serde's own words (which field, which line) stay English
+/// in `{detail}`.
+fn describe(rejection: &JsonRejection) -> ApiError {
+    let with_detail = |key: &'static str, english: &str, detail: String| {
+        ApiError::new(ErrorCode::ValidationError, format!("{english}: {detail}"))
+            .key(key)
+            .param("detail", detail)
+    };
     match rejection {
-        JsonRejection::JsonDataError(e) => format!("the body does not fit: {}", e.body_text()),
-        JsonRejection::JsonSyntaxError(e) => {
-            format!("the body is not valid JSON: {}", e.body_text())
-        }
-        JsonRejection::MissingJsonContentType(_) => {
-            "send the body as JSON with Content-Type: application/json".to_owned()
-        }
-        JsonRejection::BytesRejection(e) => {
-            format!("the body could not be read: {}", e.body_text())
-        }
-        other => other.body_text(),
+        JsonRejection::JsonDataError(e) => with_detail(
+            "error.msg.body_does_not_fit",
+            "the body does not fit",
+            e.body_text(),
+        ),
+        JsonRejection::JsonSyntaxError(e) => with_detail(
+            "error.msg.body_not_json",
+            "the body is not valid JSON",
+            e.body_text(),
+        ),
+        JsonRejection::MissingJsonContentType(_) => ApiError::new(
+            ErrorCode::ValidationError,
+            "send the body as JSON with Content-Type: application/json",
+        )
+        .key("error.msg.body_needs_json_type"),
+        JsonRejection::BytesRejection(e) => with_detail(
+            "error.msg.body_unreadable",
+            "the body could not be read",
+            e.body_text(),
+        ),
+        other => ApiError::new(ErrorCode::ValidationError, other.body_text()),
     }
 }

@@ -5,21 +5,26 @@
 
 mod access_log;
 pub mod auth;
+pub mod chat;
 pub mod config;
 pub mod destinations;
 pub mod error;
+pub mod error_words;
 pub mod guard;
+pub mod i18n;
 pub mod json;
 pub mod limits;
 pub mod live;
 pub mod metered;
 pub mod metrics;
 pub mod policy;
+pub mod recall;
 mod routes;
 pub mod runs;
 mod serve;
 pub mod state;
 pub mod stream_auth;
+pub mod tool_lookup;
 mod unknown_fields;
 mod validators;
 mod web;

@@ -129,7 +129,11 @@ impl Gate {
             token.and_then(|t| self.failures_by_token.wait_time(&self.token_key(t))),
         ];
         match waits.into_iter().flatten().max() {
-            Some(wait) => Err(rate_limited("too many failed authentications", wait)),
+            Some(wait) => Err(rate_limited(
+                "error.msg.too_many_auth_failures",
+                "too many failed authentications",
+                wait,
+            )),
             None => Ok(()),
         }
     }
@@ -146,21 +150,27 @@ impl Gate {
 
     /// Takes one write from `owner`'s allowance, or says how long to wait.
     pub fn write(&self, owner: &OwnerId) -> Result<(), ApiError> {
-        self.writes
-            .take(owner.clone())
-            .map_err(|wait| rate_limited("too many changes in a short time", wait))
+        self.writes.take(owner.clone()).map_err(|wait| {
+            rate_limited(
+                "error.msg.too_many_writes",
+                "too many changes in a short time",
+                wait,
+            )
+        })
     }
 
     /// A slot for one more event stream of `owner`.
     pub fn open_stream(&self, owner: &OwnerId) -> Result<SlotGuard, ApiError> {
         self.streams.try_take(owner).ok_or_else(|| {
             rate_limited(
+                "error.msg.too_many_streams",
                 &format!(
                     "at most {} event streams may be open at once; close one first",
                     self.streams.limit()
                 ),
                 Duration::from_secs(1),
             )
+            .param("limit", self.streams.limit())
         })
     }
 
@@ -183,12 +193,15 @@ pub fn held_by(response: axum::response::Response, guard: SlotGuard) -> axum::re
     axum::response::Response::from_parts(parts, axum::body::Body::from_stream(body))
 }
 
-/// 429 `RATE_LIMITED` with `Retry-After`.
-pub fn rate_limited(why: &str, wait: Duration) -> ApiError {
+/// 429 `RATE_LIMITED` with `Retry-After`; `key` is the locale key of `why` and its
+/// `{seconds}` (any other parameter is added by the caller).
+pub fn rate_limited(key: &'static str, why: &str, wait: Duration) -> ApiError {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     ApiError::new(
         ErrorCode::RateLimited,
         format!("{why}; try again in {seconds} s"),
     )
     .retry_after(wait)
+    .key(key)
+    .param("seconds", seconds)
 }

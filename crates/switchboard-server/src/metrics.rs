@@ -1,7 +1,21 @@
 //! Prometheus metrics (seed 003 section 9.3): tool calls by server, tool and outcome; call
-//! latency; the proxy's outcomes (its error rate is `error / (ok + error)`); schema conversion
-//! failures; LLM latency. A registry owned by the application state, not a global recorder.
-//! Labels carry server ids, tool names and outcomes only: never arguments or secrets.
+//! latency; the proxy's outcomes and latency; schema conversion attempts and failures; LLM
+//! latency. A registry owned by the application state, not a global recorder. Labels carry
+//! server ids, tool names, error codes and outcomes only: never arguments or secrets.
+//!
+//! Seed 003's three alerts are computable from these series:
+//! - proxy error rate > 5%: `rate(switchboard_proxy_requests_total{outcome="error"}[5m]) /
+//!   rate(switchboard_proxy_requests_total[5m])` (`switchboard_proxy_errors_total` says which
+//!   error codes);
+//! - proxy p99 > 3 s: `histogram_quantile(0.99,
+//!   rate(switchboard_proxy_request_duration_seconds_bucket[5m]))`, with buckets every half
+//!   second from 1 s to 5 s so the quantile near 3 s is not a guess between 2 s and 4 s;
+//! - schema conversion failure rate > 1%:
+//!   `rate(switchboard_schema_conversion_failures_total[5m]) /
+//!   rate(switchboard_schema_conversions_total[5m])`.
+//!
+//! Both proxy paths (`/api/mcp/proxy/...` and seed 003's `/api/agent-retrieval/...`) run the
+//! same handler, so both are counted.
 
 use std::time::Duration;
 
@@ -30,6 +44,33 @@ struct OutcomeLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct CodeLabels {
+    code: String,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct SourceLabels {
+    source: String,
+}
+
+/// Where a tool schema was converted: for a run's model request, or for seed 003's action
+/// recall.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConversionSource {
+    Run,
+    ActionRecall,
+}
+
+impl ConversionSource {
+    fn as_str(self) -> &'static str {
+        match self {
+            ConversionSource::Run => "run",
+            ConversionSource::ActionRecall => "action_recall",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct LlmLabels {
     provider: String,
     outcome: String,
@@ -44,6 +85,9 @@ pub struct Metrics {
     tool_calls: Family<CallLabels, Counter>,
     tool_call_seconds: Histograms<ToolLabels>,
     proxy_requests: Family<OutcomeLabels, Counter>,
+    proxy_errors: Family<CodeLabels, Counter>,
+    proxy_seconds: Histograms<OutcomeLabels>,
+    schema_conversions: Family<SourceLabels, Counter>,
     schema_failures: Family<ToolLabels, Counter>,
     llm_seconds: Histograms<LlmLabels>,
 }
@@ -51,6 +95,15 @@ pub struct Metrics {
 /// 1 ms to about a minute.
 fn call_buckets() -> Histogram {
     Histogram::new(exponential_buckets(0.001, 2.0, 17))
+}
+
+/// 5 ms to a minute, every half second between 1 s and 5 s: seed 003 alerts on a p99 over
+/// 3 s, and `histogram_quantile` interpolates within a bucket.
+fn proxy_buckets() -> Histogram {
+    Histogram::new([
+        0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5,
+        5.0, 7.5, 10.0, 20.0, 30.0, 60.0,
+    ])
 }
 
 /// 50 ms to about 7 minutes.
@@ -86,10 +139,31 @@ impl Metrics {
             "Calls of the flat-parameter proxy by outcome (ok or error)",
             proxy_requests.clone(),
         );
+        let proxy_errors = Family::<CodeLabels, Counter>::default();
+        registry.register(
+            "proxy_errors",
+            "Failed calls of the flat-parameter proxy by error code",
+            proxy_errors.clone(),
+        );
+        let proxy_seconds: Histograms<OutcomeLabels> =
+            Family::new_with_constructor(proxy_buckets as fn() -> Histogram);
+        registry.register(
+            "proxy_request_duration_seconds",
+            "Latency of the flat-parameter proxy, from the request to the answer, by outcome",
+            proxy_seconds.clone(),
+        );
+        let schema_conversions = Family::<SourceLabels, Counter>::default();
+        registry.register(
+            "schema_conversions",
+            "Tool schemas converted for a provider dialect (attempts), by where: run or \
+             action_recall",
+            schema_conversions.clone(),
+        );
         let schema_failures = Family::<ToolLabels, Counter>::default();
         registry.register(
             "schema_conversion_failures",
-            "Tools left out of a run because their schema does not convert for the provider",
+            "Tool schemas that did not convert for the provider dialect (left out of a run, or \
+             an action recall answered SCHEMA_ERROR)",
             schema_failures.clone(),
         );
         let llm_seconds: Histograms<LlmLabels> =
@@ -104,6 +178,9 @@ impl Metrics {
             tool_calls,
             tool_call_seconds,
             proxy_requests,
+            proxy_errors,
+            proxy_seconds,
+            schema_conversions,
             schema_failures,
             llm_seconds,
         }
@@ -126,13 +203,32 @@ impl Metrics {
             .observe(elapsed.as_secs_f64());
     }
 
-    pub fn record_proxy(&self, ok: bool) {
-        let outcome = if ok { "ok" } else { "error" };
-        self.proxy_requests
-            .get_or_create(&OutcomeLabels {
-                outcome: outcome.to_owned(),
+    /// One call of the proxy: `error` is the code it answered with, `None` when it answered
+    /// the tool's result (a tool's own error result is an answer, not a proxy failure).
+    pub fn record_proxy(&self, error: Option<&str>, elapsed: Duration) {
+        let outcome = OutcomeLabels {
+            outcome: if error.is_some() { "error" } else { "ok" }.to_owned(),
+        };
+        self.proxy_requests.get_or_create(&outcome).inc();
+        self.proxy_seconds
+            .get_or_create(&outcome)
+            .observe(elapsed.as_secs_f64());
+        if let Some(code) = error {
+            self.proxy_errors
+                .get_or_create(&CodeLabels {
+                    code: code.to_owned(),
+                })
+                .inc();
+        }
+    }
+
+    /// `count` tool schemas are about to be converted.
+    pub fn record_schema_conversions(&self, source: ConversionSource, count: usize) {
+        self.schema_conversions
+            .get_or_create(&SourceLabels {
+                source: source.as_str().to_owned(),
             })
-            .inc();
+            .inc_by(u64::try_from(count).unwrap_or(u64::MAX));
     }
 
     pub fn record_schema_failure(&self, server: &str, tool: &str) {
@@ -162,6 +258,10 @@ impl Metrics {
 }
 
 impl switchboard_agent::AgentObserver for Metrics {
+    fn schemas_converted(&self, count: usize) {
+        self.record_schema_conversions(ConversionSource::Run, count);
+    }
+
     fn tool_left_out(&self, server: &str, tool: &str) {
         self.record_schema_failure(server, tool);
     }
@@ -177,8 +277,10 @@ mod tests {
         metrics.record_tool_call("files", "read", "ok", Duration::from_millis(3));
         metrics.record_tool_call("files", "read", "ok", Duration::from_millis(5));
         metrics.record_tool_call("files", "read", "mcp_timeout", Duration::from_secs(30));
-        metrics.record_proxy(true);
-        metrics.record_proxy(false);
+        metrics.record_proxy(None, Duration::from_millis(20));
+        metrics.record_proxy(Some("MCP_TOOL_NOT_FOUND"), Duration::from_millis(2800));
+        metrics.record_schema_conversions(ConversionSource::Run, 3);
+        metrics.record_schema_conversions(ConversionSource::ActionRecall, 1);
         metrics.record_schema_failure("files", "weird");
         metrics.record_llm("openai", true, Duration::from_secs(2));
         let text = metrics.encode().unwrap();
@@ -188,6 +290,11 @@ mod tests {
             r#"switchboard_tool_call_duration_seconds_count{server="files",tool="read"} 3"#,
             r#"switchboard_proxy_requests_total{outcome="ok"} 1"#,
             r#"switchboard_proxy_requests_total{outcome="error"} 1"#,
+            r#"switchboard_proxy_errors_total{code="MCP_TOOL_NOT_FOUND"} 1"#,
+            r#"switchboard_proxy_request_duration_seconds_bucket{le="2.5",outcome="error"} 0"#,
+            r#"switchboard_proxy_request_duration_seconds_bucket{le="3.0",outcome="error"} 1"#,
+            r#"switchboard_schema_conversions_total{source="run"} 3"#,
+            r#"switchboard_schema_conversions_total{source="action_recall"} 1"#,
             r#"switchboard_schema_conversion_failures_total{server="files",tool="weird"} 1"#,
             r#"switchboard_llm_request_duration_seconds_count{provider="openai",outcome="ok"} 1"#,
         ] {

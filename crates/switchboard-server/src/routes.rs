@@ -10,11 +10,22 @@ mod conversations;
 mod events;
 mod health;
 mod import;
+mod locales;
+mod me;
 mod messages;
 mod metrics;
 mod providers;
+mod responses;
+mod schemas;
+mod seed_000;
+pub(crate) mod seed_001;
+mod seed_002;
+mod seed_003;
+mod server_looks;
+mod server_schemas;
 mod servers;
 mod tools;
+mod unsaved_test;
 
 use std::sync::Arc;
 
@@ -62,6 +73,7 @@ fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
         .merge(servers::routes())
+        .merge(unsaved_test::routes())
         .merge(import::routes())
         .merge(tools::routes())
         .merge(providers::routes())
@@ -70,6 +82,11 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(messages::routes())
         .merge(events::routes())
         .merge(metrics::routes())
+        .merge(seed_000::routes())
+        .merge(seed_002::routes())
+        .merge(me::routes())
+        .merge(locales::routes())
+        .merge(seed_003::routes())
         .routes(routes!(document))
 }
 
@@ -84,6 +101,10 @@ pub fn app(state: AppState) -> Router {
         .layer(body_limit)
         .layer(guard)
         .layer(axum::middleware::from_fn(crate::guard::shape::shape_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::i18n::localize,
+        ))
         .layer(axum::middleware::from_fn(crate::access_log::log_request))
         .with_state(state)
 }
@@ -100,11 +121,22 @@ pub fn metrics_app(state: AppState, listen: std::net::SocketAddr) -> Router {
         .layer(Extension(metrics::OwnListener))
         .layer(crate::guard::layer(&guard))
         .layer(axum::middleware::from_fn(crate::guard::shape::shape_errors))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            crate::i18n::localize,
+        ))
         .with_state(state)
 }
 
 /// This API's OpenAPI 3.1 document.
-#[utoipa::path(get, path = "/api/openapi.json", tag = "operations", operation_id = "openapi_document", security(()), responses((status = 200, description = "The OpenAPI document", body = serde_json::Value)))]
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    tag = "operations",
+    operation_id = "openapi_document",
+    security(()),
+    responses((status = 200, description = "The OpenAPI document", body = schemas::OpenApiDocument)),
+)]
 async fn document(
     Extension(document): Extension<Arc<utoipa::openapi::OpenApi>>,
 ) -> axum::Json<utoipa::openapi::OpenApi> {

@@ -75,12 +75,14 @@ impl Runs {
         let spec = self.spec(owner, &conversation).await?;
         let slot = self.slots.try_take(owner).ok_or_else(|| {
             crate::limits::rate_limited(
+                "error.msg.too_many_runs",
                 &format!(
                     "at most {} runs may go on at once; wait for one to finish",
                     self.slots.limit()
                 ),
                 Duration::from_secs(1),
             )
+            .param("limit", self.slots.limit())
         })?;
         let claim = self.agent.claim(conversation_id).await?;
         let message = self.agent.post(&claim, owner, text).await?;

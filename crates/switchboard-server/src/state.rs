@@ -44,6 +44,8 @@ pub struct AppState {
     pub tools: Arc<MeteredBackend>,
     /// Rate limits and open-stream slots ([`crate::limits`]).
     pub gate: Arc<Gate>,
+    /// The locale files, for error answers and the web UI ([`crate::i18n`]).
+    pub locales: Arc<crate::i18n::Catalog>,
     /// The bound on tools listings under `tools`, set from the configuration's limits.
     bounded: Arc<BoundedBackend>,
 }
@@ -95,6 +97,7 @@ impl AppState {
             metrics,
             tools,
             gate: Arc::new(Gate::new(&limits)),
+            locales: Arc::new(crate::i18n::Catalog::embedded_or_empty()),
             bounded,
         }
     }

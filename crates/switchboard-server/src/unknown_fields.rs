@@ -40,17 +40,18 @@ pub fn check_server(object: &mut Map<String, Value>) -> Result<(), ApiError> {
 }
 
 fn unknown_field(name: &str, known: &[&str]) -> ApiError {
+    let fields = known
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     ApiError::new(
         ErrorCode::ValidationError,
-        format!(
-            "unknown field `{name}`; the fields are {}",
-            known
-                .iter()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        format!("unknown field `{name}`; the fields are {fields}"),
     )
+    .key("error.msg.unknown_field")
+    .param("field", name)
+    .param("fields", fields)
 }
 
 /// The field names a derived `Deserialize` of a struct asks for.

@@ -92,7 +92,10 @@ async fn serve(method: Method, uri: Uri, headers: HeaderMap) -> Response {
 }
 
 fn not_found(path: &str) -> Response {
-    ApiError::new(ErrorCode::NotFound, format!("there is no route {path}")).into_response()
+    ApiError::new(ErrorCode::NotFound, format!("there is no route {path}"))
+        .key("error.msg.no_route")
+        .param("path", path)
+        .into_response()
 }
 
 fn last_segment_has_extension(path: &str) -> bool {

@@ -399,3 +399,140 @@ async fn server_status_changes_are_events() {
         connected.data
     );
 }
+
+#[tokio::test]
+async fn a_conversations_variables_are_read_and_replaced() {
+    let api = start().await;
+    let admin = Some(api.admin.as_str());
+    let (_, conversation) = api
+        .send(Method::POST, "/api/conversations", admin, Some(json!({})))
+        .await;
+    let id = conversation["id"].as_str().unwrap().to_owned();
+    assert_eq!(conversation["variables"], json!({}));
+    let path = format!("/api/conversations/{id}/variables");
+    let (status, body) = api
+        .send(
+            Method::PUT,
+            &path,
+            admin,
+            Some(json!({"variables": {"city": "Paris", "n": [1, 2]}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["variables"], json!({"city": "Paris", "n": [1, 2]}));
+    let (_, read) = api
+        .send(
+            Method::GET,
+            &format!("/api/conversations/{id}"),
+            admin,
+            None,
+        )
+        .await;
+    assert_eq!(read["variables"], json!({"city": "Paris", "n": [1, 2]}));
+
+    // Not an object, or another user's conversation: refused, nothing changed.
+    let (status, body) = api
+        .send(Method::PUT, &path, admin, Some(json!({"variables": [1]})))
+        .await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
+    let (status, body) = api
+        .send(
+            Method::PUT,
+            &path,
+            Some(&api.member),
+            Some(json!({"variables": {"stolen": true}})),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::NOT_FOUND, "NOT_FOUND");
+    let (_, read) = api
+        .send(
+            Method::GET,
+            &format!("/api/conversations/{id}"),
+            admin,
+            None,
+        )
+        .await;
+    assert_eq!(read["variables"], json!({"city": "Paris", "n": [1, 2]}));
+}
+
+/// A conversation limited to one server (seed 000's `serverId`) stays limited when its run
+/// goes on after an approval: the resumed run offers the model that server's tools only.
+#[tokio::test]
+async fn a_server_limit_holds_after_an_approval() {
+    let api = start().await;
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call("mcp__beta__echo", json!({"message": "x"})),
+        Turn::text("Done."),
+    ])
+    .await;
+    let admin = Some(api.admin.as_str());
+    let (status, _) = api
+        .send(
+            Method::POST,
+            "/api/providers",
+            admin,
+            Some(json!({
+                "name": "scripted",
+                "kind": "openai",
+                "baseUrl": llm.openai_base_url(),
+                "defaultModel": "scripted-model",
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    for name in ["alpha", "beta"] {
+        let mut server = everything();
+        server["name"] = json!(name);
+        let (status, body) = api
+            .send(Method::POST, "/api/mcp-servers", admin, Some(server))
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+    }
+    let (status, answer) = api
+        .send(
+            Method::POST,
+            "/api/chat/message",
+            admin,
+            Some(json!({"serverId": "beta", "messages": [{"role": "user", "content": "Echo"}]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["status"], "awaiting_approval", "{answer}");
+    let message_id = answer["message"]["id"].as_str().unwrap().to_owned();
+    let call_id = answer["toolCalls"][0]["id"].as_str().unwrap().to_owned();
+
+    let response = api
+        .client
+        .get(format!("{}/api/events", api.base))
+        .bearer_auth(&api.admin)
+        .send()
+        .await
+        .unwrap();
+    let mut events = SseReader::new(response);
+    let (status, _) = api
+        .send(
+            Method::POST,
+            &format!("/api/messages/{message_id}/tool-confirm"),
+            admin,
+            Some(json!({"toolCallId": call_id, "approved": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (completed, _) = events.until("message.completed").await;
+    assert_eq!(completed.data["content"], "Done.");
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 2);
+    for request in &requests {
+        let names: Vec<&str> = request.body["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["function"]["name"].as_str().unwrap())
+            .collect();
+        assert!(!names.is_empty());
+        assert!(
+            names.iter().all(|n| n.starts_with("mcp__beta__")),
+            "{names:?}"
+        );
+    }
+}

@@ -24,11 +24,21 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/mcp-servers/{id}"),
     ("PUT", "/api/mcp-servers/{id}"),
     ("DELETE", "/api/mcp-servers/{id}"),
+    ("POST", "/api/mcp-servers/test"),
+    ("GET", "/api/mcp-servers/test"),
+    ("PUT", "/api/mcp-servers/test"),
+    ("DELETE", "/api/mcp-servers/test"),
     ("POST", "/api/mcp-servers/{id}/test"),
     ("POST", "/api/mcp-servers/{id}/connect"),
     ("POST", "/api/mcp/servers/{id}/test"),
     ("GET", "/api/mcp-servers/{id}/health"),
     ("GET", "/api/mcp/servers/{id}/health"),
+    ("GET", "/api/mcp/servers"),
+    ("POST", "/api/mcp/servers"),
+    ("DELETE", "/api/mcp/servers/{id}"),
+    ("DELETE", "/api/mcp/servers/test"),
+    ("GET", "/api/mcp/servers/{id}/tools"),
+    ("POST", "/api/mcp/servers/test"),
     ("GET", "/api/mcp-servers/{id}/tools"),
     ("PUT", "/api/mcp-servers/{id}/tools/{tool}"),
     ("GET", "/api/chat/tools"),
@@ -52,12 +62,22 @@ const ROUTES: &[(&str, &str)] = &[
     ("PATCH", "/api/conversations/{id}"),
     ("DELETE", "/api/conversations/{id}"),
     ("POST", "/api/conversations/{id}/cancel"),
+    ("PUT", "/api/conversations/{id}/variables"),
     ("GET", "/api/chat/conversations/{id}"),
     ("GET", "/api/conversations/{id}/messages"),
     ("POST", "/api/conversations/{id}/messages"),
     ("POST", "/api/chat/message"),
     ("POST", "/api/messages/{id}/tool-confirm"),
     ("GET", "/api/events"),
+    ("GET", "/api/me"),
+    ("PATCH", "/api/me"),
+    ("GET", "/api/locales/{lang}"),
+    (
+        "POST",
+        "/api/agent-retrieval/in/v1/mcp/proxy/{mcp_id}/tools/{tool_name}/call",
+    ),
+    ("POST", "/api/agent-retrieval/in/v1/action-info"),
+    ("GET", "/api/mcp/servers/{id}/tools/{tool}"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {
@@ -98,7 +118,9 @@ async fn the_document_lists_every_route_and_each_is_served() {
         let concrete = path
             .replace("{id}", "no-such-id")
             .replace("{tool}", "no-such-tool")
-            .replace("{server}", "no-such-server");
+            .replace("{server}", "no-such-server")
+            .replace("{mcp_id}", "no-such-server")
+            .replace("{tool_name}", "no-such-tool");
         let response = api
             .client
             .request(method.parse().unwrap(), format!("{}{concrete}", api.base))
@@ -121,7 +143,12 @@ async fn the_document_lists_every_route_and_each_is_served() {
 }
 
 /// Routes served without a token, so without a 401 to document.
-const UNAUTHENTICATED: &[&str] = &["/healthz", "/readyz", "/api/openapi.json"];
+const UNAUTHENTICATED: &[&str] = &[
+    "/healthz",
+    "/readyz",
+    "/api/openapi.json",
+    "/api/locales/{lang}",
+];
 
 #[test]
 fn every_operation_documents_its_errors() {
@@ -226,5 +253,88 @@ fn routes_are_only_added_with_their_operation() {
                 file.display()
             );
         }
+    }
+}
+
+/// A JSON body's schema names its type: a `$ref` to a component, or an array of them.
+fn names_its_type(schema: &Value) -> bool {
+    schema["$ref"].is_string() || schema["items"]["$ref"].is_string()
+}
+
+#[test]
+fn typed_operations_name_every_json_body() {
+    let document = serde_json::to_value(switchboard_server::openapi()).unwrap();
+    let mut checked = 0;
+    for (path, item) in document["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let mut bodies = vec![("request", &operation["requestBody"])];
+            for (status, response) in operation["responses"].as_object().unwrap() {
+                bodies.push((status.as_str(), response));
+            }
+            for (which, body) in bodies {
+                if let Some(schema) = body["content"].get("application/json") {
+                    assert!(
+                        names_its_type(&schema["schema"]),
+                        "{method} {path} {which}: {schema}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 150, "only {checked} bodies checked");
+    let schemas = &document["components"]["schemas"];
+    for name in [
+        "Assistant",
+        "AssistantConfig",
+        "Provider",
+        "ProviderConfig",
+        "KnDynamicTool",
+        "ServerSpec",
+        "StoredServer",
+        "ServerWritten",
+        "ServerAnswer",
+        "ServerReport",
+        "ServerHealth",
+        "ToolInfo",
+        "Conversation",
+        "History",
+        "Message",
+        "ToolCallRecord",
+    ] {
+        assert!(schemas[name].is_object(), "{name} is not a component");
+    }
+}
+
+/// Collects every `$ref` under `value`.
+fn refs<'a>(value: &'a Value, found: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                match (key.as_str(), inner.as_str()) {
+                    ("$ref", Some(target)) => found.push(target),
+                    _ => refs(inner, found),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| refs(item, found)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_schema_reference_resolves() {
+    let document = serde_json::to_value(switchboard_server::openapi()).unwrap();
+    let mut found = Vec::new();
+    refs(&document, &mut found);
+    assert!(found.len() > 150, "only {} references", found.len());
+    for target in found {
+        let name = target
+            .strip_prefix("#/components/schemas/")
+            .unwrap_or_else(|| panic!("{target} is not a schema reference"));
+        assert!(
+            document["components"]["schemas"][name].is_object(),
+            "{target} names no component"
+        );
     }
 }

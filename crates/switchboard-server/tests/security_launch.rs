@@ -14,7 +14,7 @@ use common::{assert_error, everything};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use switchboard_agent::AgentConfig;
-use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use switchboard_mcp::ConnectionManager;
 use switchboard_server::{AppState, AuthMode, ServerConfig, ServerPolicy, app};
 use switchboard_store::{Role, Store, StoreConfig};
 
@@ -56,7 +56,7 @@ async fn serve(users: &Users, templates: &[&str]) -> Serve {
     });
     let policy = ServerPolicy::new(Arc::clone(&users.store), Arc::clone(&config), false);
     let manager = Arc::new(ConnectionManager::with_policy(
-        ManagerConfig::default(),
+        common::manager_config(),
         Arc::new(policy),
     ));
     let state = AppState::new(

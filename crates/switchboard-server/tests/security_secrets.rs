@@ -235,7 +235,7 @@ async fn start_direct() -> Direct {
     let admin_token = store.issue_token(&admin.id, "t").await.unwrap().secret;
     let member_token = store.issue_token(&member.id, "t").await.unwrap().secret;
     let manager = Arc::new(switchboard_mcp::ConnectionManager::new(
-        switchboard_mcp::ManagerConfig::default(),
+        common::manager_config(),
     ));
     let config = switchboard_server::ServerConfig {
         stream_auth: switchboard_server::stream_auth::StreamAuthConfig {

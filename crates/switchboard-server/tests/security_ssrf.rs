@@ -17,7 +17,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use switchboard_agent::AgentConfig;
 use switchboard_core::{DestinationRules, OwnerId, ServerSpec};
-use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use switchboard_mcp::ConnectionManager;
 use switchboard_server::{AppState, AuthMode, ServerConfig, ServerPolicy, app};
 use switchboard_store::{Role, Store, StoreConfig};
 use switchboard_testkit::CannedHttp;
@@ -54,7 +54,7 @@ async fn start(allow: &[&str]) -> Api {
     });
     let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), false);
     let manager = Arc::new(ConnectionManager::with_policy(
-        ManagerConfig::default(),
+        common::manager_config(),
         Arc::new(policy),
     ));
     let state = AppState::new(

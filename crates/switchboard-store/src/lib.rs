@@ -40,7 +40,7 @@ pub use error::{Entity, StoreError};
 pub use model::{
     ApiToken, Assistant, AssistantConfig, Conversation, DEFAULT_MAX_ROUNDS, IssuedToken, Message,
     MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,
-    StoredPreset, StoredServer, Timestamp, ToolMode, User,
+    ServerShape, StoredPreset, StoredServer, Timestamp, ToolMode, User, WrittenShape,
 };
 pub use open::{StoreConfig, open, open_postgres, open_sqlite};
 pub use postgres::PostgresStore;
@@ -49,13 +49,13 @@ pub use sql::users::TOKEN_PREFIX;
 pub use sqlite::{DB_FILE, SqliteStore};
 pub use store::{
     AssistantStore, Backend, ConversationStore, LeaseStore, PresetStore, ProviderStore, ServerEdit,
-    ServerStore, SignalStore, Signals, Store, ToolCallEdit, UserStore,
+    ServerShapeStore, ServerStore, SignalStore, Signals, Store, ToolCallEdit, UserStore,
 };
 
 /// Every store trait, so their methods can be called on a `dyn Store`.
 pub mod prelude {
     pub use crate::store::{
-        AssistantStore, ConversationStore, LeaseStore, PresetStore, ProviderStore, ServerStore,
-        SignalStore, Store, UserStore,
+        AssistantStore, ConversationStore, LeaseStore, PresetStore, ProviderStore,
+        ServerShapeStore, ServerStore, SignalStore, Store, UserStore,
     };
 }

@@ -26,6 +26,21 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "token expiry",
         include_str!("../migrations/sqlite/0003_token_expiry.sql"),
     ),
+    (
+        4,
+        "user locale",
+        include_str!("../migrations/sqlite/0004_user_locale.sql"),
+    ),
+    (
+        5,
+        "server shapes",
+        include_str!("../migrations/sqlite/0005_server_shapes.sql"),
+    ),
+    (
+        6,
+        "conversation session",
+        include_str!("../migrations/sqlite/0006_conversation_session.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -43,6 +58,21 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         3,
         "token expiry",
         include_str!("../migrations/postgres/0003_token_expiry.sql"),
+    ),
+    (
+        4,
+        "user locale",
+        include_str!("../migrations/postgres/0004_user_locale.sql"),
+    ),
+    (
+        5,
+        "server shapes",
+        include_str!("../migrations/postgres/0005_server_shapes.sql"),
+    ),
+    (
+        6,
+        "conversation session",
+        include_str!("../migrations/postgres/0006_conversation_session.sql"),
     ),
 ];
 

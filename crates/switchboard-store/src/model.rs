@@ -7,11 +7,13 @@
 mod assistant;
 mod conversation;
 mod provider;
+mod server_shape;
 mod user;
 
 pub use assistant::{Assistant, AssistantConfig, DEFAULT_MAX_ROUNDS, ToolMode};
 pub use conversation::{Conversation, Message, MessageRole, NewConversation, NewMessage};
 pub use provider::{Provider, ProviderConfig, ProviderKind};
+pub use server_shape::{ServerShape, WrittenShape};
 pub use user::{ApiToken, IssuedToken, Role, User};
 
 use serde::{Deserialize, Serialize};
@@ -20,6 +22,7 @@ use switchboard_core::{ServerSpec, ToolPreset};
 /// Milliseconds since the Unix epoch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Timestamp(pub i64);
 
 impl Timestamp {
@@ -37,6 +40,7 @@ impl Timestamp {
 /// [`Store::connection_spec`](crate::Store::connection_spec).
 /// Its JSON is snake_case like the [`ServerSpec`] it flattens.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StoredServer {
     #[serde(flatten)]
     pub spec: ServerSpec,

@@ -16,6 +16,7 @@ use crate::sql::leases::impl_lease_store;
 use crate::sql::presets::impl_preset_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
+use crate::sql::server_shapes::impl_server_shape_store;
 use crate::sql::servers::impl_server_store;
 use crate::sql::users::impl_user_store;
 use crate::store::{Backend, SignalStore, Signals, Store};
@@ -52,6 +53,7 @@ impl PostgresStore {
 
 impl_user_store!(PostgresStore, Postgres);
 impl_server_store!(PostgresStore, Postgres);
+impl_server_shape_store!(PostgresStore, Postgres);
 impl_provider_store!(PostgresStore, Postgres);
 impl_quota!(PostgresStore, Postgres);
 impl_assistant_store!(PostgresStore, Postgres);

@@ -16,10 +16,12 @@
 
 pub(crate) mod assistants;
 pub(crate) mod common;
+pub(crate) mod conversation_rows;
 pub(crate) mod conversations;
 pub(crate) mod leases;
 pub(crate) mod presets;
 pub(crate) mod providers;
 pub(crate) mod quota;
+pub(crate) mod server_shapes;
 pub(crate) mod servers;
 pub(crate) mod users;

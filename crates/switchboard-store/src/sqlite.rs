@@ -25,6 +25,7 @@ use crate::sql::leases::impl_lease_store;
 use crate::sql::presets::impl_preset_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
+use crate::sql::server_shapes::impl_server_shape_store;
 use crate::sql::servers::impl_server_store;
 use crate::sql::users::impl_user_store;
 use crate::store::{Backend, SignalStore, Signals, Store};
@@ -96,6 +97,7 @@ fn create_private(path: &Path) -> Result<(), StoreError> {
 
 impl_user_store!(SqliteStore, Sqlite);
 impl_server_store!(SqliteStore, Sqlite);
+impl_server_shape_store!(SqliteStore, Sqlite);
 impl_provider_store!(SqliteStore, Sqlite);
 impl_quota!(SqliteStore, Sqlite);
 impl_assistant_store!(SqliteStore, Sqlite);

@@ -17,7 +17,7 @@ use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolCallRecord, ToolPreset
 use crate::StoreError;
 use crate::model::{
     ApiToken, Assistant, AssistantConfig, Conversation, IssuedToken, Message, NewConversation,
-    NewMessage, Provider, ProviderConfig, Role, StoredPreset, StoredServer, User,
+    NewMessage, Provider, ProviderConfig, Role, ServerShape, StoredPreset, StoredServer, User,
 };
 
 /// A change to one tool call, applied under the message's row lock. It may refuse (for
@@ -31,6 +31,7 @@ pub type ToolCallEdit<'a> =
 pub trait Store:
     UserStore
     + ServerStore
+    + ServerShapeStore
     + ProviderStore
     + AssistantStore
     + ConversationStore
@@ -82,8 +83,33 @@ pub trait UserStore {
     ) -> Result<IssuedToken, StoreError>;
     async fn tokens(&self, user: &OwnerId) -> Result<Vec<ApiToken>, StoreError>;
     async fn revoke_token(&self, user: &OwnerId, token_id: &str) -> Result<(), StoreError>;
+    /// Sets (or, with `None`, clears) the language the user chose; the user as now stored.
+    async fn set_user_locale(
+        &self,
+        id: &OwnerId,
+        locale: Option<switchboard_core::Locale>,
+    ) -> Result<User, StoreError>;
     /// The user a bearer token belongs to, if it is a live token (not revoked, not expired).
     async fn user_by_token(&self, secret: &str) -> Result<Option<User>, StoreError>;
+}
+
+/// The shape each server was written in through the seeds' shared path
+/// ([`ServerShape`]); a server written only through the house API has none.
+#[async_trait]
+pub trait ServerShapeStore {
+    /// Records how the server `id` was last written; [`StoreError::NotFound`] when the owner
+    /// has no such server.
+    async fn set_server_shape(
+        &self,
+        owner: &OwnerId,
+        id: &ServerId,
+        shape: &ServerShape,
+    ) -> Result<(), StoreError>;
+    /// The recorded shapes of the owner's servers.
+    async fn server_shapes(
+        &self,
+        owner: &OwnerId,
+    ) -> Result<std::collections::BTreeMap<ServerId, ServerShape>, StoreError>;
 }
 
 /// The configured MCP servers.
@@ -228,6 +254,38 @@ pub trait ConversationStore {
     ) -> Result<Conversation, StoreError>;
     /// Deletes the conversation and its messages.
     async fn delete_conversation(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
+    /// The owner's conversation whose client-chosen key is `session`, created (titled
+    /// `title`, without an assistant) when there is none; `true` when it was created now. Keys
+    /// are per owner: the same key of another owner is another conversation.
+    async fn session_conversation(
+        &self,
+        owner: &OwnerId,
+        session: &str,
+        title: &str,
+    ) -> Result<(Conversation, bool), StoreError>;
+    /// Merges `variables` into the conversation's under its row lock: each top-level key
+    /// given replaces the stored one, a `null` value removes it, other keys stay.
+    async fn merge_variables(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        variables: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Conversation, StoreError>;
+    /// Replaces the conversation's variables.
+    async fn set_variables(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        variables: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Conversation, StoreError>;
+    /// Limits the conversation's runs to the tools of `server` (`None`: no limit). The
+    /// server is not checked here; the run's resolution checks it is the owner's.
+    async fn limit_to_server(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        server: Option<&ServerId>,
+    ) -> Result<Conversation, StoreError>;
     async fn append_message(
         &self,
         owner: &OwnerId,

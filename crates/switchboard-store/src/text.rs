@@ -15,27 +15,41 @@ use crate::error::StoreError;
 pub(crate) fn refuse_nul<T: Serialize + ?Sized>(what: &str, value: &T) -> Result<(), StoreError> {
     let value = serde_json::to_value(value)
         .map_err(|e| StoreError::Invalid(format!("cannot encode {what}: {e}")))?;
-    match nul_at(&value, what) {
-        Some(path) => Err(StoreError::Invalid(format!(
-            "{path} contains a NUL character (\\u0000), which stored text cannot hold"
-        ))),
-        None => Ok(()),
-    }
+    let path = |below: String| format!("{what}{below}");
+    let found = match nul_at(&value) {
+        Some(Nul::InString(below)) => path(below),
+        Some(Nul::InKey(below)) => format!("a key of {}", path(below)),
+        None => return Ok(()),
+    };
+    Err(StoreError::Invalid(format!(
+        "{found} contains a NUL character (\\u0000), which stored text cannot hold"
+    )))
 }
 
-/// The path of the first string with a NUL in it.
-fn nul_at(value: &Value, path: &str) -> Option<String> {
+/// Where a NUL was found, as the path below the value looked at (`[2].name`): in a string, or
+/// in a key of the object there. The path is built only on the way back from a hit, so a
+/// clean value (every write) costs no string per node.
+enum Nul {
+    InString(String),
+    InKey(String),
+}
+
+fn nul_at(value: &Value) -> Option<Nul> {
+    let below = |prefix: String, nul: Nul| match nul {
+        Nul::InString(rest) => Nul::InString(prefix + &rest),
+        Nul::InKey(rest) => Nul::InKey(prefix + &rest),
+    };
     match value {
-        Value::String(text) => text.contains('\0').then(|| path.to_owned()),
+        Value::String(text) => text.contains('\0').then(|| Nul::InString(String::new())),
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .find_map(|(i, item)| nul_at(item, &format!("{path}[{i}]"))),
+            .find_map(|(i, item)| nul_at(item).map(|nul| below(format!("[{i}]"), nul))),
         Value::Object(map) => map.iter().find_map(|(key, item)| {
             if key.contains('\0') {
-                return Some(format!("a key of {path}"));
+                return Some(Nul::InKey(String::new()));
             }
-            nul_at(item, &format!("{path}.{key}"))
+            nul_at(item).map(|nul| below(format!(".{key}"), nul))
         }),
         _ => None,
     }

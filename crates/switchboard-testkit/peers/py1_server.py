@@ -135,6 +135,11 @@ def build_server() -> FastMCP:
         """Die during the first call (marker file absent); answer `survived` afterwards."""
         return crash_once(marker)
 
+    @mcp.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=True), structured_output=False)
+    def crash_once_idempotent(marker: str) -> str:
+        """Like crash_once_read_only, but annotated idempotent (and not read-only)."""
+        return crash_once(marker)
+
     @mcp.tool(annotations=ToolAnnotations(readOnlyHint=False, idempotentHint=False), structured_output=False)
     def crash_once_unsafe(marker: str) -> str:
         """Like crash_once_read_only, but annotated neither read-only nor idempotent."""

@@ -18,6 +18,7 @@ mod demo;
 mod import;
 mod log_fields;
 mod server_file;
+mod settings;
 
 use std::process::ExitCode;
 

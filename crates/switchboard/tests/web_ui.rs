@@ -277,3 +277,12 @@ async fn providers_and_server_credentials_stay_masked_and_are_kept() {
     http.kill().await.unwrap();
     ui.stop();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_page_follows_the_browsers_language_and_the_switch_is_kept_for_the_user() {
+    let ui = Ui::start(vec![]).await;
+    ui.scenario("language").await;
+    let me = ui.api(reqwest::Method::GET, "/api/me", None).await;
+    assert_eq!(me["locale"], "en-US", "{me}");
+    ui.stop();
+}

@@ -3,17 +3,18 @@
 import { html } from "../html.js";
 import { useMemo } from "../../vendor/hooks.js";
 import { renderMarkdown } from "../markdown.js";
+import { t } from "../i18n.js";
 import { roundsOf } from "./state.js";
 import { ToolCallBlock } from "./tool-call-block.js";
 
 export function MessageView({ message }) {
   if (message.role === "user") {
-    return html`<article class="message user" data-message-id=${message.id} aria-label="You">
+    return html`<article class="message user" data-message-id=${message.id} aria-label=${t("ui.message.you")}>
       <div class="bubble"><p class="plain">${message.content}</p></div>
     </article>`;
   }
   if (message.role !== "assistant") return null;
-  return html`<article class="message assistant" data-message-id=${message.id} aria-label="Assistant">
+  return html`<article class="message assistant" data-message-id=${message.id} aria-label=${t("ui.message.assistant")}>
     ${roundsOf(message).map(
       (round, i) => html`<div class="round" key=${i}>
         ${round.text ? html`<${Markdown} text=${round.text} />` : null}

@@ -4,17 +4,18 @@
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
 import { post, seg } from "../api.js";
+import { t } from "../i18n.js";
 import { awaitsDecision } from "./state.js";
 import { ToolResult } from "./tool-result.js";
 import { ErrorNote } from "../ui/error-note.js";
 
-const STATUS_TEXT = {
-  pending: "pending",
-  invoking: "invoking",
-  done: "done",
-  error: "error",
-  cancelled: "cancelled",
-};
+const statusText = () => ({
+  pending: t("ui.call.status_pending"),
+  invoking: t("ui.call.status_invoking"),
+  done: t("ui.call.status_done"),
+  error: t("ui.call.status_error"),
+  cancelled: t("ui.call.status_cancelled"),
+});
 
 export function ToolCallBlock({ call, messageId }) {
   const [busy, setBusy] = useState(false);
@@ -34,24 +35,24 @@ export function ToolCallBlock({ call, messageId }) {
   const label = `${call.serverName} / ${call.toolName}`;
   return html`
     <section class=${`tool-call status-${call.status}`} data-call-id=${call.id}
-      data-tool=${call.toolName} data-status=${call.status} aria-label=${`Tool call ${label}`}>
+      data-tool=${call.toolName} data-status=${call.status} aria-label=${t("ui.call.label", { label })}>
       <header>
         <span class="tool-name"><span class="server">${call.serverName}</span> / <strong>${call.toolName}</strong></span>
-        <span class="badge" data-role="status">${STATUS_TEXT[call.status] || call.status}</span>
+        <span class="badge" data-role="status">${statusText()[call.status] || call.status}</span>
       </header>
       <details open=${waiting}>
-        <summary>Arguments</summary>
+        <summary>${t("ui.call.arguments")}</summary>
         <pre class="arguments">${JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
       </details>
       ${waiting
         ? html`<div class="actions">
-            <button type="button" class="primary" disabled=${busy} onClick=${() => decide(true)}>Approve</button>
-            <button type="button" disabled=${busy} onClick=${() => decide(false)}>Reject</button>
+            <button type="button" class="primary" disabled=${busy} onClick=${() => decide(true)}>${t("ui.call.approve")}</button>
+            <button type="button" disabled=${busy} onClick=${() => decide(false)}>${t("ui.call.reject")}</button>
           </div>`
         : null}
       ${call.response !== undefined
         ? html`<div class="result" data-role="result">
-            <div class="result-label">${call.status === "cancelled" ? "Not run" : call.isError ? "Error" : "Result"}</div>
+            <div class="result-label">${call.status === "cancelled" ? t("ui.call.not_run") : call.isError ? t("ui.call.error") : t("ui.call.result")}</div>
             <${ToolResult} result=${call.response} />
           </div>`
         : null}

@@ -3,6 +3,7 @@
 // ever treated as HTML; image data must say it is an image.
 
 import { html } from "../html.js";
+import { t } from "../i18n.js";
 
 export function ToolResult({ result }) {
   if (result == null) return null;
@@ -27,19 +28,19 @@ function Part({ part }) {
       return html`<pre class="result-text">${part.text}</pre>`;
     case "image":
       return isImage(part.mimeType)
-        ? html`<img class="result-image" alt="Image from the tool (${part.mimeType})"
+        ? html`<img class="result-image" alt=${t("ui.result.image_alt", { type: part.mimeType })}
             src=${`data:${part.mimeType};base64,${part.data}`} />`
-        : html`<p class="muted">An image of type ${String(part.mimeType)}, not shown.</p>`;
+        : html`<p class="muted">${t("ui.result.image_hidden", { type: String(part.mimeType) })}</p>`;
     case "audio":
-      return html`<p class="muted">Audio (${String(part.mimeType)}), not played.</p>`;
+      return html`<p class="muted">${t("ui.result.audio", { type: String(part.mimeType) })}</p>`;
     case "resource": {
       const r = part.resource || {};
       return r.text !== undefined
         ? html`<figure class="resource"><figcaption>${r.uri}</figcaption><pre class="result-text">${r.text}</pre></figure>`
-        : html`<p class="muted">Resource ${r.uri} (${r.mimeType || "binary"})</p>`;
+        : html`<p class="muted">${t("ui.result.resource", { uri: r.uri, type: r.mimeType || t("ui.result.binary") })}</p>`;
     }
     case "resource_link":
-      return html`<p class="muted">Link to resource <code>${part.uri}</code>${part.name ? ` (${part.name})` : ""}</p>`;
+      return html`<p class="muted">${t("ui.result.link")} <code>${part.uri}</code>${part.name ? ` (${part.name})` : ""}</p>`;
     default:
       return html`<pre class="result-text">${JSON.stringify(part, null, 2)}</pre>`;
   }

@@ -4,6 +4,7 @@
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
 import { post } from "../api.js";
+import { t } from "../i18n.js";
 import { ErrorNote } from "../ui/error-note.js";
 
 export function ImportPanel({ onImported }) {
@@ -24,16 +25,16 @@ export function ImportPanel({ onImported }) {
     }
   };
   return html`<section class="card import" aria-labelledby="import-title">
-    <h2 id="import-title">Import</h2>
-    <p class="muted">A <code>claude_desktop_config.json</code>, Cursor <code>mcp.json</code> or VS Code <code>mcp.json</code>.</p>
-    <label for="import-file">Servers file</label>
+    <h2 id="import-title">${t("ui.import.title")}</h2>
+    <p class="muted">${t("ui.import.formats")}</p>
+    <label for="import-file">${t("ui.import.file")}</label>
     <input id="import-file" type="file" accept=".json,application/json" onChange=${pick} />
     <${ErrorNote} error=${error} />
     ${report
       ? html`<div role="status" class="import-report">
-          <p>Imported ${report.imported.length} from ${report.format}.</p>
+          <p>${t("ui.import.imported", { count: report.imported.length, format: report.format })}</p>
           ${report.skipped.length
-            ? html`<ul>${report.skipped.map((s) => html`<li key=${s.name}><strong>${s.name}</strong> skipped: <code>${s.code}</code> ${s.message}</li>`)}</ul>`
+            ? html`<ul>${report.skipped.map((s) => html`<li key=${s.name}><strong>${s.name}</strong> ${t("ui.import.skipped")} <code>${s.code}</code> ${s.message}</li>`)}</ul>`
             : null}
         </div>`
       : null}

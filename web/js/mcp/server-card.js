@@ -4,6 +4,7 @@
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
 import { del, post, seg } from "../api.js";
+import { t } from "../i18n.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { ServerTools } from "./server-tools.js";
 
@@ -28,7 +29,7 @@ export function ServerCard({ server, status, onEdit, onDeleted, onChanged }) {
     }
   };
   const remove = async () => {
-    if (!confirm(`Delete the server ${server.name}?`)) return;
+    if (!confirm(t("ui.server.confirm_delete", { name: server.name }))) return;
     try {
       await del(`/api/mcp-servers/${seg(server.id)}`);
       onDeleted();
@@ -42,16 +43,16 @@ export function ServerCard({ server, status, onEdit, onDeleted, onChanged }) {
       <h2 id=${headingId}>${server.name}</h2>
       <span class="badge">${server.transport}</span>
       <span class=${`status status-${state}`} data-role="status" title=${status?.lastError || ""}>
-        <span class="dot" aria-hidden="true"></span>${state}</span>
-      ${server.enabled === false ? html`<span class="badge muted">disabled</span>` : null}
+        <span class="dot" aria-hidden="true"></span>${statusText(state)}</span>
+      ${server.enabled === false ? html`<span class="badge muted">${t("ui.server.disabled")}</span>` : null}
     </header>
     <p class="address"><code>${address(server)}</code></p>
-    ${status?.lastError ? html`<p class="muted small">Last error: ${status.lastError}</p>` : null}
+    ${status?.lastError ? html`<p class="muted small">${t("ui.server.last_error", { error: status.lastError })}</p>` : null}
     <div class="actions">
-      <button type="button" onClick=${runTest} disabled=${testing}>${testing ? "Testing…" : "Test connection"}</button>
-      <button type="button" aria-expanded=${showTools} onClick=${() => setShowTools(!showTools)}>Tools</button>
-      <button type="button" onClick=${onEdit}>Edit</button>
-      <button type="button" class="quiet" onClick=${remove}>Delete</button>
+      <button type="button" onClick=${runTest} disabled=${testing}>${testing ? t("ui.server.testing") : t("ui.server.test")}</button>
+      <button type="button" aria-expanded=${showTools} onClick=${() => setShowTools(!showTools)}>${t("ui.server.tools")}</button>
+      <button type="button" onClick=${onEdit}>${t("ui.common.edit")}</button>
+      <button type="button" class="quiet" onClick=${remove}>${t("ui.common.delete")}</button>
     </div>
     <${ErrorNote} error=${error} />
     ${test ? html`<${TestReport} report=${test} />` : null}
@@ -59,13 +60,25 @@ export function ServerCard({ server, status, onEdit, onDeleted, onChanged }) {
   </article>`;
 }
 
-function TestReport({ report }) {
+/** What a connection test found: the server, its protocol and its tools (also the edit dialog's). */
+export function TestReport({ report }) {
   const info = report.serverInfo || {};
   const tools = report.tools || [];
   return html`<div class="test-report" role="status">
-    <p><strong>Connected</strong> to ${`${info.name || "the server"} ${info.version || ""}`.trim()}${" "}(protocol ${report.protocolVersion || "?"}); ${tools.length} tool${tools.length === 1 ? "" : "s"}.</p>
-    <ul class="tool-names">${tools.map((t) => html`<li key=${t.name}><code>${t.name}</code></li>`)}</ul>
+    <p>${t(tools.length === 1 ? "ui.server.connected_to_one" : "ui.server.connected_to", {
+      server: `${info.name || t("ui.server.the_server")} ${info.version || ""}`.trim(),
+      protocol: report.protocolVersion || "?",
+      count: tools.length,
+    })}</p>
+    <ul class="tool-names">${tools.map((tool) => html`<li key=${tool.name}><code>${tool.name}</code></li>`)}</ul>
   </div>`;
+}
+
+/** A connection state in the reader's language (unknown states as the server names them). */
+function statusText(state) {
+  const key = { connected: t("ui.status.connected"), connecting: t("ui.status.connecting"),
+    disconnected: t("ui.status.disconnected"), error: t("ui.status.error") };
+  return key[state] || state;
 }
 
 function address(server) {

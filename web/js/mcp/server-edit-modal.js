@@ -1,5 +1,8 @@
 // The dialog that adds or edits an MCP server (seed 001's ServerEditModal): every field of
 // the server, shown for its transport. Secrets come masked and stay so unless retyped.
+// "Test these settings" tests the form's current values before saving them
+// (POST /api/mcp-servers/test: nothing is stored; an edited server's masked secrets are the
+// saved ones, for its saved URL only).
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -8,13 +11,20 @@ import { Dialog } from "../ui/dialog.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { Checkbox, Select, TextArea, TextField } from "../ui/fields.js";
 import { RowsEditor } from "./rows-editor.js";
-import { AUTH_TYPES, TRANSPORTS, bodyFrom, formFrom, withoutStaleMasks } from "./server-form.js";
+import { TestReport } from "./server-card.js";
+import { t } from "../i18n.js";
+import { authTypes, bodyFrom, formFrom, transports, withoutStaleMasks } from "./server-form.js";
 
 export function ServerEditModal({ server, onClose, onSaved }) {
   const [form, setForm] = useState(() => formFrom(server));
   const [error, setError] = useState(null);
   const [saving, setSaving] = useState(false);
-  const set = (patch) => setForm((f) => withoutStaleMasks(f, { ...f, ...patch }));
+  const [test, setTest] = useState(null);
+  const [testing, setTesting] = useState(false);
+  const set = (patch) => {
+    setTest(null);
+    setForm((f) => withoutStaleMasks(f, { ...f, ...patch }));
+  };
   const http = form.transport !== "stdio";
 
   const save = async (event) => {
@@ -40,44 +50,69 @@ export function ServerEditModal({ server, onClose, onSaved }) {
     }
   };
 
-  return html`<${Dialog} title=${server ? `Edit ${server.name}` : "Add an MCP server"} onClose=${onClose} wide>
+  const runTest = async () => {
+    setError(null);
+    setTest(null);
+    let body;
+    try {
+      body = bodyFrom(form);
+    } catch (e) {
+      setError({ code: "VALIDATION_ERROR", message: e.message });
+      return;
+    }
+    // An edited server keeps its id, so its masked secrets stand for the saved ones.
+    if (server) body.id = server.id;
+    setTesting(true);
+    try {
+      setTest(await post("/api/mcp-servers/test", body));
+    } catch (e) {
+      setError(e);
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  return html`<${Dialog} title=${server ? t("ui.server.edit_title", { name: server.name }) : t("ui.server.add_title")} onClose=${onClose} wide>
     <form class="server-form" onSubmit=${save}>
-      <${TextField} id="server-name" label="Name" required value=${form.name} onInput=${(v) => set({ name: v })} />
-      <${Select} id="server-transport" label="Transport" value=${form.transport} options=${TRANSPORTS}
+      <${TextField} id="server-name" label=${t("ui.server.name")} required value=${form.name} onInput=${(v) => set({ name: v })} />
+      <${Select} id="server-transport" label=${t("ui.server.transport")} value=${form.transport} options=${transports()}
         onChange=${(v) => set({ transport: v })} />
       ${http
         ? html`
-          <${TextField} id="server-url" label="URL" type="url" required value=${form.url}
+          <${TextField} id="server-url" label=${t("ui.server.url")} type="url" required value=${form.url}
             placeholder="https://example.com/mcp" onInput=${(v) => set({ url: v })}
-            hint="Streamable HTTP URLs usually end in /mcp; legacy SSE ones in /sse." />
-          <${RowsEditor} id="server-headers" legend="Headers" rows=${form.headers} nameLabel="Header" secretValues
+            hint=${t("ui.server.url_hint")} />
+          <${RowsEditor} id="server-headers" legend=${t("ui.server.headers")} rows=${form.headers} nameLabel=${t("ui.server.header")} secretValues
             onChange=${(rows) => set({ headers: rows })} />
-          <${Select} id="server-auth" label="Authentication" value=${form.authType} options=${AUTH_TYPES}
+          <${Select} id="server-auth" label=${t("ui.server.auth")} value=${form.authType} options=${authTypes()}
             onChange=${(v) => set({ authType: v })} />
           ${form.authType === "api_key"
-            ? html`<${TextField} id="server-auth-header" label="API key header" value=${form.authHeader}
+            ? html`<${TextField} id="server-auth-header" label=${t("ui.server.api_key_header")} value=${form.authHeader}
                 onInput=${(v) => set({ authHeader: v })} />`
             : null}
           ${form.authType !== "none"
             ? html`<${TextField} id="server-auth-secret" type="password"
-                label=${form.authType === "bearer" ? "Bearer token" : "API key"} value=${form.authSecret}
-                onInput=${(v) => set({ authSecret: v })} hint="Stored encrypted; shown masked." />`
+                label=${form.authType === "bearer" ? t("ui.server.bearer_token") : t("ui.server.api_key")} value=${form.authSecret}
+                onInput=${(v) => set({ authSecret: v })} hint=${t("ui.server.secret_hint")} />`
             : null}`
         : html`
-          <${TextField} id="server-command" label="Command" required value=${form.command}
+          <${TextField} id="server-command" label=${t("ui.server.command")} required value=${form.command}
             placeholder="npx" onInput=${(v) => set({ command: v })} />
-          <${TextArea} id="server-args" label="Arguments (one per line)" value=${form.args}
+          <${TextArea} id="server-args" label=${t("ui.server.args")} value=${form.args}
             onInput=${(v) => set({ args: v, argsEdited: true })} />
-          <${TextField} id="server-cwd" label="Working directory" value=${form.cwd} onInput=${(v) => set({ cwd: v })} />
-          <${RowsEditor} id="server-env" legend="Environment" rows=${form.env} nameLabel="Variable" secretSwitch
+          <${TextField} id="server-cwd" label=${t("ui.server.cwd")} value=${form.cwd} onInput=${(v) => set({ cwd: v })} />
+          <${RowsEditor} id="server-env" legend=${t("ui.server.env")} rows=${form.env} nameLabel=${t("ui.server.variable")} secretSwitch
             onChange=${(rows) => set({ env: rows })} />`}
-      <${TextField} id="server-timeout" label="Call timeout (seconds)" type="number" step="any" min="0" value=${form.timeout}
+      <${TextField} id="server-timeout" label=${t("ui.server.timeout")} type="number" step="any" min="0" value=${form.timeout}
         placeholder="60" onInput=${(v) => set({ timeout: v })} />
-      <${Checkbox} id="server-enabled" label="Enabled" checked=${form.enabled} onChange=${(v) => set({ enabled: v })} />
+      <${Checkbox} id="server-enabled" label=${t("ui.server.enabled")} checked=${form.enabled} onChange=${(v) => set({ enabled: v })} />
       <${ErrorNote} error=${error} />
+      ${test ? html`<${TestReport} report=${test} />` : null}
       <div class="actions">
-        <button type="submit" class="primary" disabled=${saving}>Save</button>
-        <button type="button" onClick=${onClose}>Cancel</button>
+        <button type="submit" class="primary" disabled=${saving}>${t("ui.common.save")}</button>
+        <button type="button" onClick=${runTest} disabled=${testing || saving}>
+          ${testing ? t("ui.server.testing") : t("ui.server.test_form")}</button>
+        <button type="button" onClick=${onClose}>${t("ui.common.cancel")}</button>
       </div>
     </form>
   <//>`;

@@ -2,19 +2,23 @@
 // (args) are one per line; maps (env, headers) are rows of name and value; a secret value
 // the API sent masked is sent back masked, which keeps the stored one.
 
-export const TRANSPORTS = [
-  ["stdio", "stdio (a local command)"],
-  ["streamable_http", "Streamable HTTP"],
-  ["sse", "SSE (legacy HTTP+SSE)"],
+import { t } from "../i18n.js";
+
+/** The transports, named in the reader's language. */
+export const transports = () => [
+  ["stdio", t("ui.server.transport_stdio")],
+  ["streamable_http", t("ui.server.transport_http")],
+  ["sse", t("ui.server.transport_sse")],
 ];
 
 /** What the API shows in place of a secret; sent back, it keeps the stored one. */
 export const MASK = "********";
 
-export const AUTH_TYPES = [
-  ["none", "None"],
-  ["api_key", "API key"],
-  ["bearer", "Bearer token"],
+/** The kinds of authentication, named in the reader's language. */
+export const authTypes = () => [
+  ["none", t("ui.server.auth_none")],
+  ["api_key", t("ui.server.api_key")],
+  ["bearer", t("ui.server.bearer_token")],
 ];
 
 /** The dialog's state for `server` (as GET /api/mcp-servers shows it), or for a new one. */
@@ -54,9 +58,9 @@ export function bodyFrom(form) {
     disabled_tools: form.disabledTools,
     auto_approved_tools: form.autoApprovedTools,
   };
-  if (!body.name) throw new Error("The server needs a name.");
+  if (!body.name) throw new Error(t("ui.server.needs_name"));
   if (form.transport === "stdio") {
-    if (!form.command.trim()) throw new Error("A stdio server needs a command.");
+    if (!form.command.trim()) throw new Error(t("ui.server.needs_command"));
     body.command = form.command.trim();
     body.args = form.argsEdited
       ? form.args.split("\n").map((a) => a.trim()).filter(Boolean)
@@ -67,7 +71,7 @@ export function bodyFrom(form) {
     const secret = form.env.filter((r) => r.secret && r.name.trim()).map((r) => r.name.trim());
     if (secret.length) body.secret_env = secret;
   } else {
-    if (!form.url.trim()) throw new Error("An HTTP server needs a URL.");
+    if (!form.url.trim()) throw new Error(t("ui.server.needs_url"));
     body.url = form.url.trim();
     const headers = rows(form.headers);
     if (Object.keys(headers).length) body.headers = headers;
@@ -77,7 +81,7 @@ export function bodyFrom(form) {
   }
   if (form.timeout.trim()) {
     const seconds = Number(form.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error("The timeout is a number of seconds above 0.");
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(t("ui.server.bad_timeout"));
     body.timeout = seconds;
   }
   return body;

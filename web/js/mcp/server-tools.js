@@ -4,6 +4,7 @@
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
 import { get, put, seg } from "../api.js";
+import { t } from "../i18n.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { useLoaded } from "../ui/use-loaded.js";
 import { TryTool } from "./try-tool.js";
@@ -21,7 +22,7 @@ export function ServerTools({ server, onChanged }) {
     const shown = {};
     if (flags.enabled !== undefined) shown.isEnabled = flags.enabled;
     if (flags.autoApprove !== undefined) shown.isAutoApprove = flags.autoApprove;
-    setTools((all) => all.map((t) => (t.name === tool.name ? { ...t, ...shown } : t)));
+    setTools((all) => all.map((each) => (each.name === tool.name ? { ...each, ...shown } : each)));
     try {
       await put(`/api/mcp-servers/${seg(server.id)}/tools/${seg(tool.name)}`, flags);
       await load();
@@ -31,27 +32,27 @@ export function ServerTools({ server, onChanged }) {
     }
   };
 
-  if (!tools) return html`<div class="tools"><p aria-busy=${!error}>${error ? "" : "Loading tools…"}</p><${ErrorNote} error=${error} /></div>`;
+  if (!tools) return html`<div class="tools"><p aria-busy=${!error}>${error ? "" : t("ui.tools.loading")}</p><${ErrorNote} error=${error} /></div>`;
   return html`<div class="tools">
     <${ErrorNote} error=${error} />
     <table>
-      <caption class="visually-hidden">Tools of ${server.name}</caption>
-      <thead><tr><th scope="col">Tool</th><th scope="col">Enabled</th><th scope="col">Auto-approve</th><th scope="col"></th></tr></thead>
+      <caption class="visually-hidden">${t("ui.tools.caption", { name: server.name })}</caption>
+      <thead><tr><th scope="col">${t("ui.tools.tool")}</th><th scope="col">${t("ui.tools.enabled")}</th><th scope="col">${t("ui.tools.auto_approve")}</th><th scope="col"></th></tr></thead>
       <tbody>
         ${tools.map((tool) => {
           const id = `${server.id}-${tool.name}`;
           return html`<tr key=${tool.name} data-tool=${tool.name}>
             <td><code>${tool.name}</code><div class="muted small">${tool.description || ""}</div></td>
             <td><input type="checkbox" id=${`enabled-${id}`} checked=${tool.isEnabled}
-              aria-label=${`Enable ${tool.name}`} onChange=${(e) => flip(tool, { enabled: e.currentTarget.checked })} /></td>
+              aria-label=${t("ui.tools.enable_x", { name: tool.name })} onChange=${(e) => flip(tool, { enabled: e.currentTarget.checked })} /></td>
             <td><input type="checkbox" id=${`auto-${id}`} checked=${tool.isAutoApprove}
-              aria-label=${`Auto-approve ${tool.name}`} onChange=${(e) => flip(tool, { autoApprove: e.currentTarget.checked })} /></td>
+              aria-label=${t("ui.tools.auto_approve_x", { name: tool.name })} onChange=${(e) => flip(tool, { autoApprove: e.currentTarget.checked })} /></td>
             <td><button type="button" aria-expanded=${trying === tool.name}
-              onClick=${() => setTrying(trying === tool.name ? null : tool.name)}>Try</button></td>
+              onClick=${() => setTrying(trying === tool.name ? null : tool.name)}>${t("ui.tools.try")}</button></td>
           </tr>`;
         })}
       </tbody>
     </table>
-    ${trying ? html`<${TryTool} key=${trying} server=${server} tool=${tools.find((t) => t.name === trying)} />` : null}
+    ${trying ? html`<${TryTool} key=${trying} server=${server} tool=${tools.find((each) => each.name === trying)} />` : null}
   </div>`;
 }

@@ -1,6 +1,7 @@
 // Try a tool: a form generated from its input schema, the call, and its result.
 
 import { html } from "../html.js";
+import { t } from "../i18n.js";
 import { useMemo, useState } from "../../vendor/hooks.js";
 import { post } from "../api.js";
 import { SchemaForm, collect, fieldFor, initialValue } from "../schema-form.js";
@@ -37,18 +38,18 @@ export function TryTool({ server, tool }) {
     }
   };
 
-  return html`<form class="try-tool" novalidate data-tool=${tool.name} onSubmit=${call} aria-label=${`Try ${tool.name}`}>
-    <h3>Try <code>${tool.name}</code></h3>
+  return html`<form class="try-tool" novalidate data-tool=${tool.name} onSubmit=${call} aria-label=${t("ui.try.label", { name: tool.name })}>
+    <h3>${t("ui.try.title")} <code>${tool.name}</code></h3>
     <${SchemaForm} schema=${schema} value=${state} onChange=${setState} errors=${problems}
       idPrefix=${`try-${idSafe(server.id)}-${idSafe(tool.name)}`} />
     ${problems.length
       ? html`<ul class="error" role="alert">${problems.map((p) => html`<li>${p.path ? html`<code>${p.path}</code>: ` : null}${p.message}</li>`)}</ul>`
       : null}
-    <div class="actions"><button type="submit" class="primary" disabled=${calling}>${calling ? "Calling…" : "Call"}</button></div>
+    <div class="actions"><button type="submit" class="primary" disabled=${calling}>${calling ? t("ui.try.calling") : t("ui.try.call")}</button></div>
     <${ErrorNote} error=${error} />
     ${result
       ? html`<div class=${`result ${result.isError ? "is-error" : ""}`} data-role="result" role="status">
-          <div class="result-label">${result.isError ? "The tool answered with an error" : "Result"}</div>
+          <div class="result-label">${result.isError ? t("ui.try.tool_error") : t("ui.try.result")}</div>
           <${ToolResult} result=${result} />
         </div>`
       : null}

@@ -4,15 +4,16 @@
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
 import { get, post, put, seg } from "../api.js";
+import { t } from "../i18n.js";
 import { useLoaded } from "../ui/use-loaded.js";
 import { Dialog } from "../ui/dialog.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { Select, TextArea, TextField } from "../ui/fields.js";
 
-const TOOL_MODES = [
-  ["native", "Native function calling"],
-  ["prompt", "Tools described in the prompt"],
-  ["meta", "One mcp_query meta-tool"],
+const toolModes = () => [
+  ["native", t("ui.assistants.mode_native")],
+  ["prompt", t("ui.assistants.mode_prompt")],
+  ["meta", t("ui.assistants.mode_meta")],
 ];
 
 export function AssistantsPage() {
@@ -28,20 +29,22 @@ export function AssistantsPage() {
   const { assistants = null, providers = [], servers = [] } = data || {};
   return html`<section class="page" aria-labelledby="assistants-title">
     <header class="page-head">
-      <h1 id="assistants-title">Assistants</h1>
-      <button type="button" class="primary" onClick=${() => setEditing("new")}>Add assistant</button>
+      <h1 id="assistants-title">${t("ui.assistants.title")}</h1>
+      <button type="button" class="primary" onClick=${() => setEditing("new")}>${t("ui.assistants.add")}</button>
     </header>
     <${ErrorNote} error=${error} />
-    ${assistants?.length === 0 ? html`<p class="muted">No assistants yet.</p>` : null}
+    ${assistants?.length === 0 ? html`<p class="muted">${t("ui.assistants.none")}</p>` : null}
     <div class="cards">
       ${(assistants || []).map((a) => html`<article class="card" key=${a.id} data-assistant-id=${a.id} aria-label=${a.name}>
         <header><h2>${a.name}</h2><span class="badge">${a.toolMode}</span></header>
-        <p class="muted small">${providerName(providers, a.providerId)} · ${a.model || "provider's default model"} · up to ${a.maxRounds} rounds</p>
-        <p class="small">Servers: ${a.serverIds.length ? a.serverIds.map((id) => serverName(servers, id)).join(", ") : "none"}</p>
+        <p class="muted small">${providerName(providers, a.providerId)} · ${a.model || t("ui.assistants.default_model")} · ${t("ui.assistants.rounds", { count: a.maxRounds })}</p>
+        <p class="small">${t("ui.assistants.servers", {
+          names: a.serverIds.length ? a.serverIds.map((id) => serverName(servers, id)).join(", ") : t("ui.assistants.no_servers"),
+        })}</p>
         <div class="actions">
-          <button type="button" onClick=${() => setEditing(a)}>Edit</button>
+          <button type="button" onClick=${() => setEditing(a)}>${t("ui.common.edit")}</button>
           <button type="button" class="quiet"
-            onClick=${() => remove(`Delete the assistant ${a.name}?`, `/api/assistants/${seg(a.id)}`)}>Delete</button>
+            onClick=${() => remove(t("ui.assistants.confirm_delete", { name: a.name }), `/api/assistants/${seg(a.id)}`)}>${t("ui.common.delete")}</button>
         </div>
       </article>`)}
     </div>
@@ -74,9 +77,9 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
     event.preventDefault();
     setError(null);
     const maxRounds = Number(form.maxRounds);
-    if (!form.name.trim()) return setError({ code: "VALIDATION_ERROR", message: "The assistant needs a name." });
+    if (!form.name.trim()) return setError({ code: "VALIDATION_ERROR", message: t("ui.assistants.needs_name") });
     if (!Number.isInteger(maxRounds) || maxRounds < 1)
-      return setError({ code: "VALIDATION_ERROR", message: "Max rounds is a whole number of at least 1." });
+      return setError({ code: "VALIDATION_ERROR", message: t("ui.assistants.bad_rounds") });
     const config = {
       name: form.name.trim(),
       systemPrompt: form.systemPrompt,
@@ -97,23 +100,23 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
     }
   };
 
-  return html`<${Dialog} title=${given ? `Edit ${given.name}` : "Add an assistant"} onClose=${onClose} wide>
+  return html`<${Dialog} title=${given ? t("ui.assistants.edit_title", { name: given.name }) : t("ui.assistants.add_title")} onClose=${onClose} wide>
     <form onSubmit=${save}>
-      <${TextField} id="assistant-name" label="Name" required value=${form.name} onInput=${(v) => set({ name: v })} />
-      <${TextArea} id="assistant-prompt" label="System prompt" rows="4" value=${form.systemPrompt}
+      <${TextField} id="assistant-name" label=${t("ui.assistants.name")} required value=${form.name} onInput=${(v) => set({ name: v })} />
+      <${TextArea} id="assistant-prompt" label=${t("ui.assistants.prompt")} rows="4" value=${form.systemPrompt}
         onInput=${(v) => set({ systemPrompt: v })} />
-      <${Select} id="assistant-provider" label="Provider" value=${form.providerId}
-        options=${[["", "Default provider"], ...providers.map((p) => [p.id, p.name])]}
+      <${Select} id="assistant-provider" label=${t("ui.assistants.provider")} value=${form.providerId}
+        options=${[["", t("ui.assistants.default_provider")], ...providers.map((p) => [p.id, p.name])]}
         onChange=${(v) => set({ providerId: v })} />
-      <${TextField} id="assistant-model" label="Model" value=${form.model} placeholder="the provider's default"
+      <${TextField} id="assistant-model" label=${t("ui.assistants.model")} value=${form.model} placeholder=${t("ui.assistants.model_placeholder")}
         onInput=${(v) => set({ model: v })} />
-      <${Select} id="assistant-mode" label="Tool mode" value=${form.toolMode} options=${TOOL_MODES}
+      <${Select} id="assistant-mode" label=${t("ui.assistants.mode")} value=${form.toolMode} options=${toolModes()}
         onChange=${(v) => set({ toolMode: v })} />
-      <${TextField} id="assistant-rounds" label="Max rounds" type="number" value=${form.maxRounds}
+      <${TextField} id="assistant-rounds" label=${t("ui.assistants.max_rounds")} type="number" value=${form.maxRounds}
         onInput=${(v) => set({ maxRounds: v })} />
       <fieldset>
-        <legend>MCP servers it may use</legend>
-        ${servers.length === 0 ? html`<p class="muted">No servers configured.</p>` : null}
+        <legend>${t("ui.assistants.may_use")}</legend>
+        ${servers.length === 0 ? html`<p class="muted">${t("ui.assistants.no_servers_configured")}</p>` : null}
         ${servers.map((s) => html`<div class="field check" key=${s.id}>
           <input type="checkbox" id=${`assistant-server-${s.id}`} checked=${form.serverIds.includes(s.id)}
             onChange=${(e) => toggleServer(s.id, e.currentTarget.checked)} />
@@ -122,15 +125,15 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
       </fieldset>
       <${ErrorNote} error=${error} />
       <div class="actions">
-        <button type="submit" class="primary">Save</button>
-        <button type="button" onClick=${onClose}>Cancel</button>
+        <button type="submit" class="primary">${t("ui.common.save")}</button>
+        <button type="button" onClick=${onClose}>${t("ui.common.cancel")}</button>
       </div>
     </form>
   <//>`;
 }
 
 function providerName(providers, id) {
-  if (!id) return "default provider";
+  if (!id) return t("ui.assistants.default_provider_lower");
   return providers.find((p) => p.id === id)?.name || id;
 }
 

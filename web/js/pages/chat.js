@@ -5,6 +5,7 @@
 import { html } from "../html.js";
 import { useCallback, useEffect, useRef, useState } from "../../vendor/hooks.js";
 import { del, get, patch, post, seg } from "../api.js";
+import { t } from "../i18n.js";
 import { subscribe } from "../events.js";
 import { navigate, follow } from "../router.js";
 import { applyEvent, awaitsDecision, fromHistory, settled } from "../chat/state.js";
@@ -19,12 +20,12 @@ export function ChatPage({ conversationId }) {
     get("/api/assistants").then(setAssistants, setError);
   }, []);
   return html`<div class="chat-layout">
-    <aside class="conversations" aria-label="Conversations">
+    <aside class="conversations" aria-label=${t("ui.chat.conversations")}>
       <${NewChat} assistants=${assistants} onCreated=${(c) => { loadList(); navigate(`/chat/${c.id}`); }} />
       <ul>
         ${(conversations || []).map((c) => html`<li key=${c.id}>
           <a href=${`/chat/${c.id}`} onClick=${follow} aria-current=${c.id === conversationId ? "page" : undefined}>
-            ${c.title || "New conversation"}</a>
+            ${c.title || t("ui.chat.new_conversation")}</a>
         </li>`)}
       </ul>
       <${ErrorNote} error=${error} />
@@ -32,7 +33,7 @@ export function ChatPage({ conversationId }) {
     ${conversationId
       ? html`<${Conversation} key=${conversationId} id=${conversationId} assistants=${assistants}
           onChanged=${loadList} />`
-      : html`<section class="empty"><p>Start a new chat, or open one on the left.</p></section>`}
+      : html`<section class="empty"><p>${t("ui.chat.empty")}</p></section>`}
   </div>`;
 }
 
@@ -50,12 +51,12 @@ function NewChat({ assistants, onCreated }) {
     }
   };
   return html`<form class="new-chat" onSubmit=${create}>
-    <label for="new-chat-assistant">Assistant</label>
+    <label for="new-chat-assistant">${t("ui.chat.assistant")}</label>
     <select id="new-chat-assistant" value=${assistantId} onChange=${(e) => setAssistantId(e.currentTarget.value)}>
-      <option value="">Default (no assistant)</option>
+      <option value="">${t("ui.chat.no_assistant")}</option>
       ${assistants.map((a) => html`<option value=${a.id} selected=${a.id === assistantId}>${a.name}</option>`)}
     </select>
-    <button type="submit" class="primary">New chat</button>
+    <button type="submit" class="primary">${t("ui.chat.new_chat")}</button>
     <${ErrorNote} error=${error} />
   </form>`;
 }
@@ -139,7 +140,7 @@ function Conversation({ id, assistants, onChanged }) {
     }
   };
   const remove = async () => {
-    if (!confirm("Delete this conversation?")) return;
+    if (!confirm(t("ui.chat.confirm_delete"))) return;
     try {
       await del(`/api/conversations/${seg(id)}`);
       onChanged();
@@ -149,13 +150,13 @@ function Conversation({ id, assistants, onChanged }) {
     }
   };
 
-  if (!view) return html`<section class="conversation"><p aria-busy="true">Loading…</p><${ErrorNote} error=${error} /></section>`;
+  if (!view) return html`<section class="conversation"><p aria-busy="true">${t("ui.common.loading")}</p><${ErrorNote} error=${error} /></section>`;
   const assistant = assistants.find((a) => a.id === view.assistantId);
-  return html`<section class="conversation" aria-label="Conversation">
+  return html`<section class="conversation" aria-label=${t("ui.chat.conversation")}>
     <header class="conversation-head">
-      <h1>${view.title || "New conversation"}</h1>
-      ${assistant ? html`<span class="muted">with ${assistant.name}</span>` : null}
-      <button type="button" class="quiet" onClick=${remove}>Delete</button>
+      <h1>${view.title || t("ui.chat.new_conversation")}</h1>
+      ${assistant ? html`<span class="muted">${t("ui.chat.with", { name: assistant.name })}</span>` : null}
+      <button type="button" class="quiet" onClick=${remove}>${t("ui.common.delete")}</button>
     </header>
     <p class="visually-hidden" role="status">${announcement(view)}</p>
     <div class="messages" ref=${messages} onScroll=${onScroll}>
@@ -164,13 +165,13 @@ function Conversation({ id, assistants, onChanged }) {
       <div ref=${end}></div>
     </div>
     <form class="composer" onSubmit=${send}>
-      <label for="composer-input" class="visually-hidden">Message</label>
-      <textarea id="composer-input" rows="2" placeholder="Write a message…" value=${draft}
+      <label for="composer-input" class="visually-hidden">${t("ui.chat.message")}</label>
+      <textarea id="composer-input" rows="2" placeholder=${t("ui.chat.placeholder")} value=${draft}
         onInput=${(e) => setDraft(e.currentTarget.value)}
         onKeyDown=${(e) => { if (e.key === "Enter" && !e.shiftKey && !e.isComposing) send(e); }}></textarea>
       ${view.running
-        ? html`<button type="button" class="danger" onClick=${stop}>Stop</button>`
-        : html`<button type="submit" class="primary" disabled=${sending || !draft.trim()}>Send</button>`}
+        ? html`<button type="button" class="danger" onClick=${stop}>${t("ui.chat.stop")}</button>`
+        : html`<button type="submit" class="primary" disabled=${sending || !draft.trim()}>${t("ui.chat.send")}</button>`}
     </form>
     <${ErrorNote} error=${error} />
   </section>`;
@@ -186,8 +187,8 @@ function titleFrom(content) {
 
 /** What a screen reader is told of the run: once per change, not every word streamed. */
 function announcement(view) {
-  if (view.failure) return `The answer failed: ${view.failure.message}`;
+  if (view.failure) return t("ui.chat.failed", { message: view.failure.message });
   const waiting = view.messages.flatMap((m) => m.toolCalls || []).filter(awaitsDecision).length;
-  if (waiting) return `${waiting} tool call${waiting === 1 ? "" : "s"} waiting for your approval`;
-  return view.running ? "Answering" : "";
+  if (waiting) return t(waiting === 1 ? "ui.chat.waiting_one" : "ui.chat.waiting_many", { count: waiting });
+  return view.running ? t("ui.chat.answering") : "";
 }

@@ -5,6 +5,7 @@ import { html } from "../html.js";
 import { useEffect, useState } from "../../vendor/hooks.js";
 import { get, post, seg } from "../api.js";
 import { subscribe } from "../events.js";
+import { t } from "../i18n.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { ServerCard } from "../mcp/server-card.js";
 import { ServerEditModal } from "../mcp/server-edit-modal.js";
@@ -39,12 +40,12 @@ export function McpSettingsPage() {
 
   return html`<section class="page settings-mcp" aria-labelledby="mcp-title">
     <header class="page-head">
-      <h1 id="mcp-title">MCP servers</h1>
-      <button type="button" class="primary" onClick=${() => setEditing("new")}>Add server</button>
+      <h1 id="mcp-title">${t("ui.mcp.title")}</h1>
+      <button type="button" class="primary" onClick=${() => setEditing("new")}>${t("ui.mcp.add")}</button>
     </header>
     <${ErrorNote} error=${error} />
-    ${servers === null && !error ? html`<p aria-busy="true">Loading…</p>` : null}
-    ${servers?.length === 0 ? html`<p class="muted">No servers yet. Add one, or import a file below.</p>` : null}
+    ${servers === null && !error ? html`<p aria-busy="true">${t("ui.common.loading")}</p>` : null}
+    ${servers?.length === 0 ? html`<p class="muted">${t("ui.mcp.none")}</p>` : null}
     <div class="cards">
       ${(servers || []).map((s) => html`<${ServerCard} key=${s.id} server=${s} status=${statuses[s.id]}
         onEdit=${() => setEditing(s)} onDeleted=${load} onChanged=${load} />`)}

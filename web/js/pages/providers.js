@@ -4,14 +4,15 @@
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
 import { get, post, put, seg } from "../api.js";
+import { t } from "../i18n.js";
 import { useLoaded } from "../ui/use-loaded.js";
 import { Dialog } from "../ui/dialog.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { Select, TextField } from "../ui/fields.js";
 
-const KINDS = [
-  ["openai", "OpenAI-compatible (chat completions)"],
-  ["anthropic", "Anthropic (Messages)"],
+const kinds = () => [
+  ["openai", t("ui.providers.kind_openai")],
+  ["anthropic", t("ui.providers.kind_anthropic")],
 ];
 
 export function ProvidersPage() {
@@ -19,22 +20,22 @@ export function ProvidersPage() {
   const { data: providers, error, reload: load, remove } = useLoaded(() => get("/api/providers"));
   return html`<section class="page" aria-labelledby="providers-title">
     <header class="page-head">
-      <h1 id="providers-title">Providers</h1>
-      <button type="button" class="primary" onClick=${() => setEditing("new")}>Add provider</button>
+      <h1 id="providers-title">${t("ui.providers.title")}</h1>
+      <button type="button" class="primary" onClick=${() => setEditing("new")}>${t("ui.providers.add")}</button>
     </header>
     <${ErrorNote} error=${error} />
     ${providers?.length === 0
-      ? html`<p class="muted">No providers stored: chats use the one the server's environment describes, if any.</p>`
+      ? html`<p class="muted">${t("ui.providers.none")}</p>`
       : null}
     <div class="cards">
       ${(providers || []).map((p) => html`<article class="card" key=${p.id} data-provider-id=${p.id} aria-label=${p.name}>
         <header><h2>${p.name}</h2><span class="badge">${p.kind}</span></header>
-        <p class="small">${p.baseUrl || "default endpoint"} · model <code>${p.defaultModel}</code></p>
-        <p class="small">API key: <code data-role="key">${p.apiKey || "none"}</code></p>
+        <p class="small">${p.baseUrl || t("ui.providers.default_endpoint")} · ${t("ui.providers.model")} <code>${p.defaultModel}</code></p>
+        <p class="small">${t("ui.providers.api_key_shown")} <code data-role="key">${p.apiKey || t("ui.providers.no_key")}</code></p>
         <div class="actions">
-          <button type="button" onClick=${() => setEditing(p)}>Edit</button>
+          <button type="button" onClick=${() => setEditing(p)}>${t("ui.common.edit")}</button>
           <button type="button" class="quiet"
-            onClick=${() => remove(`Delete the provider ${p.name}?`, `/api/providers/${seg(p.id)}`)}>Delete</button>
+            onClick=${() => remove(t("ui.providers.confirm_delete", { name: p.name }), `/api/providers/${seg(p.id)}`)}>${t("ui.common.delete")}</button>
         </div>
       </article>`)}
     </div>
@@ -70,20 +71,20 @@ function ProviderDialog({ provider, onClose, onSaved }) {
       setError(e);
     }
   };
-  return html`<${Dialog} title=${provider ? `Edit ${provider.name}` : "Add a provider"} onClose=${onClose}>
+  return html`<${Dialog} title=${provider ? t("ui.providers.edit_title", { name: provider.name }) : t("ui.providers.add_title")} onClose=${onClose}>
     <form onSubmit=${save}>
-      <${TextField} id="provider-name" label="Name" required value=${form.name} onInput=${(v) => set({ name: v })} />
-      <${Select} id="provider-kind" label="Kind" value=${form.kind} options=${KINDS} onChange=${(v) => set({ kind: v })} />
-      <${TextField} id="provider-url" label="Base URL" type="url" value=${form.baseUrl}
+      <${TextField} id="provider-name" label=${t("ui.providers.name")} required value=${form.name} onInput=${(v) => set({ name: v })} />
+      <${Select} id="provider-kind" label=${t("ui.providers.kind")} value=${form.kind} options=${kinds()} onChange=${(v) => set({ kind: v })} />
+      <${TextField} id="provider-url" label=${t("ui.providers.base_url")} type="url" value=${form.baseUrl}
         placeholder="https://api.openai.com/v1" onInput=${(v) => set({ baseUrl: v })} />
-      <${TextField} id="provider-key" label="API key" type="password" value=${form.apiKey}
-        onInput=${(v) => set({ apiKey: v })} hint="Stored encrypted; shown masked." />
-      <${TextField} id="provider-model" label="Default model" required value=${form.defaultModel}
+      <${TextField} id="provider-key" label=${t("ui.providers.api_key")} type="password" value=${form.apiKey}
+        onInput=${(v) => set({ apiKey: v })} hint=${t("ui.server.secret_hint")} />
+      <${TextField} id="provider-model" label=${t("ui.providers.default_model")} required value=${form.defaultModel}
         onInput=${(v) => set({ defaultModel: v })} />
       <${ErrorNote} error=${error} />
       <div class="actions">
-        <button type="submit" class="primary">Save</button>
-        <button type="button" onClick=${onClose}>Cancel</button>
+        <button type="submit" class="primary">${t("ui.common.save")}</button>
+        <button type="button" onClick=${onClose}>${t("ui.common.cancel")}</button>
       </div>
     </form>
   <//>`;

@@ -3,6 +3,7 @@
 
 import { html } from "../html.js";
 import { useEffect, useRef } from "../../vendor/hooks.js";
+import { t } from "../i18n.js";
 
 let next = 0;
 
@@ -22,7 +23,7 @@ export function Dialog({ title, onClose, children, wide, closable = true }) {
     <dialog ref=${ref} class=${wide ? "wide" : ""} aria-labelledby=${titleId} onCancel=${cancel}>
       <header class="dialog-head">
         <h2 id=${titleId}>${title}</h2>
-        ${closable ? html`<button type="button" class="icon" aria-label="Close" onClick=${onClose}>×</button>` : null}
+        ${closable ? html`<button type="button" class="icon" aria-label=${t("ui.common.close")} onClick=${onClose}>×</button>` : null}
       </header>
       ${children}
     </dialog>

@@ -4,6 +4,7 @@
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
 import { ApiError, get, setToken, token } from "../api.js";
+import { t } from "../i18n.js";
 import { Dialog } from "./dialog.js";
 import { ErrorNote } from "./error-note.js";
 import { TextField } from "./fields.js";
@@ -22,17 +23,17 @@ export function TokenPrompt({ onSignedIn }) {
     } catch (e) {
       setToken(previous);
       setError(e instanceof ApiError && e.status === 401
-        ? { code: "UNAUTHORIZED", message: "That token is not valid." }
+        ? { code: "UNAUTHORIZED", message: t("ui.signin.invalid") }
         : e);
     }
   };
-  return html`<${Dialog} title="Sign in" onClose=${() => {}} closable=${false}>
+  return html`<${Dialog} title=${t("ui.signin.title")} onClose=${() => {}} closable=${false}>
     <form onSubmit=${submit}>
-      <p>This Switchboard needs an API token.</p>
-      <${TextField} id="token-input" label="API token" type="password" required value=${value}
-        onInput=${setValue} hint="Printed by the first start of switchboard serve, or made with switchboard users token." />
+      <p>${t("ui.signin.needs_token")}</p>
+      <${TextField} id="token-input" label=${t("ui.signin.token")} type="password" required value=${value}
+        onInput=${setValue} hint=${t("ui.signin.token_hint")} />
       <${ErrorNote} error=${error} />
-      <div class="actions"><button type="submit" class="primary">Sign in</button></div>
+      <div class="actions"><button type="submit" class="primary">${t("ui.signin.submit")}</button></div>
     </form>
   <//>`;
 }

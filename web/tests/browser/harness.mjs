@@ -30,13 +30,15 @@ function need(name) {
 /**
  * Runs `scenario(page)` in a fresh headless Chromium at `viewport`, then checks the page.
  * `blocked` names the Content-Security-Policy reports the scenario provokes on purpose (a
- * model's answer carrying an inline handler); any other report fails it.
+ * model's answer carrying an inline handler); any other report fails it. `locale` sets the
+ * browser's language (default: English).
  */
-export async function run(scenario, { viewport = { width: 1280, height: 860 }, blocked = null } = {}) {
+export async function run(scenario, { viewport = { width: 1280, height: 860 }, blocked = null, locale } = {}) {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const problems = [];
   try {
-    const context = await browser.newContext({ viewport });
+    // `locale`: the browser's language (navigator.languages, Accept-Language).
+    const context = await browser.newContext({ viewport, ...(locale ? { locale } : {}) });
     context.setDefaultTimeout(20_000);
     const page = await context.newPage();
     page.on("pageerror", (e) => problems.push(`uncaught: ${e.message}`));

@@ -1,6 +1,7 @@
 // Providers and credentials: a wrong token is refused by the prompt; a provider's key and an
 // HTTP server's bearer token and header are shown masked and never reach the page; saving a
-// masked key keeps the stored one (the model then receives it, which the Rust side checks);
+// masked key keeps the stored one (the model then receives it, which the Rust side checks),
+// and the server dialog tests its masked edits with the saved secrets;
 // an assistant picks the provider and chats through it.
 
 import { BASE, TOKEN, assert, assertLabelled, run } from "./harness.mjs";
@@ -65,6 +66,9 @@ await run(async (page) => {
   dialog = page.getByRole("dialog", { name: "Edit remote" });
   assert.equal(await dialog.getByLabel("Bearer token").inputValue(), "********");
   assert.equal(await dialog.getByLabel("Value 1").inputValue(), "********");
+  // Testing the edits as they stand: the masked secrets are the saved ones.
+  await dialog.getByRole("button", { name: "Test these settings" }).click();
+  await dialog.locator(".test-report").getByText("get-sum", { exact: true }).waitFor();
   await dialog.getByRole("button", { name: "Save" }).click();
   await dialog.waitFor({ state: "detached" });
   await server.getByRole("button", { name: "Test connection" }).click();

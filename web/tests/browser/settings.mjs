@@ -1,7 +1,7 @@
-// Settings → MCP servers: add server-everything over stdio through the edit dialog, test
-// the connection, disable one tool and auto-approve another, try a tool through the form
-// generated from its schema, and import a Claude Desktop file. The Rust side then checks
-// what the API stored.
+// Settings → MCP servers: add server-everything over stdio through the edit dialog (testing
+// the form's values first: a failing command, then the right one), test the connection,
+// disable one tool and auto-approve another, try a tool through the form generated from its
+// schema, and import a Claude Desktop file. The Rust side then checks what the API stored.
 
 import { EVERYTHING, assert, assertFits, assertLabelled, run, screenshot, signIn } from "./harness.mjs";
 
@@ -14,9 +14,25 @@ await run(async (page) => {
   const dialog = page.getByRole("dialog", { name: "Add an MCP server" });
   await dialog.getByLabel("Name").fill("everything");
   await dialog.getByLabel("Transport").selectOption("stdio");
+  await dialog.getByLabel("Command").fill("/nonexistent/mcp-server");
+  await dialog.getByLabel("Call timeout (seconds)").fill("30");
+
+  // Test the form's values before saving: a failure shows its code and hint in the dialog...
+  const testForm = dialog.getByRole("button", { name: "Test these settings" });
+  await testForm.click();
+  const failed = dialog.getByRole("alert");
+  await failed.locator("code").waitFor();
+  assert.ok((await failed.locator(".hint").innerText()).length > 0, "the error has a hint");
+
+  // ...and the fixed values connect: server info and tools, still in the dialog.
   await dialog.getByLabel("Command").fill(EVERYTHING.program);
   await dialog.getByLabel("Arguments (one per line)").fill(EVERYTHING.args.join("\n"));
-  await dialog.getByLabel("Call timeout (seconds)").fill("30");
+  await testForm.click();
+  const tried = dialog.locator(".test-report");
+  await tried.waitFor();
+  assert.match(await tried.innerText(), /Connected to mcp-servers\/everything/);
+  await tried.getByText("get-sum", { exact: true }).waitFor();
+  assert.equal(await dialog.getByRole("alert").count(), 0, "the earlier error is gone");
   await dialog.getByRole("button", { name: "Save" }).click();
   await dialog.waitFor({ state: "detached" });
 

@@ -36,7 +36,12 @@ import { h, render } from "/vendor/preact.js";
 import { useMemo, useState } from "/vendor/hooks.js";
 import htm from "/vendor/htm.js";
 import { SchemaForm, collect, fieldFor, initialValue } from "/js/schema-form.js";
+import { createI18n, install } from "/js/i18n.js";
 const html = htm.bind(h);
+// The form's words in English, from the locale file as the server serves it.
+const i18n = createI18n({ load: async (l) => (await fetch(\`/api/locales/\${l}\`)).json(), storage: null });
+install(i18n);
+await i18n.start(["en-US"]);
 function App({ schema, prefix }) {
   const field = useMemo(() => fieldFor(schema), [schema]);
   const [state, setState] = useState(() => initialValue(field));
@@ -149,6 +154,8 @@ async function openPage() {
     const headers = { "content-security-policy": CSP };
     if (pathname === "/test/page.html") return route.fulfill({ body: PAGE_HTML, contentType: TYPES[".html"], headers });
     if (pathname === "/test/page.js") return route.fulfill({ body: PAGE_JS, contentType: TYPES[".js"], headers });
+    if (pathname === "/api/locales/en-US")
+      return route.fulfill({ body: readFileSync(join(WEB, "../locales/en-US.json")), contentType: TYPES[".json"], headers });
     const file = join(WEB, decodeURIComponent(pathname));
     if (!file.startsWith(WEB + sep) || !existsSync(file)) return route.fulfill({ status: 404, body: "not found" });
     return route.fulfill({ body: readFileSync(file), contentType: TYPES[extname(file)] ?? "application/octet-stream", headers });

@@ -47,34 +47,105 @@ pub fn instructions(catalog: &Catalog) -> String {
     text
 }
 
-/// Every fenced ```json block's body, in order.
-fn json_blocks(text: &str) -> Vec<&str> {
+/// One fenced JSON block: where the whole fence is in the text, and its body.
+struct Block<'t> {
+    fence: std::ops::Range<usize>,
+    body: &'t str,
+}
+
+/// Every fenced ```json block, in order.
+fn json_blocks(text: &str) -> Vec<Block<'_>> {
     let mut blocks = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("```") {
-        let after = &rest[start + 3..];
-        let Some(line_end) = after.find('\n') else {
+    let mut offset = 0;
+    while let Some(start) = text[offset..].find("```") {
+        let start = offset + start;
+        let after = start + 3;
+        let Some(line_end) = text[after..].find('\n') else {
             break;
         };
-        let info = after[..line_end].trim();
-        let body_start = &after[line_end + 1..];
-        let Some(end) = body_start.find("```") else {
+        let info = text[after..after + line_end].trim();
+        let body_start = after + line_end + 1;
+        let Some(end) = text[body_start..].find("```") else {
             break;
         };
+        let body = &text[body_start..body_start + end];
         if info.eq_ignore_ascii_case("json")
-            || (info.is_empty() && body_start.trim_start().starts_with('{'))
+            || (info.is_empty() && body.trim_start().starts_with('{'))
         {
-            blocks.push(&body_start[..end]);
+            blocks.push(Block {
+                fence: start..body_start + end + 3,
+                body,
+            });
         }
-        rest = &body_start[end + 3..];
+        offset = body_start + end + 3;
     }
     blocks
+}
+
+/// The id of the call made from the `index`th JSON block of `round`'s text.
+fn call_id(round: u32, index: usize) -> String {
+    format!("prompt_{round}_{index}")
+}
+
+/// What a person reads of one round's text (seed 000 `MCPHostService.processMCPInstructions`):
+/// each block that became a call with a result is replaced by that result, formatted; blocks
+/// still waiting (and JSON that is no call) stay as written. The stored text keeps the blocks,
+/// so the model's replay is unchanged.
+pub fn display_round(
+    text: &str,
+    round: u32,
+    calls: &[ToolCallRecord],
+    max_result_chars: usize,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    for (index, block) in json_blocks(text).into_iter().enumerate() {
+        let id = call_id(round, index);
+        let Some(call) = calls
+            .iter()
+            .find(|c| c.id == id && c.round == round && c.status.is_terminal())
+        else {
+            continue;
+        };
+        out.push_str(&text[copied..block.fence.start]);
+        out.push_str(&formatted_result(call, max_result_chars));
+        copied = block.fence.end;
+    }
+    out.push_str(&text[copied..]);
+    out
+}
+
+/// A call's result as a person reads it in place of its block.
+fn formatted_result(call: &ToolCallRecord, max_result_chars: usize) -> String {
+    let mapped = crate::results::map_stored(
+        call.response.as_ref(),
+        call.is_error.unwrap_or(false),
+        max_result_chars,
+    );
+    let outcome = match (call.status, mapped.is_error) {
+        (switchboard_core::ToolCallStatus::Cancelled, _) => "was not run",
+        (_, true) => "failed",
+        (_, false) => "returned",
+    };
+    let label = if call.tool_name.is_empty() {
+        "A tool call block".to_owned()
+    } else {
+        format!("Tool `{}` of server `{}`", call.tool_name, call.server_name)
+    };
+    let text = mapped.text();
+    let text = text.trim_end();
+    if text.is_empty() {
+        format!("> {label} {outcome}.")
+    } else {
+        format!("> {label} {outcome}:\n\n```\n{text}\n```")
+    }
 }
 
 pub fn found_calls(text: &str, catalog: &Catalog, round: u32) -> Vec<FoundCall> {
     let mut calls = Vec::new();
     for (i, block) in json_blocks(text).into_iter().enumerate() {
-        let id = format!("prompt_{round}_{i}");
+        let id = call_id(round, i);
+        let block = block.body;
         let parsed = serde_json::from_str::<Value>(block);
         let instruction = match &parsed {
             Ok(Value::Object(map))
@@ -186,6 +257,8 @@ pub fn results_message(calls: &[(&ToolCallRecord, MappedResult)]) -> Option<Chat
 
 #[cfg(test)]
 mod tests {
+    use switchboard_core::ToolCallStatus;
+
     use super::*;
 
     #[test]
@@ -216,6 +289,65 @@ mod tests {
                 .message
                 .contains("server_name")
         );
+    }
+
+    fn record(id: &str, round: u32, status: ToolCallStatus, response: Value) -> ToolCallRecord {
+        ToolCallRecord {
+            id: id.into(),
+            server_id: switchboard_core::ServerId("s1".into()),
+            server_name: "Everything".into(),
+            tool_name: "echo".into(),
+            display_name: "mcp__everything__echo".into(),
+            arguments: Map::new(),
+            status,
+            response: Some(response),
+            is_error: Some(false),
+            round,
+            approved: Some(true),
+        }
+    }
+
+    #[test]
+    fn each_block_with_a_result_reads_as_that_result() {
+        let text = "Example:\n```json\n{\"not\": \"a call\"}\n```\nCalling:\n```json\n\
+                    {\"type\": \"use_mcp_tool\", \"server_name\": \"Everything\", \
+                    \"tool_name\": \"echo\", \"arguments\": {\"message\": \"hi\"}}\n```\n\
+                    And:\n```json\n{\"type\": \"use_mcp_tool\"}\n```\nDone.";
+        let result = serde_json::json!({"content": [{"type": "text", "text": "Echo: hi"}]});
+        let calls = [
+            record("prompt_1_1", 1, ToolCallStatus::Done, result.clone()),
+            record("prompt_1_2", 1, ToolCallStatus::Pending, Value::Null),
+        ];
+        let shown = display_round(text, 1, &calls, 1000);
+        assert_eq!(
+            shown,
+            "Example:\n```json\n{\"not\": \"a call\"}\n```\nCalling:\n\
+             > Tool `echo` of server `Everything` returned:\n\n```\nEcho: hi\n```\n\
+             And:\n```json\n{\"type\": \"use_mcp_tool\"}\n```\nDone."
+        );
+        // The ids are per round: the same block in another round is not this call.
+        assert_eq!(display_round(text, 0, &calls, 1000), text);
+        // The calls found in the text are the ones displayed.
+        let found = found_calls(text, &Catalog::default(), 1);
+        assert_eq!(found[0].id, "prompt_1_1");
+        // Without calls, the text is as written.
+        assert_eq!(display_round(text, 1, &[], 1000), text);
+    }
+
+    #[test]
+    fn failed_and_rejected_calls_say_so() {
+        let block = "```json\n{\"type\": \"use_mcp_tool\", \"server_name\": \"Everything\", \
+                     \"tool_name\": \"echo\"}\n```";
+        let mut failed = record(
+            "prompt_0_0",
+            0,
+            ToolCallStatus::Error,
+            serde_json::json!({"content": [{"type": "text", "text": "boom"}], "isError": true}),
+        );
+        failed.is_error = Some(true);
+        assert!(display_round(block, 0, &[failed.clone()], 1000).contains("failed:\n\n```\nboom"));
+        failed.status = ToolCallStatus::Cancelled;
+        assert!(display_round(block, 0, &[failed], 1000).contains("was not run"));
     }
 
     #[test]

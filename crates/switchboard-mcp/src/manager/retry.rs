@@ -1,11 +1,12 @@
-//! Calls that survive a lost connection: reconnecting with backoff, and re-sending only what
-//! is safe to send twice.
+//! Calls that survive a server that cannot be reached or a lost connection: connecting again
+//! with seed 002's backoff ([`RetryPolicy`](crate::RetryPolicy)), also when the very first
+//! connect fails, and re-sending only what is safe to send twice.
 
 use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{CallToolResult, JsonObject};
 use switchboard_core::spec::redact_json;
-use switchboard_core::{OwnerId, ServerSpec};
+use switchboard_core::{ErrorCode, OwnerId, ServerSpec};
 
 use super::ConnectionManager;
 use super::entry::{Entry, Live};
@@ -13,8 +14,9 @@ use crate::connection::CallOptions;
 use crate::error::McpError;
 
 impl ConnectionManager {
-    /// Calls `tool` on the server. If the connection is lost the call is retried on a new one
-    /// only when it was never sent, or the tool is annotated read-only or idempotent.
+    /// Calls `tool` on the server. When the server cannot be reached the connect is tried
+    /// again; when the connection is lost the call is retried on a new one only when it was
+    /// never sent, or the tool is annotated read-only or idempotent.
     ///
     /// At debug level the request and the response are logged (seed 002 property 9), with
     /// credential fields and the server's own secrets redacted.
@@ -106,12 +108,11 @@ impl ConnectionManager {
                 Err(error) => Err(error),
             };
             let retry = match &result {
-                Err(McpError::ConnectionLost { .. }) => true,
                 Err(McpError::LostAfterSend { .. }) => self.safe_to_repeat(&entry, tool),
-                Err(error) if attempt > 0 => reconnectable(error),
-                _ => false,
+                Err(error) => worth_retrying(error, attempt),
+                Ok(_) => false,
             };
-            if !retry || attempt >= config.reconnect_attempts {
+            if !retry || attempt >= config.retry.max_retries {
                 // Servers report an unknown tool as a protocol error or as a tool error,
                 // with differing codes; on either, the tool list is the reliable witness.
                 let failed = match &result {
@@ -128,9 +129,9 @@ impl ConnectionManager {
                 return result;
             }
             attempt += 1;
-            tracing::info!(server = %spec.name, tool, attempt, "reconnecting to retry a call");
+            tracing::info!(server = %spec.name, tool, attempt, "connecting again to retry a call");
             tokio::select! {
-                () = tokio::time::sleep(config.backoff(attempt - 1)) => {}
+                () = tokio::time::sleep(config.retry.delay(attempt)) => {}
                 () = options.cancel.cancelled() => return Err(McpError::Cancelled),
             }
         }
@@ -181,15 +182,15 @@ impl ConnectionManager {
                 Err(error) => Err(error),
             };
             let retry = match &result {
-                Err(error) if lost(error) => true,
-                Err(error) if attempt > 0 => reconnectable(error),
-                _ => false,
+                Err(error) => worth_retrying(error, attempt),
+                Ok(_) => false,
             };
-            if !retry || attempt >= config.reconnect_attempts {
+            if !retry || attempt >= config.retry.max_retries {
                 return result;
             }
             attempt += 1;
-            tokio::time::sleep(config.backoff(attempt - 1)).await;
+            tracing::info!(server = %spec.name, attempt, "connecting again to retry a request");
+            tokio::time::sleep(config.retry.delay(attempt)).await;
         }
     }
 }
@@ -211,16 +212,27 @@ fn lost(error: &McpError) -> bool {
     )
 }
 
-/// Errors worth another connection attempt once a connection has been lost: the server may
-/// be restarting.
-fn reconnectable(error: &McpError) -> bool {
-    matches!(
-        error,
+/// Whether a request that failed with `error` (before anything was sent, or on a request
+/// that is always safe to repeat) is worth another try after `attempt` retries. Seed 002
+/// retries failures to reach the server: refused or reset (`MCP_UNREACHABLE`), a connect
+/// that timed out, a server that closed the connection during the handshake or later; on
+/// the first connect too, since a server may still be starting. A handshake the server
+/// answered wrongly is retried only once a connection has failed before (a server that is
+/// restarting); a refusal, bad credentials or a call that timed out are final.
+fn worth_retrying(error: &McpError, attempt: u32) -> bool {
+    match error {
         McpError::ConnectionLost { .. }
-            | McpError::ClosedDuringHandshake { .. }
-            | McpError::Unreachable { .. }
-            | McpError::Handshake { .. }
-    )
+        | McpError::LostAfterSend { .. }
+        | McpError::Unreachable { .. }
+        | McpError::ConnectTimeout { .. }
+        | McpError::ClosedDuringHandshake { .. } => true,
+        McpError::Handshake { .. } => attempt > 0,
+        // Another caller's connect, which this one waited for, could not reach the server.
+        McpError::ConnectFailed { code, .. } => {
+            matches!(code, ErrorCode::McpUnreachable | ErrorCode::McpTimeout)
+        }
+        _ => false,
+    }
 }
 
 /// How much of a result a debug log line shows.

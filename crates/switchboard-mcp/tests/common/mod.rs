@@ -14,7 +14,10 @@ pub fn config() -> ManagerConfig {
     ManagerConfig {
         connect_timeout: Duration::from_secs(20),
         call_timeout: Duration::from_secs(20),
-        reconnect_initial_backoff: Duration::from_millis(100),
+        retry: switchboard_mcp::RetryPolicy {
+            initial_delay: Duration::from_millis(100),
+            ..switchboard_mcp::RetryPolicy::default()
+        },
         shutdown_grace: Duration::from_millis(200),
         ..ManagerConfig::default()
     }

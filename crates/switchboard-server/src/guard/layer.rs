@@ -90,11 +90,13 @@ impl Rules {
                 .to_str()
                 .is_ok_and(|origin| self.hosts.allows_origin(origin));
             if !allowed {
+                let origin = shown(origin.as_bytes());
                 return Err(refuse(format!(
-                    "requests from pages at {} are not allowed; add the origin with \
-                     --public-url or --allowed-origin",
-                    shown(origin.as_bytes())
-                )));
+                    "requests from pages at {origin} are not allowed; add the origin with \
+                     --public-url or --allowed-origin"
+                ))
+                .key("error.msg.origin_refused")
+                .param("origin", origin));
             }
         }
         if changes_state(request.method()) {
@@ -112,7 +114,8 @@ impl Rules {
             return Err(refuse(
                 "the request names no Host; this server answers only to the hosts it knows"
                     .to_owned(),
-            ));
+            )
+            .key("error.msg.no_host"));
         }
         if let Some(host) = header
             && !host.to_str().is_ok_and(|h| self.hosts.allows_host(h))
@@ -145,19 +148,20 @@ fn check_body_type(headers: &HeaderMap) -> Result<(), ApiError> {
             if essence.as_deref() == Some("application/json") {
                 Ok(())
             } else {
+                let sent = shown(value.as_bytes());
                 Err(ApiError::new(
                     ErrorCode::UnsupportedMediaType,
-                    format!(
-                        "this server takes only application/json bodies, not {}",
-                        shown(value.as_bytes())
-                    ),
-                ))
+                    format!("this server takes only application/json bodies, not {sent}"),
+                )
+                .key("error.msg.media_type")
+                .param("type", sent))
             }
         }
         None if has_body(headers) => Err(ApiError::new(
             ErrorCode::UnsupportedMediaType,
             "send the body as JSON with Content-Type: application/json",
-        )),
+        )
+        .key("error.msg.body_needs_json_type")),
         None => Ok(()),
     }
 }
@@ -174,10 +178,13 @@ fn refuse(message: String) -> ApiError {
 }
 
 fn unknown_host(host: &[u8]) -> ApiError {
+    let host = shown(host);
     refuse(format!(
-        "this server does not answer to the host {}; add it with --public-url or --allowed-host",
-        shown(host)
+        "this server does not answer to the host {host}; add it with --public-url or \
+         --allowed-host"
     ))
+    .key("error.msg.unknown_host")
+    .param("host", host)
 }
 
 /// A header value as it may be quoted back: short, printable.

@@ -29,7 +29,9 @@ pub fn check(
         return Err(ApiError::new(
             ErrorCode::UriTooLong,
             format!("the request URI is longer than this server reads ({max_uri} bytes at most)"),
-        ));
+        )
+        .key("error.msg.uri_too_long")
+        .param("limit", max_uri));
     }
     let headers: usize = headers
         .iter()
@@ -43,7 +45,9 @@ pub fn check(
                 "the request headers are larger than this server reads ({max_headers} bytes at \
                  most)"
             ),
-        ));
+        )
+        .key("error.msg.headers_too_large")
+        .param("limit", max_headers));
     }
     Ok(())
 }

@@ -25,6 +25,8 @@ pub async fn method_not_allowed(method: Method) -> ApiError {
         ErrorCode::MethodNotAllowed,
         format!("this path does not take {method}"),
     )
+    .key("error.msg.method_not_allowed")
+    .param("method", method)
 }
 
 /// Replaces any error answer without a JSON body by one in the error shape.
@@ -51,6 +53,8 @@ pub async fn shape_errors(request: Request, next: Next) -> Response {
     for (name, value) in &shaped_parts.headers {
         parts.headers.insert(name, value.clone());
     }
+    // What the localising layer words the answer from.
+    parts.extensions.extend(shaped_parts.extensions);
     let body = if head { Body::empty() } else { shaped_body };
     Response::from_parts(parts, body)
 }

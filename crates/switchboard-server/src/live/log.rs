@@ -98,6 +98,17 @@ impl EventLog {
         let (kind, conversation_id) = describe(event);
         let data = serde_json::to_string(event).unwrap_or_else(|_| "{}".to_owned());
         let logged = self.push(owner.clone(), kind, Some(conversation_id.to_owned()), data);
+        self.relay(logged);
+        // Seed 001's `tool.message.updated`, right after the `assistant.toolCall.updated`
+        // it restates.
+        if let Some(data) = crate::routes::seed_001::tool_message_updated(event) {
+            let kind = crate::routes::seed_001::TOOL_MESSAGE_UPDATED;
+            let logged = self.push(owner.clone(), kind, Some(conversation_id.to_owned()), data);
+            self.relay(logged);
+        }
+    }
+
+    fn relay(&self, logged: Arc<Logged>) {
         if let Some(outgoing) = self.outgoing.get()
             && outgoing.try_send(logged).is_err()
         {

@@ -140,6 +140,7 @@ fn known_kind(kind: &str) -> Option<&'static str> {
         "message.created",
         "message.delta",
         "assistant.toolCall.updated",
+        crate::routes::seed_001::TOOL_MESSAGE_UPDATED,
         "message.completed",
         "run.failed",
     ]

@@ -8,6 +8,7 @@ use switchboard_store::{Assistant, AssistantConfig};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{BadInput, Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
@@ -21,7 +22,16 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// Lists the caller's assistants.
-#[utoipa::path(get, path = "/api/assistants", tag = "assistants", operation_id = "list_assistants", responses((status = 200, description = "The caller's assistants", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/assistants",
+    tag = "assistants",
+    operation_id = "list_assistants",
+    responses(
+        (status = 200, description = "The caller's assistants", body = Vec<Assistant>),
+        Unauthorized,
+    ),
+)]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -30,7 +40,22 @@ async fn list(
 }
 
 /// Creates an assistant.
-#[utoipa::path(post, path = "/api/assistants", tag = "assistants", operation_id = "create_assistant", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 403, description = "The caller has as many as the quota allows (QUOTA_EXCEEDED)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/assistants",
+    tag = "assistants",
+    operation_id = "create_assistant",
+    request_body = AssistantConfig,
+    responses(
+        (status = 201, description = "Created", body = Assistant),
+        BadInput,
+        Unauthorized,
+        QuotaExceeded,
+        NotFound,
+        Conflict,
+        TooLarge,
+    ),
+)]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -44,7 +69,18 @@ async fn create(
 }
 
 /// Reads an assistant.
-#[utoipa::path(get, path = "/api/assistants/{id}", tag = "assistants", operation_id = "read_assistant", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The assistant", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/assistants/{id}",
+    tag = "assistants",
+    operation_id = "read_assistant",
+    params(("id" = String, Path, description = "The assistant's id")),
+    responses(
+        (status = 200, description = "The assistant", body = Assistant),
+        Unauthorized,
+        NotFound,
+    ),
+)]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -56,7 +92,22 @@ async fn read(
 }
 
 /// Replaces an assistant's configuration.
-#[utoipa::path(put, path = "/api/assistants/{id}", tag = "assistants", operation_id = "update_assistant", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    put,
+    path = "/api/assistants/{id}",
+    tag = "assistants",
+    operation_id = "update_assistant",
+    params(("id" = String, Path, description = "The assistant's id")),
+    request_body = AssistantConfig,
+    responses(
+        (status = 200, description = "Replaced", body = Assistant),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        Conflict,
+        TooLarge,
+    ),
+)]
 async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -72,7 +123,18 @@ async fn update(
 }
 
 /// Deletes an assistant.
-#[utoipa::path(delete, path = "/api/assistants/{id}", tag = "assistants", operation_id = "delete_assistant", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    delete,
+    path = "/api/assistants/{id}",
+    tag = "assistants",
+    operation_id = "delete_assistant",
+    params(("id" = String, Path, description = "The assistant's id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        Unauthorized,
+        NotFound,
+    ),
+)]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,
@@ -83,14 +145,26 @@ async fn remove(
 }
 
 /// The ids of the servers the assistant may use, in order (seed 001).
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ServerIds {
+    #[schema(value_type = Vec<String>)]
     server_ids: Vec<ServerId>,
 }
 
 /// The MCP servers the assistant may use, in order.
-#[utoipa::path(get, path = "/api/assistants/{id}/mcp-servers", tag = "assistants", operation_id = "list_assistant_servers", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "{serverIds}: the servers the assistant may use", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/assistants/{id}/mcp-servers",
+    tag = "assistants",
+    operation_id = "list_assistant_servers",
+    params(("id" = String, Path, description = "The assistant's id")),
+    responses(
+        (status = 200, description = "The servers the assistant may use", body = ServerIds),
+        Unauthorized,
+        NotFound,
+    ),
+)]
 async fn servers(
     State(state): State<AppState>,
     caller: Caller,
@@ -103,7 +177,21 @@ async fn servers(
 }
 
 /// Replaces the list; every server must be the caller's (another user's is not found).
-#[utoipa::path(put, path = "/api/assistants/{id}/mcp-servers", tag = "assistants", operation_id = "set_assistant_servers", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "The new list", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    put,
+    path = "/api/assistants/{id}/mcp-servers",
+    tag = "assistants",
+    operation_id = "set_assistant_servers",
+    params(("id" = String, Path, description = "The assistant's id")),
+    request_body = ServerIds,
+    responses(
+        (status = 200, description = "The new list", body = ServerIds),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        TooLarge,
+    ),
+)]
 async fn set_servers(
     State(state): State<AppState>,
     caller: Caller,

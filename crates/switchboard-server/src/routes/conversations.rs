@@ -1,12 +1,14 @@
-//! Conversations and their history (seed 000 `GET /api/chat/conversations/{id}`).
+//! Conversations and their history.
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use switchboard_store::{Conversation, Message, NewConversation};
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
@@ -17,11 +19,20 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(list, create))
         .routes(routes!(read, rename, remove))
         .routes(routes!(cancel))
-        .routes(routes!(read_alias))
+        .routes(routes!(set_variables))
 }
 
 /// Lists the caller's conversations, most recent first.
-#[utoipa::path(get, path = "/api/conversations", tag = "conversations", operation_id = "list_conversations", responses((status = 200, description = "The caller's conversations, most recent first", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/conversations",
+    tag = "conversations",
+    operation_id = "list_conversations",
+    responses(
+        (status = 200, description = "The caller's conversations, most recent first", body = Vec<Conversation>),
+        Unauthorized,
+    ),
+)]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -32,7 +43,20 @@ async fn list(
 }
 
 /// Creates a conversation, optionally with one of the caller's assistants.
-#[utoipa::path(post, path = "/api/conversations", tag = "conversations", operation_id = "create_conversation", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/conversations",
+    tag = "conversations",
+    operation_id = "create_conversation",
+    request_body = NewConversation,
+    responses(
+        (status = 201, description = "Created", body = Conversation),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        TooLarge,
+    ),
+)]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -51,7 +75,7 @@ async fn create(
 
 /// A conversation with its messages, oldest first; each assistant message carries its tool
 /// calls, so pending approvals show after a reload.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct History {
     #[serde(flatten)]
@@ -62,7 +86,18 @@ pub struct History {
 }
 
 /// Reads a conversation with its messages and their tool calls.
-#[utoipa::path(get, path = "/api/conversations/{id}", tag = "conversations", operation_id = "read_conversation", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The conversation with its messages and their tool calls", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/conversations/{id}",
+    tag = "conversations",
+    operation_id = "read_conversation",
+    params(("id" = String, Path, description = "The id")),
+    responses(
+        (status = 200, description = "The conversation with its messages and their tool calls", body = History),
+        Unauthorized,
+        NotFound,
+    ),
+)]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -77,14 +112,29 @@ async fn read(
     }))
 }
 
-#[derive(Debug, Deserialize)]
+/// A conversation's new title.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Rename {
     title: String,
 }
 
 /// Renames a conversation.
-#[utoipa::path(patch, path = "/api/conversations/{id}", tag = "conversations", operation_id = "rename_conversation", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Renamed", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    patch,
+    path = "/api/conversations/{id}",
+    tag = "conversations",
+    operation_id = "rename_conversation",
+    params(("id" = String, Path, description = "The id")),
+    request_body = Rename,
+    responses(
+        (status = 200, description = "Renamed", body = Conversation),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        TooLarge,
+    ),
+)]
 async fn rename(
     State(state): State<AppState>,
     caller: Caller,
@@ -100,7 +150,18 @@ async fn rename(
 }
 
 /// Deletes a conversation, cancelling its run.
-#[utoipa::path(delete, path = "/api/conversations/{id}", tag = "conversations", operation_id = "delete_conversation", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted (its run cancelled)"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    delete,
+    path = "/api/conversations/{id}",
+    tag = "conversations",
+    operation_id = "delete_conversation",
+    params(("id" = String, Path, description = "The id")),
+    responses(
+        (status = 204, description = "Deleted (its run cancelled)"),
+        Unauthorized,
+        NotFound,
+    ),
+)]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,
@@ -120,7 +181,19 @@ async fn remove(
 ///
 /// Cancels the conversation's run: its waiting and running calls are cancelled and the turn
 /// ends. 409 when nothing is running.
-#[utoipa::path(post, path = "/api/conversations/{id}/cancel", tag = "conversations", operation_id = "cancel_run", params(("id" = String, Path, description = "The id")), responses((status = 202, description = "The run is being cancelled"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/conversations/{id}/cancel",
+    tag = "conversations",
+    operation_id = "cancel_run",
+    params(("id" = String, Path, description = "The id")),
+    responses(
+        (status = 202, description = "The run is being cancelled"),
+        Unauthorized,
+        NotFound,
+        Conflict,
+    ),
+)]
 async fn cancel(
     State(state): State<AppState>,
     caller: Caller,
@@ -133,16 +206,50 @@ async fn cancel(
         Err(ApiError::new(
             switchboard_core::ErrorCode::Conflict,
             format!("conversation {id:?} has no run to cancel"),
-        ))
+        )
+        .key("error.msg.no_run_to_cancel")
+        .param("conversation", format!("{id:?}")))
     }
 }
 
-/// Seed 000's `GET /api/chat/conversations/{id}`.
-#[utoipa::path(get, path = "/api/chat/conversations/{id}", tag = "conversations", operation_id = "read_chat_conversation", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Seed 000's path for reading a conversation", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
-async fn read_alias(
-    state: State<AppState>,
+/// A conversation's variables, whole.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Variables {
+    #[schema(value_type = Object)]
+    variables: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Replaces a conversation's variables.
+///
+/// The variables (seed 000 `ChatRequest.context`, merged by each chat request that carries
+/// one) are replaced by these; `GET /api/conversations/{id}` shows them.
+#[utoipa::path(
+    put,
+    path = "/api/conversations/{id}/variables",
+    tag = "conversations",
+    operation_id = "set_conversation_variables",
+    params(("id" = String, Path, description = "The id")),
+    request_body = Variables,
+    responses(
+        (status = 200, description = "The conversation's variables as stored", body = Variables),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        TooLarge,
+    ),
+)]
+async fn set_variables(
+    State(state): State<AppState>,
     caller: Caller,
-    id: Path<String>,
-) -> Result<axum::Json<History>, ApiError> {
-    read(state, caller, id).await
+    Path(id): Path<String>,
+    Json(body): Json<Variables>,
+) -> Result<axum::Json<Variables>, ApiError> {
+    let stored = state
+        .store
+        .set_variables(&caller.user.id, &id, &body.variables)
+        .await?;
+    Ok(axum::Json(Variables {
+        variables: stored.variables,
+    }))
 }

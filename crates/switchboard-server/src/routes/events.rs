@@ -9,8 +9,9 @@ use switchboard_core::ErrorCode;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::Unauthorized;
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
 use crate::live::{Scope, sse_response_watched};
 use crate::state::AppState;
 use crate::stream_auth::TokenWatch;
@@ -22,10 +23,23 @@ pub fn routes() -> OpenApiRouter<AppState> {
 /// Streams the caller's live events (SSE), resumable with `Last-Event-ID`.
 ///
 /// Every event of the caller: `message.created`, `message.delta`,
-/// `assistant.toolCall.updated`, `message.completed`, `run.failed` and `server.status`, each
-/// with an `id`. A client that reconnects with `Last-Event-ID` first gets what it missed; when
+/// `assistant.toolCall.updated` (each followed by seed 001's `tool.message.updated`, the
+/// message id and the call in the seed's `ToolCallRecord` fields), `message.completed`,
+/// `run.failed` and `server.status`, each with an `id`. A client that reconnects with `Last-Event-ID` first gets what it missed; when
 /// that is no longer kept, a `stream.reset` event tells it to reload.
-#[utoipa::path(get, path = "/api/events", tag = "events", operation_id = "stream_events", responses((status = 200, description = "The caller's live events; send Last-Event-ID to resume", content_type = "text/event-stream"), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 429, description = "As many event streams open as the caller may have", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/events",
+    tag = "events",
+    operation_id = "stream_events",
+    params(("Last-Event-ID" = Option<u64>, Header, description = "Resume after this event")),
+    responses(
+        (status = 200, description = "The caller's live events; send Last-Event-ID to resume", content_type = "text/event-stream"),
+        (status = 400, description = "Last-Event-ID is not the id of an event this server sent", body = ErrorBody),
+        Unauthorized,
+        (status = 429, description = "As many event streams open as the caller may have", body = ErrorBody),
+    ),
+)]
 async fn events(
     State(state): State<AppState>,
     caller: Caller,
@@ -43,6 +57,7 @@ async fn events(
                         ErrorCode::ValidationError,
                         "Last-Event-ID must be the id of an event this server sent",
                     )
+                    .key("error.msg.last_event_id")
                 })?,
         ),
     };

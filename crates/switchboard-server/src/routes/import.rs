@@ -14,16 +14,20 @@
 use std::collections::BTreeSet;
 
 use axum::extract::State;
+use axum::http::{HeaderMap, header};
 use serde::{Deserialize, Serialize};
 use switchboard_core::import::{self, EntryError};
-use switchboard_core::{ErrorCode, ServerSpec};
+use switchboard_core::{ErrorCode, Locale, ServerSpec};
 use switchboard_store::StoredServer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{TooLarge, Unauthorized};
+use super::schemas::McpServer;
 use super::servers::create_checked;
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
+use crate::i18n::Catalog;
 use crate::json::Json;
 use crate::state::AppState;
 
@@ -31,7 +35,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(import_servers))
 }
 
-#[derive(Deserialize)]
+/// A configuration file to import.
+#[derive(Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ImportRequest {
     /// The file's contents.
@@ -41,39 +46,67 @@ struct ImportRequest {
     names: Option<BTreeSet<String>>,
 }
 
-#[derive(Serialize)]
+/// What an import did.
+#[derive(Serialize, utoipa::ToSchema)]
 struct Report {
     /// Which client's shape the file has, e.g. `mcpServers (Claude Desktop / Cursor)`.
     format: &'static str,
     /// The servers created, as the list shows them (secrets masked).
+    #[schema(value_type = Vec<McpServer>)]
     imported: Vec<StoredServer>,
     skipped: Vec<Skipped>,
 }
 
-#[derive(Serialize)]
+/// An entry of the file that was not imported, and why.
+#[derive(Serialize, utoipa::ToSchema)]
 struct Skipped {
     name: String,
+    /// The error code, e.g. `CONFLICT` or `QUOTA_EXCEEDED`.
+    #[schema(value_type = String)]
     code: ErrorCode,
     message: String,
 }
 
 impl Skipped {
-    fn new(name: String, error: ApiError) -> Self {
+    /// `error` of the entry `name`, worded in the caller's language.
+    fn new(name: String, error: ApiError, words: (&Catalog, Locale)) -> Self {
         Skipped {
             name,
             code: error.code,
-            message: error.message,
+            message: error.message_in(words.0, words.1),
         }
     }
 }
 
 /// Imports the MCP servers of a Claude Desktop, Cursor or VS Code configuration file.
-#[utoipa::path(post, path = "/api/import/mcp-servers", tag = "servers", operation_id = "import_servers", request_body = serde_json::Value, responses((status = 200, description = "{format, imported, skipped}: the servers created (secrets masked) and the entries skipped, each with its code and message", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, a file that is not JSON or has no server list", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/import/mcp-servers",
+    tag = "servers",
+    operation_id = "import_servers",
+    request_body = ImportRequest,
+    responses(
+        (status = 200, description = "The servers created (secrets masked) and the entries skipped, each with its code and message", body = Report),
+        (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, a file that is not JSON or has no server list", body = ErrorBody),
+        Unauthorized,
+        TooLarge,
+    ),
+)]
 async fn import_servers(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     Json(request): Json<ImportRequest>,
 ) -> Result<axum::Json<Report>, ApiError> {
+    // The skipped entries' reasons are in the language an error answer would be in.
+    let locale = caller.user.locale.unwrap_or_else(|| {
+        crate::i18n::negotiate(
+            headers
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok()),
+        )
+    });
+    let words = (&*state.locales, locale);
     let parsed = import::parse(&request.text)?;
     let mut report = Report {
         format: parsed.format.describe(),
@@ -90,28 +123,32 @@ async fn import_servers(
             continue;
         }
         if let Some(full) = &quota {
-            let error = ApiError::new(full.code, full.message.clone());
-            report.skipped.push(Skipped::new(entry.name, error));
+            let error = full.clone();
+            report.skipped.push(Skipped::new(entry.name, error, words));
             continue;
         }
         match create(&state, &caller, entry.outcome).await {
             Ok(server) => report.imported.push(server),
             Err(error) if error.code == ErrorCode::QuotaExceeded => {
-                quota = Some(ApiError::new(error.code, error.message.clone()));
-                report.skipped.push(Skipped::new(entry.name, error));
+                quota = Some(error.clone());
+                report.skipped.push(Skipped::new(entry.name, error, words));
             }
             Err(error) if is_entry_problem(&error) => {
-                report.skipped.push(Skipped::new(entry.name, error));
+                report.skipped.push(Skipped::new(entry.name, error, words));
             }
             Err(error) => return Err(error),
         }
     }
     // Names asked for that the file does not have.
     for name in wanted.into_iter().flatten() {
-        let message = format!("the file has no server called {name:?}");
+        let quoted = format!("{name:?}");
+        let message = format!("the file has no server called {quoted}");
         report.skipped.push(Skipped::new(
             name,
-            ApiError::new(ErrorCode::NotFound, message),
+            ApiError::new(ErrorCode::NotFound, message)
+                .key("error.msg.import_no_such_server")
+                .param("name", quoted),
+            words,
         ));
     }
     Ok(axum::Json(report))

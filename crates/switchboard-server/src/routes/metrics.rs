@@ -11,8 +11,9 @@ use switchboard_core::ErrorCode;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::Unauthorized;
 use crate::auth::Caller;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -23,7 +24,17 @@ pub fn routes() -> OpenApiRouter<AppState> {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct OwnListener;
 
-#[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, description = "Prometheus metrics (OpenMetrics text)", content_type = "application/openmetrics-text"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not an admin", body = crate::error::ErrorBody), (status = 404, description = "Metrics are served on their own address", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "operations",
+    responses(
+        (status = 200, description = "Prometheus metrics (OpenMetrics text)", content_type = "application/openmetrics-text"),
+        Unauthorized,
+        (status = 403, description = "Not an admin", body = ErrorBody),
+        (status = 404, description = "Metrics are served on their own address", body = ErrorBody),
+    ),
+)]
 async fn metrics(
     State(state): State<AppState>,
     own_listener: Option<Extension<OwnListener>>,
@@ -34,7 +45,8 @@ async fn metrics(
             return Err(ApiError::new(
                 ErrorCode::NotFound,
                 "metrics are served on their own address (--metrics-listen)",
-            ));
+            )
+            .key("error.msg.metrics_elsewhere"));
         }
         // Authenticated only here: a scrape on the metrics' own address carries no token and
         // must not count as a failed sign-in.

@@ -7,6 +7,7 @@ use switchboard_store::{Provider, ProviderConfig};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{BadInput, Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized};
 use crate::auth::Caller;
 use crate::destinations::check_saved_url;
 use crate::error::ApiError;
@@ -20,7 +21,16 @@ pub fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// Lists the caller's providers, API keys masked.
-#[utoipa::path(get, path = "/api/providers", tag = "providers", operation_id = "list_providers", responses((status = 200, description = "The caller's providers, keys masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/providers",
+    tag = "providers",
+    operation_id = "list_providers",
+    responses(
+        (status = 200, description = "The caller's providers, keys masked", body = Vec<Provider>),
+        Unauthorized,
+    ),
+)]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
@@ -29,7 +39,21 @@ async fn list(
 }
 
 /// Creates a provider.
-#[utoipa::path(post, path = "/api/providers", tag = "providers", operation_id = "create_provider", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "The caller has as many as the quota allows (QUOTA_EXCEEDED)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/providers",
+    tag = "providers",
+    operation_id = "create_provider",
+    request_body = ProviderConfig,
+    responses(
+        (status = 201, description = "Created, the key masked", body = Provider),
+        BadInput,
+        Unauthorized,
+        QuotaExceeded,
+        Conflict,
+        TooLarge,
+    ),
+)]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
@@ -44,7 +68,18 @@ async fn create(
 }
 
 /// Reads a provider, its API key masked.
-#[utoipa::path(get, path = "/api/providers/{id}", tag = "providers", operation_id = "read_provider", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The provider, key masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/providers/{id}",
+    tag = "providers",
+    operation_id = "read_provider",
+    params(("id" = String, Path, description = "The provider's id")),
+    responses(
+        (status = 200, description = "The provider, key masked", body = Provider),
+        Unauthorized,
+        NotFound,
+    ),
+)]
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
@@ -56,7 +91,22 @@ async fn read(
 }
 
 /// Replaces a provider; a masked API key keeps the stored one.
-#[utoipa::path(put, path = "/api/providers/{id}", tag = "providers", operation_id = "update_provider", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced; a masked key keeps the stored one", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    put,
+    path = "/api/providers/{id}",
+    tag = "providers",
+    operation_id = "update_provider",
+    params(("id" = String, Path, description = "The provider's id")),
+    request_body = ProviderConfig,
+    responses(
+        (status = 200, description = "Replaced; a masked key keeps the stored one", body = Provider),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        Conflict,
+        TooLarge,
+    ),
+)]
 async fn update(
     State(state): State<AppState>,
     caller: Caller,
@@ -73,7 +123,18 @@ async fn update(
 }
 
 /// Deletes a provider.
-#[utoipa::path(delete, path = "/api/providers/{id}", tag = "providers", operation_id = "delete_provider", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    delete,
+    path = "/api/providers/{id}",
+    tag = "providers",
+    operation_id = "delete_provider",
+    params(("id" = String, Path, description = "The provider's id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        Unauthorized,
+        NotFound,
+    ),
+)]
 async fn remove(
     State(state): State<AppState>,
     caller: Caller,

@@ -1,10 +1,16 @@
-//! MCP servers (seed 001 `/api/mcp-servers`; seed 002's `/api/mcp/servers/{id}/test` and seed
-//! 000's `/api/mcp/servers/{id}/health` answer too). Reads are masked; only the connection
-//! code sees secrets in clear.
+//! MCP servers (seed 001 `/api/mcp-servers`). Reads are masked; only the connection code sees
+//! secrets in clear.
+//!
+//! The looks at a stored server (test, health, tools) are routed in `server_looks.rs`. The
+//! checked writes (`create_checked`, `replace_checked`, `delete_checked`) and the looks at a
+//! stored server (`test_stored`, `tools_of`) are shared with the seeds' own server routes
+//! (`seed_000`, `seed_002`), which only translate shapes around them.
 
-use axum::extract::{Path, State};
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use serde::Serialize;
+use axum::response::Response;
 use serde_json::Value;
 use switchboard_core::{ErrorCode, ServerId, ServerSpec, ToolInfo, TransportKind};
 use switchboard_mcp::{ConnectionSnapshot, ServerReport};
@@ -12,9 +18,12 @@ use switchboard_store::StoredServer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized};
+use super::seed_001;
+use super::server_schemas::{ServerAnswer, ServerWritten};
 use crate::auth::Caller;
 use crate::destinations::check_saved_url;
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
 use crate::state::AppState;
 
@@ -22,20 +31,15 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create))
         .routes(routes!(read, update, remove))
-        .routes(routes!(test))
-        .routes(routes!(health))
-        .routes(routes!(tools))
-        // Aliases of the seeds' own paths.
-        .routes(routes!(test_alias))
-        .routes(routes!(connect_alias))
-        .routes(routes!(health_alias))
+        .merge(super::server_looks::routes())
 }
 
 /// A server as sent by a client: a [`ServerSpec`] whose `id` may be left out (it then comes
 /// from the name).
-fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec, ApiError> {
+pub(super) fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec, ApiError> {
     let object = body.as_object_mut().ok_or_else(|| {
         ApiError::new(ErrorCode::ValidationError, "the body must be a JSON object")
+            .key("error.msg.body_not_object")
     })?;
     crate::unknown_fields::check_server(object)?;
     if let Some(id) = id {
@@ -53,7 +57,9 @@ fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec, ApiError> 
                 return Err(ApiError::new(
                     ErrorCode::UnsupportedTransport,
                     format!("transport {transport} is not one of stdio, streamable_http, sse"),
-                ));
+                )
+                .key("error.msg.transport_unknown")
+                .param("transport", transport));
             }
         }
         // Seed 001: a URL without a transport is Streamable HTTP when it ends in /mcp, else
@@ -70,6 +76,8 @@ fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec, ApiError> 
             ErrorCode::ValidationError,
             format!("the server does not fit: {e}"),
         )
+        .key("error.msg.server_does_not_fit")
+        .param("detail", e)
     })
 }
 
@@ -82,13 +90,15 @@ fn check_command(state: &AppState, caller: &Caller, spec: &ServerSpec) -> Result
             ErrorCode::LaunchNotAllowed,
             format!("this stdio server may not be started by a member: {refusal}"),
         )
+        .key("error.msg.launch_refused")
+        .param_words("reason", crate::error_words::spec::launch(&refusal))
     })
 }
 
 /// What a caller may save: a stdio server that fits the launch rules, a URL the destination
 /// guard lets them reach. Checked on every save (create, import, update), and again by the
 /// connection policy before every start.
-fn check_member_rules(
+pub(super) fn check_member_rules(
     state: &AppState,
     caller: &Caller,
     spec: &ServerSpec,
@@ -112,186 +122,200 @@ pub(super) async fn create_checked(
 }
 
 /// Lists the caller's MCP servers, secrets masked.
-#[utoipa::path(get, path = "/api/mcp-servers", tag = "servers", operation_id = "list_servers", responses((status = 200, description = "The caller's MCP servers, secrets masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    get,
+    path = "/api/mcp-servers",
+    tag = "servers",
+    operation_id = "list_servers",
+    params(super::seed_001::FormatQuery),
+    responses(
+        (status = 200, description = "The caller's MCP servers, secrets masked", body = Vec<ServerAnswer>),
+        Unauthorized,
+    ),
+)]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
-) -> Result<axum::Json<Vec<StoredServer>>, ApiError> {
-    Ok(axum::Json(state.store.servers(&caller.user.id).await?))
+    Query(shape): Query<seed_001::FormatQuery>,
+) -> Result<Response, ApiError> {
+    let servers = state.store.servers(&caller.user.id).await?;
+    Ok(seed_001::respond_list(servers, shape.format))
 }
 
 /// Creates an MCP server (its id comes from the name unless given).
-#[utoipa::path(post, path = "/api/mcp-servers", tag = "servers", operation_id = "create_server", request_body = serde_json::Value, responses((status = 201, description = "Created", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not allowed for this user", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/mcp-servers",
+    tag = "servers",
+    operation_id = "create_server",
+    params(super::seed_001::FormatQuery),
+    request_body = ServerWritten,
+    responses(
+        (status = 201, description = "Created, secrets masked", body = ServerAnswer),
+        BadInput,
+        Unauthorized,
+        (status = 403, description = "Not allowed for this user (LAUNCH_NOT_ALLOWED, a refused destination, QUOTA_EXCEEDED)", body = ErrorBody),
+        Conflict,
+        TooLarge,
+    ),
+)]
 async fn create(
     State(state): State<AppState>,
     caller: Caller,
+    Query(shape): Query<seed_001::FormatQuery>,
     Json(body): Json<Value>,
-) -> Result<(StatusCode, axum::Json<StoredServer>), ApiError> {
-    let spec = spec_from(body, None)?;
+) -> Result<(StatusCode, Response), ApiError> {
+    let spec = spec_from(seed_001::accept(body)?, None)?;
     let created = create_checked(&state, &caller, &spec).await?;
-    Ok((StatusCode::CREATED, axum::Json(created)))
-}
-
-/// Reads an MCP server, secrets masked.
-#[utoipa::path(get, path = "/api/mcp-servers/{id}", tag = "servers", operation_id = "read_server", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The server, secrets masked", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
-async fn read(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<axum::Json<StoredServer>, ApiError> {
-    Ok(axum::Json(
-        state.store.server(&caller.user.id, &ServerId(id)).await?,
+    Ok((
+        StatusCode::CREATED,
+        seed_001::respond(created, shape.format),
     ))
 }
 
-/// Replaces an MCP server; masked secrets keep the stored ones, and the next use reconnects.
-#[utoipa::path(put, path = "/api/mcp-servers/{id}", tag = "servers", operation_id = "update_server", params(("id" = String, Path, description = "The id")), request_body = serde_json::Value, responses((status = 200, description = "Replaced; masked secrets keep the stored ones", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 403, description = "Not allowed for this user", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 409, description = "Conflicts with the current state", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
-async fn update(
+/// Reads an MCP server, secrets masked.
+#[utoipa::path(
+    get,
+    path = "/api/mcp-servers/{id}",
+    tag = "servers",
+    operation_id = "read_server",
+    params(("id" = String, Path, description = "The id"), super::seed_001::FormatQuery),
+    responses(
+        (status = 200, description = "The server, secrets masked", body = ServerAnswer),
+        Unauthorized,
+        NotFound,
+    ),
+)]
+pub(super) async fn read(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    Query(shape): Query<seed_001::FormatQuery>,
+) -> Result<Response, ApiError> {
+    let server = state.store.server(&caller.user.id, &ServerId(id)).await?;
+    Ok(seed_001::respond(server, shape.format))
+}
+
+/// Replaces an MCP server; masked secrets keep the stored ones, and the next use reconnects.
+#[utoipa::path(
+    put,
+    path = "/api/mcp-servers/{id}",
+    tag = "servers",
+    operation_id = "update_server",
+    params(("id" = String, Path, description = "The id"), super::seed_001::FormatQuery),
+    request_body = ServerWritten,
+    responses(
+        (status = 200, description = "Replaced; masked secrets keep the stored ones", body = ServerAnswer),
+        BadInput,
+        Unauthorized,
+        (status = 403, description = "Not allowed for this user (LAUNCH_NOT_ALLOWED, a refused destination)", body = ErrorBody),
+        NotFound,
+        Conflict,
+        TooLarge,
+    ),
+)]
+pub(super) async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    Query(shape): Query<seed_001::FormatQuery>,
     Json(body): Json<Value>,
-) -> Result<axum::Json<StoredServer>, ApiError> {
+) -> Result<Response, ApiError> {
     let id = ServerId(id);
     // Not found before forbidden: another user's server must not be confirmed to exist.
     state.store.server(&caller.user.id, &id).await?;
-    let spec = spec_from(body, Some(&id.0))?;
+    let spec = spec_from(seed_001::accept(body)?, Some(&id.0))?;
+    let updated = replace_checked(&state, &caller, &spec).await?;
+    Ok(seed_001::respond(updated, shape.format))
+}
+
+/// Replaces the caller's server `spec.id` with `spec`, within their rules; masked secrets keep
+/// the stored ones. The old connection is closed, so the next use connects with the new
+/// configuration.
+pub(super) async fn replace_checked(
+    state: &AppState,
+    caller: &Caller,
+    spec: &ServerSpec,
+) -> Result<StoredServer, ApiError> {
     // Every field is checked, env and cwd included, not only a changed command.
-    check_member_rules(&state, &caller, &spec)?;
+    check_member_rules(state, caller, spec)?;
     let updated = state
         .store
-        .update_server(&caller.user.id, &id, &spec)
+        .update_server(&caller.user.id, &spec.id, spec)
         .await?;
-    // The next use connects with the new configuration.
-    state.manager.disconnect(&caller.user.id, &id).await;
-    Ok(axum::Json(updated))
+    state.manager.disconnect(&caller.user.id, &spec.id).await;
+    Ok(updated)
 }
 
 /// Deletes an MCP server and closes its connection.
-#[utoipa::path(delete, path = "/api/mcp-servers/{id}", tag = "servers", operation_id = "delete_server", params(("id" = String, Path, description = "The id")), responses((status = 204, description = "Deleted"), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
-async fn remove(
+#[utoipa::path(
+    delete,
+    path = "/api/mcp-servers/{id}",
+    tag = "servers",
+    operation_id = "delete_server",
+    params(("id" = String, Path, description = "The id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        Unauthorized,
+        NotFound,
+    ),
+)]
+pub(super) async fn remove(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    let id = ServerId(id);
-    state.store.delete_server(&caller.user.id, &id).await?;
-    state.manager.disconnect(&caller.user.id, &id).await;
+    delete_checked(&state, &caller, &ServerId(id)).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// Seed 002's test-connection flow: connect, initialize, list tools, disconnect.
-#[utoipa::path(post, path = "/api/mcp-servers/{id}/test", tag = "servers", operation_id = "test_server", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Connected, initialized and listed: server info and tools", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
-async fn test(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<axum::Json<ServerReport>, ApiError> {
-    let spec = state
-        .store
-        .connection_spec(&caller.user.id, &ServerId(id))
-        .await?;
-    Ok(axum::Json(
-        state
-            .manager
-            .test_connection(&caller.user.id, &spec)
-            .await?,
-    ))
+/// Deletes the caller's server and closes its connection (a stdio server's process group
+/// ends with it).
+pub(super) async fn delete_checked(
+    state: &AppState,
+    caller: &Caller,
+    id: &ServerId,
+) -> Result<(), ApiError> {
+    state.store.delete_server(&caller.user.id, id).await?;
+    state.manager.disconnect(&caller.user.id, id).await;
+    Ok(())
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Health {
-    id: ServerId,
-    #[serde(flatten)]
-    snapshot: ConnectionSnapshot,
-    checked_at: String,
+/// The connection state of the caller's server `id` (404 when it is not theirs), and when it
+/// was read (RFC 3339, UTC): what every health route answers, each in its own shape.
+pub(super) async fn health_of(
+    state: &AppState,
+    caller: &Caller,
+    id: &ServerId,
+) -> Result<(ConnectionSnapshot, String), ApiError> {
+    state.store.server(&caller.user.id, id).await?;
+    let snapshot = state.manager.snapshot(&caller.user.id, id);
+    let now = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
+    Ok((snapshot, now))
 }
 
-/// Seed 000's health: the connection's status, last error and last activity.
-#[utoipa::path(get, path = "/api/mcp-servers/{id}/health", tag = "servers", operation_id = "server_health", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "Connection status, last error, last activity", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
-async fn health(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<axum::Json<Health>, ApiError> {
-    let id = ServerId(id);
-    state.store.server(&caller.user.id, &id).await?;
-    let snapshot = state.manager.snapshot(&caller.user.id, &id);
-    Ok(axum::Json(Health {
-        id,
-        snapshot,
-        checked_at: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
-    }))
+/// Connects to the caller's stored server just to look (server info and tools), then closes
+/// that connection; the pool is not touched.
+pub(super) async fn test_stored(
+    state: &AppState,
+    caller: &Caller,
+    id: &ServerId,
+) -> Result<ServerReport, ApiError> {
+    let spec = state.store.connection_spec(&caller.user.id, id).await?;
+    Ok(state
+        .manager
+        .test_connection(&caller.user.id, &spec)
+        .await?)
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolWithFlags {
-    #[serde(flatten)]
-    tool: ToolInfo,
-    display_name: String,
-    is_enabled: bool,
-    is_auto_approve: bool,
-}
-
-/// Every tool of the server (disabled ones included, flagged), seed 001's `McpToolWithServer`.
-#[utoipa::path(get, path = "/api/mcp-servers/{id}/tools", tag = "servers", operation_id = "list_server_tools", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "The server's tools with their switches", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
-async fn tools(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<axum::Json<Vec<ToolWithFlags>>, ApiError> {
-    let spec = state
-        .store
-        .connection_spec(&caller.user.id, &ServerId(id))
-        .await?;
+/// Every tool of the caller's server `id` (disabled ones included), through its pooled
+/// connection and tool cache, with the server's spec (secrets in clear: not for display).
+pub(super) async fn tools_of(
+    state: &AppState,
+    caller: &Caller,
+    id: &ServerId,
+) -> Result<(ServerSpec, Arc<Vec<ToolInfo>>), ApiError> {
+    let spec = state.store.connection_spec(&caller.user.id, id).await?;
     let listed = state.manager.list_tools(&caller.user.id, &spec).await?;
-    let names = switchboard_core::NameTable::new(
-        listed.iter().map(|t| (spec.id.0.clone(), t.name.clone())),
-    );
-    Ok(axum::Json(
-        listed
-            .iter()
-            .map(|tool| ToolWithFlags {
-                display_name: names
-                    .mangled(&spec.id.0, &tool.name)
-                    .unwrap_or_default()
-                    .to_owned(),
-                is_enabled: !spec.disabled_tools.contains(&tool.name),
-                is_auto_approve: spec.auto_approved_tools.contains(&tool.name),
-                tool: tool.clone(),
-            })
-            .collect(),
-    ))
-}
-
-/// Seed 002's `POST /api/mcp/servers/{id}/test`.
-#[utoipa::path(post, path = "/api/mcp/servers/{id}/test", tag = "servers", operation_id = "test_server_seed_002", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "As POST /api/mcp-servers/{id}/test", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server could not be reached or failed", body = crate::error::ErrorBody)))]
-async fn test_alias(
-    state: State<AppState>,
-    caller: Caller,
-    id: Path<String>,
-) -> Result<axum::Json<ServerReport>, ApiError> {
-    test(state, caller, id).await
-}
-
-/// Seed 001's `POST /api/mcp-servers/{id}/connect`: the connection test.
-#[utoipa::path(post, path = "/api/mcp-servers/{id}/connect", tag = "servers", operation_id = "connect_server_seed_001", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "As POST /api/mcp-servers/{id}/test", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 502, description = "The MCP server could not be reached or failed", body = crate::error::ErrorBody)))]
-async fn connect_alias(
-    state: State<AppState>,
-    caller: Caller,
-    id: Path<String>,
-) -> Result<axum::Json<ServerReport>, ApiError> {
-    test(state, caller, id).await
-}
-
-/// Seed 000's `GET /api/mcp/servers/{id}/health`.
-#[utoipa::path(get, path = "/api/mcp/servers/{id}/health", tag = "servers", operation_id = "server_health_seed_000", params(("id" = String, Path, description = "The id")), responses((status = 200, description = "As GET /api/mcp-servers/{id}/health", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody)))]
-async fn health_alias(
-    state: State<AppState>,
-    caller: Caller,
-    id: Path<String>,
-) -> Result<axum::Json<Health>, ApiError> {
-    health(state, caller, id).await
+    Ok((spec, listed))
 }

@@ -1,4 +1,4 @@
-//! Tools across servers: listing (seed 000 `GET /api/chat/tools`), calling (seed 002
+//! Tools across servers: listing (for seed 000 `GET /api/chat/tools`), calling (seed 002
 //! `POST /api/mcp/tools/call`), the flat-parameter proxy whose whole body is the arguments
 //! (seed 003 `POST /api/mcp/proxy/{server}/tools/{tool}/call`), and the per-tool enabled and
 //! auto-approve flags.
@@ -8,13 +8,19 @@
 //! schema (400 `MCP_INVALID_PARAMS`). The tool's result is passed through as MCP sent it.
 
 use axum::extract::{Path, Query, State};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 use switchboard_core::{ErrorCode, NameTable, ParamMapping, ServerId, ServerSpec, ToolInfo};
 use switchboard_mcp::CallOptions;
+use switchboard_store::StoredServer;
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::responses::{
+    BadInput, NotFound, TooLarge, Unauthorized, UpstreamFailed, UpstreamTimeout,
+};
+use super::schemas::{ToolArguments, ToolResult};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
@@ -22,37 +28,30 @@ use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(all_tools))
         .routes(routes!(call))
         .routes(routes!(proxy))
         .routes(routes!(set_flags))
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolWithServer {
-    /// `serverId` comes with the tool.
-    server_name: String,
-    display_name: String,
-    #[serde(flatten)]
-    tool: ToolInfo,
-    is_enabled: bool,
-    is_auto_approve: bool,
+/// One enabled tool of one of the caller's enabled servers.
+pub(crate) struct ListedTool {
+    pub server_name: String,
+    /// The name the model sees (`mcp__{server}__{tool}`).
+    pub display_name: String,
+    pub tool: ToolInfo,
+    pub auto_approve: bool,
 }
 
-/// Lists every enabled tool of the caller's enabled servers.
-///
-/// Every enabled tool of the caller's enabled servers; a server that cannot be reached is
-/// left out of the list (and logged) rather than failing it.
-#[utoipa::path(get, path = "/api/chat/tools", tag = "tools", operation_id = "list_chat_tools", responses((status = 200, description = "Every enabled tool of the caller's enabled servers", body = serde_json::Value), (status = 401, description = "No valid API token", body = crate::error::ErrorBody)))]
-async fn all_tools(
-    State(state): State<AppState>,
-    caller: Caller,
-) -> Result<axum::Json<Vec<ToolWithServer>>, ApiError> {
-    let specs = state.store.connection_specs(&caller.user.id).await?;
+/// Every enabled tool of the caller's enabled servers (seed 000 `GET /api/chat/tools` shows
+/// them); a server that cannot be reached is left out of the list (and logged) rather than
+/// failing it.
+pub(crate) async fn listed_tools(
+    state: &AppState,
+    owner: &switchboard_core::OwnerId,
+) -> Result<Vec<ListedTool>, ApiError> {
+    let specs = state.store.connection_specs(owner).await?;
     // Through the bounded backend (`limits::listing`): what one listing loads is capped.
-    let listed =
-        switchboard_mcp::ToolBackend::tools(state.tools.as_ref(), &caller.user.id, &specs).await;
+    let listed = switchboard_mcp::ToolBackend::tools(state.tools.as_ref(), owner, &specs).await;
     let mut found = Vec::new();
     for (spec, tools) in listed {
         match tools {
@@ -61,36 +60,53 @@ async fn all_tools(
         }
     }
     let names = NameTable::new(found.iter().map(|(s, t)| (s.id.0.clone(), t.name.clone())));
-    Ok(axum::Json(
-        found
-            .into_iter()
-            .map(|(spec, tool)| ToolWithServer {
-                display_name: names
-                    .mangled(&spec.id.0, &tool.name)
-                    .unwrap_or_default()
-                    .to_owned(),
-                server_name: spec.name.clone(),
-                is_enabled: true,
-                is_auto_approve: spec.auto_approved_tools.contains(&tool.name),
-                tool,
-            })
-            .collect(),
-    ))
+    Ok(found
+        .into_iter()
+        .map(|(spec, tool)| ListedTool {
+            display_name: names
+                .mangled(&spec.id.0, &tool.name)
+                .unwrap_or_default()
+                .to_owned(),
+            server_name: spec.name.clone(),
+            auto_approve: spec.auto_approved_tools.contains(&tool.name),
+            tool,
+        })
+        .collect())
 }
 
-#[derive(Deserialize)]
+/// A tool call: which tool of which server, with what arguments.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CallBody {
+    /// The server's id (`server_id` is accepted too).
     #[serde(alias = "server_id")]
     server_id: String,
+    /// The tool's own name on its server (`tool_name` is accepted too).
     #[serde(alias = "tool_name")]
     tool_name: String,
+    /// The tool's arguments, checked against its input schema.
     #[serde(default)]
+    #[schema(value_type = ToolArguments)]
     arguments: Map<String, Value>,
 }
 
 /// Calls a tool of one of the caller's servers with checked arguments.
-#[utoipa::path(post, path = "/api/mcp/tools/call", tag = "tools", operation_id = "call_tool", request_body = serde_json::Value, responses((status = 200, description = "The MCP result as the server sent it", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    post,
+    path = "/api/mcp/tools/call",
+    tag = "tools",
+    operation_id = "call_tool",
+    request_body = CallBody,
+    responses(
+        (status = 200, description = "The MCP result as the server sent it", body = ToolResult),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        TooLarge,
+        UpstreamFailed,
+        UpstreamTimeout,
+    ),
+)]
 async fn call(
     State(state): State<AppState>,
     caller: Caller,
@@ -104,24 +120,46 @@ async fn call(
 }
 
 #[derive(Deserialize)]
-struct ProxyQuery {
+pub(super) struct ProxyQuery {
     /// A tool preset whose mappings fill in parameters.
     preset: Option<String>,
 }
 
 /// The flat-parameter proxy: the whole body is the tool's arguments.
-#[utoipa::path(post, path = "/api/mcp/proxy/{server}/tools/{tool}/call", tag = "tools", operation_id = "proxy_tool_call", params(("server" = String, Path, description = "The server id"), ("tool" = String, Path, description = "The tool name"), ("preset" = Option<String>, Query, description = "A tool preset whose mappings fill in parameters")), request_body = serde_json::Value, responses((status = 200, description = "The MCP result; the body is the tool's arguments", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody), (status = 502, description = "The MCP server or the model could not be reached or failed", body = crate::error::ErrorBody), (status = 504, description = "The MCP server did not answer in time", body = crate::error::ErrorBody)))]
-async fn proxy(
+#[utoipa::path(
+    post,
+    path = "/api/mcp/proxy/{server}/tools/{tool}/call",
+    tag = "tools",
+    operation_id = "proxy_tool_call",
+    params(
+        ("server" = String, Path, description = "The server id"),
+        ("tool" = String, Path, description = "The tool name"),
+        ("preset" = Option<String>, Query, description = "A tool preset whose mappings fill in parameters"),
+    ),
+    request_body = ToolArguments,
+    responses(
+        (status = 200, description = "The MCP result as the server sent it", body = ToolResult),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        TooLarge,
+        UpstreamFailed,
+        UpstreamTimeout,
+    ),
+)]
+pub(super) async fn proxy(
     State(state): State<AppState>,
     caller: Caller,
     Path((server, tool)): Path<(String, String)>,
     Query(query): Query<ProxyQuery>,
     Json(body): Json<Map<String, Value>>,
 ) -> Result<axum::Json<Value>, ApiError> {
+    let started = std::time::Instant::now();
     let answer = proxied(&state, &caller, server, &tool, query, body).await;
-    // Counted for the proxy's error rate; a tool's own error result is an answer, not a
-    // failure of the proxy.
-    state.metrics.record_proxy(answer.is_ok());
+    // Counted for the proxy's error rate and latency; a tool's own error result is an
+    // answer, not a failure of the proxy.
+    let error = answer.as_ref().err().map(|e| e.code.as_str());
+    state.metrics.record_proxy(error, started.elapsed());
     answer
 }
 
@@ -144,7 +182,9 @@ async fn proxied(
             return Err(ApiError::new(
                 ErrorCode::ValidationError,
                 format!("preset {:?} is for another server", preset.preset.name),
-            ));
+            )
+            .key("error.msg.preset_other_server")
+            .param("preset", format!("{:?}", preset.preset.name)));
         }
         if let Some(selected) = preset.preset.selected_tools.iter().find(|t| t.name == tool) {
             apply_mappings(&mut arguments, &selected.parameter_mappings);
@@ -180,27 +220,18 @@ async fn call_checked(
     tool: &str,
     arguments: Map<String, Value>,
 ) -> Result<axum::Json<Value>, ApiError> {
-    let not_found = || {
-        ApiError::new(
-            ErrorCode::McpToolNotFound,
-            format!("server {:?} has no enabled tool {tool:?}", spec.name),
-        )
-    };
-    if !spec.enabled || spec.disabled_tools.contains(tool) {
-        return Err(not_found());
-    }
-    let tools = state.manager.list_tools(&caller.user.id, spec).await?;
-    let info = tools
-        .iter()
-        .find(|t| t.name == tool)
-        .ok_or_else(not_found)?;
+    let info = crate::tool_lookup::enabled_tool(state, &caller.user.id, spec, tool).await?;
     let arguments = Value::Object(arguments);
     state
         .validators
         .check(&info.input_schema, &arguments)
         .map_err(|e| ApiError::new(e.code(), e.to_string()))?;
     let Value::Object(arguments) = arguments else {
-        return Err(not_found());
+        return Err(ApiError::new(
+            ErrorCode::McpInvalidParams,
+            "the arguments must be a JSON object",
+        )
+        .key("error.msg.arguments_not_object"));
     };
     let result = switchboard_mcp::ToolBackend::call(
         state.tools.as_ref(),
@@ -216,7 +247,8 @@ async fn call_checked(
     Ok(axum::Json(result))
 }
 
-#[derive(Deserialize)]
+/// A tool's switches; one left out keeps its value.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Flags {
     enabled: Option<bool>,
@@ -224,13 +256,30 @@ struct Flags {
 }
 
 /// Sets a tool's enabled and auto-approve flags (seed 001's per-tool switches).
-#[utoipa::path(put, path = "/api/mcp-servers/{id}/tools/{tool}", tag = "servers", operation_id = "set_tool_flags", params(("id" = String, Path, description = "The id"), ("tool" = String, Path, description = "The tool name")), request_body = serde_json::Value, responses((status = 200, description = "The server with the tool's switches set", body = serde_json::Value), (status = 400, description = "Bad input: malformed JSON, wrong types, unknown fields, invalid values", body = crate::error::ErrorBody), (status = 401, description = "No valid API token", body = crate::error::ErrorBody), (status = 404, description = "Not found (or another user's)", body = crate::error::ErrorBody), (status = 413, description = "The body is too large", body = crate::error::ErrorBody)))]
+#[utoipa::path(
+    put,
+    path = "/api/mcp-servers/{id}/tools/{tool}",
+    tag = "servers",
+    operation_id = "set_tool_flags",
+    params(
+        ("id" = String, Path, description = "The id"),
+        ("tool" = String, Path, description = "The tool name"),
+    ),
+    request_body = Flags,
+    responses(
+        (status = 200, description = "The server with the tool's switches set, secrets masked", body = StoredServer),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        TooLarge,
+    ),
+)]
 async fn set_flags(
     State(state): State<AppState>,
     caller: Caller,
     Path((id, tool)): Path<(String, String)>,
     Json(flags): Json<Flags>,
-) -> Result<axum::Json<switchboard_store::StoredServer>, ApiError> {
+) -> Result<axum::Json<StoredServer>, ApiError> {
     let id = ServerId(id);
     // Under the server's row lock, so two switches flipped at once both stay flipped.
     let edited = state

@@ -1,22 +1,22 @@
-//! What a conversation's run uses: its assistant's provider, model, prompt, mode and servers,
-//! or the defaults when it has no assistant.
+//! A conversation's run as the server asks for it: its assistant and its server limit
+//! (seed 000 `serverId`), resolved by [`switchboard_agent::resolve`] with stored providers'
+//! clients from [`ProviderClients`] (members' behind the destination guard).
 
 use std::sync::Arc;
 
-use switchboard_agent::{ApprovalPolicy, RunSpec};
-use switchboard_core::{ErrorCode, OwnerId, ServerSpec};
-use switchboard_store::{AssistantConfig, Conversation, Store};
+use async_trait::async_trait;
+use switchboard_agent::{ApprovalPolicy, ClientSource, ResolveError, RunRequest, RunSpec, resolve};
+use switchboard_core::{ErrorCode, OwnerId};
+use switchboard_llm::Provider;
+use switchboard_store::{Conversation, MessageRole, Store};
 
 use crate::config::EnvProvider;
 use crate::destinations::ProviderClients;
 use crate::error::ApiError;
 
-/// The run spec for `conversation`. The provider is the assistant's, else the owner's first
-/// stored one, else the one the process environment describes; the model the assistant's,
-/// else the provider's default (`OPENAI_MODEL` / `ANTHROPIC_MODEL` for the environment's); the servers the assistant's, else
-/// every enabled server of the owner. Calls of tools that are not auto-approved wait for a
-/// decision (`POST /api/messages/{id}/tool-confirm`). A stored provider's client comes from
-/// `providers` (a member's behind the destination guard).
+/// The run spec for `conversation`: its assistant's settings and servers (only its limit
+/// server when it has one), its latest system message, if any, as the system prompt. Calls of tools that are not auto-approved wait for a decision
+/// (`POST /api/messages/{id}/tool-confirm`).
 pub async fn run_spec(
     store: &dyn Store,
     owner: &OwnerId,
@@ -28,77 +28,48 @@ pub async fn run_spec(
         Some(id) => Some(store.assistant(owner, id).await?),
         None => None,
     };
-    let defaults = AssistantConfig::named(String::new());
-    let config = assistant.as_ref().map_or(&defaults, |a| &a.config);
-    let (provider, default_model) = match provider(store, owner, config, env_provider).await? {
-        Chosen::Stored(stored) => {
-            let model = stored.config.default_model.clone();
-            (providers.client_for(owner, &stored).await?, Some(model))
-        }
-        Chosen::Env(env) => (Arc::clone(&env.provider), env.model.clone()),
-    };
-    let model = config
-        .model
-        .clone()
-        .filter(|m| !m.trim().is_empty())
-        .or(default_model)
-        .ok_or_else(|| {
-            let variable = env_provider.map_or("OPENAI_MODEL", |e| e.model_variable);
-            ApiError::new(
-                ErrorCode::ValidationError,
-                format!("no model: give the assistant one, or set {variable}"),
-            )
-        })?;
-    let servers: Vec<ServerSpec> = match &assistant {
-        Some(assistant) => {
-            let mut specs = Vec::with_capacity(assistant.server_ids.len());
-            for id in &assistant.server_ids {
-                specs.push(store.connection_spec(owner, id).await?);
-            }
-            specs
-        }
-        None => store
-            .connection_specs(owner)
-            .await?
-            .into_iter()
-            .filter(|s| s.enabled)
-            .collect(),
-    };
-    Ok(RunSpec {
-        provider,
-        model,
-        system_prompt: config.system_prompt.clone(),
-        tool_mode: config.tool_mode,
-        max_rounds: config.max_rounds,
-        servers,
+    // The conversation's latest system message (seed 000's `ChatMessage` role `system`).
+    let system_prompt = store
+        .messages(owner, &conversation.id)
+        .await?
+        .into_iter()
+        .rev()
+        .find(|m| m.role == MessageRole::System)
+        .map(|m| m.content);
+    let request = RunRequest {
+        assistant,
+        system_prompt,
+        only_server: conversation.server_id.clone(),
         approval: ApprovalPolicy::Ask,
-        max_tokens: None,
-    })
-}
-
-enum Chosen<'a> {
-    Stored(switchboard_store::Provider),
-    Env(&'a EnvProvider),
-}
-
-/// The assistant's provider, else the owner's first stored one, else the environment's.
-async fn provider<'a>(
-    store: &dyn Store,
-    owner: &OwnerId,
-    config: &AssistantConfig,
-    env_provider: Option<&'a EnvProvider>,
-) -> Result<Chosen<'a>, ApiError> {
-    let id = match &config.provider_id {
-        Some(id) => Some(id.clone()),
-        None => store.providers(owner).await?.first().map(|p| p.id.clone()),
+        ..RunRequest::default()
     };
-    match (id, env_provider) {
-        (Some(id), _) => Ok(Chosen::Stored(store.provider_with_key(owner, &id).await?)),
-        (None, Some(env)) => Ok(Chosen::Env(env)),
-        (None, None) => Err(ApiError::new(
+    match resolve(store, owner, request, env_provider, providers).await {
+        Ok(plan) => Ok(plan.spec),
+        Err(ResolveError::NoProvider) => Err(ApiError::new(
             ErrorCode::ValidationError,
             "there is no LLM provider: add one with POST /api/providers (or start serve with \
              OPENAI_API_KEY / OPENAI_BASE_URL or ANTHROPIC_API_KEY set)",
-        )),
+        )
+        .key("error.msg.no_provider")),
+        Err(ResolveError::NoModel { variable }) => Err(ApiError::new(
+            ErrorCode::ValidationError,
+            format!("no model: give the assistant one, or set {variable}"),
+        )
+        .key("error.msg.no_model")
+        .param("variable", variable)),
+        Err(ResolveError::Store(e)) => Err(e.into()),
+        Err(ResolveError::Client(e)) => Err(e),
+    }
+}
+
+#[async_trait]
+impl ClientSource for ProviderClients {
+    type Error = ApiError;
+    async fn client(
+        &self,
+        owner: &OwnerId,
+        stored: &switchboard_store::Provider,
+    ) -> Result<Arc<dyn Provider>, ApiError> {
+        self.client_for(owner, stored).await
     }
 }

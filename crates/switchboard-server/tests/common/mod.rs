@@ -6,11 +6,12 @@
 pub mod sse;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use switchboard_agent::AgentConfig;
-use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use switchboard_mcp::{ConnectionManager, ManagerConfig, RetryPolicy};
 use switchboard_server::{AppState, AuthMode, ServerConfig, app};
 use switchboard_store::{Role, StoreConfig};
 use switchboard_testkit::Peers;
@@ -23,6 +24,8 @@ pub struct Api {
     _shutdown: tokio::sync::oneshot::Sender<()>,
     _dir: tempfile::TempDir,
     pub manager: Arc<ConnectionManager>,
+    /// The store behind the API, for setting up what a seed's API cannot.
+    pub store: Arc<dyn switchboard_store::Store>,
 }
 
 pub async fn start() -> Api {
@@ -35,6 +38,20 @@ pub async fn start_with(config: ServerConfig) -> Api {
 
 /// The API with `config`; in single-user mode when `single_user` (every request acts as the
 /// admin, no token needed).
+/// The connection manager's defaults, but seed 002's retries without their 1 s, 2 s, 4 s
+/// waits: they still happen, and a test of an unreachable server answers at once instead of
+/// 7 s later.
+pub fn manager_config() -> ManagerConfig {
+    ManagerConfig {
+        retry: RetryPolicy {
+            initial_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(1),
+            ..RetryPolicy::default()
+        },
+        ..ManagerConfig::default()
+    }
+}
+
 pub async fn start_as(mut config: ServerConfig, single_user: bool) -> Api {
     let dir = tempfile::tempdir().unwrap();
     let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
@@ -49,11 +66,12 @@ pub async fn start_as(mut config: ServerConfig, single_user: bool) -> Api {
     } else {
         AuthMode::Tokens
     };
-    let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
+    let manager = Arc::new(ConnectionManager::new(manager_config()));
     let limits = config.limits.clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     config.guard.listen = Some(address);
+    let shared = Arc::clone(&store);
     let state =
         AppState::new(store, manager.clone(), AgentConfig::default(), auth).with_config(config);
     let base = format!("http://{address}");
@@ -74,6 +92,7 @@ pub async fn start_as(mut config: ServerConfig, single_user: bool) -> Api {
         _shutdown: shutdown,
         _dir: dir,
         manager,
+        store: shared,
     }
 }
 

@@ -5,6 +5,7 @@ use super::Timestamp;
 
 /// How an assistant offers tools to its model (DESIGN.md "Tools offered to the model").
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ToolMode {
@@ -45,6 +46,7 @@ fn default_max_rounds() -> u32 {
 
 /// What a person configures for an assistant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AssistantConfig {
     pub name: String,
@@ -91,11 +93,13 @@ impl AssistantConfig {
 /// A stored assistant with the servers it may use (seed 001 `assistant_mcp_servers`), in the
 /// order they were given.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Assistant {
     pub id: String,
     #[serde(flatten)]
     pub config: AssistantConfig,
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
     pub server_ids: Vec<ServerId>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,

@@ -1,17 +1,29 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use switchboard_core::ToolCallRecord;
+use switchboard_core::{ServerId, ToolCallRecord};
 
 use super::Timestamp;
 
 /// A chat thread.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Conversation {
     pub id: String,
     pub title: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub assistant_id: Option<String>,
+    /// The conversation's variables (seed 000 `ChatRequest.context`), which workflow steps
+    /// read; merged by each chat request that carries a context.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub variables: Map<String, Value>,
+    /// The key the client chose for it (seed 000 `ChatRequest.sessionId`), unique per owner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+    /// The one server whose tools its runs may use (seed 000 `ChatRequest.serverId`); none:
+    /// the assistant's servers, else every enabled one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub server_id: Option<ServerId>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }
@@ -19,6 +31,7 @@ pub struct Conversation {
 /// What a new conversation starts with.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct NewConversation {
     #[serde(default)]
     pub title: String,
@@ -30,6 +43,7 @@ pub struct NewConversation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum MessageRole {
     System,
     User,
@@ -59,12 +73,14 @@ impl MessageRole {
 /// calls are embedded, not separate messages).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Message {
     pub id: String,
     pub conversation_id: String,
     pub role: MessageRole,
     pub content: String,
     pub tool_calls: Vec<ToolCallRecord>,
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub metadata: Map<String, Value>,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,

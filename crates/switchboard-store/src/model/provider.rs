@@ -4,6 +4,7 @@ use super::Timestamp;
 
 /// Which wire format a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ProviderKind {
@@ -34,6 +35,7 @@ impl ProviderKind {
 
 /// What a person configures for an LLM provider.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProviderConfig {
     pub name: String,
@@ -83,6 +85,7 @@ impl ProviderConfig {
 /// A stored provider. Read for display its key is masked; the LLM client reads it with
 /// [`Store::provider_with_key`](crate::Store::provider_with_key).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Provider {
     pub id: String,

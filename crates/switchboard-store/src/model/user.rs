@@ -1,5 +1,5 @@
 use serde::{Deserialize, Serialize};
-use switchboard_core::OwnerId;
+use switchboard_core::{Locale, OwnerId};
 
 use super::Timestamp;
 
@@ -38,6 +38,8 @@ pub struct User {
     pub name: String,
     pub role: Role,
     pub created_at: Timestamp,
+    /// The language they chose for messages and the web UI; `None`: follow the browser.
+    pub locale: Option<Locale>,
 }
 
 /// An API token as listed: its secret is not kept, only a hash of it.

@@ -1,116 +1,10 @@
-//! `conversations` and `messages`, with tool calls embedded in assistant messages.
+//! `conversations` and `messages`, with tool calls embedded in assistant messages; the rows
+//! and their JSON columns are in [`conversation_rows`](super::conversation_rows).
 
-use serde_json::{Map, Value};
-use switchboard_core::ToolCallRecord;
-
-use super::common::{from_json, to_json};
-use crate::error::{Entity, StoreError};
-use crate::model::{Conversation, Message, MessageRole, Timestamp};
-use crate::store::ToolCallEdit;
-
-pub(crate) const CONVERSATION_COLUMNS: &str = "id, title, assistant_id, created_at, updated_at";
-pub(crate) const MESSAGE_COLUMNS: &str =
-    "id, conversation_id, role, content, tool_calls, metadata, created_at, updated_at";
-
-#[derive(Debug, sqlx::FromRow)]
-pub(crate) struct ConversationRow {
-    pub id: String,
-    pub title: String,
-    pub assistant_id: Option<String>,
-    pub created_at: i64,
-    pub updated_at: i64,
-}
-
-impl ConversationRow {
-    pub(crate) fn decode(self) -> Conversation {
-        Conversation {
-            id: self.id,
-            title: self.title,
-            assistant_id: self.assistant_id,
-            created_at: Timestamp(self.created_at),
-            updated_at: Timestamp(self.updated_at),
-        }
-    }
-}
-
-#[derive(Debug, sqlx::FromRow)]
-pub(crate) struct MessageRow {
-    pub id: String,
-    pub conversation_id: String,
-    pub role: String,
-    pub content: String,
-    pub tool_calls: String,
-    pub metadata: String,
-    pub created_at: i64,
-    pub updated_at: i64,
-}
-
-impl MessageRow {
-    pub(crate) fn decode(self) -> Result<Message, StoreError> {
-        let role = MessageRole::parse(&self.role).ok_or_else(|| {
-            StoreError::corrupt(
-                Entity::Message,
-                &self.id,
-                format!("unknown role {:?}", self.role),
-            )
-        })?;
-        let tool_calls = from_json(Entity::Message, &self.id, "tool_calls", &self.tool_calls)?;
-        let metadata: Map<String, Value> =
-            from_json(Entity::Message, &self.id, "metadata", &self.metadata)?;
-        Ok(Message {
-            id: self.id,
-            conversation_id: self.conversation_id,
-            role,
-            content: self.content,
-            tool_calls,
-            metadata,
-            created_at: Timestamp(self.created_at),
-            updated_at: Timestamp(self.updated_at),
-        })
-    }
-}
-
-/// The stored `tool_calls` of `message_id` with `calls` appended, refusing ids already there.
-pub(crate) fn append_calls(
-    message_id: &str,
-    stored: &str,
-    calls: &[ToolCallRecord],
-) -> Result<String, StoreError> {
-    let mut all: Vec<ToolCallRecord> =
-        from_json(Entity::Message, message_id, "tool_calls", stored)?;
-    for call in calls {
-        if all.iter().any(|c| c.id == call.id) {
-            return Err(StoreError::Conflict {
-                entity: Entity::ToolCall,
-                name: call.id.clone(),
-            });
-        }
-        all.push(call.clone());
-    }
-    to_json(&all)
-}
-
-/// The stored `tool_calls` of `message_id` with `edit` applied to the call `call_id`, and
-/// that call as edited. The edit may not change the call's id.
-pub(crate) fn edit_call(
-    message_id: &str,
-    stored: &str,
-    call_id: &str,
-    edit: ToolCallEdit<'_>,
-) -> Result<(String, ToolCallRecord), StoreError> {
-    let mut all: Vec<ToolCallRecord> =
-        from_json(Entity::Message, message_id, "tool_calls", stored)?;
-    let call = all
-        .iter_mut()
-        .find(|c| c.id == call_id)
-        .ok_or_else(|| StoreError::not_found(Entity::ToolCall, call_id))?;
-    edit(call)?;
-    if call.id != call_id {
-        return Err(StoreError::Invalid("a tool call's id cannot change".into()));
-    }
-    let edited = call.clone();
-    Ok((to_json(&all)?, edited))
-}
+pub(crate) use super::conversation_rows::{
+    CONVERSATION_COLUMNS, ConversationRow, MESSAGE_COLUMNS, MessageRow, append_calls, edit_call,
+    merged,
+};
 
 macro_rules! impl_conversation_store {
     ($store:ty, $db:ty) => {
@@ -165,6 +59,20 @@ macro_rules! impl_conversation_store {
                         .ok_or_else(|| StoreError::not_found(Entity::Message, id))
                 }
 
+                async fn write_variables(
+                    conn: &mut <$db as sqlx::Database>::Connection,
+                    id: &str,
+                    variables: &serde_json::Map<String, serde_json::Value>,
+                ) -> Result<(), StoreError> {
+                    sqlx::query("UPDATE conversations SET variables = $2, updated_at = $3 WHERE id = $1")
+                        .bind(id)
+                        .bind(to_json(variables)?)
+                        .bind(Timestamp::now().0)
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                }
+
                 async fn store_tool_calls(
                     conn: &mut <$db as sqlx::Database>::Connection,
                     id: &str,
@@ -193,6 +101,9 @@ macro_rules! impl_conversation_store {
                         id: new_id(),
                         title: new.title.clone(),
                         assistant_id: new.assistant_id.clone(),
+                        variables: "{}".into(),
+                        session_key: None,
+                        server_id: None,
                         created_at: now,
                         updated_at: now,
                     };
@@ -222,7 +133,7 @@ macro_rules! impl_conversation_store {
                     .execute(&mut *tx)
                     .await?;
                     tx.commit().await?;
-                    Ok(row.decode())
+                    row.decode()
                 }
 
                 async fn conversation(
@@ -234,13 +145,13 @@ macro_rules! impl_conversation_store {
                         "SELECT {CONVERSATION_COLUMNS} FROM conversations \
                          WHERE user_id = $1 AND id = $2"
                     );
-                    Ok(sqlx::query_as::<_, ConversationRow>(&sql)
+                    sqlx::query_as::<_, ConversationRow>(&sql)
                         .bind(&owner.0)
                         .bind(id)
                         .fetch_optional(&self.pool)
                         .await?
                         .ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?
-                        .decode())
+                        .decode()
                 }
 
                 async fn conversations(
@@ -251,13 +162,13 @@ macro_rules! impl_conversation_store {
                         "SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE user_id = $1 \
                          ORDER BY updated_at DESC, id DESC"
                     );
-                    Ok(sqlx::query_as::<_, ConversationRow>(&sql)
+                    sqlx::query_as::<_, ConversationRow>(&sql)
                         .bind(&owner.0)
                         .fetch_all(&self.pool)
                         .await?
                         .into_iter()
                         .map(ConversationRow::decode)
-                        .collect())
+                        .collect()
                 }
 
                 async fn rename_conversation(
@@ -293,6 +204,111 @@ macro_rules! impl_conversation_store {
                             .execute(&self.pool)
                             .await?;
                     one_row(done.rows_affected(), Entity::Conversation, id)
+                }
+
+                async fn session_conversation(
+                    &self,
+                    owner: &OwnerId,
+                    session: &str,
+                    title: &str,
+                ) -> Result<(Conversation, bool), StoreError> {
+                    crate::text::refuse_nul("sessionId", session)?;
+                    crate::text::refuse_nul("title", title)?;
+                    let now = Timestamp::now().0;
+                    // Two first requests of one session at once: one inserts, the other finds it.
+                    let done = sqlx::query(
+                        "INSERT INTO conversations (id, user_id, title, assistant_id, variables, \
+                         session_key, created_at, updated_at) \
+                         VALUES ($1, $2, $3, NULL, '{}', $4, $5, $5) \
+                         ON CONFLICT (user_id, session_key) DO NOTHING",
+                    )
+                    .bind(new_id())
+                    .bind(&owner.0)
+                    .bind(title)
+                    .bind(session)
+                    .bind(now)
+                    .execute(&self.pool)
+                    .await?;
+                    let sql = format!(
+                        "SELECT {CONVERSATION_COLUMNS} FROM conversations \
+                         WHERE user_id = $1 AND session_key = $2"
+                    );
+                    let found = sqlx::query_as::<_, ConversationRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(session)
+                        .fetch_optional(&self.pool)
+                        .await?
+                        .ok_or_else(|| StoreError::not_found(Entity::Conversation, session))?
+                        .decode()?;
+                    Ok((found, done.rows_affected() > 0))
+                }
+
+                async fn merge_variables(
+                    &self,
+                    owner: &OwnerId,
+                    id: &str,
+                    variables: &serde_json::Map<String, serde_json::Value>,
+                ) -> Result<Conversation, StoreError> {
+                    let mut tx = self.begin_write().await?;
+                    let sql = format!(
+                        "SELECT variables FROM conversations WHERE user_id = $1 AND id = $2{}",
+                        Self::LOCK
+                    );
+                    let stored: Option<(String,)> = sqlx::query_as(&sql)
+                        .bind(&owner.0)
+                        .bind(id)
+                        .fetch_optional(&mut *tx)
+                        .await?;
+                    let (stored,) =
+                        stored.ok_or_else(|| StoreError::not_found(Entity::Conversation, id))?;
+                    let stored = $crate::sql::common::from_json(
+                        Entity::Conversation,
+                        id,
+                        "variables",
+                        &stored,
+                    )?;
+                    let merged = $crate::sql::conversations::merged(stored, variables);
+                    Self::write_variables(&mut tx, id, &merged).await?;
+                    tx.commit().await?;
+                    self.conversation(owner, id).await
+                }
+
+                async fn set_variables(
+                    &self,
+                    owner: &OwnerId,
+                    id: &str,
+                    variables: &serde_json::Map<String, serde_json::Value>,
+                ) -> Result<Conversation, StoreError> {
+                    let done = sqlx::query(
+                        "UPDATE conversations SET variables = $3, updated_at = $4 \
+                         WHERE user_id = $1 AND id = $2",
+                    )
+                    .bind(&owner.0)
+                    .bind(id)
+                    .bind(to_json(variables)?)
+                    .bind(Timestamp::now().0)
+                    .execute(&self.pool)
+                    .await?;
+                    one_row(done.rows_affected(), Entity::Conversation, id)?;
+                    self.conversation(owner, id).await
+                }
+
+                async fn limit_to_server(
+                    &self,
+                    owner: &OwnerId,
+                    id: &str,
+                    server: Option<&switchboard_core::ServerId>,
+                ) -> Result<Conversation, StoreError> {
+                    let done = sqlx::query(
+                        "UPDATE conversations SET server_id = $3 WHERE user_id = $1 AND id = $2",
+                    )
+                    .bind(&owner.0)
+                    .bind(id)
+                    .bind(server.map(|s| s.0.as_str()))
+                    .execute(&self.pool)
+                    .await?;
+                    one_row(done.rows_affected(), Entity::Conversation, id)?;
+                    self.conversation(owner, id).await
                 }
 
                 async fn append_message(

@@ -21,6 +21,7 @@ pub(crate) struct UserRow {
     pub name: String,
     pub role: String,
     pub created_at: i64,
+    pub locale: Option<String>,
 }
 
 impl UserRow {
@@ -32,11 +33,18 @@ impl UserRow {
                 format!("unknown role {:?}", self.role),
             )
         })?;
+        let locale = match self.locale {
+            Some(tag) => Some(tag.parse().map_err(|e: switchboard_core::UnknownLocale| {
+                StoreError::corrupt(Entity::User, &self.id, e.to_string())
+            })?),
+            None => None,
+        };
         Ok(User {
             id: OwnerId(self.id),
             name: self.name,
             role,
             created_at: Timestamp(self.created_at),
+            locale,
         })
     }
 }
@@ -104,6 +112,7 @@ macro_rules! impl_user_store {
                         name: name.to_owned(),
                         role: role.as_str().to_owned(),
                         created_at: Timestamp::now().0,
+                        locale: None,
                     };
                     sqlx::query(
                         "INSERT INTO users (id, name, role, created_at) VALUES ($1, $2, $3, $4)",
@@ -141,7 +150,7 @@ macro_rules! impl_user_store {
 
                 async fn user(&self, id: &OwnerId) -> Result<User, StoreError> {
                     sqlx::query_as::<_, UserRow>(
-                        "SELECT id, name, role, created_at FROM users WHERE id = $1",
+                        "SELECT id, name, role, created_at, locale FROM users WHERE id = $1",
                     )
                     .bind(&id.0)
                     .fetch_optional(&self.pool)
@@ -152,7 +161,7 @@ macro_rules! impl_user_store {
 
                 async fn users(&self) -> Result<Vec<User>, StoreError> {
                     sqlx::query_as::<_, UserRow>(
-                        "SELECT id, name, role, created_at FROM users ORDER BY created_at, id",
+                        "SELECT id, name, role, created_at, locale FROM users ORDER BY created_at, id",
                     )
                     .fetch_all(&self.pool)
                     .await?
@@ -238,9 +247,23 @@ macro_rules! impl_user_store {
                     one_row(done.rows_affected(), Entity::ApiToken, token_id)
                 }
 
+                async fn set_user_locale(
+                    &self,
+                    id: &OwnerId,
+                    locale: Option<switchboard_core::Locale>,
+                ) -> Result<User, StoreError> {
+                    let done = sqlx::query("UPDATE users SET locale = $1 WHERE id = $2")
+                        .bind(locale.map(|l| l.as_str()))
+                        .bind(&id.0)
+                        .execute(&self.pool)
+                        .await?;
+                    one_row(done.rows_affected(), Entity::User, &id.0)?;
+                    self.user(id).await
+                }
+
                 async fn user_by_token(&self, secret: &str) -> Result<Option<User>, StoreError> {
                     sqlx::query_as::<_, UserRow>(
-                        "SELECT u.id, u.name, u.role, u.created_at FROM users u \
+                        "SELECT u.id, u.name, u.role, u.created_at, u.locale FROM users u \
                          JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = $1 \
                          AND (t.expires_at IS NULL OR t.expires_at > $2)",
                     )

@@ -16,5 +16,7 @@ mod nul_text;
 mod presets;
 mod providers;
 mod quotas;
+mod server_shapes;
 mod servers;
+mod sessions;
 mod users;

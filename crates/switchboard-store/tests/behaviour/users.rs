@@ -1,4 +1,4 @@
-use switchboard_core::OwnerId;
+use switchboard_core::{Locale, OwnerId};
 use switchboard_store::{Role, StoreError, TOKEN_PREFIX, Timestamp};
 
 use crate::common::TestDb;
@@ -6,7 +6,8 @@ use crate::common::TestDb;
 crate::on_both_backends!(
     users_are_created_listed_and_deleted,
     tokens_authenticate_until_revoked,
-    tokens_with_an_expiry_date_stop_working_then
+    tokens_with_an_expiry_date_stop_working_then,
+    a_users_locale_is_kept_until_cleared
 );
 
 async fn users_are_created_listed_and_deleted(db: &TestDb) {
@@ -105,4 +106,42 @@ async fn tokens_with_an_expiry_date_stop_working_then(db: &TestDb) {
             .iter()
             .any(|t| t.id == expired.token.id && t.expires_at == Some(past))
     );
+}
+
+async fn a_users_locale_is_kept_until_cleared(db: &TestDb) {
+    let store = &db.store;
+    let user = db.user("lin").await;
+    assert_eq!(user.locale, None, "a new user follows the browser");
+    let set = store
+        .set_user_locale(&user.id, Some(Locale::ZhHans))
+        .await
+        .unwrap();
+    assert_eq!(set.locale, Some(Locale::ZhHans));
+    assert_eq!(
+        store.user(&user.id).await.unwrap().locale,
+        Some(Locale::ZhHans)
+    );
+    let issued = store.issue_token(&user.id, "t").await.unwrap();
+    let by_token = store.user_by_token(&issued.secret).await.unwrap().unwrap();
+    assert_eq!(
+        by_token.locale,
+        Some(Locale::ZhHans),
+        "authentication reads it too"
+    );
+    let listed = store.users().await.unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|u| u.id == user.id && u.locale == Some(Locale::ZhHans))
+    );
+
+    let cleared = store.set_user_locale(&user.id, None).await.unwrap();
+    assert_eq!(cleared.locale, None);
+    assert_eq!(store.user(&user.id).await.unwrap().locale, None);
+    assert!(matches!(
+        store
+            .set_user_locale(&OwnerId("nobody".into()), Some(Locale::EnUs))
+            .await,
+        Err(StoreError::NotFound { .. })
+    ));
 }

@@ -42,7 +42,7 @@ pub async fn run(context: &Context, args: CallArgs) -> anyhow::Result<ExitCode> 
     if !context.json {
         options.progress = Some(progress_tx);
     }
-    let call = with_manager(async move |manager| {
+    let call = with_manager(context, async move |manager| {
         Ok(manager
             .call_tool(&OwnerId::local(), &spec, &args.tool, arguments, options)
             .await?)

@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, StopReason};
-use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use switchboard_mcp::ConnectionManager;
 use switchboard_store::{NewConversation, ToolMode};
 
 pub use error::ChatError;
@@ -131,7 +131,7 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
             setup.description
         );
     }
-    let manager = ConnectionManager::new(ManagerConfig::default());
+    let manager = ConnectionManager::new(super::manager::manager_config(context)?);
     let agent = Agent::new(
         Arc::clone(servers.store()),
         Arc::new(manager.clone()),

@@ -1,4 +1,4 @@
-//! The global options: where the data and the store are, and how to print.
+//! The global options: where the data, the store and the settings file are, and how to print.
 //!
 //! They may come before or after the subcommand. The store's secret key is read from
 //! `SWITCHBOARD_SECRET_KEY` only: a key typed on the command line would sit in the shell's
@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args};
 use switchboard_store::StoreConfig;
+
+use crate::settings::{FileChoice, Origin, StoreShown};
 
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
@@ -45,9 +47,40 @@ pub struct GlobalArgs {
         value_parser = hidden
     )]
     pub secret_key: Option<Hidden>,
+    /// The settings file (TOML); by default switchboard.toml in the data directory, read
+    /// when it exists. A file named here must exist.
+    #[arg(long, global = true, value_name = "FILE", env = "SWITCHBOARD_CONFIG")]
+    pub config: Option<PathBuf>,
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Where clap found the store's options, for `config show`.
+    #[arg(skip)]
+    pub origins: StoreOrigins,
+}
+
+/// Where clap found each of the store's options (`None`: not given, the default).
+#[derive(Debug, Clone, Default)]
+pub struct StoreOrigins {
+    pub data_dir: Option<Origin>,
+    pub database_url: Option<Origin>,
+    pub secret_key: Option<Origin>,
+}
+
+impl StoreOrigins {
+    pub fn from_matches(matches: &ArgMatches) -> Self {
+        let origin =
+            |id: &str, env: &'static str, flag: &'static str| match matches.value_source(id) {
+                Some(ValueSource::CommandLine) => Some(Origin::Flag(flag)),
+                Some(ValueSource::EnvVariable) => Some(Origin::Env(env)),
+                _ => None,
+            };
+        Self {
+            data_dir: origin("data_dir", "SWITCHBOARD_DATA_DIR", "--data-dir"),
+            database_url: origin("database_url", "DATABASE_URL", "--database-url"),
+            secret_key: origin(SECRET_KEY, "SWITCHBOARD_SECRET_KEY", "--secret-key"),
+        }
+    }
 }
 
 const SECRET_KEY: &str = "secret_key";
@@ -73,6 +106,23 @@ impl GlobalArgs {
             data_dir: self.data_dir.clone(),
             database_url: self.database_url.as_ref().map(|url| url.0.clone()),
             secret_key: self.secret_key.as_ref().map(|key| key.0.clone()),
+        }
+    }
+}
+
+impl GlobalArgs {
+    /// Where the settings file is.
+    pub fn settings_file(&self) -> FileChoice {
+        crate::settings::file_choice(self.config.as_deref(), &self.data_dir)
+    }
+
+    /// The store's options as `config show` prints them.
+    pub fn store_shown(&self) -> StoreShown {
+        StoreShown {
+            data_dir: self.data_dir.clone(),
+            data_dir_origin: self.origins.data_dir.clone(),
+            database_url_origin: self.origins.database_url.clone(),
+            secret_key_origin: self.origins.secret_key.clone(),
         }
     }
 }

@@ -1,17 +1,32 @@
 //! The connection manager's lifetime in a command: created for the command, and always shut
 //! down before the command returns, so no stdio server outlives `switchboard` (also when
-//! Ctrl-C arrives in the middle of a call).
+//! Ctrl-C arrives in the middle of a call). Its timeouts and retry policy are the `[manager]`
+//! settings of `serve` (file and environment; these commands have no flags for them).
 
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
 
-use super::CliError;
+use super::{CliError, Context};
+use crate::settings::{Settings, SettingsError, SettingsFlags};
+
+/// The `[manager]` settings from the settings file and the environment.
+pub fn manager_config(context: &Context) -> Result<ManagerConfig, SettingsError> {
+    let env = |name: &str| std::env::var(name).ok();
+    let loaded = Settings::load(
+        &context.global.settings_file(),
+        &env,
+        &SettingsFlags::default(),
+        &context.global.store_shown(),
+    )?;
+    Ok(loaded.settings.manager.manager_config())
+}
 
 /// Runs `work` with a fresh [`ConnectionManager`] and shuts the manager down afterwards.
 /// Ctrl-C abandons `work` and returns [`CliError::Interrupted`].
 pub async fn with_manager<T>(
+    context: &Context,
     work: impl AsyncFnOnce(&ConnectionManager) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
-    let manager = ConnectionManager::new(ManagerConfig::default());
+    let manager = ConnectionManager::new(manager_config(context)?);
     let outcome = tokio::select! {
         result = work(&manager) => result,
         () = interrupted() => Err(CliError::Interrupted.into()),

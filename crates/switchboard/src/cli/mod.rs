@@ -9,6 +9,7 @@
 
 mod call;
 mod chat;
+mod config;
 mod demo;
 mod global;
 mod import;
@@ -37,6 +38,7 @@ use local::LocalServers;
 use crate::import::ImportError;
 use crate::output;
 use crate::server_file::ServerFileError;
+use crate::settings::SettingsError;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -59,7 +61,10 @@ pub fn parse() -> Cli {
     if let Err(message) = global::refuse_secret_on_command_line(&matches) {
         command.error(ErrorKind::ArgumentConflict, message).exit();
     }
-    Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.format(&mut command).exit())
+    let mut cli =
+        Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.format(&mut command).exit());
+    cli.global.origins = global::StoreOrigins::from_matches(&matches);
+    cli
 }
 
 #[derive(Debug, Subcommand)]
@@ -87,6 +92,10 @@ pub enum Command {
     /// Add, list and remove the users of the HTTP API and their API tokens.
     #[command(subcommand)]
     Users(users::UsersCommand),
+    /// Show the effective settings (defaults, switchboard.toml, SWITCHBOARD_* variables,
+    /// flags) and where each came from.
+    #[command(subcommand)]
+    Config(config::ConfigCommand),
 }
 
 /// What every command may need from the global options.
@@ -94,6 +103,8 @@ pub enum Command {
 pub struct Context {
     pub json: bool,
     pub store: StoreConfig,
+    /// The global options whole, for the commands that read the layered settings.
+    pub global: GlobalArgs,
 }
 
 impl Context {
@@ -145,6 +156,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let context = Context {
         json: cli.global.json,
         store: cli.global.store_config(),
+        global: cli.global.clone(),
     };
     match cli.command {
         Command::Serve(args) => serve::run(&context, args).await,
@@ -156,6 +168,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::DemoServer(args) => demo::run(args).await,
         Command::Schema(command) => schema::run(command),
         Command::Users(command) => users::run(&context, command).await,
+        Command::Config(command) => config::run(&context, command),
     }
 }
 
@@ -183,6 +196,9 @@ pub fn code_of(error: &anyhow::Error) -> Option<ErrorCode> {
             return Some(e.code());
         }
         if let Some(e) = cause.downcast_ref::<StoreError>() {
+            return Some(e.code());
+        }
+        if let Some(e) = cause.downcast_ref::<SettingsError>() {
             return Some(e.code());
         }
         if cause.is::<SpecError>() {

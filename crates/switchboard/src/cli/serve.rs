@@ -5,38 +5,27 @@
 //! admin. Either way that user gets the built-in demo MCP server once, so there is something
 //! to try. On shutdown the server stops taking requests, finishes the ones in flight, ends
 //! every stdio server's process group and closes the store.
+//!
+//! Everything it is configured with comes from the layered settings ([`crate::settings`]).
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use switchboard_agent::AgentConfig;
-use switchboard_core::destination::{AllowedDestination, DestinationRules};
-use switchboard_core::{LaunchRules, OwnerId, ServerSpec};
-use switchboard_mcp::{ConnectionManager, ManagerConfig};
-use switchboard_server::limits::Rate;
+use switchboard_core::{OwnerId, ServerSpec};
+use switchboard_mcp::ConnectionManager;
 use switchboard_server::{
-    AppState, AuthMode, EnvProvider, GuardConfig, Limits, ServerConfig, ServerPolicy, app,
+    AppState, AuthMode, EnvProvider, GuardConfig, ServerConfig, ServerPolicy, app,
 };
 use switchboard_store::{Role, Store};
 
 use super::Context;
+use crate::settings::{ServerSettings, Settings, SettingsFlags};
 
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// The address to listen on.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    pub listen: SocketAddr,
-    /// No API tokens: every request acts as the local admin. Only on a loopback address.
-    #[arg(long)]
-    pub single_user: bool,
-    /// A launch template: a stdio server members may run (admins may run any), written
-    /// `PROGRAM [ARG]... [env=NAME,...]`. Arguments are matched one for one; an argument with a
-    /// `*` takes one package name there (`npx -y @modelcontextprotocol/server-*`); `env=` lists
-    /// the variables members may set. Repeat for more, or separate them with `;` in
-    /// SWITCHBOARD_LAUNCH_TEMPLATES.
-    #[arg(long = "launch-template", env = "SWITCHBOARD_LAUNCH_TEMPLATES")]
-    pub launch_templates: Vec<String>,
+    /// Every setting's flag; see `switchboard config show` and README "Configuration".
+    #[command(flatten)]
+    pub settings: SettingsFlags,
     /// Removed: it let members run a program with any arguments. Refused at start.
     #[arg(
         long = "allow-command",
@@ -44,133 +33,43 @@ pub struct ServeArgs {
         hide = true
     )]
     pub allow_commands: Vec<String>,
-    /// A host name, IP address or network (CIDR, such as 10.20.0.0/16) members' MCP servers
-    /// and providers may reach although it is not a public address. With tokens, members
-    /// reach public addresses only; admins and --single-user are not limited. Repeat for
-    /// more, or list them comma-separated in SWITCHBOARD_ALLOW_DESTINATIONS.
-    #[arg(
-        long = "allow-destination",
-        env = "SWITCHBOARD_ALLOW_DESTINATIONS",
-        value_delimiter = ','
-    )]
-    pub allow_destinations: Vec<AllowedDestination>,
-    /// Request bodies larger than this many bytes are refused.
-    #[arg(long, default_value_t = 4 * 1024 * 1024)]
-    pub max_body_bytes: usize,
-    /// A URL this server is reached by (behind a proxy: `https://switchboard.example.com`): its
-    /// host is answered and its origin may call the API. Repeat for more, or list them
-    /// comma-separated in SWITCHBOARD_PUBLIC_URL. Other hosts than the listen address and
-    /// localhost are refused (DNS rebinding).
-    #[arg(
-        long = "public-url",
-        env = "SWITCHBOARD_PUBLIC_URL",
-        value_delimiter = ','
-    )]
-    pub public_urls: Vec<url::Url>,
-    /// Another host name this server answers to, `NAME` (any port) or `NAME:PORT`. Repeat
-    /// for more, or list them comma-separated in SWITCHBOARD_ALLOWED_HOSTS.
-    #[arg(
-        long = "allowed-host",
-        env = "SWITCHBOARD_ALLOWED_HOSTS",
-        value_delimiter = ','
-    )]
-    pub allowed_hosts: Vec<String>,
-    /// Another origin whose pages may call the API (a UI served elsewhere). Repeat for more,
-    /// or list them comma-separated in SWITCHBOARD_ALLOWED_ORIGINS.
-    #[arg(
-        long = "allowed-origin",
-        env = "SWITCHBOARD_ALLOWED_ORIGINS",
-        value_delimiter = ','
-    )]
-    pub allowed_origins: Vec<String>,
-    /// Serve `/metrics` on this address, without a token, and not on the API's address
-    /// (where it otherwise takes an admin's token).
-    #[arg(long, env = "SWITCHBOARD_METRICS_LISTEN")]
-    pub metrics_listen: Option<SocketAddr>,
-    /// On shutdown, how long runs that are answering get to finish before they are cancelled.
-    #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
-    pub shutdown_grace: std::time::Duration,
-    #[command(flatten)]
-    pub limits: LimitArgs,
-}
-
-/// Quotas and limits (README "Security"); admins are under them too.
-#[derive(Debug, clap::Args)]
-pub struct LimitArgs {
-    /// MCP servers one user may store.
-    #[arg(long, env = "SWITCHBOARD_MAX_SERVERS", default_value_t = 100)]
-    pub max_servers: u32,
-    /// Assistants one user may store.
-    #[arg(long, env = "SWITCHBOARD_MAX_ASSISTANTS", default_value_t = 100)]
-    pub max_assistants: u32,
-    /// Providers one user may store.
-    #[arg(long, env = "SWITCHBOARD_MAX_PROVIDERS", default_value_t = 20)]
-    pub max_providers: u32,
-    /// Event streams (`GET /api/events`) one user may have open at once.
-    #[arg(long, env = "SWITCHBOARD_MAX_EVENT_STREAMS", default_value_t = 8)]
-    pub max_event_streams: usize,
-    /// Runs one user may have going on at once.
-    #[arg(long, env = "SWITCHBOARD_MAX_RUNS", default_value_t = 4)]
-    pub max_runs: usize,
-    /// Connections served at once; more wait until one closes.
-    #[arg(long, env = "SWITCHBOARD_MAX_CONNECTIONS", default_value_t = 1024)]
-    pub max_connections: usize,
-    /// How long a connection may take to send a request header, and stay idle between
-    /// requests.
-    #[arg(long, env = "SWITCHBOARD_HEADER_READ_TIMEOUT", default_value = "20s", value_parser = humantime::parse_duration)]
-    pub header_read_timeout: std::time::Duration,
-    /// Writes (POST, PUT, PATCH, DELETE) one user may make at once...
-    #[arg(long, env = "SWITCHBOARD_WRITE_BURST", default_value_t = 60)]
-    pub write_burst: u32,
-    /// ...and then one per this interval.
-    #[arg(long, env = "SWITCHBOARD_WRITE_INTERVAL", default_value = "100ms", value_parser = humantime::parse_duration)]
-    pub write_interval: std::time::Duration,
-    /// Failed authentications allowed per address (and per token) at once...
-    #[arg(long, env = "SWITCHBOARD_AUTH_FAILURE_BURST", default_value_t = 20)]
-    pub auth_failure_burst: u32,
-    /// ...and then one per this interval.
-    #[arg(long, env = "SWITCHBOARD_AUTH_FAILURE_INTERVAL", default_value = "3s", value_parser = humantime::parse_duration)]
-    pub auth_failure_interval: std::time::Duration,
-}
-
-impl LimitArgs {
-    fn limits(&self) -> Limits {
-        Limits {
-            max_servers: self.max_servers,
-            max_assistants: self.max_assistants,
-            max_providers: self.max_providers,
-            max_event_streams: self.max_event_streams,
-            max_runs: self.max_runs,
-            max_connections: self.max_connections,
-            header_read_timeout: self.header_read_timeout,
-            writes: Rate::new(self.write_burst, self.write_interval),
-            auth_failures: Rate::new(self.auth_failure_burst, self.auth_failure_interval),
-            ..Limits::default()
-        }
-    }
 }
 
 /// The marker under which the demo server is added, once per user.
 const DEMO_MARKER: &str = "demo-server";
 
 pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::process::ExitCode> {
-    if args.single_user && !args.listen.ip().is_loopback() {
+    let env = |name: &str| std::env::var(name).ok();
+    let Settings {
+        server,
+        manager,
+        agent,
+        quotas,
+    } = Settings::load(
+        &context.global.settings_file(),
+        &env,
+        &args.settings,
+        &context.global.store_shown(),
+    )?
+    .settings;
+    if server.single_user && !server.listen.ip().is_loopback() {
         anyhow::bail!(
             "--single-user serves without tokens, so it only listens on a loopback address \
              (such as 127.0.0.1), not {}",
-            args.listen.ip()
+            server.listen.ip()
         );
     }
-    let launch = launch_rules(&args)?;
+    refuse_allow_command(&args)?;
+    let launch = quotas.launch_rules()?;
     let store = switchboard_store::open(&context.store)
         .await
         .context("cannot open the store")?;
-    let auth = first_start(store.as_ref(), args.single_user).await?;
-    let listener = tokio::net::TcpListener::bind(args.listen)
+    let auth = first_start(store.as_ref(), server.single_user).await?;
+    let listener = tokio::net::TcpListener::bind(server.listen)
         .await
-        .with_context(|| format!("cannot listen on {}", args.listen))?;
+        .with_context(|| format!("cannot listen on {}", server.listen))?;
     let address = listener.local_addr()?;
-    let metrics_listener = match args.metrics_listen {
+    let metrics_listener = match server.metrics_listen {
         Some(at) => Some(
             tokio::net::TcpListener::bind(at)
                 .await
@@ -184,31 +83,29 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         .transpose()?;
     let config = Arc::new(ServerConfig {
         launch,
-        max_body_bytes: args.max_body_bytes,
+        max_body_bytes: server.max_body_bytes,
         env_provider: env_provider(),
         guard: GuardConfig {
             listen: Some(address),
-            public_urls: args.public_urls.clone(),
-            allowed_hosts: args.allowed_hosts.clone(),
-            allowed_origins: args.allowed_origins.clone(),
+            public_urls: server.public_urls.clone(),
+            allowed_hosts: ServerSettings::names(&server.allowed_hosts),
+            allowed_origins: ServerSettings::names(&server.allowed_origins),
             metrics_listen: metrics_address,
             ..GuardConfig::default()
         },
-        destinations: DestinationRules {
-            allowed: args.allow_destinations.clone(),
-        },
-        limits: args.limits.limits(),
+        destinations: quotas.destination_rules(),
+        limits: quotas.limits(),
         stream_auth: Default::default(),
     });
-    let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), args.single_user);
+    let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), server.single_user);
     let manager = Arc::new(ConnectionManager::with_policy(
-        ManagerConfig::default(),
+        manager.manager_config(),
         Arc::new(policy),
     ));
     let state = AppState::new(
         Arc::clone(&store),
         manager.clone(),
-        AgentConfig::default(),
+        agent.agent_config(),
         auth,
     )
     .with_shared_config(Arc::clone(&config));
@@ -246,7 +143,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         stopping.events.close();
     })
     .await;
-    runs.shutdown(args.shutdown_grace).await;
+    runs.shutdown(server.shutdown_grace).await;
     manager.shutdown().await;
     store.close().await;
     served.context("the HTTP server failed")?;
@@ -254,9 +151,9 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     Ok(std::process::ExitCode::SUCCESS)
 }
 
-/// The launch templates of `--launch-template`. `--allow-command` is refused rather than
-/// read: it meant "this program with any arguments", which let `npx -c` run anything.
-fn launch_rules(args: &ServeArgs) -> anyhow::Result<LaunchRules> {
+/// `--allow-command` is refused rather than read: it meant "this program with any
+/// arguments", which let `npx -c` run anything. Launch templates replace it.
+fn refuse_allow_command(args: &ServeArgs) -> anyhow::Result<()> {
     if args.allow_commands.iter().any(|c| !c.trim().is_empty()) {
         anyhow::bail!(
             "--allow-command (SWITCHBOARD_ALLOW_COMMANDS) is gone: it let members run a program \
@@ -264,7 +161,7 @@ fn launch_rules(args: &ServeArgs) -> anyhow::Result<LaunchRules> {
              --launch-template 'npx -y @modelcontextprotocol/server-* env=GITHUB_TOKEN'"
         );
     }
-    Ok(LaunchRules::parse_all(&args.launch_templates)?)
+    Ok(())
 }
 
 /// The provider the environment describes (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, ...), for

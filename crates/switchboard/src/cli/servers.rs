@@ -282,8 +282,10 @@ async fn test(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
     // Testing is how one checks a server before switching it on, so a disabled server is
     // tested like any other.
     spec.enabled = true;
-    let report =
-        with_manager(async |manager| Ok(manager.test_connection(&owner, &spec).await?)).await?;
+    let report = with_manager(context, async |manager| {
+        Ok(manager.test_connection(&owner, &spec).await?)
+    })
+    .await?;
     let details = &report.details;
     let mut tools: Vec<&str> = report.tools.iter().map(|t| t.name.as_str()).collect();
     tools.sort_unstable();

@@ -31,6 +31,9 @@ pub fn serve_with_env(sb: &Switchboard, extra: &[&str], env: &[(&str, &str)]) ->
         .arg("--data-dir")
         .arg(sb.data_dir())
         .args(["serve", "--listen", "127.0.0.1:0"])
+        // Seed 002's retries stay on, without their 1 s, 2 s, 4 s waits: a test of an
+        // unreachable server answers at once instead of 7 s later. A test's own flags win.
+        .args(["--retry-initial-delay", "1ms", "--retry-max-delay", "1ms"])
         .args(extra)
         .env_remove("DATABASE_URL")
         .env_remove("SWITCHBOARD_SECRET_KEY")

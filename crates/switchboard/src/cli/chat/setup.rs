@@ -1,33 +1,28 @@
-//! What a chat runs with: the provider, the model, the rules and the servers, from a stored
-//! assistant, the command line and the environment.
-//!
-//! The options given on the command line win; then the assistant's settings (`--assistant`);
-//! then the defaults. The provider is, in that order: `--provider` (a stored provider's name or
-//! id, or `openai` / `anthropic` for the one the environment describes), the assistant's, the
-//! first stored provider, the one the environment describes (`OPENAI_API_KEY` /
-//! `OPENAI_BASE_URL`, else `ANTHROPIC_API_KEY` / `ANTHROPIC_BASE_URL`). The model is `--model`,
-//! the assistant's, the stored provider's default, or `OPENAI_MODEL` / `ANTHROPIC_MODEL` for a
-//! provider from the environment. The environment is read through a lookup function, so tests
-//! never touch the process's own.
+//! What a chat runs with, from a stored assistant, the command line and the environment:
+//! the flags are parsed here into a [`RunRequest`] (names of the assistant, the provider and
+//! the servers looked up), and [`switchboard_agent::resolve`], the one owner of the
+//! precedence, chooses the provider, model, rules and servers (flags, then the assistant, then
+//! the defaults). `--provider openai|anthropic` asks for the provider the environment
+//! describes, from that vendor's variables only. The environment is read through a lookup
+//! function, so tests never touch the process's own.
 
 use std::sync::Arc;
 
-use switchboard_agent::{ApprovalPolicy, RunSpec};
-use switchboard_core::ServerSpec;
+use switchboard_agent::{
+    ApprovalPolicy, EnvProvider, PlainClients, ProviderChoice, ResolveError, RunRequest, RunSpec,
+    ServerChoice,
+};
 use switchboard_llm::{
     ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, DefaultProvider, OPENAI_API_KEY, OPENAI_BASE_URL,
-    Provider, default_provider_from_env,
+    default_provider_from_env,
 };
-use switchboard_store::{Assistant, AssistantConfig};
+use switchboard_store::Assistant;
 
 use super::ChatArgs;
 use super::error::ChatError;
 use crate::cli::local::LocalServers;
 
-/// The variable naming the model of the OpenAI-compatible provider from the environment.
-pub const OPENAI_MODEL: &str = "OPENAI_MODEL";
-/// The variable naming the model of the Anthropic provider from the environment.
-pub const ANTHROPIC_MODEL: &str = "ANTHROPIC_MODEL";
+pub use switchboard_agent::resolve::{ANTHROPIC_MODEL, OPENAI_MODEL};
 
 /// Reads one environment variable (`|name| std::env::var(name).ok()` in the binary).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -55,17 +50,49 @@ pub async fn resolve(
         Some(name) => Some(find_assistant(servers, name).await?),
         None => None,
     };
-    let config = assistant.as_ref().map(|a| &a.config);
-    let source = provider_source(servers, args.provider.as_deref(), config, env).await?;
-    let built = build_provider(source, env)?;
-    let model = (args.model.clone())
-        .or_else(|| config.and_then(|c| c.model.clone()))
-        .or(built.default_model)
-        .filter(|model| !model.trim().is_empty())
-        .ok_or(ChatError::NoModel(built.model_variable))?;
-    let specs = server_specs(servers, &args.servers, assistant.as_ref()).await?;
-    let notes = specs
-        .iter()
+    let (provider, found_env) = provider_choice(servers, args.provider.as_deref(), env).await?;
+    let chosen = match &args.servers {
+        named if named.is_empty() => ServerChoice::Default,
+        named => {
+            let mut specs = Vec::with_capacity(named.len());
+            for name in named {
+                specs.push(servers.connection_spec(name).await?);
+            }
+            ServerChoice::These(specs)
+        }
+    };
+    let request = RunRequest {
+        provider,
+        model: args.model.clone(),
+        servers: chosen,
+        only_server: None,
+        system_prompt: args.system.clone(),
+        tool_mode: args.tool_mode.map(Into::into),
+        max_rounds: args.max_rounds,
+        approval,
+        assistant: assistant.clone(),
+    };
+    let env_provider = found_env.as_ref().map(|(_, provider)| provider);
+    let plan = match switchboard_agent::resolve(
+        servers.store().as_ref(),
+        servers.owner(),
+        request,
+        env_provider,
+        &PlainClients,
+    )
+    .await
+    {
+        Ok(plan) => plan,
+        Err(ResolveError::NoProvider) => return Err(ChatError::NoProvider.into()),
+        Err(ResolveError::NoModel { variable }) => return Err(ChatError::NoModel(variable).into()),
+        Err(ResolveError::Store(e)) => return Err(e.into()),
+        Err(ResolveError::Client(switchboard_agent::AgentError::UnsupportedProvider {
+            name,
+            kind,
+        })) => return Err(ChatError::UnsupportedKind { name, kind }.into()),
+        Err(ResolveError::Client(e)) => return Err(e.into()),
+    };
+    let notes = (plan.spec.servers.iter())
         .filter(|spec| !spec.enabled)
         .map(|spec| {
             format!(
@@ -74,23 +101,15 @@ pub async fn resolve(
             )
         })
         .collect();
-    // The store's defaults for an assistant, for a chat without one.
-    let defaults = AssistantConfig::named(String::new());
-    let config = config.unwrap_or(&defaults);
-    let spec = RunSpec {
-        provider: built.provider,
-        model: model.clone(),
-        system_prompt: (args.system.clone()).unwrap_or_else(|| config.system_prompt.clone()),
-        tool_mode: args.tool_mode.map_or(config.tool_mode, Into::into),
-        max_rounds: args.max_rounds.unwrap_or(config.max_rounds),
-        servers: specs,
-        approval,
-        max_tokens: None,
+    let label = match (&plan.provider_name, &found_env) {
+        (Some(name), _) => format!("provider `{name}`"),
+        (None, Some((base_url, _))) => format!("{base_url} (from the environment)"),
+        (None, None) => "the environment's provider".to_owned(),
     };
     Ok(Setup {
-        spec,
+        description: format!("{} via {label}", plan.spec.model),
+        spec: plan.spec,
         assistant_id: assistant.map(|a| a.id),
-        description: format!("{model} via {}", built.label),
         notes,
     })
 }
@@ -103,118 +122,56 @@ async fn find_assistant(servers: &LocalServers, name: &str) -> anyhow::Result<As
     Ok(assistants.swap_remove(index))
 }
 
-/// Where the provider comes from.
-#[derive(Debug)]
-enum Source {
-    /// A stored provider, key in clear.
-    Stored(switchboard_store::Provider),
-    Env(DefaultProvider),
-}
-
-async fn provider_source(
+/// The provider asked for with `--provider`, and the environment's provider with its base
+/// URL (for the greeting): a stored provider's name or id; `openai` / `anthropic` for the
+/// environment's, from that vendor's variables only (so `--provider anthropic` is not taken
+/// over by an `OPENAI_API_KEY` that is also set); by default the environment's from any.
+async fn provider_choice(
     servers: &LocalServers,
     requested: Option<&str>,
-    assistant: Option<&AssistantConfig>,
     env: Env<'_>,
-) -> anyhow::Result<Source> {
+) -> anyhow::Result<(ProviderChoice, Option<(String, EnvProvider)>)> {
+    let Some(name) = requested else {
+        return Ok((ProviderChoice::Default, env_provider(env)));
+    };
     let (store, owner) = (servers.store(), servers.owner());
-    if let Some(name) = requested {
-        let providers = store.providers(owner).await?;
-        let found = (providers.iter().find(|p| p.config.name == name))
-            .or_else(|| providers.iter().find(|p| p.id == name));
-        if let Some(provider) = found {
-            return Ok(Source::Stored(
-                store.provider_with_key(owner, &provider.id).await?,
-            ));
-        }
-        // Only that vendor's variables, so `--provider anthropic` is not taken over by an
-        // `OPENAI_API_KEY` that is also set.
-        let (name, key, url) = match name {
-            "openai" => ("openai", OPENAI_API_KEY, OPENAI_BASE_URL),
-            "anthropic" => ("anthropic", ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL),
-            _ => return Err(ChatError::ProviderNotFound(name.to_owned()).into()),
-        };
-        let only_these =
-            |variable: &str| env(variable).filter(|_| variable == key || variable == url);
-        return default_provider_from_env(only_these)
-            .map(Source::Env)
-            .ok_or_else(|| ChatError::NoEnvProvider { name, key, url }.into());
+    let providers = store.providers(owner).await?;
+    let found = (providers.iter().find(|p| p.config.name == name))
+        .or_else(|| providers.iter().find(|p| p.id == name));
+    if let Some(provider) = found {
+        return Ok((ProviderChoice::Stored(provider.id.clone()), None));
     }
-    if let Some(id) = assistant.and_then(|a| a.provider_id.as_deref()) {
-        return Ok(Source::Stored(store.provider_with_key(owner, id).await?));
-    }
-    if let Some(first) = store.providers(owner).await?.first() {
-        return Ok(Source::Stored(
-            store.provider_with_key(owner, &first.id).await?,
-        ));
-    }
-    default_provider_from_env(env)
-        .map(Source::Env)
-        .ok_or_else(|| ChatError::NoProvider.into())
+    let (name, key, url) = match name {
+        "openai" => ("openai", OPENAI_API_KEY, OPENAI_BASE_URL),
+        "anthropic" => ("anthropic", ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL),
+        _ => return Err(ChatError::ProviderNotFound(name.to_owned()).into()),
+    };
+    let only_these = |variable: &str| {
+        let vendor = variable == key || variable == url;
+        let model = variable == OPENAI_MODEL || variable == ANTHROPIC_MODEL;
+        env(variable).filter(|_| vendor || model)
+    };
+    let found = env_provider(&only_these).ok_or(ChatError::NoEnvProvider { name, key, url })?;
+    Ok((ProviderChoice::Env, Some(found)))
 }
 
-/// A provider ready to call, with what it says about models.
-struct Built {
-    provider: Arc<dyn Provider>,
-    default_model: Option<String>,
-    /// The variable to suggest when there is no model.
-    model_variable: &'static str,
-    label: String,
-}
-
-fn build_provider(source: Source, env: Env<'_>) -> Result<Built, ChatError> {
-    let model_from = |variable: &str| env(variable).filter(|value| !value.trim().is_empty());
-    match source {
-        Source::Stored(stored) => {
-            let provider =
-                switchboard_agent::client_for(&stored).map_err(|_| ChatError::UnsupportedKind {
-                    name: stored.config.name.clone(),
-                    kind: stored.config.kind.as_str().to_owned(),
-                })?;
-            let config = stored.config;
-            Ok(Built {
-                provider,
-                default_model: Some(config.default_model),
-                model_variable: OPENAI_MODEL,
-                label: format!("provider `{}`", config.name),
-            })
-        }
-        Source::Env(found) => {
-            let (model_variable, label) = match &found {
-                DefaultProvider::OpenAi(config) => (OPENAI_MODEL, config.base_url.clone()),
-                DefaultProvider::Anthropic(config) => (ANTHROPIC_MODEL, config.base_url.clone()),
-            };
-            Ok(Built {
-                provider: found.into_provider(),
-                default_model: model_from(model_variable),
-                model_variable,
-                label: format!("{label} (from the environment)"),
-            })
-        }
-    }
-}
-
-/// The servers named with `--server`; else the assistant's; else every enabled one.
-async fn server_specs(
-    servers: &LocalServers,
-    named: &[String],
-    assistant: Option<&Assistant>,
-) -> anyhow::Result<Vec<ServerSpec>> {
-    if !named.is_empty() {
-        let mut specs = Vec::with_capacity(named.len());
-        for name in named {
-            specs.push(servers.connection_spec(name).await?);
-        }
-        return Ok(specs);
-    }
-    if let Some(assistant) = assistant {
-        let mut specs = Vec::with_capacity(assistant.server_ids.len());
-        for id in &assistant.server_ids {
-            specs.push(servers.store().connection_spec(servers.owner(), id).await?);
-        }
-        return Ok(specs);
-    }
-    Ok(servers.enabled_connection_specs().await?)
+/// The provider the environment describes, with its base URL, and its model from
+/// `OPENAI_MODEL` / `ANTHROPIC_MODEL`.
+fn env_provider(env: Env<'_>) -> Option<(String, EnvProvider)> {
+    let found = default_provider_from_env(env)?;
+    let (base_url, model_variable) = match &found {
+        DefaultProvider::OpenAi(config) => (config.base_url.clone(), OPENAI_MODEL),
+        DefaultProvider::Anthropic(config) => (config.base_url.clone(), ANTHROPIC_MODEL),
+    };
+    let provider: Arc<dyn switchboard_llm::Provider> = found.into_provider();
+    Some((
+        base_url,
+        EnvProvider {
+            provider,
+            model: env(model_variable).filter(|m| !m.trim().is_empty()),
+            model_variable,
+        },
+    ))
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@ use std::collections::HashMap;
 use clap::Parser;
 use switchboard_core::ServerSpec;
 use switchboard_llm::WireFormat;
-use switchboard_store::{ProviderConfig, StoreConfig, ToolMode};
+use switchboard_store::{AssistantConfig, ProviderConfig, StoreConfig, ToolMode};
 
 use super::*;
 use crate::cli::{Cli, Command};

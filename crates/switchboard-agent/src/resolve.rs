@@ -1,0 +1,233 @@
+//! The one place a run's provider, model, rules and servers are chosen (issue 13: `serve`'s
+//! routes, the seed routes and `switchboard chat` all come here), so the precedence cannot
+//! drift between them.
+//!
+//! What the caller asks for wins ([`RunRequest`]: a flag, a request field); then the
+//! assistant's settings; then the defaults. The provider is the one asked for, else the
+//! assistant's, else the owner's first stored provider, else the one the process environment
+//! describes ([`EnvProvider`]). The model is the one asked for, else the assistant's, else the
+//! provider's default. The servers are the ones asked for, else the assistant's, else every
+//! enabled server of the owner; a limit to one server ([`RunRequest::only_server`], seed 000's
+//! `serverId`) replaces them all with that one server, which must be the owner's.
+//!
+//! Callers keep their own vocabulary: they parse names and flags into a [`RunRequest`], build
+//! stored providers' clients through a [`ClientSource`] (the server's is behind the
+//! destination guard), and word [`ResolveError`] for their users.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use switchboard_core::{OwnerId, ServerId, ServerSpec};
+use switchboard_llm::Provider;
+use switchboard_store::{Assistant, AssistantConfig, Store, StoreError, ToolMode};
+
+use crate::agent::{ApprovalPolicy, RunSpec};
+
+/// The variable naming the model of the OpenAI-compatible provider from the environment.
+pub const OPENAI_MODEL: &str = "OPENAI_MODEL";
+/// The variable naming the model of the Anthropic provider from the environment.
+pub const ANTHROPIC_MODEL: &str = "ANTHROPIC_MODEL";
+
+/// A provider from the process environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, ...), for
+/// owners who have stored none.
+#[derive(Debug, Clone)]
+pub struct EnvProvider {
+    pub provider: Arc<dyn Provider>,
+    /// `OPENAI_MODEL` / `ANTHROPIC_MODEL`, when set.
+    pub model: Option<String>,
+    /// The variable that names the model, for the error when it is missing.
+    pub model_variable: &'static str,
+}
+
+/// Which provider a run asks for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum ProviderChoice {
+    /// The assistant's, else the first stored one, else the environment's.
+    #[default]
+    Default,
+    /// This stored provider (an id).
+    Stored(String),
+    /// The environment's, even when providers are stored.
+    Env,
+}
+
+/// Which servers a run asks for.
+#[derive(Debug, Clone, Default)]
+pub enum ServerChoice {
+    /// The assistant's, else every enabled server of the owner.
+    #[default]
+    Default,
+    /// These (secrets in clear), enabled or not.
+    These(Vec<ServerSpec>),
+}
+
+/// What the caller asks of a run; everything left `None` comes from the assistant or the
+/// defaults.
+#[derive(Debug, Clone, Default)]
+pub struct RunRequest {
+    pub assistant: Option<Assistant>,
+    pub provider: ProviderChoice,
+    pub model: Option<String>,
+    pub servers: ServerChoice,
+    /// Only this server's tools, whatever else was chosen (seed 000 `serverId`).
+    pub only_server: Option<ServerId>,
+    pub system_prompt: Option<String>,
+    pub tool_mode: Option<ToolMode>,
+    pub max_rounds: Option<u32>,
+    pub approval: ApprovalPolicy,
+}
+
+/// A resolved run: its spec, and where its provider came from.
+#[derive(Debug, Clone)]
+pub struct RunPlan {
+    pub spec: RunSpec,
+    /// The stored provider's name; `None` for the environment's.
+    pub provider_name: Option<String>,
+}
+
+/// Builds the client of a stored provider (its key in clear).
+#[async_trait]
+pub trait ClientSource: Send + Sync {
+    type Error: std::fmt::Debug + Send;
+    async fn client(
+        &self,
+        owner: &OwnerId,
+        stored: &switchboard_store::Provider,
+    ) -> Result<Arc<dyn Provider>, Self::Error>;
+}
+
+/// Stored providers' clients with a plain HTTP client ([`crate::client_for`]), for a
+/// process that serves only its own user (`switchboard chat`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PlainClients;
+
+#[async_trait]
+impl ClientSource for PlainClients {
+    type Error = crate::AgentError;
+    async fn client(
+        &self,
+        _owner: &OwnerId,
+        stored: &switchboard_store::Provider,
+    ) -> Result<Arc<dyn Provider>, Self::Error> {
+        crate::client_for(stored)
+    }
+}
+
+/// Why a run cannot be resolved.
+#[derive(Debug, thiserror::Error)]
+pub enum ResolveError<E: std::fmt::Debug> {
+    /// No provider was asked for, none is stored and the environment describes none.
+    #[error("there is no LLM provider")]
+    NoProvider,
+    /// Neither the request, the assistant nor the provider names a model.
+    #[error("no model: give one, or set {variable}")]
+    NoModel { variable: &'static str },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The stored provider's client could not be built.
+    #[error("the provider's client cannot be built: {0:?}")]
+    Client(E),
+}
+
+/// Chooses the run's provider, model, rules and servers for `owner`.
+pub async fn resolve<C: ClientSource>(
+    store: &dyn Store,
+    owner: &OwnerId,
+    request: RunRequest,
+    env: Option<&EnvProvider>,
+    clients: &C,
+) -> Result<RunPlan, ResolveError<C::Error>> {
+    let defaults = AssistantConfig::named(String::new());
+    let config = request.assistant.as_ref().map_or(&defaults, |a| &a.config);
+    let stored_id = match &request.provider {
+        ProviderChoice::Stored(id) => Some(id.clone()),
+        ProviderChoice::Env => None,
+        ProviderChoice::Default => match &config.provider_id {
+            Some(id) => Some(id.clone()),
+            None => store.providers(owner).await?.first().map(|p| p.id.clone()),
+        },
+    };
+    let (provider, default_model, provider_name) = match stored_id {
+        Some(id) => {
+            let stored = store.provider_with_key(owner, &id).await?;
+            let client = clients
+                .client(owner, &stored)
+                .await
+                .map_err(ResolveError::Client)?;
+            (
+                client,
+                Some(stored.config.default_model),
+                Some(stored.config.name),
+            )
+        }
+        None => {
+            let env = env.ok_or(ResolveError::NoProvider)?;
+            (Arc::clone(&env.provider), env.model.clone(), None)
+        }
+    };
+    let model = [request.model.clone(), config.model.clone(), default_model]
+        .into_iter()
+        .flatten()
+        .find(|m| !m.trim().is_empty())
+        .ok_or(ResolveError::NoModel {
+            variable: env.map_or(OPENAI_MODEL, |e| e.model_variable),
+        })?;
+    let servers = servers(store, owner, &request).await?;
+    Ok(RunPlan {
+        spec: RunSpec {
+            provider,
+            model,
+            system_prompt: request
+                .system_prompt
+                .clone()
+                .unwrap_or_else(|| config.system_prompt.clone()),
+            tool_mode: request.tool_mode.unwrap_or(config.tool_mode),
+            max_rounds: request.max_rounds.unwrap_or(config.max_rounds),
+            servers,
+            approval: request.approval,
+            max_tokens: None,
+        },
+        provider_name,
+    })
+}
+
+async fn servers(
+    store: &dyn Store,
+    owner: &OwnerId,
+    request: &RunRequest,
+) -> Result<Vec<ServerSpec>, StoreError> {
+    if let Some(only) = &request.only_server {
+        // A limit, never a widening: the server must be the caller's (else not found), and
+        // with an assistant one of its servers; a switched-off server offers nothing.
+        let spec = store.connection_spec(owner, only).await?;
+        let outside = request
+            .assistant
+            .as_ref()
+            .is_some_and(|a| !a.server_ids.contains(only));
+        return Ok(if outside || !spec.enabled {
+            Vec::new()
+        } else {
+            vec![spec]
+        });
+    }
+    match (&request.servers, &request.assistant) {
+        (ServerChoice::These(specs), _) => Ok(specs.clone()),
+        (ServerChoice::Default, Some(assistant)) => {
+            let mut specs = Vec::with_capacity(assistant.server_ids.len());
+            for id in &assistant.server_ids {
+                specs.push(store.connection_spec(owner, id).await?);
+            }
+            Ok(specs)
+        }
+        (ServerChoice::Default, None) => Ok(store
+            .connection_specs(owner)
+            .await?
+            .into_iter()
+            .filter(|s| s.enabled)
+            .collect()),
+    }
+}
+
+#[cfg(test)]
+#[path = "resolve_tests.rs"]
+mod tests;

@@ -1,0 +1,262 @@
+//! Lower layers' typed errors worded by the locale files, so a 4xx answer is wholly in the
+//! request's language (issue 13). Each function builds the [`ApiError`] of one error type
+//! with its English text (the error's `Display`, which the `en-US` texts repeat word for
+//! word) and the key and parameters of that text. Names, ids and values stay as written;
+//! an upstream's own text (an MCP server's error, an IO error) stays as the `{detail}` of
+//! a sentence of ours. Errors with no key here keep their code's template around the
+//! English text.
+
+use switchboard_agent::AgentError;
+use switchboard_core::ErrorCode;
+use switchboard_core::import::{EntryError, ParseError};
+use switchboard_mcp::McpError;
+use switchboard_store::{Entity, StoreError};
+
+use crate::error::{ApiError, Words};
+use crate::recall::RecallError;
+use crate::tool_lookup::LookupError;
+
+pub mod spec;
+
+/// `error`'s code and English text, worded by `words` when there are any.
+fn worded(code: ErrorCode, english: String, words: Option<Words>) -> ApiError {
+    let error = ApiError::new(code, english);
+    match words {
+        Some(words) => error.words(words),
+        None => error,
+    }
+}
+
+/// The name of a kind of stored thing.
+pub fn entity(entity: Entity) -> Words {
+    Words::new(match entity {
+        Entity::User => "error.msg.entity_user",
+        Entity::ApiToken => "error.msg.entity_api_token",
+        Entity::Server => "error.msg.entity_server",
+        Entity::Provider => "error.msg.entity_provider",
+        Entity::Assistant => "error.msg.entity_assistant",
+        Entity::Conversation => "error.msg.entity_conversation",
+        Entity::Message => "error.msg.entity_message",
+        Entity::ToolCall => "error.msg.entity_tool_call",
+        Entity::Preset => "error.msg.entity_preset",
+        _ => return Words::new("error.msg.detail").param("detail", entity),
+    })
+}
+
+pub fn store(e: &StoreError) -> ApiError {
+    let error = ApiError::new(e.code(), e.to_string());
+    match e {
+        StoreError::NotFound { entity: kind, id } => error
+            .key("error.msg.not_found")
+            .param_words("entity", entity(*kind))
+            .param("id", format!("{id:?}")),
+        StoreError::Conflict { entity: kind, name } => error
+            .key("error.msg.already_exists")
+            .param_words("entity", entity(*kind))
+            .param("name", format!("{name:?}")),
+        StoreError::QuotaExceeded {
+            entity: kind,
+            limit,
+        } => error
+            .key("error.msg.quota")
+            .param_words("entity", entity(*kind))
+            .param("limit", limit),
+        StoreError::InvalidSpec(spec) => error.words(spec::spec(spec)),
+        _ => error,
+    }
+}
+
+pub fn agent(e: &AgentError) -> ApiError {
+    let words = match e {
+        AgentError::Store(e) => return store(e),
+        AgentError::Llm(llm) => Some(Words::new("error.msg.model_failed").param("detail", llm)),
+        AgentError::Busy { conversation_id } => Some(
+            Words::new("error.msg.conversation_busy")
+                .param("conversation", format!("{conversation_id:?}")),
+        ),
+        AgentError::NotPending { call_id, status } => Some(
+            Words::new("error.msg.call_not_pending")
+                .param("call", format!("{call_id:?}"))
+                .param("status", status),
+        ),
+        AgentError::Stopping => Some(Words::new("error.msg.server_stopping")),
+        AgentError::UnsupportedProvider { name, kind } => Some(
+            Words::new("error.msg.provider_unsupported")
+                .param("name", format!("{name:?}"))
+                .param("kind", format!("{kind:?}")),
+        ),
+        _ => None,
+    };
+    worded(e.code(), e.to_string(), words)
+}
+
+pub fn mcp(e: &McpError) -> ApiError {
+    let error = ApiError::new(e.code(), e.to_string());
+    let words = match e {
+        McpError::InvalidSpec(spec) => {
+            return error
+                .key("error.msg.server_config_invalid")
+                .param_words("reason", spec::spec(spec));
+        }
+        McpError::Refused {
+            server,
+            code: ErrorCode::DestinationNotAllowed,
+            reason,
+        } => match destination_host(reason) {
+            Some(host) => {
+                return error
+                    .key("error.msg.server_refused")
+                    .param("server", server)
+                    .param("code", ErrorCode::DestinationNotAllowed)
+                    .param_words("reason", spec::destination(host));
+            }
+            None => None,
+        },
+        McpError::InvalidHeader { field, reason } => Some(
+            Words::new("error.msg.invalid_header")
+                .param("field", field)
+                .param("reason", reason),
+        ),
+        McpError::Disabled { server } => {
+            Some(Words::new("error.msg.server_disabled").param("server", server))
+        }
+        McpError::Spawn { command, source } => Some(
+            Words::new("error.msg.spawn_failed")
+                .param("command", command)
+                .param("detail", source),
+        ),
+        McpError::Unreachable { url, source } => Some(
+            Words::new("error.msg.unreachable")
+                .param("url", url)
+                .param("detail", source),
+        ),
+        McpError::AuthFailed { server, detail } => Some(
+            Words::new("error.msg.auth_failed")
+                .param("server", server)
+                .param("detail", detail),
+        ),
+        McpError::Handshake { server, source } => Some(
+            Words::new("error.msg.handshake_failed")
+                .param("server", server)
+                .param("detail", source),
+        ),
+        McpError::ConnectionLost { server } => {
+            Some(Words::new("error.msg.connection_lost").param("server", server))
+        }
+        McpError::LostAfterSend { server, tool } => Some(
+            Words::new("error.msg.lost_after_send")
+                .param("server", server)
+                .param("tool", tool),
+        ),
+        McpError::Timeout {
+            server,
+            method,
+            timeout,
+        } => Some(
+            Words::new("error.msg.call_timeout")
+                .param("server", server)
+                .param("method", method)
+                .param("seconds", timeout.as_secs_f64()),
+        ),
+        McpError::Cancelled => Some(Words::new("error.msg.cancelled")),
+        McpError::ShutDown => Some(Words::new("error.msg.shut_down")),
+        McpError::ToolNotFound { server, tool } => Some(
+            Words::new("error.msg.server_has_no_tool")
+                .param("server", server)
+                .param("tool", tool),
+        ),
+        McpError::Protocol { server, detail } => Some(
+            Words::new("error.msg.protocol_broken")
+                .param("server", server)
+                .param("detail", detail),
+        ),
+        McpError::Refused {
+            server,
+            code,
+            reason,
+        } => Some(
+            Words::new("error.msg.server_refused")
+                .param("server", server)
+                .param("code", code)
+                .param("reason", reason),
+        ),
+        _ => None,
+    };
+    match words {
+        Some(words) => error.words(words),
+        None => error,
+    }
+}
+
+/// The host of a destination refusal's reason, when it is one
+/// ([`switchboard_mcp::destination::refusal_reason`]).
+fn destination_host(reason: &str) -> Option<&str> {
+    let rest = reason.strip_prefix("members may not reach `")?;
+    let host = &rest[..rest.find('`')?];
+    (switchboard_mcp::destination::refusal_reason(host) == reason).then_some(host)
+}
+
+pub fn lookup(e: &LookupError) -> ApiError {
+    match e {
+        LookupError::Store(e) => store(e),
+        LookupError::Mcp(e) => mcp(e),
+        LookupError::ToolNotFound { server, tool } => ApiError::new(e.code(), e.to_string())
+            .key("error.msg.no_enabled_tool")
+            .param("server", format!("{server:?}"))
+            .param("tool", format!("{tool:?}")),
+    }
+}
+
+pub fn recall(e: &RecallError) -> ApiError {
+    let words = match e {
+        RecallError::Lookup(e) => return lookup(e),
+        RecallError::UnsupportedSource(kind) => {
+            Some(Words::new("error.msg.recall_unsupported_source").param("type", kind))
+        }
+        RecallError::MissingField(field) => {
+            Some(Words::new("error.msg.recall_missing_field").param("field", field))
+        }
+        RecallError::Dialect(dialect) => {
+            Some(Words::new("error.msg.unknown_dialect").param("dialect", &dialect.0))
+        }
+        RecallError::UnknownParameter { tool, parameter } => Some(
+            Words::new("error.msg.unknown_fixed_parameter")
+                .param("tool", format!("{tool:?}"))
+                .param("parameter", format!("{parameter:?}")),
+        ),
+        _ => None,
+    };
+    worded(e.code(), e.to_string(), words)
+}
+
+pub fn import_file(e: &ParseError) -> ApiError {
+    let words = match e {
+        ParseError::Json(json) => {
+            Some(Words::new("error.msg.import_not_json").param("detail", json))
+        }
+        ParseError::NoServers => Some(Words::new("error.msg.import_no_server_list")),
+    };
+    worded(e.code(), e.to_string(), words)
+}
+
+pub fn import_entry(e: &EntryError) -> ApiError {
+    let words = match e {
+        EntryError::NotAnObject => Some(Words::new("error.msg.import_not_object")),
+        EntryError::WrongType { field, expected } => Some(
+            Words::new("error.msg.import_wrong_type")
+                .param("field", field)
+                .param("expected", expected),
+        ),
+        EntryError::NoTarget => Some(Words::new("error.msg.import_no_target")),
+        EntryError::BothTargets => Some(Words::new("error.msg.import_both_targets")),
+        EntryError::UnsupportedType(kind) => {
+            Some(Words::new("error.msg.import_unsupported_type").param("type", kind))
+        }
+        EntryError::Invalid(invalid) => Some(spec::spec(invalid)),
+        _ => None,
+    };
+    worded(e.code(), e.to_string(), words)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,84 @@
+//! The domain's refusals worded by locale keys: a server spec that breaks a rule
+//! ([`SpecError`]), a stdio server a member may not start ([`LaunchRefusal`]) and a
+//! destination a member may not reach. Field names, hosts and programs stay as written; the
+//! sentence around them is the locale files'.
+
+use switchboard_core::{LaunchRefusal, SpecError};
+
+use crate::error::Words;
+
+/// The words of a broken spec rule; the English text is the error's `Display`.
+pub fn spec(e: &SpecError) -> Words {
+    match e {
+        SpecError::Empty { field } => Words::new("error.msg.spec_empty").param("field", field),
+        SpecError::Missing { field, transport } => Words::new("error.msg.spec_missing")
+            .param("field", field)
+            .param("transport", transport),
+        SpecError::InvalidUrl { field, reason } => Words::new("error.msg.spec_invalid_url")
+            .param("field", field)
+            .param("reason", reason),
+        SpecError::UnsupportedScheme { field, scheme } => {
+            Words::new("error.msg.spec_unsupported_scheme")
+                .param("field", field)
+                .param("scheme", scheme)
+        }
+        SpecError::InvalidHeaderName { field, name } => {
+            Words::new("error.msg.spec_invalid_header_name")
+                .param("field", field)
+                .param("name", format!("{name:?}"))
+        }
+        SpecError::InvalidHeaderValue { field } => {
+            Words::new("error.msg.spec_invalid_header_value").param("field", field)
+        }
+        SpecError::InvalidEnvName { field, name } => Words::new("error.msg.spec_invalid_env_name")
+            .param("field", field)
+            .param("name", format!("{name:?}")),
+        SpecError::NulByte { field } => Words::new("error.msg.spec_nul_byte").param("field", field),
+        SpecError::InvalidId { field, id } => Words::new("error.msg.spec_invalid_id")
+            .param("field", field)
+            .param("id", format!("{id:?}")),
+        SpecError::ZeroTimeout { field } => {
+            Words::new("error.msg.spec_zero_timeout").param("field", field)
+        }
+        SpecError::TimeoutOutOfRange { field } => {
+            Words::new("error.msg.spec_timeout_range").param("field", field)
+        }
+        SpecError::UnknownSecretEnv { field, name } => {
+            Words::new("error.msg.spec_unknown_secret_env")
+                .param("field", field)
+                .param("name", format!("{name:?}"))
+        }
+        // A rule added later: its English text, in the code's template.
+        other => Words::new("error.msg.detail").param("detail", other),
+    }
+}
+
+/// Why a member may not start a stdio server; the English text is the refusal's `Display`.
+pub fn launch(refusal: &LaunchRefusal) -> Words {
+    match refusal {
+        LaunchRefusal::WorkingDirectory => Words::new("error.msg.launch_cwd"),
+        LaunchRefusal::ForbiddenEnv(name) => {
+            Words::new("error.msg.launch_forbidden_env").param("name", name)
+        }
+        LaunchRefusal::InvalidEnvName(name) => {
+            Words::new("error.msg.launch_invalid_env_name").param("name", format!("{name:?}"))
+        }
+        LaunchRefusal::Program(program) => {
+            Words::new("error.msg.launch_program").param("program", program)
+        }
+        LaunchRefusal::Arguments { program, allowed } => Words::new("error.msg.launch_arguments")
+            .param("program", program)
+            .param("allowed", allowed),
+        LaunchRefusal::Env { program, name } => Words::new("error.msg.launch_env")
+            .param("program", program)
+            .param("name", name),
+        LaunchRefusal::NoCommand => Words::new("error.msg.launch_no_command"),
+        other => Words::new("error.msg.detail").param("detail", other),
+    }
+}
+
+/// A member may not reach `host` (the words of
+/// [`switchboard_mcp::destination::refusal_reason`]).
+pub fn destination(host: &str) -> Words {
+    Words::new("error.msg.destination_refused").param("host", host)
+}

@@ -1,0 +1,247 @@
+//! Every worded error says in `en-US` exactly what its `Display` says (the English answers
+//! do not change), and in `zh-Hans` something else, with Chinese in it.
+
+use std::time::Duration;
+
+use switchboard_core::{ErrorCode, LaunchRefusal, Locale, SpecError, TransportKind};
+use switchboard_mcp::McpError;
+use switchboard_store::{Entity, StoreError};
+
+use super::*;
+use crate::i18n::{Catalog, ErrorText};
+
+fn texts(error: &ApiError) -> (String, String) {
+    let catalog = Catalog::embedded().unwrap();
+    assert!(error.key.is_some(), "{error:?} has no key");
+    let text = ErrorText {
+        code: error.code,
+        message: error.message.clone(),
+        key: error.key,
+        params: error.params.clone(),
+        timestamp: String::new(),
+    };
+    (
+        text.body(&catalog, Locale::EnUs).message,
+        text.body(&catalog, Locale::ZhHans).message,
+    )
+}
+
+fn same_english(error: ApiError) {
+    let (english, chinese) = texts(&error);
+    assert_eq!(english, error.message);
+    assert_ne!(chinese, error.message);
+    assert!(
+        chinese
+            .chars()
+            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+        "{chinese}"
+    );
+}
+
+fn spec_errors() -> Vec<SpecError> {
+    let field = || "url".to_owned();
+    vec![
+        SpecError::Empty { field: field() },
+        SpecError::Missing {
+            field: field(),
+            transport: TransportKind::Sse,
+        },
+        SpecError::InvalidUrl {
+            field: field(),
+            reason: url::Url::parse("nope").unwrap_err(),
+        },
+        SpecError::UnsupportedScheme {
+            field: field(),
+            scheme: "ftp".into(),
+        },
+        SpecError::InvalidHeaderName {
+            field: "headers".into(),
+            name: "a b".into(),
+        },
+        SpecError::InvalidHeaderValue { field: field() },
+        SpecError::InvalidEnvName {
+            field: "env".into(),
+            name: "A=B".into(),
+        },
+        SpecError::NulByte { field: field() },
+        SpecError::InvalidId {
+            field: "id".into(),
+            id: "a/b".into(),
+        },
+        SpecError::ZeroTimeout { field: field() },
+        SpecError::TimeoutOutOfRange { field: field() },
+        SpecError::UnknownSecretEnv {
+            field: "secret_env".into(),
+            name: "T".into(),
+        },
+    ]
+}
+
+#[test]
+fn spec_errors_keep_their_english() {
+    for e in spec_errors() {
+        same_english(store(&StoreError::InvalidSpec(e.clone())));
+        same_english(mcp(&McpError::InvalidSpec(e.clone())));
+        same_english(import_entry(&EntryError::Invalid(e)));
+    }
+}
+
+#[test]
+fn launch_refusals_keep_their_english() {
+    let refusals = [
+        LaunchRefusal::WorkingDirectory,
+        LaunchRefusal::ForbiddenEnv("NODE_OPTIONS".into()),
+        LaunchRefusal::InvalidEnvName("A=B".into()),
+        LaunchRefusal::Program("bash".into()),
+        LaunchRefusal::Arguments {
+            program: "npx".into(),
+            allowed: "npx -y a-*".into(),
+        },
+        LaunchRefusal::Env {
+            program: "npx".into(),
+            name: "X".into(),
+        },
+        LaunchRefusal::NoCommand,
+    ];
+    for refusal in refusals {
+        let english = refusal.to_string();
+        same_english(
+            ApiError::new(ErrorCode::LaunchNotAllowed, english.clone())
+                .words(spec::launch(&refusal)),
+        );
+    }
+}
+
+#[test]
+fn store_and_agent_errors_keep_their_english() {
+    for entity in [
+        Entity::User,
+        Entity::ApiToken,
+        Entity::Server,
+        Entity::Provider,
+        Entity::Assistant,
+        Entity::Conversation,
+        Entity::Message,
+        Entity::ToolCall,
+        Entity::Preset,
+    ] {
+        same_english(store(&StoreError::NotFound {
+            entity,
+            id: "x".into(),
+        }));
+        same_english(store(&StoreError::Conflict {
+            entity,
+            name: "x".into(),
+        }));
+        same_english(store(&StoreError::QuotaExceeded { entity, limit: 3 }));
+    }
+    same_english(agent(&AgentError::Busy {
+        conversation_id: "c".into(),
+    }));
+    same_english(agent(&AgentError::NotPending {
+        call_id: "c".into(),
+        status: "done".into(),
+    }));
+    same_english(agent(&AgentError::Stopping));
+    same_english(agent(&AgentError::UnsupportedProvider {
+        name: "p".into(),
+        kind: "k".into(),
+    }));
+}
+
+#[test]
+fn mcp_errors_keep_their_english() {
+    let server = || "s".to_owned();
+    let errors = [
+        McpError::InvalidHeader {
+            field: "headers.X".into(),
+            reason: "bad".into(),
+        },
+        McpError::Disabled { server: server() },
+        McpError::Spawn {
+            command: "x".into(),
+            source: std::io::Error::other("gone"),
+        },
+        McpError::Unreachable {
+            url: "http://h/mcp".into(),
+            source: "refused".into(),
+        },
+        McpError::AuthFailed {
+            server: server(),
+            detail: "401".into(),
+        },
+        McpError::Handshake {
+            server: server(),
+            source: "bad".into(),
+        },
+        McpError::ConnectionLost { server: server() },
+        McpError::LostAfterSend {
+            server: server(),
+            tool: "t".into(),
+        },
+        McpError::Timeout {
+            server: server(),
+            method: "tools/call".into(),
+            timeout: Duration::from_millis(1500),
+        },
+        McpError::Cancelled,
+        McpError::ShutDown,
+        McpError::ToolNotFound {
+            server: server(),
+            tool: "t".into(),
+        },
+        McpError::Protocol {
+            server: server(),
+            detail: "bad".into(),
+        },
+        McpError::Refused {
+            server: server(),
+            code: ErrorCode::DestinationNotAllowed,
+            reason: switchboard_mcp::destination::refusal_reason("10.0.0.1"),
+        },
+        McpError::Refused {
+            server: server(),
+            code: ErrorCode::QuotaExceeded,
+            reason: "too many".into(),
+        },
+    ];
+    for e in errors {
+        same_english(mcp(&e));
+    }
+    let refused = mcp(&McpError::Refused {
+        server: server(),
+        code: ErrorCode::DestinationNotAllowed,
+        reason: switchboard_mcp::destination::refusal_reason("10.0.0.1"),
+    });
+    let (_, chinese) = texts(&refused);
+    assert!(chinese.contains("成员不能访问 `10.0.0.1`"), "{chinese}");
+}
+
+#[test]
+fn recall_and_import_errors_keep_their_english() {
+    same_english(recall(&RecallError::UnsupportedSource("\"tool\"".into())));
+    same_english(recall(&RecallError::MissingField("mcp_id")));
+    same_english(recall(&RecallError::UnknownParameter {
+        tool: "t".into(),
+        parameter: "p".into(),
+    }));
+    same_english(lookup(&LookupError::ToolNotFound {
+        server: "s".into(),
+        tool: "t".into(),
+    }));
+    for e in [
+        EntryError::NotAnObject,
+        EntryError::WrongType {
+            field: "args".into(),
+            expected: "a list of strings",
+        },
+        EntryError::NoTarget,
+        EntryError::BothTargets,
+        EntryError::UnsupportedType("ws".into()),
+    ] {
+        same_english(import_entry(&e));
+    }
+    let json = serde_json::from_str::<serde_json::Value>("{").unwrap_err();
+    same_english(import_file(&ParseError::Json(json)));
+    same_english(import_file(&ParseError::NoServers));
+}
