@@ -3,6 +3,7 @@
 //! tools are given when offered to a model ([`naming`]), and how other clients' MCP server
 //! lists are read into specs ([`import`]).
 
+pub mod catalogue;
 pub mod destination;
 pub mod error_code;
 pub mod import;
