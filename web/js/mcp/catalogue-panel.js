@@ -71,7 +71,8 @@ function EntryForm({ entry, onAdded }) {
     }
   };
 
-  return html`<form class="catalogue-form" aria-label=${t("ui.catalogue.setup_title", { title: entry.title })} onSubmit=${submit}>
+  // The form names what is missing itself, in the page's language (no browser bubble).
+  return html`<form class="catalogue-form" novalidate aria-label=${t("ui.catalogue.setup_title", { title: entry.title })} onSubmit=${submit}>
     <${TextField} id=${id("name")} label=${t("ui.catalogue.server_name")} required value=${form.name}
       onInput=${(v) => setForm((f) => ({ ...f, name: v }))} />
     ${(entry.settings || []).map((setting) => html`<${TextField} key=${setting.name} id=${id(setting.name)}

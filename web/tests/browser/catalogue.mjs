@@ -41,5 +41,6 @@ await run(async (page) => {
   assert.ok(!(await page.content()).includes("ms-browser-secret"), "the key is not shown");
 
   await assertLabelled(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, "settings-catalogue");
 });

@@ -56,6 +56,7 @@ pub struct AddArgs {
         value_name = "K=V",
         value_parser = parse_pair,
         requires = "preset",
+        conflicts_with_all = ["command", "url"],
         help_heading = "Catalogue",
     )]
     pub settings: Vec<(String, String)>,
@@ -408,7 +409,7 @@ mod tests {
         }
     }
 
-    fn spec(args: AddArgs) -> ServerSpec {
+    fn plain(args: AddArgs) -> ServerSpec {
         spec_of(args).unwrap_or_else(|e| panic!("{e:#}")).0
     }
 
@@ -420,7 +421,7 @@ mod tests {
 
     #[test]
     fn stdio_flags_make_a_stdio_spec() {
-        let spec = spec(add_args(&[
+        let spec = plain(add_args(&[
             "files",
             "--command",
             "npx",
@@ -449,7 +450,7 @@ mod tests {
 
     #[test]
     fn url_flags_make_an_http_spec() {
-        let spec = spec(add_args(&[
+        let spec = plain(add_args(&[
             "remote",
             "--url",
             "https://h.example/mcp",
@@ -468,7 +469,7 @@ mod tests {
                 key: "k".into()
             }
         );
-        let sse = spec(add_args(&[
+        let sse = plain(add_args(&[
             "r",
             "--url",
             "https://h.example/mcp",
@@ -479,7 +480,7 @@ mod tests {
         ]));
         assert_eq!(sse.transport, TransportKind::Sse);
         assert_eq!(sse.auth, Auth::Bearer { token: "t".into() });
-        let default_header = spec(add_args(&[
+        let default_header = plain(add_args(&[
             "r",
             "--url",
             "https://h.example/x",
@@ -571,7 +572,7 @@ mod tests {
         assert!(error(&["--preset", "filesystem"]).contains("\"root\" is required"));
         assert!(error(&["--preset", "nope"]).contains("no entry `nope`"));
         assert!(error(&["--preset", "memory", "--setting", "colour=blue"]).contains("\"colour\""));
-        assert!(add_error(&["x", "--setting", "a=b", "--command", "c"]).contains("--preset"));
+        assert!(add_error(&["x", "--setting", "a=b", "--command", "c"]).contains("cannot be used"));
         assert!(add_error(&["--preset", "memory", "--command", "c"]).contains("cannot be used"));
         assert!(add_error(&["--command", "c"]).contains("<NAME>"));
     }
