@@ -14,8 +14,9 @@
 #   scripts/test.sh --install-only   step 1 only
 #
 # Peers are installed from scripts/peers/: npm packages with `npm ci` from the committed
-# lockfile into .peers/node, and two Python venvs, .peers/py1 (mcp 1.x) and .peers/py2 (mcp 2.x,
-# which also brings Node 24). A stamp file holds a hash of the manifests, so a re-run installs
+# lockfile into .peers/node, and three Python venvs, .peers/py1 (mcp 1.x), .peers/py2 (mcp 2.x,
+# which also brings Node 24) and .peers/ref (the catalogue's reference servers: mcp-server-fetch,
+# -time and -git, at the catalogue's versions). A stamp file holds a hash of the manifests, so a re-run installs
 # nothing unless they changed. SWITCHBOARD_PEERS, when set, moves the peers elsewhere; it is
 # exported either way for the tests (switchboard-testkit reads it).
 #
@@ -35,9 +36,11 @@ MANIFESTS=(
     scripts/peers/requirements-mcp2.txt
     scripts/peers/constraints-mcp1.txt
     scripts/peers/constraints-mcp2.txt
+    scripts/peers/requirements-reference.txt
+    scripts/peers/constraints-reference.txt
 )
 # Bump to force a reinstall when the installation steps below change.
-INSTALL_RECIPE=2
+INSTALL_RECIPE=3
 
 PEERS=${SWITCHBOARD_PEERS:-$ROOT/.peers}
 export SWITCHBOARD_PEERS=$PEERS
@@ -82,18 +85,20 @@ install_node_peers() {
 }
 
 install_python_peers() {
-    local python=${PYTHON:-python3} generation venv
+    local python=${PYTHON:-python3} pair venv manifest
     command -v "$python" >/dev/null || die "$python is needed to install the Python test peers"
     "$python" -c 'import sys; sys.exit(sys.version_info < (3, 10))' ||
         die "$python is $("$python" --version 2>&1); the mcp SDK needs Python >= 3.10"
-    for generation in 1 2; do
-        venv=$PEERS/py$generation
+    # venv:manifest suffix (scripts/peers/requirements-SUFFIX.txt, constraints-SUFFIX.txt)
+    for pair in py1:mcp1 py2:mcp2 ref:reference; do
+        venv=$PEERS/${pair%%:*}
+        manifest=${pair#*:}
         # A fresh venv each time, so nothing from an older manifest lingers.
         rm -rf "$venv"
         "$python" -m venv "$venv"
         "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input \
-            -r "scripts/peers/requirements-mcp$generation.txt" \
-            -c "scripts/peers/constraints-mcp$generation.txt"
+            -r "scripts/peers/requirements-$manifest.txt" \
+            -c "scripts/peers/constraints-$manifest.txt"
     done
 }
 
@@ -101,7 +106,7 @@ install_peers() {
     local want
     want=$(peers_hash)
     if [[ -f $STAMP && $(<"$STAMP") == "$want" && -d $PEERS/node/node_modules &&
-        -x $PEERS/py1/bin/python && -x $PEERS/py2/bin/python ]]; then
+        -x $PEERS/py1/bin/python && -x $PEERS/py2/bin/python && -x $PEERS/ref/bin/python ]]; then
         echo "test peers in $PEERS are up to date"
         return
     fi

@@ -4,6 +4,7 @@
 //! are read into specs ([`import`]), and workflow tool nodes with their `{{variable}}`
 //! mappings ([`tool_node`]).
 
+pub mod catalogue;
 pub mod destination;
 pub mod error_code;
 pub mod import;

@@ -6,6 +6,7 @@
 //! document cannot leave a route out or describe one that is not served.
 
 mod assistants;
+mod catalogue;
 mod conversations;
 mod events;
 mod health;
@@ -87,6 +88,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(me::routes())
         .merge(locales::routes())
         .merge(seed_003::routes())
+        .merge(catalogue::routes())
         .routes(routes!(document))
 }
 

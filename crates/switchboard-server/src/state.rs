@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use switchboard_agent::{Agent, AgentConfig, AgentObserver};
 use switchboard_core::OwnerId;
+use switchboard_core::catalogue::Catalogue;
 use switchboard_mcp::{ConnectionManager, ToolBackend};
 use switchboard_store::Store;
 
@@ -46,6 +47,8 @@ pub struct AppState {
     pub gate: Arc<Gate>,
     /// The locale files, for error answers and the web UI ([`crate::i18n`]).
     pub locales: Arc<crate::i18n::Catalog>,
+    /// The catalogue of ready servers (`GET /api/catalogue`).
+    pub catalogue: Arc<Catalogue>,
     /// The bound on tools listings under `tools`, set from the configuration's limits.
     bounded: Arc<BoundedBackend>,
 }
@@ -98,6 +101,11 @@ impl AppState {
             tools,
             gate: Arc::new(Gate::new(&limits)),
             locales: Arc::new(crate::i18n::Catalog::embedded_or_empty()),
+            catalogue: Arc::new(Catalogue::embedded().unwrap_or_else(|error| {
+                // A unit test reads the embedded file, so this is a build that skipped it.
+                tracing::error!(%error, "the catalogue of ready servers is broken; it stays empty");
+                Catalogue::default()
+            })),
             bounded,
         }
     }

@@ -41,6 +41,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/mcp/servers/test"),
     ("GET", "/api/mcp-servers/{id}/tools"),
     ("PUT", "/api/mcp-servers/{id}/tools/{tool}"),
+    ("GET", "/api/catalogue"),
+    ("GET", "/api/catalogue/servers"),
+    ("POST", "/api/catalogue/{name}/add"),
     ("GET", "/api/chat/tools"),
     ("POST", "/api/mcp/tools/call"),
     ("POST", "/api/mcp/proxy/{server}/tools/{tool}/call"),
@@ -120,7 +123,8 @@ async fn the_document_lists_every_route_and_each_is_served() {
             .replace("{tool}", "no-such-tool")
             .replace("{server}", "no-such-server")
             .replace("{mcp_id}", "no-such-server")
-            .replace("{tool_name}", "no-such-tool");
+            .replace("{tool_name}", "no-such-tool")
+            .replace("{name}", "no-such-entry");
         let response = api
             .client
             .request(method.parse().unwrap(), format!("{}{concrete}", api.base))

@@ -331,3 +331,52 @@ fn import_of_a_file_without_servers_fails() {
         .failed();
     assert_eq!(missing.json()["code"], "NOT_FOUND");
 }
+
+#[test]
+fn a_preset_from_the_catalogue_is_added_with_its_settings() {
+    let sb = Switchboard::new();
+    let added = sb
+        .run(&[
+            "--json",
+            "servers",
+            "add",
+            "--preset",
+            "filesystem",
+            "--setting",
+            "root=/srv/notes",
+        ])
+        .ok()
+        .json();
+    assert_eq!(added["action"], "added", "{added}");
+    assert_eq!(added["presetType"], "reference", "{added}");
+    let list = sb.run(&["servers", "list", "--json"]).ok().json();
+    let files = server(&list, "filesystem");
+    assert_eq!(files["command"], "npx");
+    assert_eq!(files["args"][2], "/srv/notes");
+
+    // A ModelScope entry under another name: its key is sealed and listed masked.
+    sb.run(&[
+        "servers",
+        "add",
+        "search",
+        "--preset",
+        "modelscope-search",
+        "--setting",
+        "api_key=ms-cli-secret",
+    ])
+    .ok();
+    let list = sb.run(&["servers", "list", "--json"]).ok();
+    assert!(!list.stdout.contains("ms-cli-secret"), "{list:?}");
+    assert_eq!(server(&list.json(), "search")["auth"]["token"], MASK);
+
+    // A required setting left out is named; nothing is added.
+    let failed = sb.run(&["servers", "add", "--preset", "git"]).failed();
+    assert!(
+        failed.stderr.contains("\"repository\" is required"),
+        "{failed:?}"
+    );
+    assert_eq!(
+        names(&sb.run(&["servers", "list", "--json"]).ok().json()).len(),
+        2
+    );
+}

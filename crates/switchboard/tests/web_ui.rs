@@ -165,6 +165,44 @@ async fn settings_add_test_switch_try_and_import_servers() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn settings_add_servers_from_the_catalogue() {
+    let ui = Ui::start(vec![]).await;
+    let root = tempfile::tempdir().unwrap();
+    let root_path = root.path().to_string_lossy().into_owned();
+    ui.scenario_with("catalogue", &[("SB_ROOT", root_path.clone())])
+        .await;
+
+    let server = ui
+        .api(reqwest::Method::GET, "/api/mcp-servers/filesystem", None)
+        .await;
+    assert_eq!(server["command"], "npx", "{server}");
+    assert_eq!(server["args"][2], json!(root_path), "{server}");
+    let search = ui
+        .api(
+            reqwest::Method::GET,
+            "/api/mcp-servers/modelscope-search",
+            None,
+        )
+        .await;
+    assert_eq!(search["auth"]["type"], "bearer", "{search}");
+    assert!(
+        !search.to_string().contains("ms-browser-secret"),
+        "{search}"
+    );
+    let marks = ui
+        .api(reqwest::Method::GET, "/api/catalogue/servers", None)
+        .await;
+    assert_eq!(
+        marks,
+        json!([
+            {"serverId": "filesystem", "presetType": "reference"},
+            {"serverId": "modelscope-search", "presetType": "modelscope"},
+        ])
+    );
+    ui.stop();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn chat_with_an_assistant_approving_and_rejecting_calls() {
     let answer = "All three handled: **approved** echo and the image, rejected the sum.\n\n\
                   <img src=x onerror=\"window.__pwned=1\"><script>window.__pwned=2</script>\

@@ -1,5 +1,6 @@
 // One MCP server on the settings page (seed 001's ServerCard): name, transport, address and
-// live status; Test connection, its tools, Edit and Delete.
+// live status, and a badge when it was added from the catalogue; Test connection, its tools,
+// Edit and Delete.
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -7,8 +8,9 @@ import { del, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { ServerTools } from "./server-tools.js";
+import { presetBadge } from "./catalogue-form.js";
 
-export function ServerCard({ server, status, onEdit, onDeleted, onChanged }) {
+export function ServerCard({ server, status, presetType, onEdit, onDeleted, onChanged }) {
   const [test, setTest] = useState(null);
   const [testing, setTesting] = useState(false);
   const [showTools, setShowTools] = useState(false);
@@ -45,6 +47,7 @@ export function ServerCard({ server, status, onEdit, onDeleted, onChanged }) {
       <span class=${`status status-${state}`} data-role="status" title=${status?.lastError || ""}>
         <span class="dot" aria-hidden="true"></span>${statusText(state)}</span>
       ${server.enabled === false ? html`<span class="badge muted">${t("ui.server.disabled")}</span>` : null}
+      ${presetType ? html`<span class="badge preset" data-role="preset">${presetBadge(presetType)}</span>` : null}
     </header>
     <p class="address"><code>${address(server)}</code></p>
     ${status?.lastError ? html`<p class="muted small">${t("ui.server.last_error", { error: status.lastError })}</p>` : null}

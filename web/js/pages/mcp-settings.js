@@ -1,5 +1,6 @@
 // Settings → MCP servers (/settings/mcp): a card per server with its live status, a dialog
-// to add or edit one, and import of a Claude Desktop / Cursor `mcpServers` file.
+// to add or edit one, ready servers added from the catalogue, and import of a Claude
+// Desktop / Cursor `mcpServers` file.
 
 import { html } from "../html.js";
 import { useEffect, useState } from "../../vendor/hooks.js";
@@ -10,10 +11,13 @@ import { ErrorNote } from "../ui/error-note.js";
 import { ServerCard } from "../mcp/server-card.js";
 import { ServerEditModal } from "../mcp/server-edit-modal.js";
 import { ImportPanel } from "../mcp/import-panel.js";
+import { CataloguePanel } from "../mcp/catalogue-panel.js";
+import { presetsById } from "../mcp/catalogue-form.js";
 
 export function McpSettingsPage() {
   const [servers, setServers] = useState(null);
   const [statuses, setStatuses] = useState({});
+  const [presets, setPresets] = useState({});
   const [editing, setEditing] = useState(null); // null, "new" or a server
   const [error, setError] = useState(null);
 
@@ -21,6 +25,7 @@ export function McpSettingsPage() {
     try {
       const list = await get("/api/mcp-servers");
       setServers(list);
+      setPresets(presetsById(await get("/api/catalogue/servers").catch(() => [])));
       const health = await Promise.all(
         list.map((s) => get(`/api/mcp-servers/${seg(s.id)}/health`).catch(() => null)),
       );
@@ -47,9 +52,10 @@ export function McpSettingsPage() {
     ${servers === null && !error ? html`<p aria-busy="true">${t("ui.common.loading")}</p>` : null}
     ${servers?.length === 0 ? html`<p class="muted">${t("ui.mcp.none")}</p>` : null}
     <div class="cards">
-      ${(servers || []).map((s) => html`<${ServerCard} key=${s.id} server=${s} status=${statuses[s.id]}
+      ${(servers || []).map((s) => html`<${ServerCard} key=${s.id} server=${s} status=${statuses[s.id]} presetType=${presets[s.id]}
         onEdit=${() => setEditing(s)} onDeleted=${load} onChanged=${load} />`)}
     </div>
+    <${CataloguePanel} onAdded=${load} />
     <${ImportPanel} onImported=${load} />
     ${editing
       ? html`<${ServerEditModal} server=${editing === "new" ? null : editing}

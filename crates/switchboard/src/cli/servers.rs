@@ -1,7 +1,9 @@
 //! `switchboard servers add | list | remove | test`, on the store (see [`super::local`]).
 //!
 //! Listings show secrets masked, as the store returns them; `test` connects with the secrets
-//! in clear.
+//! in clear. `add --preset NAME --setting K=V` adds an entry of the catalogue of ready
+//! servers ([`switchboard_core::catalogue`]), filled in as `POST /api/catalogue/{name}/add`
+//! fills it, and marks it as a preset the same way.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,8 +12,9 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::{ArgGroup, Args, Subcommand, ValueEnum};
 use serde_json::json;
+use switchboard_core::catalogue::{Catalogue, Launch};
 use switchboard_core::{Auth, ServerSpec, TransportKind};
-use switchboard_store::StoredServer;
+use switchboard_store::{ServerShape, StoredServer, WrittenShape};
 
 use super::Context;
 use super::local::Put;
@@ -20,7 +23,8 @@ use crate::output;
 
 #[derive(Debug, Subcommand)]
 pub enum ServersCommand {
-    /// Add a server: a local process (--command) or a remote endpoint (--url).
+    /// Add a server: a local process (--command), a remote endpoint (--url) or an entry of
+    /// the catalogue of ready servers (--preset).
     Add(Box<AddArgs>),
     /// List the configured servers.
     List,
@@ -37,10 +41,25 @@ pub enum ServersCommand {
 }
 
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("target").required(true).args(["command", "url"])))]
+#[command(group(ArgGroup::new("target").required(true).args(["command", "url", "preset"])))]
 pub struct AddArgs {
-    /// A unique name for the server.
-    pub name: String,
+    /// A unique name for the server (with --preset, the entry's name when left out).
+    #[arg(required_unless_present = "preset")]
+    pub name: Option<String>,
+
+    /// An entry of the catalogue of ready servers (`filesystem`, `memory`, `git`, ...).
+    #[arg(long, value_name = "NAME", help_heading = "Catalogue")]
+    pub preset: Option<String>,
+    /// A setting of the --preset entry (a root folder, an API key); repeat for more.
+    #[arg(
+        long = "setting",
+        value_name = "K=V",
+        value_parser = parse_pair,
+        requires = "preset",
+        conflicts_with_all = ["command", "url"],
+        help_heading = "Catalogue",
+    )]
+    pub settings: Vec<(String, String)>,
 
     /// Run this program and speak MCP over its stdin/stdout.
     #[arg(long, value_name = "CMD", help_heading = "Local process")]
@@ -185,11 +204,61 @@ pub async fn run(context: &Context, command: ServersCommand) -> anyhow::Result<E
     }
 }
 
-/// The spec described by `add`'s flags (clap has already made sure they fit together).
-fn spec_of(args: AddArgs) -> ServerSpec {
-    let mut spec = match (args.command, args.url) {
+/// The spec described by `add`'s flags (clap has already made sure they fit together), and
+/// the preset marks of a catalogue entry.
+fn spec_of(args: AddArgs) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
+    let (timeout, enabled) = (args.timeout, !args.disabled);
+    let (mut spec, shape) = match &args.preset {
+        Some(preset) => {
+            let (spec, shape) = preset_spec(preset, args.name.as_deref(), args.settings)?;
+            (spec, Some(shape))
+        }
+        None => (plain_spec(args), None),
+    };
+    if timeout.is_some() {
+        spec.timeout = timeout;
+    }
+    spec.enabled = enabled;
+    Ok((spec, shape))
+}
+
+/// The catalogue entry `preset` with `settings` filled in, and its preset marks.
+fn preset_spec(
+    preset: &str,
+    name: Option<&str>,
+    settings: Vec<(String, String)>,
+) -> anyhow::Result<(ServerSpec, ServerShape)> {
+    let catalogue = Catalogue::embedded()?;
+    let entry = catalogue.entry(preset).with_context(|| {
+        let names: Vec<&str> = catalogue
+            .entries()
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        format!(
+            "the catalogue has no entry `{preset}` (it has {})",
+            names.join(", ")
+        )
+    })?;
+    let spec = entry
+        .server_spec(name, &settings.into_iter().collect())
+        .with_context(|| format!("catalogue entry `{preset}`"))?;
+    let shape = ServerShape {
+        shape: match entry.launch {
+            Launch::Remote(_) => WrittenShape::Seed002,
+            _ => WrittenShape::Seed000,
+        },
+        is_preset: true,
+        preset_type: Some(entry.source.as_str().to_owned()),
+    };
+    Ok((spec, shape))
+}
+
+fn plain_spec(args: AddArgs) -> ServerSpec {
+    let name = args.name.unwrap_or_default();
+    match (args.command, args.url) {
         (Some(command), _) => {
-            let mut spec = ServerSpec::stdio(args.name, command, args.args);
+            let mut spec = ServerSpec::stdio(name, command, args.args);
             spec.env = args.env.into_iter().collect();
             spec.cwd = args.cwd;
             args.secret_env
@@ -198,7 +267,7 @@ fn spec_of(args: AddArgs) -> ServerSpec {
         }
         (None, url) => {
             let mut spec = ServerSpec::http(
-                args.name,
+                name,
                 url.unwrap_or_default(),
                 args.transport.map(Into::into),
             );
@@ -213,15 +282,12 @@ fn spec_of(args: AddArgs) -> ServerSpec {
             };
             spec
         }
-    };
-    spec.timeout = args.timeout;
-    spec.enabled = !args.disabled;
-    spec
+    }
 }
 
 async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     let replace = args.replace;
-    let spec = spec_of(args);
+    let (spec, shape) = spec_of(args)?;
     spec.validate()
         .with_context(|| format!("server `{}` is not valid", spec.name))?;
     let target = target(&spec);
@@ -230,8 +296,15 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
         Put::Added(server) => ("added", server),
         Put::Replaced(server) => ("replaced", server),
     };
+    if let Some(shape) = &shape {
+        servers
+            .store()
+            .set_server_shape(servers.owner(), &server.spec.id, shape)
+            .await?;
+    }
     if context.json {
-        output::print_json(&json!({ "action": action, "server": server }));
+        let preset = shape.and_then(|shape| shape.preset_type);
+        output::print_json(&json!({ "action": action, "server": server, "presetType": preset }));
     } else {
         outln!("{action} server `{}` ({target})", server.spec.name);
     }
@@ -336,6 +409,10 @@ mod tests {
         }
     }
 
+    fn plain(args: AddArgs) -> ServerSpec {
+        spec_of(args).unwrap_or_else(|e| panic!("{e:#}")).0
+    }
+
     fn add_error(argv: &[&str]) -> String {
         Cli::try_parse_from(["switchboard", "servers", "add"].iter().chain(argv))
             .unwrap_err()
@@ -344,7 +421,7 @@ mod tests {
 
     #[test]
     fn stdio_flags_make_a_stdio_spec() {
-        let spec = spec_of(add_args(&[
+        let spec = plain(add_args(&[
             "files",
             "--command",
             "npx",
@@ -373,7 +450,7 @@ mod tests {
 
     #[test]
     fn url_flags_make_an_http_spec() {
-        let spec = spec_of(add_args(&[
+        let spec = plain(add_args(&[
             "remote",
             "--url",
             "https://h.example/mcp",
@@ -392,7 +469,7 @@ mod tests {
                 key: "k".into()
             }
         );
-        let sse = spec_of(add_args(&[
+        let sse = plain(add_args(&[
             "r",
             "--url",
             "https://h.example/mcp",
@@ -403,7 +480,7 @@ mod tests {
         ]));
         assert_eq!(sse.transport, TransportKind::Sse);
         assert_eq!(sse.auth, Auth::Bearer { token: "t".into() });
-        let default_header = spec_of(add_args(&[
+        let default_header = plain(add_args(&[
             "r",
             "--url",
             "https://h.example/x",
@@ -447,5 +524,56 @@ mod tests {
         );
         assert!(add_error(&["x", "--command", "c", "--env", "novalue"]).contains("KEY=VALUE"));
         assert!(add_error(&["x", "--command", "c", "--timeout", "0"]).contains("positive"));
+    }
+
+    #[test]
+    fn a_preset_is_filled_in_from_the_catalogue_and_marked() {
+        let (spec, shape) = spec_of(add_args(&[
+            "--preset",
+            "git",
+            "--setting",
+            "repository=/srv/repo",
+            "--timeout",
+            "9",
+        ]))
+        .unwrap();
+        assert_eq!(spec.name, "git");
+        assert_eq!(spec.command.as_deref(), Some("uvx"));
+        assert_eq!(
+            spec.args.last().map(String::as_str),
+            Some("--repository=/srv/repo")
+        );
+        assert_eq!(spec.timeout, Some(Duration::from_secs(9)));
+        let shape = shape.unwrap();
+        assert!(shape.is_preset);
+        assert_eq!(shape.preset_type.as_deref(), Some("reference"));
+
+        let (spec, shape) = spec_of(add_args(&[
+            "search",
+            "--preset",
+            "modelscope-search",
+            "--setting",
+            "api_key=ms-1",
+        ]))
+        .unwrap();
+        assert_eq!(spec.name, "search");
+        assert_eq!(
+            spec.auth,
+            Auth::Bearer {
+                token: "ms-1".into()
+            }
+        );
+        assert_eq!(shape.unwrap().preset_type.as_deref(), Some("modelscope"));
+    }
+
+    #[test]
+    fn a_preset_with_missing_or_unknown_settings_is_refused() {
+        let error = |argv: &[&str]| format!("{:#}", spec_of(add_args(argv)).unwrap_err());
+        assert!(error(&["--preset", "filesystem"]).contains("\"root\" is required"));
+        assert!(error(&["--preset", "nope"]).contains("no entry `nope`"));
+        assert!(error(&["--preset", "memory", "--setting", "colour=blue"]).contains("\"colour\""));
+        assert!(add_error(&["x", "--setting", "a=b", "--command", "c"]).contains("cannot be used"));
+        assert!(add_error(&["--preset", "memory", "--command", "c"]).contains("cannot be used"));
+        assert!(add_error(&["--command", "c"]).contains("<NAME>"));
     }
 }
