@@ -240,25 +240,41 @@ impl Agent {
         spec: &RunSpec,
         cancel: CancellationToken,
     ) -> Result<RunOutcome, AgentError> {
-        let conversation_id = claim.conversation_id.as_str();
-        let run = Run::prepare(self, owner, conversation_id, spec, cancel).await;
-        let outcome = run.drive().await;
-        // A cancellation the caller asked for is not a failure to announce.
-        if let Some(e) = outcome
-            .as_ref()
-            .err()
-            .filter(|e| e.code() != switchboard_core::ErrorCode::Cancelled)
-        {
-            self.events.publish(
+        let Claim {
+            conversation_id,
+            lease,
+            _guard: guard,
+        } = claim;
+        let outcome = Run::prepare(self, owner, &conversation_id, spec, cancel)
+            .await
+            .drive()
+            .await;
+        // The conversation is given up (lease and in-process claim) before the end of the run
+        // is announced: a client that sends its next message as soon as it hears the answer
+        // is complete must not be refused as busy.
+        lease.release().await;
+        drop(guard);
+        match &outcome {
+            Ok(done) => self.events.publish(
+                owner,
+                AgentEvent::MessageCompleted {
+                    conversation_id,
+                    message_id: done.message_id.clone(),
+                    content: done.content.clone(),
+                    stop: done.stop,
+                },
+            ),
+            // A cancellation the caller asked for is not a failure to announce.
+            Err(e) if e.code() != switchboard_core::ErrorCode::Cancelled => self.events.publish(
                 owner,
                 AgentEvent::RunFailed {
-                    conversation_id: conversation_id.to_owned(),
+                    conversation_id,
                     code: e.code().as_str().to_owned(),
                     message: e.to_string(),
                 },
-            );
+            ),
+            Err(_) => {}
         }
-        claim.lease.release().await;
         outcome
     }
 

@@ -294,16 +294,10 @@ impl<'a> Run<'a> {
             .await?)
     }
 
+    /// The run's outcome. `message.completed` is announced by [`crate::Agent::run`] once the
+    /// conversation is released, not here: a client that sends its next message on that event
+    /// must find the conversation free.
     fn finish(&self, turn: &Message, stop: StopReason) -> RunOutcome {
-        self.agent.events.publish(
-            self.owner,
-            AgentEvent::MessageCompleted {
-                conversation_id: self.conversation_id.to_owned(),
-                message_id: turn.id.clone(),
-                content: turn.content.clone(),
-                stop,
-            },
-        );
         RunOutcome {
             message_id: turn.id.clone(),
             content: turn.content.clone(),

@@ -461,3 +461,51 @@ async fn a_tool_whose_schema_does_not_convert_is_left_out_and_reported() {
         [("fake".to_owned(), "broken".to_owned())]
     );
 }
+
+#[tokio::test]
+async fn the_next_message_sent_on_the_completion_event_is_taken() {
+    // Issue 18: `message.completed` was announced before the run gave the conversation up, so
+    // a client sending its next message on that event was refused as busy.
+    const TURNS: usize = 200;
+    let s = setup().await;
+    let provider = FakeProvider::new(
+        (0..TURNS)
+            .map(|i| Answer::Text(format!("answer {i}")))
+            .collect(),
+    );
+    let agent = Agent::new(
+        Arc::clone(&s.store),
+        s.backend.clone(),
+        AgentConfig::default(),
+    );
+    let run_spec = spec(provider, ApprovalPolicy::Ask, false);
+    let mut events = agent.events().subscribe();
+    let mut run = spawn_send(
+        &agent,
+        &s.owner,
+        &s.conversation,
+        &run_spec,
+        CancellationToken::new(),
+    );
+    for turn in 1..TURNS {
+        loop {
+            if let switchboard_agent::AgentEvent::MessageCompleted { .. } =
+                events.recv().await.unwrap().event
+            {
+                break;
+            }
+        }
+        let claim = agent.claim(&s.conversation).await;
+        assert!(claim.is_ok(), "turn {turn}: {:?}", claim.err());
+        claim.unwrap().release().await;
+        run.await.unwrap().unwrap();
+        run = spawn_send(
+            &agent,
+            &s.owner,
+            &s.conversation,
+            &run_spec,
+            CancellationToken::new(),
+        );
+    }
+    assert_eq!(run.await.unwrap().unwrap().stop, StopReason::Answered);
+}
