@@ -18,6 +18,7 @@ pub enum Entity {
     Message,
     ToolCall,
     Preset,
+    AuditRecord,
 }
 
 impl Entity {
@@ -32,6 +33,7 @@ impl Entity {
             Entity::Message => "message",
             Entity::ToolCall => "tool call",
             Entity::Preset => "tool preset",
+            Entity::AuditRecord => "tool-call record",
         }
     }
 }
