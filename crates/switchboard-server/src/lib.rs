@@ -26,7 +26,6 @@ pub mod state;
 pub mod stream_auth;
 pub mod tool_lookup;
 mod unknown_fields;
-mod validators;
 mod web;
 
 pub use config::{EnvProvider, ServerConfig};
