@@ -139,8 +139,7 @@ pub(super) struct ProxyQuery {
     preset: Option<String>,
 }
 
-/// The flat-parameter proxy: the whole body is the tool's arguments, or with `?node=`, the
-/// arguments and the node's variables.
+/// The flat-parameter proxy: the body holds the tool's arguments (and a node's variables).
 #[utoipa::path(
     post,
     path = "/api/mcp/proxy/{server}/tools/{tool}/call",
