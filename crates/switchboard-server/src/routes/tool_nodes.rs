@@ -15,7 +15,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::responses::{
-    BadInput, Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized, UpstreamFailed,
+    Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized, UpstreamFailed,
     UpstreamTimeout,
 };
 use crate::auth::Caller;

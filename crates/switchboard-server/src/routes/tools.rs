@@ -177,16 +177,16 @@ async fn proxied(
         .await?;
     let mut arguments = body;
     if let Some(preset) = query.preset {
-        let preset = state.store.preset(&caller.user.id, &preset).await?;
-        if preset.preset.server_id != spec.id {
+        let preset = state.store.tool_node(&caller.user.id, &preset).await?;
+        if preset.node.server_id != spec.id {
             return Err(ApiError::new(
                 ErrorCode::ValidationError,
-                format!("preset {:?} is for another server", preset.preset.name),
+                format!("preset {:?} is for another server", preset.node.name),
             )
             .key("error.msg.preset_other_server")
-            .param("preset", format!("{:?}", preset.preset.name)));
+            .param("preset", format!("{:?}", preset.node.name)));
         }
-        if let Some(selected) = preset.preset.selected_tools.iter().find(|t| t.name == tool) {
+        if let Some(selected) = preset.node.selected_tools.iter().find(|t| t.name == tool) {
             apply_mappings(&mut arguments, &selected.parameter_mappings);
         }
     }

@@ -184,10 +184,12 @@ pub async fn run_node(
                 duration_ms: millis(started.elapsed()),
             })
         }
+        // Tried and failed. (With no attempt, the server could not even list its tools:
+        // that is the error answer the servers routes give, 502 or 504.)
         Err(ToolCallError::Mcp {
             error,
             attempts: tried,
-        }) => {
+        }) if !tried.is_empty() => {
             // The mappings resolved before the call was tried, so they do again here (a pure
             // function of the same inputs).
             let sent = stored

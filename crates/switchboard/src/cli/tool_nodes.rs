@@ -188,7 +188,7 @@ async fn run_one(context: &Context, args: RunArgs) -> anyhow::Result<ExitCode> {
         arguments: args.arguments.into_iter().collect::<Map<_, _>>(),
     };
     let result = with_manager(context, async |manager| {
-        let tool_calls = super::manager::tool_calls(manager, &store);
+        let tool_calls = super::manager::tool_calls(context, manager, &store)?;
         Ok(run_node(
             store.as_ref(),
             &tool_calls,
