@@ -9,8 +9,16 @@ use serde_json::Value;
 /// A data directory with the demo server added as `demo`.
 fn with_demo() -> Switchboard {
     let sb = Switchboard::new();
-    sb.run(&["servers", "add", "demo", "--command", BIN, "--arg", "demo-server"])
-        .ok();
+    sb.run(&[
+        "servers",
+        "add",
+        "demo",
+        "--command",
+        BIN,
+        "--arg",
+        "demo-server",
+    ])
+    .ok();
     sb
 }
 
@@ -49,7 +57,10 @@ fn nodes_are_added_listed_and_run_with_their_mappings() {
             "who:string=world",
         ])
         .ok();
-    assert!(added.stdout.contains("added tool node `greet`"), "{added:?}");
+    assert!(
+        added.stdout.contains("added tool node `greet`"),
+        "{added:?}"
+    );
     sb.run(&[
         "tool-nodes",
         "add",
@@ -84,7 +95,15 @@ fn nodes_are_added_listed_and_run_with_their_mappings() {
     assert_eq!(result["content"][0]["text"], "hello world from local");
     let (ok, result) = run_json(
         &sb,
-        &["tool-nodes", "run", "greet", "--var", "who=octo", "--arg", "text=x"],
+        &[
+            "tool-nodes",
+            "run",
+            "greet",
+            "--var",
+            "who=octo",
+            "--arg",
+            "text=x",
+        ],
     );
     assert!(ok, "{result}");
     assert_eq!(result["arguments"]["text"], "hello octo from local");
@@ -133,13 +152,27 @@ fn add_checks_mappings_against_the_live_tools_and_variables() {
     );
     let no_tool = sb
         .run(&[
-            "tool-nodes", "add", "--server", "demo", "--name", "n", "--tool", "nope",
+            "tool-nodes",
+            "add",
+            "--server",
+            "demo",
+            "--name",
+            "n",
+            "--tool",
+            "nope",
         ])
         .failed();
     assert!(said(&no_tool).contains("nope"), "{no_tool:?}");
     let no_server = sb
         .run(&[
-            "tool-nodes", "add", "--server", "ghost", "--name", "n", "--tool", "echo",
+            "tool-nodes",
+            "add",
+            "--server",
+            "ghost",
+            "--name",
+            "n",
+            "--tool",
+            "echo",
         ])
         .failed();
     assert!(said(&no_server).contains("ghost"), "{no_server:?}");

@@ -180,7 +180,10 @@ mod tests {
         let error = check_against(&node("{{org}}"), &[tool()], &[]).unwrap_err();
         assert!(matches!(error, NodeSaveError::Check(_)), "{error}");
         let text = error.to_string();
-        assert!(text.contains("selectedTools[0].parameterMappings.owner"), "{text}");
+        assert!(
+            text.contains("selectedTools[0].parameterMappings.owner"),
+            "{text}"
+        );
         assert!(text.contains("org"), "{text}");
     }
 }

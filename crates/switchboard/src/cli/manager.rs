@@ -25,17 +25,13 @@ pub fn manager_config(context: &Context) -> Result<ManagerConfig, SettingsError>
 }
 
 /// The tool-call service on `manager` (its checks, retries and audit, as the HTTP API's), with
-/// the `[manager]` retry policy for calls outside a node.
-pub fn tool_calls(
-    context: &Context,
-    manager: &ConnectionManager,
-    store: &Arc<dyn Store>,
-) -> Result<ToolCalls, SettingsError> {
-    Ok(ToolCalls::new(
+/// the manager's retry policy for calls outside a node.
+pub fn tool_calls(manager: &ConnectionManager, store: &Arc<dyn Store>) -> ToolCalls {
+    ToolCalls::new(
         Arc::new(manager.clone()) as Arc<dyn ToolBackend>,
         Arc::clone(store),
-        manager_config(context)?.retry,
-    ))
+        manager.config().retry.clone(),
+    )
 }
 
 /// Runs `work` with a fresh [`ConnectionManager`] and shuts the manager down afterwards.

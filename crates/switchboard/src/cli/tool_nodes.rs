@@ -159,11 +159,7 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     if context.json {
         output::print_json(&json!({ "action": "added", "node": created }));
     } else {
-        outln!(
-            "added tool node `{}` ({})",
-            created.node.name,
-            created.id
-        );
+        outln!("added tool node `{}` ({})", created.node.name, created.id);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -188,7 +184,7 @@ async fn run_one(context: &Context, args: RunArgs) -> anyhow::Result<ExitCode> {
         arguments: args.arguments.into_iter().collect::<Map<_, _>>(),
     };
     let result = with_manager(context, async |manager| {
-        let tool_calls = super::manager::tool_calls(context, manager, &store)?;
+        let tool_calls = super::manager::tool_calls(manager, &store);
         Ok(run_node(
             store.as_ref(),
             &tool_calls,
@@ -241,9 +237,7 @@ fn parse_decl(text: &str) -> Result<VariableDecl, String> {
 
 fn parse_type(text: &str) -> Result<VariableType, String> {
     serde_json::from_value(Value::String(text.to_owned())).map_err(|_| {
-        format!(
-            "unknown type `{text}`: use string, number, integer, boolean, object, array or any"
-        )
+        format!("unknown type `{text}`: use string, number, integer, boolean, object, array or any")
     })
 }
 
