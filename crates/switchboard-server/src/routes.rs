@@ -25,6 +25,8 @@ mod server_looks;
 mod server_schemas;
 mod servers;
 mod tool_calls;
+mod tool_node_run;
+mod tool_nodes;
 mod tools;
 mod unsaved_test;
 
@@ -88,6 +90,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(me::routes())
         .merge(locales::routes())
         .merge(seed_003::routes())
+        .merge(tool_nodes::routes())
         .merge(tool_calls::routes())
         .routes(routes!(document))
 }

@@ -59,7 +59,7 @@ async fn node(api: &Api) -> String {
     }))
     .unwrap();
     let owner = owner(api, &api.admin).await;
-    api.store.create_preset(&owner, &node).await.unwrap().id
+    api.store.create_tool_node(&owner, &node).await.unwrap().id
 }
 
 async fn proxy(

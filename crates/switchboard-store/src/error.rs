@@ -17,7 +17,7 @@ pub enum Entity {
     Conversation,
     Message,
     ToolCall,
-    Preset,
+    ToolNode,
     AuditRecord,
 }
 
@@ -32,7 +32,7 @@ impl Entity {
             Entity::Conversation => "conversation",
             Entity::Message => "message",
             Entity::ToolCall => "tool call",
-            Entity::Preset => "tool preset",
+            Entity::ToolNode => "tool node",
             Entity::AuditRecord => "tool-call record",
         }
     }

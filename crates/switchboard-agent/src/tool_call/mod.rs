@@ -37,9 +37,9 @@ pub use service::ToolCalls;
 pub use types::{Attempt, CallerKind, ToolCallOutcome, ToolCallRequest};
 
 /// A stored tool node, as a call runs under it.
-pub type StoredNode = switchboard_store::StoredPreset;
+pub type StoredNode = switchboard_store::StoredToolNode;
 
 /// The node of a stored one.
 fn node_of(stored: &StoredNode) -> &switchboard_core::ToolNode {
-    &stored.preset
+    &stored.node
 }

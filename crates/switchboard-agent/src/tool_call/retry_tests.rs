@@ -140,9 +140,9 @@ proptest! {
             let timeout = timeout_ms.map(Duration::from_millis);
             if let Policy::Node { retry_on_error, max_retries } = policy {
                 let mut stored = node(&spec, vec![selected("t", json!({}))]);
-                stored.preset.retry_on_error = retry_on_error;
-                stored.preset.max_retries = max_retries;
-                stored.preset.timeout = timeout;
+                stored.node.retry_on_error = retry_on_error;
+                stored.node.max_retries = max_retries;
+                stored.node.timeout = timeout;
                 request.node = Some(Arc::new(stored));
             }
             let effective = policy.effective();

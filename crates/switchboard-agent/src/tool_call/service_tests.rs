@@ -143,7 +143,7 @@ async fn a_declared_default_fills_a_variable_the_run_does_not_supply() {
         &s.spec,
         vec![selected("contents", json!({"repo": "{{repo}}"}))],
     );
-    stored.preset.variables = vec![
+    stored.node.variables = vec![
         serde_json::from_value(json!({"name": "repo", "type": "string", "default": "dflt"}))
             .unwrap(),
     ];
@@ -187,7 +187,7 @@ async fn tools_outside_the_node_or_switched_off_are_not_found() {
 async fn a_node_of_another_server_is_refused() {
     let s = setup();
     let mut stored = node(&s.spec, vec![selected("contents", json!({}))]);
-    stored.preset.server_id = switchboard_core::ServerId("elsewhere".into());
+    stored.node.server_id = switchboard_core::ServerId("elsewhere".into());
     let mut req = request(&s, "contents", json!({"owner": "o", "repo": "r"}));
     req.node = Some(Arc::new(stored));
     let error = s.calls.call(req).await.unwrap_err();
@@ -228,7 +228,7 @@ fn what_is_offered_hides_mapped_parameters_and_unselected_tools() {
         &spec,
         vec![selected("contents", json!({"owner": "{{user.name}}"}))],
     );
-    let offered = ToolCalls::offered(&contents, Some(&stored.preset)).unwrap();
+    let offered = ToolCalls::offered(&contents, Some(&stored.node)).unwrap();
     assert_eq!(
         Value::Object(offered.input_schema),
         json!({
@@ -241,5 +241,5 @@ fn what_is_offered_hides_mapped_parameters_and_unselected_tools() {
             "required": ["repo"]
         })
     );
-    assert_eq!(ToolCalls::offered(&other, Some(&stored.preset)), None);
+    assert_eq!(ToolCalls::offered(&other, Some(&stored.node)), None);
 }
