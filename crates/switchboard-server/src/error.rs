@@ -214,6 +214,18 @@ impl From<crate::recall::RecallError> for ApiError {
     }
 }
 
+impl From<crate::tool_nodes::NodeSaveError> for ApiError {
+    fn from(e: crate::tool_nodes::NodeSaveError) -> Self {
+        crate::error_words::tool_node::save(&e)
+    }
+}
+
+impl From<crate::tool_nodes::NodeRunError> for ApiError {
+    fn from(e: crate::tool_nodes::NodeRunError) -> Self {
+        crate::error_words::tool_node::run(&e)
+    }
+}
+
 impl From<ParseError> for ApiError {
     fn from(e: ParseError) -> Self {
         crate::error_words::import_file(&e)

@@ -2,7 +2,7 @@
 //! connection may take of the process, so that a member cannot exhaust it.
 //!
 //! - Stored things are counted where they are written: the store refuses the N+1th server,
-//!   assistant or provider of a user in the same transaction that would insert it (403
+//!   assistant, provider or tool node of a user in the same transaction that would insert it (403
 //!   `QUOTA_EXCEEDED`), so two requests at once, or two replicas, cannot both pass a count.
 //! - Things held open (event streams, runs at once) are per-user [`Slots`] whose guard lives
 //!   as long as the stream or the run; the one past the limit is refused with 429
@@ -42,6 +42,8 @@ pub struct Limits {
     pub max_assistants: u32,
     /// Providers one user may store.
     pub max_providers: u32,
+    /// Tool nodes one user may store (issue 14).
+    pub max_tool_nodes: u32,
     /// `GET /api/events` streams one user may have open at once.
     pub max_event_streams: usize,
     /// Runs (model answers going on) one user may have at once.
@@ -75,6 +77,7 @@ impl Default for Limits {
             max_servers: 100,
             max_assistants: 100,
             max_providers: 20,
+            max_tool_nodes: 200,
             max_event_streams: 8,
             max_runs: 4,
             listing_servers: 100,

@@ -24,6 +24,8 @@ mod seed_003;
 mod server_looks;
 mod server_schemas;
 mod servers;
+mod tool_node_run;
+mod tool_nodes;
 mod tools;
 mod unsaved_test;
 
@@ -87,6 +89,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(me::routes())
         .merge(locales::routes())
         .merge(seed_003::routes())
+        .merge(tool_nodes::routes())
         .routes(routes!(document))
 }
 

@@ -17,7 +17,7 @@ pub enum Entity {
     Conversation,
     Message,
     ToolCall,
-    Preset,
+    ToolNode,
 }
 
 impl Entity {
@@ -31,7 +31,7 @@ impl Entity {
             Entity::Conversation => "conversation",
             Entity::Message => "message",
             Entity::ToolCall => "tool call",
-            Entity::Preset => "tool preset",
+            Entity::ToolNode => "tool node",
         }
     }
 }

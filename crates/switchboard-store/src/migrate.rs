@@ -41,6 +41,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "conversation session",
         include_str!("../migrations/sqlite/0006_conversation_session.sql"),
     ),
+    (
+        7,
+        "tool nodes",
+        include_str!("../migrations/sqlite/0007_tool_nodes.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -73,6 +78,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         6,
         "conversation session",
         include_str!("../migrations/postgres/0006_conversation_session.sql"),
+    ),
+    (
+        7,
+        "tool nodes",
+        include_str!("../migrations/postgres/0007_tool_nodes.sql"),
     ),
 ];
 

@@ -48,13 +48,15 @@ pub struct StoredServer {
     pub updated_at: Timestamp,
 }
 
-/// A saved tool preset.
+/// A saved tool node (seed 002 `MCPToolNodeConfig`): its JSON is the node's, flattened, with
+/// the id and times beside it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
-pub struct StoredPreset {
+pub struct StoredToolNode {
     pub id: String,
     #[serde(flatten)]
-    pub preset: ToolNode,
+    pub node: ToolNode,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }

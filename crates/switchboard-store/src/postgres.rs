@@ -13,7 +13,7 @@ use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
 use crate::sql::conversations::impl_conversation_store;
 use crate::sql::leases::impl_lease_store;
-use crate::sql::presets::impl_preset_store;
+use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
 use crate::sql::server_shapes::impl_server_shape_store;
@@ -58,7 +58,7 @@ impl_provider_store!(PostgresStore, Postgres);
 impl_quota!(PostgresStore, Postgres);
 impl_assistant_store!(PostgresStore, Postgres);
 impl_conversation_store!(PostgresStore, Postgres);
-impl_preset_store!(PostgresStore, Postgres);
+impl_tool_node_store!(PostgresStore, Postgres);
 impl_lease_store!(PostgresStore, Postgres);
 
 #[async_trait::async_trait]

@@ -17,6 +17,7 @@ use crate::recall::RecallError;
 use crate::tool_lookup::LookupError;
 
 pub mod spec;
+pub mod tool_node;
 
 /// `error`'s code and English text, worded by `words` when there are any.
 fn worded(code: ErrorCode, english: String, words: Option<Words>) -> ApiError {
@@ -38,7 +39,7 @@ pub fn entity(entity: Entity) -> Words {
         Entity::Conversation => "error.msg.entity_conversation",
         Entity::Message => "error.msg.entity_message",
         Entity::ToolCall => "error.msg.entity_tool_call",
-        Entity::Preset => "error.msg.entity_preset",
+        Entity::ToolNode => "error.msg.entity_tool_node",
         _ => return Words::new("error.msg.detail").param("detail", entity),
     })
 }

@@ -123,7 +123,7 @@ fn store_and_agent_errors_keep_their_english() {
         Entity::Conversation,
         Entity::Message,
         Entity::ToolCall,
-        Entity::Preset,
+        Entity::ToolNode,
     ] {
         same_english(store(&StoreError::NotFound {
             entity,
