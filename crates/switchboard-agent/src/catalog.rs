@@ -198,8 +198,9 @@ mod tests {
 
     use super::*;
 
-    fn tool(name: &str) -> ToolInfo {
+    fn tool(server: &str, name: &str) -> ToolInfo {
         serde_json::from_value(json!({
+            "serverId": server,
             "name": name,
             "inputSchema": {
                 "type": "object",
@@ -228,9 +229,9 @@ mod tests {
     fn catalog(nodes: &[Arc<StoredToolNode>]) -> Catalog {
         let a = Arc::new(ServerSpec::stdio("a", "true", Vec::<String>::new()));
         let b = Arc::new(ServerSpec::stdio("b", "true", Vec::<String>::new()));
-        let tools = [tool("one"), tool("two"), tool("three")];
-        let mut found = offered(&a, &tools, nodes);
-        found.extend(offered(&b, &tools, nodes));
+        let tools = |server| [tool(server, "one"), tool(server, "two"), tool(server, "three")];
+        let mut found = offered(&a, &tools("a"), nodes);
+        found.extend(offered(&b, &tools("b"), nodes));
         Catalog::from_offered(found, Vec::new())
     }
 

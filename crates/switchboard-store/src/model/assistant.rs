@@ -83,7 +83,7 @@ impl AssistantConfig {
 
     pub(crate) fn validate(&self) -> Result<(), crate::StoreError> {
         crate::text::refuse_nul("the assistant", self)?;
-        switchboard_core::validate_variables(&self.variables)?;
+        switchboard_core::tool_node::validate_variables(&self.variables)?;
         if self.name.trim().is_empty() {
             return Err(crate::StoreError::Invalid("name must not be empty".into()));
         }
