@@ -98,7 +98,10 @@ async fn spec(fixture: &Fixture, llm: &ScriptedLlm, repo: &Repo) -> RunSpec {
     let world = &fixture.world;
     let assistant = world
         .store
-        .create_assistant(&world.owner, &AssistantConfig::named("helper"))
+        .create_assistant(
+            &world.owner,
+            &AssistantConfig::named(format!("helper {}", uuid::Uuid::now_v7())),
+        )
         .await
         .unwrap();
     let repo_mapping = match repo {
@@ -241,7 +244,7 @@ fn what_the_model_sends_reaches_the_server_with_the_mapped_arguments() {
         .unwrap();
     let fixture = runtime.block_on(fixture());
     let config = ProptestConfig {
-        cases: 12,
+        cases: 32,
         failure_persistence: None,
         ..ProptestConfig::default()
     };
