@@ -104,12 +104,10 @@ impl Catalog {
                         switchboard_core::naming::mangle_one(&server.id.0, &tool.name)
                     });
                 let schema = match &node {
-                    Some(node) => node
-                        .node
-                        .selected(&tool.name)
-                        .map_or_else(|| tool.input_schema.clone(), |selected| {
-                            hide_mapped(&tool.input_schema, selected)
-                        }),
+                    Some(node) => node.node.selected(&tool.name).map_or_else(
+                        || tool.input_schema.clone(),
+                        |selected| hide_mapped(&tool.input_schema, selected),
+                    ),
                     None => tool.input_schema.clone(),
                 };
                 CatalogTool {
@@ -229,7 +227,13 @@ mod tests {
     fn catalog(nodes: &[Arc<StoredToolNode>]) -> Catalog {
         let a = Arc::new(ServerSpec::stdio("a", "true", Vec::<String>::new()));
         let b = Arc::new(ServerSpec::stdio("b", "true", Vec::<String>::new()));
-        let tools = |server| [tool(server, "one"), tool(server, "two"), tool(server, "three")];
+        let tools = |server| {
+            [
+                tool(server, "one"),
+                tool(server, "two"),
+                tool(server, "three"),
+            ]
+        };
         let mut found = offered(&a, &tools("a"), nodes);
         found.extend(offered(&b, &tools("b"), nodes));
         Catalog::from_offered(found, Vec::new())

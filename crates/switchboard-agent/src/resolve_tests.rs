@@ -272,7 +272,7 @@ async fn an_assistants_nodes_add_their_servers_and_follow_a_limit() {
     let assistant = w.store.create_assistant(&w.owner, &config).await.unwrap();
     let assistant = w
         .store
-        .set_assistant_servers(&w.owner, &assistant.id, &[plain.id.clone()])
+        .set_assistant_servers(&w.owner, &assistant.id, std::slice::from_ref(&plain.id))
         .await
         .unwrap();
     let node: switchboard_core::ToolNode = serde_json::from_value(serde_json::json!({
@@ -300,9 +300,8 @@ async fn an_assistants_nodes_add_their_servers_and_follow_a_limit() {
                 .spec
         }
     };
-    let names = |spec: &RunSpec| -> Vec<String> {
-        spec.servers.iter().map(|s| s.name.clone()).collect()
-    };
+    let names =
+        |spec: &RunSpec| -> Vec<String> { spec.servers.iter().map(|s| s.name.clone()).collect() };
 
     let spec = plan_for(None).await;
     assert_eq!(names(&spec), ["plain", "noded"]);

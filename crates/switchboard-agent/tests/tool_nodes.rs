@@ -220,7 +220,8 @@ async fn conversation_variables_beat_declared_defaults_and_never_built_ins() {
     ])
     .await;
     let mut node = issue_node();
-    node["selectedTools"][0]["parameterMappings"]["title"] = json!("[{{conversation.id}}] {{repo}}");
+    node["selectedTools"][0]["parameterMappings"]["title"] =
+        json!("[{{conversation.id}}] {{repo}}");
     let assistant = assistant(&world, &server, ToolMode::Native, node).await;
     let spec = plan(&world, &llm, assistant).await;
     // As seed 000's context arrives: merged into the conversation's variables.
@@ -231,7 +232,10 @@ async fn conversation_variables_beat_declared_defaults_and_never_built_ins() {
     assert_eq!(got["repo"], "from-context", "{got}");
     // A mapping wins over what the model sent, and interpolates inside text.
     let title = got["title"].as_str().unwrap();
-    assert!(title.starts_with('[') && title.ends_with("] from-context"), "{title}");
+    assert!(
+        title.starts_with('[') && title.ends_with("] from-context"),
+        "{title}"
+    );
     assert!(!title.contains("{{"), "{title}");
 }
 
@@ -276,8 +280,14 @@ async fn meta_mode_describes_the_schema_the_model_sees() {
 
     let query = offered(&llm, "mcp_query").unwrap();
     let description = query["function"]["description"].as_str().unwrap();
-    assert!(description.contains("Operation 'create_issue'"), "{description}");
-    assert!(description.contains("title (string, required)"), "{description}");
+    assert!(
+        description.contains("Operation 'create_issue'"),
+        "{description}"
+    );
+    assert!(
+        description.contains("title (string, required)"),
+        "{description}"
+    );
     assert!(!description.contains("owner ("), "{description}");
     assert!(!description.contains("repo ("), "{description}");
     assert!(!description.contains("list_issues"), "{description}");
@@ -339,14 +349,9 @@ async fn a_node_refines_plain_servers_and_adds_its_own() {
         .spec;
     let llm = ScriptedLlm::start(vec![Turn::text("Hi.")]).await;
     let assistant = assistant(&world, &server, ToolMode::Native, issue_node()).await;
-    world
-        .store
-        .set_assistant_servers(&world.owner, &assistant.id, &[plain.id.clone()])
-        .await
-        .unwrap();
     let assistant = world
         .store
-        .assistant(&world.owner, &assistant.id)
+        .set_assistant_servers(&world.owner, &assistant.id, std::slice::from_ref(&plain.id))
         .await
         .unwrap();
     let spec = plan(&world, &llm, assistant).await;

@@ -144,8 +144,14 @@ async fn the_model_sees_no_mapped_parameter_and_the_server_gets_the_mapped_value
     let first = &llm.requests()[0].body;
     assert_eq!(tool_names(first), ["mcp__issues__create_issue"], "{first}");
     let parameters = &first["tools"][0]["function"]["parameters"];
-    assert!(parameters["properties"].get("owner").is_none(), "{parameters}");
-    assert!(parameters["properties"].get("repo").is_none(), "{parameters}");
+    assert!(
+        parameters["properties"].get("owner").is_none(),
+        "{parameters}"
+    );
+    assert!(
+        parameters["properties"].get("repo").is_none(),
+        "{parameters}"
+    );
     assert_eq!(parameters["required"], json!(["title"]), "{parameters}");
 
     // Seed 000's context feeds the node's variable (and stays the conversation's).

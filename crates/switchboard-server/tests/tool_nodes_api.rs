@@ -84,7 +84,14 @@ async fn nodes_are_created_read_replaced_listed_and_deleted_by_their_owner_only(
     body["timeoutMs"] = json!(5000);
     let created = create(&api, body.clone()).await;
     let id = created["id"].as_str().unwrap().to_owned();
-    for field in ["name", "serverId", "variables", "retryOnError", "maxRetries", "timeoutMs"] {
+    for field in [
+        "name",
+        "serverId",
+        "variables",
+        "retryOnError",
+        "maxRetries",
+        "timeoutMs",
+    ] {
         assert_eq!(created[field], body[field], "{field}: {created}");
     }
     assert_eq!(created["selectedTools"][0]["enabled"], true);
@@ -141,7 +148,12 @@ async fn nodes_are_created_read_replaced_listed_and_deleted_by_their_owner_only(
             Some(node("x", "echo", json!({}))),
         )
         .await;
-    assert_error(status, &answer, StatusCode::NOT_FOUND, "MCP_SERVER_NOT_FOUND");
+    assert_error(
+        status,
+        &answer,
+        StatusCode::NOT_FOUND,
+        "MCP_SERVER_NOT_FOUND",
+    );
 
     let (status, _) = api.admin(Method::DELETE, &path, None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
@@ -204,7 +216,11 @@ async fn saving_checks_every_mapping_against_the_live_tools_and_the_declared_var
     assert_error(status, &answer, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
 
     // Accepted: built-ins, the node's own variables (dotted paths reach into them).
-    create(&api, node("a", "echo", json!({"text": "{{user.name}} at {{now}}"}))).await;
+    create(
+        &api,
+        node("a", "echo", json!({"text": "{{user.name}} at {{now}}"})),
+    )
+    .await;
     let mut own = node("b", "echo", json!({"text": "{{repo.owner}}"}));
     own["variables"] = json!([{"name": "repo", "type": "object"}]);
     create(&api, own).await;
@@ -217,7 +233,10 @@ async fn saving_checks_every_mapping_against_the_live_tools_and_the_declared_var
             Some(json!({"name": "helper", "variables": [{"name": "team"}]})),
         )
         .await;
-    assert_eq!(assistant["variables"], json!([{"name": "team", "type": "any"}]));
+    assert_eq!(
+        assistant["variables"],
+        json!([{"name": "team", "type": "any"}])
+    );
     let assistant_id = assistant["id"].as_str().unwrap().to_owned();
     let mut of_assistant = node("c", "echo", json!({"text": "{{team}}"}));
     let message = refused(of_assistant.clone()).await;
@@ -321,7 +340,12 @@ async fn execute_resolves_literals_templates_and_dotted_paths_before_the_call() 
 
     // A variable with no value and no default fails the call, naming it.
     let (status, answer) = execute(&api, id, json!({"tool": "echo"})).await;
-    assert_error(status, &answer, StatusCode::BAD_REQUEST, "MCP_INVALID_PARAMS");
+    assert_error(
+        status,
+        &answer,
+        StatusCode::BAD_REQUEST,
+        "MCP_INVALID_PARAMS",
+    );
     assert!(
         answer["message"].as_str().unwrap().contains("repo.owner"),
         "{answer}"
@@ -360,13 +384,22 @@ async fn timeout_and_retries_show_in_the_attempts() {
     let attempts = result["attempts"].as_array().unwrap();
     assert_eq!(attempts.len(), 2, "{result}");
     assert_eq!(attempts[1]["attempt"], 2);
-    assert!(attempts.iter().all(|a| a["error"] == "MCP_TIMEOUT"), "{result}");
-    assert!(attempts.iter().all(|a| a["startedAt"].as_str().unwrap().ends_with('Z')));
+    assert!(
+        attempts.iter().all(|a| a["error"] == "MCP_TIMEOUT"),
+        "{result}"
+    );
+    assert!(
+        attempts
+            .iter()
+            .all(|a| a["startedAt"].as_str().unwrap().ends_with('Z'))
+    );
 }
 
 /// The tools the server lists, as `/api/mcp-servers/py/tools` answers them.
 async fn listed_tools(api: &Api) -> Vec<Value> {
-    let (status, tools) = api.admin(Method::GET, "/api/mcp-servers/py/tools", None).await;
+    let (status, tools) = api
+        .admin(Method::GET, "/api/mcp-servers/py/tools", None)
+        .await;
     assert_eq!(status, StatusCode::OK, "{tools}");
     tools.as_array().unwrap().clone()
 }
@@ -391,7 +424,10 @@ fn every_listed_tool_can_be_selected_and_is_saved_as_selected() {
         assert!(names.iter().any(|n| n == expected), "{expected}: {names:?}");
     }
     for tool in &tools {
-        assert!(tool["description"].as_str().is_some_and(|d| !d.is_empty()), "{tool}");
+        assert!(
+            tool["description"].as_str().is_some_and(|d| !d.is_empty()),
+            "{tool}"
+        );
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
     }
     let config = ProptestConfig {

@@ -13,11 +13,11 @@ use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
 use crate::sql::conversations::impl_conversation_store;
 use crate::sql::leases::impl_lease_store;
-use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
 use crate::sql::server_shapes::impl_server_shape_store;
 use crate::sql::servers::impl_server_store;
+use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
 use crate::store::{Backend, SignalStore, Signals, Store};
 

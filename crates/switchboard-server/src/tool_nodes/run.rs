@@ -17,9 +17,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_agent::{Attempt, CallerKind, ToolCallError, ToolCallRequest, ToolCalls};
-use switchboard_core::{
-    Builtins, ErrorCode, ToolNode, Variables, redact_json, resolve_arguments,
-};
+use switchboard_core::{Builtins, ErrorCode, ToolNode, Variables, redact_json, resolve_arguments};
 use switchboard_mcp::McpError;
 use switchboard_store::{Store, StoreError, User};
 use tokio_util::sync::CancellationToken;
@@ -155,11 +153,12 @@ pub async fn run_node(
         cancel,
         progress: None,
     };
-    let masked = |arguments: &Map<String, Value>| {
-        match redact_json(&Value::Object(arguments.clone()), &spec.secret_values()) {
-            Value::Object(map) => map,
-            _ => Map::new(),
-        }
+    let masked = |arguments: &Map<String, Value>| match redact_json(
+        &Value::Object(arguments.clone()),
+        &spec.secret_values(),
+    ) {
+        Value::Object(map) => map,
+        _ => Map::new(),
     };
     match tool_calls.call(request).await {
         Ok(outcome) => {

@@ -13,7 +13,8 @@
 //! the error the servers routes answer (502/504), since nothing could be checked.
 
 use switchboard_core::{
-    ErrorCode, NodeCheckError, OwnerId, SpecError, ToolInfo, ToolNode, VariableDecl, check_node, is_builtin,
+    ErrorCode, NodeCheckError, OwnerId, SpecError, ToolInfo, ToolNode, VariableDecl, check_node,
+    is_builtin,
 };
 use switchboard_mcp::{ConnectionManager, McpError};
 use switchboard_store::{Store, StoreError};
@@ -178,7 +179,10 @@ mod tests {
         let error = check_against(&node("{{org}}"), &[tool()], &[]).unwrap_err();
         assert!(matches!(error, NodeSaveError::Check(_)), "{error}");
         let text = error.to_string();
-        assert!(text.contains("selectedTools[0].parameterMappings.owner"), "{text}");
+        assert!(
+            text.contains("selectedTools[0].parameterMappings.owner"),
+            "{text}"
+        );
         assert!(text.contains("org"), "{text}");
     }
 }

@@ -8,8 +8,7 @@ use super::common::{from_json, to_i64, to_json, to_u32};
 use crate::error::{Entity, StoreError};
 use crate::model::{Assistant, AssistantConfig, Timestamp, ToolMode};
 
-pub(crate) const COLUMNS: &str =
-    "id, name, system_prompt, provider_id, model, tool_mode, max_rounds, variables, created_at, \
+pub(crate) const COLUMNS: &str = "id, name, system_prompt, provider_id, model, tool_mode, max_rounds, variables, created_at, \
      updated_at";
 
 #[derive(Debug, sqlx::FromRow)]

@@ -6,9 +6,9 @@ use switchboard_store::{AssistantConfig, MessageRole, NewConversation, NewMessag
 
 use crate::common::TestDb;
 use crate::conversations::call;
-use crate::tool_nodes::node;
 use crate::providers::openai;
 use crate::servers::secret_spec;
+use crate::tool_nodes::node;
 
 crate::on_both_backends!(another_owners_rows_are_not_found);
 
@@ -68,7 +68,10 @@ async fn another_owners_rows_are_not_found(db: &TestDb) {
         .append_message(&a, &conversation.id, &new)
         .await
         .unwrap();
-    let stored_node = store.create_tool_node(&a, &node("p", "docs")).await.unwrap();
+    let stored_node = store
+        .create_tool_node(&a, &node("p", "docs"))
+        .await
+        .unwrap();
     let token = store.issue_token(&a, "laptop").await.unwrap();
 
     let before = snapshot(store, &a, &provider.id, &conversation.id).await;

@@ -31,16 +31,19 @@ pub fn node(name: &str, server: &str) -> ToolNode {
                 enabled: true,
                 parameter_mappings: BTreeMap::from([
                     ("city".into(), template("{{city}}")),
-                    ("path".into(), template("repos/{{repo.owner}}/{{ repo.name }}")),
+                    (
+                        "path".into(),
+                        template("repos/{{repo.owner}}/{{ repo.name }}"),
+                    ),
                     ("units".into(), Mapping::Literal("metric".into())),
-                    ("braces".into(), Mapping::Literal("not {{a}} template".into())),
+                    (
+                        "braces".into(),
+                        Mapping::Literal("not {{a}} template".into()),
+                    ),
                     ("shape".into(), Mapping::Literal(json!({"variable": "x"}))),
                     // serde_json parses floats exactly only with `float_roundtrip` (found by
                     // the round-trip property: this one came back as ...6375).
-                    (
-                        "scale".into(),
-                        Mapping::Literal(944415596587.6376.into()),
-                    ),
+                    ("scale".into(), Mapping::Literal(944415596587.6376.into())),
                 ]),
             },
             SelectedTool {
@@ -112,7 +115,9 @@ async fn tool_nodes_round_trip_and_follow_their_server(db: &TestDb) {
         Err(StoreError::Conflict { .. })
     ));
     assert!(matches!(
-        store.create_tool_node(&owner, &node("x", "no-server")).await,
+        store
+            .create_tool_node(&owner, &node("x", "no-server"))
+            .await,
         Err(StoreError::NotFound { .. })
     ));
     assert!(matches!(
@@ -177,10 +182,7 @@ async fn tool_nodes_of_an_assistant_go_with_it(db: &TestDb) {
 
     let mut of_assistant = node("of-assistant", "weather");
     of_assistant.assistant_id = Some(assistant.id.clone());
-    let of_assistant = store
-        .create_tool_node(&owner, &of_assistant)
-        .await
-        .unwrap();
+    let of_assistant = store.create_tool_node(&owner, &of_assistant).await.unwrap();
     let standalone = store
         .create_tool_node(&owner, &node("standalone", "weather"))
         .await
@@ -233,10 +235,7 @@ async fn tool_nodes_of_an_assistant_go_with_it(db: &TestDb) {
         .update_tool_node(&owner, &of_assistant.id, &of_assistant.node)
         .await
         .unwrap();
-    store
-        .delete_assistant(&owner, &assistant.id)
-        .await
-        .unwrap();
+    store.delete_assistant(&owner, &assistant.id).await.unwrap();
     let left = store.tool_nodes(&owner).await.unwrap();
     assert_eq!(left, vec![standalone]);
 }

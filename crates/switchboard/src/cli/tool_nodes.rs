@@ -159,11 +159,7 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     if context.json {
         output::print_json(&json!({ "action": "added", "node": created }));
     } else {
-        outln!(
-            "added tool node `{}` ({})",
-            created.node.name,
-            created.id
-        );
+        outln!("added tool node `{}` ({})", created.node.name, created.id);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -241,9 +237,7 @@ fn parse_decl(text: &str) -> Result<VariableDecl, String> {
 
 fn parse_type(text: &str) -> Result<VariableType, String> {
     serde_json::from_value(Value::String(text.to_owned())).map_err(|_| {
-        format!(
-            "unknown type `{text}`: use string, number, integer, boolean, object, array or any"
-        )
+        format!("unknown type `{text}`: use string, number, integer, boolean, object, array or any")
     })
 }
 
