@@ -1,17 +1,17 @@
 //! Settling one round's calls: rejections answered, approved calls run (concurrently), and a
 //! wait for the decisions still missing.
 
-use serde_json::{Map, Value};
-use switchboard_core::{ToolCallRecord, ToolCallStatus, resolve_arguments};
-use switchboard_mcp::CallOptions;
+use std::sync::Arc;
+
+use switchboard_core::{ToolCallRecord, ToolCallStatus};
 use switchboard_store::{Message, StoreError};
 
 use super::Run;
 
 const DECISION_POLL: std::time::Duration = std::time::Duration::from_secs(2);
-use crate::catalog::CatalogTool;
 use crate::error::AgentError;
 use crate::results::error_response;
+use crate::tool_call::{CallerKind, ToolCallRequest};
 use crate::turn::calls_of;
 
 impl Run<'_> {
@@ -117,36 +117,30 @@ impl Run<'_> {
                 )
                 .await;
         };
-        let arguments = match self.arguments(tool, call).await? {
-            Ok(arguments) => arguments,
-            Err((code, message)) => {
-                return self
-                    .set_outcome(
-                        message_id,
-                        &call.id,
-                        ToolCallStatus::Error,
-                        error_response(code, &message),
-                        true,
-                    )
-                    .await;
-            }
+        // A tool offered through a node runs under it: its selection, mappings (filled from
+        // the run's variables, read now), retry policy and timeout.
+        let variables = match &tool.node {
+            Some(node) => Some(self.variables(node).await?),
+            None => None,
         };
-        let options = CallOptions {
+        let request = ToolCallRequest {
             cancel: self.cancel.child_token(),
-            timeout: tool.node.as_ref().and_then(|n| n.node.timeout),
-            ..CallOptions::default()
+            node: tool.node.clone(),
+            variables,
+            ..ToolCallRequest::new(
+                self.owner.clone(),
+                CallerKind::Agent,
+                Arc::clone(&tool.server),
+                call.tool_name.clone(),
+                call.arguments.clone(),
+            )
         };
         let result = self
             .agent
-            .backend
-            .call(
-                self.owner,
-                &tool.server,
-                &call.tool_name,
-                Some(arguments),
-                options,
-            )
-            .await;
+            .tool_calls
+            .call(request)
+            .await
+            .map(|outcome| outcome.result);
         let (status, response, is_error) = match result {
             Ok(result) => {
                 let is_error = result.is_error == Some(true);
@@ -173,40 +167,5 @@ impl Run<'_> {
         };
         self.set_outcome(message_id, &call.id, status, response, is_error)
             .await
-    }
-}
-
-impl Run<'_> {
-    /// The arguments sent for `call`: the model's, with the mappings of the tool's node filled
-    /// in from the run's variables and the whole checked against the tool's full schema. A
-    /// variable with no value is the model's error to read (`MCP_INVALID_PARAMS` naming it),
-    /// never a parameter silently left out.
-    async fn arguments(
-        &self,
-        tool: &CatalogTool,
-        call: &ToolCallRecord,
-    ) -> Result<Result<Map<String, Value>, (&'static str, String)>, AgentError> {
-        let Some(node) = &tool.node else {
-            return Ok(Ok(call.arguments.clone()));
-        };
-        let Some(selected) = node.node.selected(&tool.tool.name) else {
-            return Ok(Err((
-                "MCP_TOOL_NOT_FOUND",
-                format!("the tool node no longer offers {}", tool.tool.name),
-            )));
-        };
-        let variables = self.variables(node).await?;
-        let arguments = match resolve_arguments(selected, call.arguments.clone(), &variables) {
-            Ok(arguments) => arguments,
-            Err(e) => return Ok(Err(("MCP_INVALID_PARAMS", e.to_string()))),
-        };
-        let schema = Value::Object(tool.tool.input_schema.clone());
-        if let Err(e) = switchboard_schema::validate::validate_arguments(
-            &schema,
-            &Value::Object(arguments.clone()),
-        ) {
-            return Ok(Err((e.code().as_str(), e.to_string())));
-        }
-        Ok(Ok(arguments))
     }
 }
