@@ -21,6 +21,7 @@ pub mod resolve;
 pub mod results;
 mod run;
 mod running;
+pub mod tool_call;
 mod turn;
 
 pub use agent::{Agent, AgentConfig, AgentObserver, ApprovalPolicy, Claim, RunOutcome, RunSpec};
@@ -32,3 +33,4 @@ pub use resolve::{
     ClientSource, EnvProvider, PlainClients, ProviderChoice, ResolveError, RunPlan, RunRequest,
     ServerChoice, resolve,
 };
+pub use tool_call::{CallerKind, ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls};

@@ -202,9 +202,9 @@ impl From<AgentError> for ApiError {
     }
 }
 
-impl From<crate::tool_lookup::LookupError> for ApiError {
-    fn from(e: crate::tool_lookup::LookupError) -> Self {
-        crate::error_words::lookup(&e)
+impl From<switchboard_agent::ToolCallError> for ApiError {
+    fn from(e: switchboard_agent::ToolCallError) -> Self {
+        crate::error_words::tool_call(&e)
     }
 }
 

@@ -27,7 +27,6 @@ pub mod stream_auth;
 pub mod tool_lookup;
 pub mod tool_nodes;
 mod unknown_fields;
-mod validators;
 mod web;
 
 pub use config::{EnvProvider, ServerConfig};

@@ -65,6 +65,8 @@ pub struct Limits {
     pub writes: Rate,
     /// Connections served at once; more wait in the listen backlog until one closes.
     pub max_connections: usize,
+    /// Tool-call audit records kept per user; older ones are deleted.
+    pub audit_records: u32,
     /// How long a connection may take to send a request's header, and how long an idle
     /// keep-alive connection is kept (hyper starts the same timer when it waits for the next
     /// request; see `serve`).
@@ -91,6 +93,7 @@ impl Default for Limits {
             writes: Rate::new(60, Duration::from_millis(100)),
             max_connections: 1_024,
             header_read_timeout: Duration::from_secs(20),
+            audit_records: 10_000,
         }
     }
 }

@@ -44,6 +44,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/chat/tools"),
     ("POST", "/api/mcp/tools/call"),
     ("POST", "/api/mcp/proxy/{server}/tools/{tool}/call"),
+    ("GET", "/api/tool-calls"),
     ("GET", "/api/providers"),
     ("POST", "/api/providers"),
     ("GET", "/api/providers/{id}"),

@@ -18,6 +18,7 @@ pub enum Entity {
     Message,
     ToolCall,
     ToolNode,
+    AuditRecord,
 }
 
 impl Entity {
@@ -32,6 +33,7 @@ impl Entity {
             Entity::Message => "message",
             Entity::ToolCall => "tool call",
             Entity::ToolNode => "tool node",
+            Entity::AuditRecord => "tool-call record",
         }
     }
 }

@@ -25,6 +25,7 @@
 //! # Ok(()) }
 //! ```
 
+mod audit_store;
 mod error;
 mod migrate;
 pub mod model;
@@ -36,12 +37,14 @@ mod sqlite;
 mod store;
 mod text;
 
+pub use audit_store::AuditStore;
 pub use error::{Entity, StoreError};
 pub use model::{
     ApiToken, Assistant, AssistantConfig, Conversation, DEFAULT_MAX_ROUNDS, IssuedToken, Message,
     MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,
     ServerShape, StoredServer, StoredToolNode, Timestamp, ToolMode, User, WrittenShape,
 };
+pub use model::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use open::{StoreConfig, open, open_postgres, open_sqlite};
 pub use postgres::PostgresStore;
 pub use secret::SecretError;
@@ -55,6 +58,7 @@ pub use store::{
 
 /// Every store trait, so their methods can be called on a `dyn Store`.
 pub mod prelude {
+    pub use crate::audit_store::AuditStore;
     pub use crate::store::{
         AssistantStore, ConversationStore, LeaseStore, ProviderStore, ServerShapeStore,
         ServerStore, SignalStore, Store, ToolNodeStore, UserStore,

@@ -46,6 +46,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "tool nodes",
         include_str!("../migrations/sqlite/0007_tool_nodes.sql"),
     ),
+    (
+        8,
+        "tool call audit",
+        include_str!("../migrations/sqlite/0008_tool_call_audit.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -83,6 +88,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         7,
         "tool nodes",
         include_str!("../migrations/postgres/0007_tool_nodes.sql"),
+    ),
+    (
+        8,
+        "tool call audit",
+        include_str!("../migrations/postgres/0008_tool_call_audit.sql"),
     ),
 ];
 

@@ -5,12 +5,14 @@
 //! epoch ([`Timestamp`]).
 
 mod assistant;
+mod audit;
 mod conversation;
 mod provider;
 mod server_shape;
 mod user;
 
 pub use assistant::{Assistant, AssistantConfig, DEFAULT_MAX_ROUNDS, ToolMode};
+pub use audit::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use conversation::{Conversation, Message, MessageRole, NewConversation, NewMessage};
 pub use provider::{Provider, ProviderConfig, ProviderKind};
 pub use server_shape::{ServerShape, WrittenShape};

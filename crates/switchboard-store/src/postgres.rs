@@ -11,6 +11,7 @@ use sqlx::{Postgres, Transaction};
 use crate::StoreError;
 use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
+use crate::sql::audit::impl_audit_store;
 use crate::sql::conversations::impl_conversation_store;
 use crate::sql::leases::impl_lease_store;
 use crate::sql::providers::impl_provider_store;
@@ -60,6 +61,7 @@ impl_assistant_store!(PostgresStore, Postgres);
 impl_conversation_store!(PostgresStore, Postgres);
 impl_tool_node_store!(PostgresStore, Postgres);
 impl_lease_store!(PostgresStore, Postgres);
+impl_audit_store!(PostgresStore, Postgres);
 
 #[async_trait::async_trait]
 impl SignalStore for PostgresStore {

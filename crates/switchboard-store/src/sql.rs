@@ -15,6 +15,7 @@
 //! decode is a [`StoreError::Corrupt`](crate::StoreError::Corrupt) naming it.
 
 pub(crate) mod assistants;
+pub(crate) mod audit;
 pub(crate) mod common;
 pub(crate) mod conversation_rows;
 pub(crate) mod conversations;

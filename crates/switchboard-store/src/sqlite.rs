@@ -20,6 +20,7 @@ use sqlx::{Sqlite, Transaction};
 use crate::StoreError;
 use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
+use crate::sql::audit::impl_audit_store;
 use crate::sql::conversations::impl_conversation_store;
 use crate::sql::leases::impl_lease_store;
 use crate::sql::providers::impl_provider_store;
@@ -104,6 +105,7 @@ impl_assistant_store!(SqliteStore, Sqlite);
 impl_conversation_store!(SqliteStore, Sqlite);
 impl_tool_node_store!(SqliteStore, Sqlite);
 impl_lease_store!(SqliteStore, Sqlite);
+impl_audit_store!(SqliteStore, Sqlite);
 
 #[async_trait::async_trait]
 impl SignalStore for SqliteStore {

@@ -38,6 +38,7 @@ pub trait Store:
     + ToolNodeStore
     + LeaseStore
     + SignalStore
+    + crate::audit_store::AuditStore
     + Send
     + Sync
     + std::fmt::Debug

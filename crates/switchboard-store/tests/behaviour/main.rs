@@ -8,6 +8,7 @@
 mod common;
 
 mod assistants;
+mod audit;
 mod concurrency;
 mod conversations;
 mod isolation;

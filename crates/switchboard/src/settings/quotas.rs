@@ -49,6 +49,9 @@ const AUTH_FAILURE_BURST: Key = Key::new("quotas", "auth_failure_burst", "20")
 const AUTH_FAILURE_INTERVAL: Key = Key::new("quotas", "auth_failure_interval", "3s")
     .env("SWITCHBOARD_AUTH_FAILURE_INTERVAL")
     .flag("--auth-failure-interval");
+const AUDIT_RECORDS: Key = Key::new("quotas", "audit_records", "10000")
+    .env("SWITCHBOARD_AUDIT_RECORDS")
+    .flag("--audit-records");
 const LAUNCH_TEMPLATES: Key = Key::new("quotas", "launch_templates", "")
     .env("SWITCHBOARD_LAUNCH_TEMPLATES")
     .flag("--launch-template");
@@ -96,6 +99,10 @@ pub struct QuotaFlags {
     /// ...and then one per this interval [default: 3s].
     #[arg(long, value_name = "DURATION")]
     pub auth_failure_interval: Option<String>,
+    /// Tool-call audit records kept per user (`GET /api/tool-calls`); older ones are
+    /// deleted [default: 10000].
+    #[arg(long, value_name = "N")]
+    pub audit_records: Option<String>,
     /// A launch template: a stdio server members may run (admins may run any), written
     /// `PROGRAM [ARG]... [env=NAME,...]`. Arguments are matched one for one; an argument with a
     /// `*` takes one package name there (`npx -y @modelcontextprotocol/server-*`); `env=` lists
@@ -129,6 +136,7 @@ pub struct QuotaSettings {
     pub write_interval: Duration,
     pub auth_failure_burst: u32,
     pub auth_failure_interval: Duration,
+    pub audit_records: u32,
     pub launch_templates: Vec<Template>,
     pub allowed_destinations: Vec<Destination>,
 }
@@ -154,6 +162,7 @@ impl QuotaSettings {
                 &AUTH_FAILURE_INTERVAL,
                 flags.auth_failure_interval.as_slice(),
             )?,
+            audit_records: layers.take(&AUDIT_RECORDS, flags.audit_records.as_slice())?,
             launch_templates: layers.take(&LAUNCH_TEMPLATES, &flags.launch_templates)?,
             allowed_destinations: layers.take(&ALLOWED_DESTINATIONS, &flags.allow_destinations)?,
         })
@@ -171,6 +180,7 @@ impl QuotaSettings {
             header_read_timeout: self.header_read_timeout,
             writes: Rate::new(self.write_burst, self.write_interval),
             auth_failures: Rate::new(self.auth_failure_burst, self.auth_failure_interval),
+            audit_records: self.audit_records,
             ..Limits::default()
         }
     }
