@@ -213,7 +213,7 @@ pub(crate) fn any_object() -> Value {
 pub(crate) fn node(spec: &ServerSpec, selected: Vec<SelectedTool>) -> StoredNode {
     StoredNode {
         id: "node-1".into(),
-        preset: ToolNode {
+        node: ToolNode {
             name: "node".into(),
             server_id: spec.id.clone(),
             selected_tools: selected,
