@@ -222,7 +222,7 @@ impl From<crate::tool_nodes::NodeSaveError> for ApiError {
 
 impl From<crate::tool_nodes::NodeRunError> for ApiError {
     fn from(e: crate::tool_nodes::NodeRunError) -> Self {
-        crate::error_words::tool_node::run(&e)
+        crate::error_words::tool_node::run(e)
     }
 }
 

@@ -48,15 +48,16 @@ pub fn check(e: &NodeCheckError) -> Words {
     }
 }
 
-pub fn run(e: &NodeRunError) -> ApiError {
+pub fn run(e: NodeRunError) -> ApiError {
+    let english = e.to_string();
     match e {
-        NodeRunError::Store(e) => store(e),
+        NodeRunError::Store(e) => store(&e),
         NodeRunError::ToolRequired { node, count } => {
-            ApiError::new(ErrorCode::ValidationError, e.to_string())
+            ApiError::new(ErrorCode::ValidationError, english)
                 .key("error.msg.node_tool_required")
                 .param("node", format!("{node:?}"))
                 .param("count", count)
         }
-        NodeRunError::Call(e) => ApiError::from(e.clone()),
+        NodeRunError::Call(e) => ApiError::from(e),
     }
 }

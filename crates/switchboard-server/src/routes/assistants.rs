@@ -91,8 +91,10 @@ async fn read(
     ))
 }
 
-/// Replaces an assistant's configuration. Its variables must still declare every variable its
-/// tool nodes use (400 naming the node, the mapping and the variable).
+/// Replaces an assistant's configuration.
+///
+/// Its variables must still declare every variable its tool nodes use (else 400 naming the
+/// node, the mapping and the variable).
 #[utoipa::path(
     put,
     path = "/api/assistants/{id}",

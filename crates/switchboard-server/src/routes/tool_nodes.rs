@@ -15,8 +15,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::responses::{
-    BadInput, Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized, UpstreamFailed,
-    UpstreamTimeout,
+    Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized, UpstreamFailed, UpstreamTimeout,
 };
 use crate::auth::Caller;
 use crate::error::ApiError;

@@ -139,8 +139,7 @@ pub(super) struct ProxyQuery {
     preset: Option<String>,
 }
 
-/// The flat-parameter proxy: the whole body is the tool's arguments, or with `?node=`, the
-/// arguments and the node's variables.
+/// The flat-parameter proxy: the body holds the tool's arguments (and a node's variables).
 #[utoipa::path(
     post,
     path = "/api/mcp/proxy/{server}/tools/{tool}/call",
@@ -202,8 +201,8 @@ async fn proxied(
     match query.node.or(query.preset) {
         None => request.arguments = body,
         Some(node) => {
-            let node = state.store.preset(owner, &node).await?;
-            let (arguments, variables) = split_body(body, &node.preset.variables);
+            let node = state.store.tool_node(owner, &node).await?;
+            let (arguments, variables) = split_body(body, &node.node.variables);
             request.arguments = arguments;
             request.variables = Some(
                 Variables::new(Builtins {

@@ -16,8 +16,10 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use switchboard_agent::{Attempt, CallerKind, ToolCallError, ToolCallRequest, ToolCalls};
-use switchboard_core::{Builtins, ErrorCode, ToolNode, Variables, redact_json, resolve_arguments};
+use switchboard_agent::tool_call::Attempt;
+use switchboard_agent::{CallerKind, ToolCallError, ToolCallRequest, ToolCalls};
+use switchboard_core::spec::redact_json;
+use switchboard_core::{Builtins, ErrorCode, ToolNode, Variables, resolve_arguments};
 use switchboard_mcp::McpError;
 use switchboard_store::{Store, StoreError, User};
 use tokio_util::sync::CancellationToken;
@@ -183,10 +185,12 @@ pub async fn run_node(
                 duration_ms: millis(started.elapsed()),
             })
         }
+        // Tried and failed. (With no attempt, the server could not even list its tools:
+        // that is the error answer the servers routes give, 502 or 504.)
         Err(ToolCallError::Mcp {
             error,
             attempts: tried,
-        }) => {
+        }) if !tried.is_empty() => {
             // The mappings resolved before the call was tried, so they do again here (a pure
             // function of the same inputs).
             let sent = stored

@@ -12,9 +12,9 @@
 //! connection only the first time; a server that cannot list its tools refuses the save with
 //! the error the servers routes answer (502/504), since nothing could be checked.
 
+use switchboard_core::tool_node::is_builtin;
 use switchboard_core::{
     ErrorCode, NodeCheckError, OwnerId, SpecError, ToolInfo, ToolNode, VariableDecl, check_node,
-    is_builtin,
 };
 use switchboard_mcp::{ConnectionManager, McpError};
 use switchboard_store::{Store, StoreError};
@@ -145,6 +145,7 @@ mod tests {
 
     fn tool() -> ToolInfo {
         serde_json::from_value(json!({
+            "serverId": "s",
             "name": "get",
             "inputSchema": {"type": "object", "properties": {"owner": {"type": "string"}}}
         }))

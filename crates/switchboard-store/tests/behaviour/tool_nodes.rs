@@ -14,9 +14,11 @@ use switchboard_store::{AssistantConfig, StoreError};
 use crate::common::TestDb;
 use crate::servers::secret_spec;
 
-crate::on_both_backends!(tool_nodes_round_trip_and_follow_their_server);
-crate::on_both_backends!(tool_nodes_of_an_assistant_go_with_it);
-crate::on_both_backends!(tool_nodes_stop_at_the_quota);
+crate::on_both_backends!(
+    tool_nodes_round_trip_and_follow_their_server,
+    tool_nodes_of_an_assistant_go_with_it,
+    tool_nodes_stop_at_the_quota,
+);
 
 /// A node that sets every field (a literal, a whole-value template, an interpolated one with
 /// a dotted path, a literal string that looks like a template, declared variables of several
