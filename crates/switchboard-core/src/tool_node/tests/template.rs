@@ -92,6 +92,22 @@ fn bad_templates_do_not_parse() {
 }
 
 #[test]
+fn parse_errors_say_how_to_write_it() {
+    assert_eq!(
+        TemplateParseError::Unclosed.to_string(),
+        "a {{ is not closed by }} (text that should contain {{ is written {\"value\": \"...\"})"
+    );
+    assert_eq!(
+        TemplateParseError::EmptyName.to_string(),
+        "a {{}} reference has no variable name"
+    );
+    assert_eq!(
+        TemplateParseError::NoReference.to_string(),
+        "the text has no {{variable}} reference"
+    );
+}
+
+#[test]
 fn names_follow_the_grammar() {
     for good in ["a", "_a", "A-b_9", "user.email", "a.0", "a.b-c.D_e"] {
         assert!(VarPath::parse(good).is_ok(), "{good}");
