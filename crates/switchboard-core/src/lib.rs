@@ -27,5 +27,5 @@ pub use tool_call::{ToolCallRecord, ToolCallStatus};
 pub use tool_node::{
     BUILTIN_VARIABLES, Builtins, Mapping, NodeCheckError, ResolveError, SelectedTool, Template,
     TemplateParseError, ToolNode, VarPath, VariableDecl, VariableType, Variables, check_node,
-    hide_mapped, resolve_arguments,
+    hide_mapped, is_builtin, resolve_arguments, validate_variables,
 };

@@ -8,6 +8,37 @@
 //! - [`check_node`]: property 7 at save, against the server's live tool list;
 //! - [`resolve_arguments`]: property 7 at execution;
 //! - [`hide_mapped`]: the schema the model sees, without the parameters a node fills.
+//!
+//! ```
+//! use serde_json::json;
+//! use switchboard_core::{Builtins, ToolNode, Variables, resolve_arguments};
+//!
+//! let node: ToolNode = serde_json::from_value(json!({
+//!     "name": "issues",
+//!     "serverId": "github",
+//!     "variables": [{"name": "repo", "type": "string", "default": "cargo"}],
+//!     "selectedTools": [{
+//!         "name": "list_issues",
+//!         "parameterMappings": {"owner": "{{user.name}}", "path": "repos/{{user.name}}/{{repo}}"}
+//!     }]
+//! }))?;
+//! node.validate()?;
+//! let vars = Variables::new(Builtins {
+//!     user_id: "u1".into(),
+//!     user_name: "rust-lang".into(),
+//!     conversation_id: None,
+//!     now: "2026-01-01T00:00:00Z".into(),
+//! })
+//! .with_declared(&node.variables);
+//! let tool = node.selected("list_issues").expect("selected and enabled");
+//! let model_said = json!({"owner": "someone-else", "state": "open"});
+//! let sent = resolve_arguments(tool, model_said.as_object().cloned().unwrap_or_default(), &vars)?;
+//! assert_eq!(
+//!     serde_json::Value::Object(sent),
+//!     json!({"owner": "rust-lang", "path": "repos/rust-lang/cargo", "state": "open"})
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::collections::BTreeMap;
 use std::time::Duration;

@@ -86,7 +86,10 @@ impl fmt::Display for VarPath {
 #[non_exhaustive]
 pub enum TemplateParseError {
     /// `{{` with no `}}` after it.
-    #[error("a {{{{ is not closed by }}}}")]
+    #[error(
+        "a {{{{ is not closed by }}}} (text that should contain {{{{ is written \
+         {{\"value\": \"...\"}})"
+    )]
     Unclosed,
     /// `{{}}` or `{{  }}`.
     #[error("a {{{{}}}} reference has no variable name")]
