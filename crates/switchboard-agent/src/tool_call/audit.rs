@@ -93,7 +93,7 @@ impl AuditLog {
             let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
             // The first drop, then every thousandth: a flood of warnings would only add to
             // the load that filled the queue.
-            if dropped == 1 || dropped % 1000 == 0 {
+            if dropped == 1 || dropped.is_multiple_of(1000) {
                 tracing::warn!(
                     dropped,
                     "the tool-call audit cannot keep up; records were dropped"
