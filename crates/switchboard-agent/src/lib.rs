@@ -33,4 +33,6 @@ pub use resolve::{
     ClientSource, EnvProvider, PlainClients, ProviderChoice, ResolveError, RunPlan, RunRequest,
     ServerChoice, resolve,
 };
-pub use tool_call::{CallerKind, ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls};
+pub use tool_call::{
+    Attempt, CallerKind, ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls,
+};

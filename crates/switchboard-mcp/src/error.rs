@@ -184,11 +184,10 @@ impl McpError {
             | McpError::ConnectTimeout { .. }
             | McpError::ClosedDuringHandshake { .. }
             | McpError::ConnectionLost { .. } => RetrySafety::Always,
-            McpError::ConnectFailed { code, .. }
-                if matches!(code, ErrorCode::McpUnreachable | ErrorCode::McpTimeout) =>
-            {
-                RetrySafety::Always
-            }
+            McpError::ConnectFailed {
+                code: ErrorCode::McpUnreachable | ErrorCode::McpTimeout,
+                ..
+            } => RetrySafety::Always,
             McpError::LostAfterSend { .. } | McpError::Timeout { .. } => RetrySafety::IfIdempotent,
             _ => RetrySafety::Never,
         }

@@ -3,16 +3,21 @@
 //! The proxy is benchmarked, and a database write per call (a transaction, on SQLite a
 //! file sync) would be most of its latency. So a call only puts its record on a bounded
 //! channel; one background task takes whatever has queued, up to a batch, and writes it in one
-//! transaction (which also prunes each owner's oldest records, [`AuditStore`]). When the
-//! channel is full (the database cannot keep up) the record is dropped and counted, with a
-//! warning: an answer is never held up, or refused, for its audit line.
+//! transaction. When the channel is full (the database cannot keep up) the record is dropped
+//! and counted, with a warning: an answer is never held up, or refused, for its audit line.
+//!
+//! Each owner keeps their newest `keep` records. Pruning walks that many index entries, so
+//! the writer prunes an owner when it first writes for them and then every [`PRUNE_EVERY`]
+//! records of theirs, not after each one: an owner holds at most `keep + PRUNE_EVERY`.
 //!
 //! Records reach the store after the answer, so a reader that must see its own calls asks
 //! for a [`AuditLog::flush`] first: it returns once everything queued before it is written.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
+use switchboard_core::OwnerId;
 use switchboard_store::{AuditStore, NewAuditRecord};
 use tokio::sync::{mpsc, oneshot};
 
@@ -36,6 +41,9 @@ impl Default for AuditConfig {
         }
     }
 }
+
+/// Records of one owner written between two prunings of theirs, at most.
+pub(crate) const PRUNE_EVERY: u32 = 64;
 
 enum Message {
     Record(NewAuditRecord),
@@ -93,7 +101,7 @@ impl AuditLog {
             let dropped = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
             // The first drop, then every thousandth: a flood of warnings would only add to
             // the load that filled the queue.
-            if dropped == 1 || dropped % 1000 == 0 {
+            if dropped == 1 || dropped.is_multiple_of(1000) {
                 tracing::warn!(
                     dropped,
                     "the tool-call audit cannot keep up; records were dropped"
@@ -130,6 +138,9 @@ async fn write(
     let mut messages = Vec::with_capacity(batch);
     let mut records = Vec::with_capacity(batch);
     let mut flushes = Vec::new();
+    // Records written per owner since they were last pruned; an owner not in it yet is
+    // pruned at their first record.
+    let mut unpruned: HashMap<OwnerId, u32> = HashMap::new();
     while queue.recv_many(&mut messages, batch).await > 0 {
         for message in messages.drain(..) {
             match message {
@@ -138,14 +149,109 @@ async fn write(
             }
         }
         if !records.is_empty() {
-            let keep = keep.load(Ordering::Relaxed);
-            if let Err(error) = store.record_tool_calls(&records, keep).await {
-                tracing::warn!(%error, lost = records.len(), "cannot write tool-call audit records");
+            match store.record_tool_calls(&records).await {
+                Ok(()) => prune(store.as_ref(), &records, &mut unpruned, &keep).await,
+                Err(error) => {
+                    tracing::warn!(%error, lost = records.len(), "cannot write tool-call audit records");
+                }
             }
             records.clear();
         }
         for done in flushes.drain(..) {
             let _ = done.send(());
         }
+    }
+}
+
+/// Prunes the owners of `written` who are due (see [`PRUNE_EVERY`]).
+async fn prune(
+    store: &dyn AuditStore,
+    written: &[NewAuditRecord],
+    unpruned: &mut HashMap<OwnerId, u32>,
+    keep: &AtomicU32,
+) {
+    let mut due = Vec::new();
+    for record in written {
+        let count = unpruned.entry(record.owner.clone()).or_insert(PRUNE_EVERY);
+        *count += 1;
+        if *count > PRUNE_EVERY && !due.contains(&record.owner) {
+            due.push(record.owner.clone());
+        }
+    }
+    let keep = keep.load(Ordering::Relaxed);
+    for owner in due {
+        unpruned.insert(owner.clone(), 0);
+        if let Err(error) = store.prune_tool_calls(&owner, keep).await {
+            tracing::warn!(%error, "cannot prune the tool-call audit");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use switchboard_core::ServerId;
+    use switchboard_store::{AuditOutcome, CallerKind, Timestamp};
+
+    use super::*;
+    use crate::tool_call::fakes::MemoryAudit;
+
+    fn record(owner: &str) -> NewAuditRecord {
+        NewAuditRecord {
+            owner: OwnerId(owner.into()),
+            at: Timestamp(0),
+            caller: CallerKind::Proxy,
+            server_id: ServerId("s".into()),
+            tool: "t".into(),
+            node_id: None,
+            outcome: AuditOutcome::Ok,
+            attempts: 1,
+            duration_ms: 0,
+        }
+    }
+
+    #[tokio::test]
+    async fn an_owner_is_pruned_at_their_first_record_and_then_every_so_many() {
+        let store = Arc::new(MemoryAudit::default());
+        let config = AuditConfig {
+            keep: 2,
+            queue: 16,
+            batch: 1,
+        };
+        // Three records of `a` before the writer starts: pruned to two at once.
+        store
+            .record_tool_calls(&[record("a"), record("a"), record("a")])
+            .await
+            .unwrap();
+        let log = AuditLog::start(store.clone(), &config);
+        let count = || store.records.lock().unwrap().len();
+        log.record(record("a"));
+        log.flush().await;
+        assert_eq!(count(), 2, "pruned at the first record of this process");
+        for n in 1..=PRUNE_EVERY {
+            log.record(record("a"));
+            log.flush().await;
+            assert_eq!(count(), 2 + n as usize, "not pruned after each record");
+        }
+        log.record(record("a"));
+        log.flush().await;
+        assert_eq!(count(), 2, "pruned once PRUNE_EVERY more were written");
+        assert_eq!(log.dropped(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_drops_records_and_counts_them_without_waiting() {
+        let store = Arc::new(MemoryAudit::default());
+        let config = AuditConfig {
+            queue: 1,
+            ..AuditConfig::default()
+        };
+        let log = AuditLog::start(store.clone(), &config);
+        // On this single-threaded runtime the writer cannot run until the test waits.
+        log.record(record("a"));
+        log.record(record("a"));
+        log.record(record("a"));
+        assert_eq!(log.dropped(), 2);
+        log.flush().await;
+        assert_eq!(store.records.lock().unwrap().len(), 1);
     }
 }

@@ -146,13 +146,25 @@ pub(crate) struct MemoryAudit {
 
 #[async_trait::async_trait]
 impl AuditStore for MemoryAudit {
-    async fn record_tool_calls(
-        &self,
-        records: &[NewAuditRecord],
-        _keep: u32,
-    ) -> Result<(), StoreError> {
+    async fn record_tool_calls(&self, records: &[NewAuditRecord]) -> Result<(), StoreError> {
         self.records.lock().unwrap().extend_from_slice(records);
         Ok(())
+    }
+
+    /// Keeps each owner's newest `keep`, as the stores do.
+    async fn prune_tool_calls(&self, owner: &OwnerId, keep: u32) -> Result<u64, StoreError> {
+        let mut records = self.records.lock().unwrap();
+        let theirs = records.iter().filter(|r| &r.owner == owner).count();
+        let mut excess = theirs.saturating_sub(keep as usize);
+        let before = records.len();
+        records.retain(|r| {
+            if excess > 0 && &r.owner == owner {
+                excess -= 1;
+                return false;
+            }
+            true
+        });
+        Ok((before - records.len()) as u64)
     }
 
     async fn tool_call_audit(

@@ -202,7 +202,20 @@ async fn proxied(
         None => request.arguments = body,
         Some(node) => {
             let node = state.store.tool_node(owner, &node).await?;
-            let (arguments, variables) = split_body(body, &node.node.variables);
+            // A node of an assistant may use the assistant's variables too.
+            let outer = match &node.node.assistant_id {
+                Some(assistant) => {
+                    state
+                        .store
+                        .assistant(owner, assistant)
+                        .await?
+                        .config
+                        .variables
+                }
+                None => Vec::new(),
+            };
+            let declared = || node.node.variables.iter().chain(&outer);
+            let (arguments, variables) = split_body(body, declared());
             request.arguments = arguments;
             request.variables = Some(
                 Variables::new(Builtins {
@@ -212,7 +225,9 @@ async fn proxied(
                     now: humantime::format_rfc3339_seconds(std::time::SystemTime::now())
                         .to_string(),
                 })
-                .with_layer(variables),
+                .with_layer(variables)
+                .with_declared(&node.node.variables)
+                .with_declared(&outer),
             );
             request.node = Some(Arc::new(node));
         }
@@ -220,18 +235,18 @@ async fn proxied(
     answer(state.tool_calls.call(request).await?)
 }
 
-/// A proxy body under a node: keys naming a variable the node declares are variables, the
-/// rest are arguments. Every key is also offered as a variable (below the declared ones), so
-/// a node stored before variables were declared (a `?preset=` of old, whose `{{name}}`
-/// took the body's `name`) resolves as it did.
-fn split_body(
+/// A proxy body under a node: keys naming a variable the node (or its assistant) declares
+/// are variables, the rest are arguments. Every key is also offered as a variable, so a node
+/// stored before variables were declared (a `?preset=` of old, whose `{{name}}` took the
+/// body's `name`) resolves as it did.
+fn split_body<'a>(
     body: Map<String, Value>,
-    declared: &[VariableDecl],
+    declared: impl Iterator<Item = &'a VariableDecl> + Clone,
 ) -> (Map<String, Value>, Map<String, Value>) {
     let variables = body.clone();
     let arguments = body
         .into_iter()
-        .filter(|(key, _)| !declared.iter().any(|d| &d.name == key))
+        .filter(|(key, _)| !declared.clone().any(|d| &d.name == key))
         .collect();
     (arguments, variables)
 }

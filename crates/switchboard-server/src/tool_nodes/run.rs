@@ -16,8 +16,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use switchboard_agent::tool_call::Attempt;
-use switchboard_agent::{CallerKind, ToolCallError, ToolCallRequest, ToolCalls};
+use switchboard_agent::{Attempt, CallerKind, ToolCallError, ToolCallRequest, ToolCalls};
 use switchboard_core::spec::redact_json;
 use switchboard_core::{Builtins, ErrorCode, ToolNode, Variables, resolve_arguments};
 use switchboard_mcp::McpError;

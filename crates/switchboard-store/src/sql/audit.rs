@@ -77,13 +77,11 @@ macro_rules! impl_audit_store {
                 async fn record_tool_calls(
                     &self,
                     records: &[NewAuditRecord],
-                    keep: u32,
                 ) -> Result<(), StoreError> {
                     if records.is_empty() {
                         return Ok(());
                     }
                     let mut tx = self.begin_write().await?;
-                    let mut owners: Vec<&OwnerId> = Vec::new();
                     for record in records {
                         sqlx::query(INSERT)
                             .bind(&record.owner.0)
@@ -102,19 +100,22 @@ macro_rules! impl_audit_store {
                             .bind(i64::try_from(record.duration_ms).unwrap_or(i64::MAX))
                             .execute(&mut *tx)
                             .await?;
-                        if !owners.contains(&&record.owner) {
-                            owners.push(&record.owner);
-                        }
-                    }
-                    for owner in owners {
-                        sqlx::query(PRUNE)
-                            .bind(&owner.0)
-                            .bind(i64::from(keep))
-                            .execute(&mut *tx)
-                            .await?;
                     }
                     tx.commit().await?;
                     Ok(())
+                }
+
+                async fn prune_tool_calls(
+                    &self,
+                    owner: &OwnerId,
+                    keep: u32,
+                ) -> Result<u64, StoreError> {
+                    let done = sqlx::query(PRUNE)
+                        .bind(&owner.0)
+                        .bind(i64::from(keep))
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(done.rows_affected())
                 }
 
                 async fn tool_call_audit(

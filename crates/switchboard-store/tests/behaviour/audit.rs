@@ -1,5 +1,5 @@
-//! The tool-call audit: records read back as written, newest first, per owner only, bounded
-//! per owner, and never failing a batch for a record whose owner is gone.
+//! The tool-call audit: records read back as written, newest first, per owner only, pruned
+//! per owner to the newest ones, and never failing a batch for a record whose owner is gone.
 
 use switchboard_core::{ErrorCode, OwnerId, ServerId};
 use switchboard_store::{AuditOutcome, CallerKind, NewAuditRecord, Timestamp};
@@ -37,7 +37,7 @@ async fn records_read_back_newest_first_for_their_owner_only(db: &TestDb) {
     let second = record(&a, "write\0it", AuditOutcome::Error(ErrorCode::McpTimeout));
     let theirs = record(&b, "read", AuditOutcome::ToolError);
     db.store
-        .record_tool_calls(&[first.clone(), theirs, second], 100)
+        .record_tool_calls(&[first.clone(), theirs, second])
         .await
         .unwrap();
 
@@ -91,10 +91,12 @@ async fn each_owner_keeps_only_the_newest_records(db: &TestDb) {
         .map(|n| record(&a, &format!("t{n}"), AuditOutcome::Ok))
         .collect();
     db.store
-        .record_tool_calls(&[record(&b, "theirs", AuditOutcome::Ok)], 3)
+        .record_tool_calls(&[record(&b, "theirs", AuditOutcome::Ok)])
         .await
         .unwrap();
-    db.store.record_tool_calls(&batch, 3).await.unwrap();
+    db.store.record_tool_calls(&batch).await.unwrap();
+    assert_eq!(db.store.prune_tool_calls(&a, 3).await.unwrap(), 2);
+    assert_eq!(db.store.prune_tool_calls(&b, 3).await.unwrap(), 0);
     let kept: Vec<String> = db
         .store
         .tool_call_audit(&a, 100)
@@ -107,9 +109,10 @@ async fn each_owner_keeps_only_the_newest_records(db: &TestDb) {
     // Another owner's records are not pruned by a's.
     assert_eq!(db.store.tool_call_audit(&b, 100).await.unwrap().len(), 1);
     db.store
-        .record_tool_calls(&[record(&a, "t5", AuditOutcome::Ok)], 3)
+        .record_tool_calls(&[record(&a, "t5", AuditOutcome::Ok)])
         .await
         .unwrap();
+    db.store.prune_tool_calls(&a, 3).await.unwrap();
     let kept = db.store.tool_call_audit(&a, 100).await.unwrap();
     assert_eq!(kept.len(), 3);
     assert_eq!(kept[0].tool, "t5");
@@ -120,13 +123,10 @@ async fn a_record_of_a_deleted_owner_is_skipped(db: &TestDb) {
     let gone = db.user("gone").await.id;
     db.store.delete_user(&gone).await.unwrap();
     db.store
-        .record_tool_calls(
-            &[
-                record(&gone, "lost", AuditOutcome::Ok),
-                record(&a, "kept", AuditOutcome::Ok),
-            ],
-            10,
-        )
+        .record_tool_calls(&[
+            record(&gone, "lost", AuditOutcome::Ok),
+            record(&a, "kept", AuditOutcome::Ok),
+        ])
         .await
         .unwrap();
     assert_eq!(db.store.tool_call_audit(&a, 10).await.unwrap().len(), 1);
