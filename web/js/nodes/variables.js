@@ -13,8 +13,9 @@ export const VARIABLE_TYPES = ["string", "number", "integer", "boolean", "object
 /** A declared name: one segment (dotted paths are for reaching into a value, not for names). */
 const NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/u;
 
-/** Names taken by the built-ins (`user.*`, `conversation.*`, `now`), which nothing overrides. */
-const RESERVED = new Set(BUILTIN_VARIABLES.map((n) => n.split(".")[0]));
+/** Built-in names (of one segment: `now`), which nothing may declare. A declared `user` is
+ * allowed, as the server allows it: `{{user.email}}` reaches into it, `{{user.id}}` stays the built-in. */
+const RESERVED = new Set(BUILTIN_VARIABLES);
 
 export const emptyRow = () => ({ name: "", type: "string", default: "", description: "" });
 

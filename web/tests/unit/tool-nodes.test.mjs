@@ -64,7 +64,7 @@ const toolArb = fc.record({
 const infosArb = fc.uniqueArray(toolArb, { selector: (t) => t.name, minLength: 1, maxLength: 4 });
 
 const declArb = fc.record({
-  name: nameArb.filter((n) => !["user", "conversation", "now"].includes(n)),
+  name: nameArb.filter((n) => n !== "now"),
   type: fc.constantFrom("string", "number", "integer", "boolean", "object", "array", "any"),
   withDefault: fc.boolean(),
 });
