@@ -35,7 +35,7 @@ export function MappingChooser({ id, param, schema, inputSchema, required, choic
         ${modes().map(([v, text]) => html`<option value=${v} selected=${v === mode}>${text}</option>`)}
       </select>
     </div>
-    ${schema?.description ? html`<p class="muted small">${schema.description}</p>` : null}
+    ${schema?.description && mode !== "literal" ? html`<p class="muted small">${schema.description}</p>` : null}
     ${mode === "literal"
       ? html`<${SchemaForm} schema=${literalSchema(inputSchema, param)} value=${choice.state} idPrefix=${`${id}-literal`}
           onChange=${(state) => onChoice({ ...choice, state })} />`
