@@ -1,7 +1,8 @@
 //! Domain types of Switchboard that do no IO: what an MCP server is ([`ServerSpec`]), what a
-//! tool is ([`ToolInfo`]), the error codes every layer reports ([`ErrorCode`]) and the names
-//! tools are given when offered to a model ([`naming`]), and how other clients' MCP server
-//! lists are read into specs ([`import`]).
+//! tool is ([`ToolInfo`]), the error codes every layer reports ([`ErrorCode`]), the names
+//! tools are given when offered to a model ([`naming`]), how other clients' MCP server lists
+//! are read into specs ([`import`]), and workflow tool nodes with their `{{variable}}`
+//! mappings ([`tool_node`]).
 
 pub mod destination;
 pub mod error_code;
@@ -9,10 +10,10 @@ pub mod import;
 pub mod launch;
 pub mod locale;
 pub mod naming;
-pub mod preset;
 pub mod spec;
 pub mod tool;
 pub mod tool_call;
+pub mod tool_node;
 pub mod upstream_text;
 
 pub use destination::{DestinationRules, is_public};
@@ -20,7 +21,11 @@ pub use error_code::{ErrorCode, RetrySafety};
 pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
 pub use locale::{Locale, UnknownLocale};
 pub use naming::NameTable;
-pub use preset::{ParamMapping, SelectedTool, ToolPreset};
 pub use spec::{Auth, MASK, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};
 pub use tool::{ToolAnnotations, ToolInfo};
 pub use tool_call::{ToolCallRecord, ToolCallStatus};
+pub use tool_node::{
+    BUILTIN_VARIABLES, Builtins, Mapping, NodeCheckError, ResolveError, SelectedTool, Template,
+    TemplateParseError, ToolNode, VarPath, VariableDecl, VariableType, Variables, check_node,
+    hide_mapped, is_builtin, resolve_arguments, validate_variables,
+};

@@ -17,7 +17,7 @@ pub use server_shape::{ServerShape, WrittenShape};
 pub use user::{ApiToken, IssuedToken, Role, User};
 
 use serde::{Deserialize, Serialize};
-use switchboard_core::{ServerSpec, ToolPreset};
+use switchboard_core::{ServerSpec, ToolNode};
 
 /// Milliseconds since the Unix epoch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -54,7 +54,7 @@ pub struct StoredServer {
 pub struct StoredPreset {
     pub id: String,
     #[serde(flatten)]
-    pub preset: ToolPreset,
+    pub preset: ToolNode,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }

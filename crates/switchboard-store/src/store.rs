@@ -12,7 +12,7 @@
 //! placeholder ([`switchboard_core::MASK`]) to mean "keep the stored secret".
 
 use async_trait::async_trait;
-use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolCallRecord, ToolPreset};
+use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolCallRecord, ToolNode};
 
 use crate::StoreError;
 use crate::model::{
@@ -333,7 +333,7 @@ pub trait PresetStore {
     async fn create_preset(
         &self,
         owner: &OwnerId,
-        preset: &ToolPreset,
+        preset: &ToolNode,
     ) -> Result<StoredPreset, StoreError>;
     async fn preset(&self, owner: &OwnerId, id: &str) -> Result<StoredPreset, StoreError>;
     async fn presets(&self, owner: &OwnerId) -> Result<Vec<StoredPreset>, StoreError>;
@@ -341,7 +341,7 @@ pub trait PresetStore {
         &self,
         owner: &OwnerId,
         id: &str,
-        preset: &ToolPreset,
+        preset: &ToolNode,
     ) -> Result<StoredPreset, StoreError>;
     async fn delete_preset(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
 }

@@ -14,7 +14,8 @@ use std::time::Duration;
 use proptest::prelude::*;
 use serde_json::Value;
 use switchboard_core::{
-    Auth, OwnerId, ParamMapping, SelectedTool, ServerId, ServerSpec, ToolPreset, TransportKind,
+    Auth, Mapping, OwnerId, SelectedTool, ServerId, ServerSpec, Template, ToolNode, TransportKind,
+    VarPath,
 };
 
 use common::TestDb;
@@ -114,10 +115,12 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
-fn preset() -> impl Strategy<Value = ToolPreset> {
+fn preset() -> impl Strategy<Value = ToolNode> {
     let mapping = prop_oneof![
-        json_value().prop_map(ParamMapping::Value),
-        "[a-z_]{1,8}".prop_map(ParamMapping::Variable),
+        json_value().prop_map(Mapping::Literal),
+        "[a-z_][a-z_.]{0,7}[a-z]".prop_filter_map("a dotted name", |name| VarPath::parse(&name)
+            .ok()
+            .map(|path| Mapping::Template(Template::variable(path)))),
     ];
     let tool = (
         "[a-z_]{1,10}",
@@ -131,19 +134,27 @@ fn preset() -> impl Strategy<Value = ToolPreset> {
         });
     (
         "[A-Za-z][A-Za-z0-9 ]{0,12}",
-        prop::collection::vec(tool, 0..4),
+        // Tool names are unique in a node.
+        prop::collection::btree_map("[a-z_]{1,10}", tool, 0..4).prop_map(|tools| {
+            tools
+                .into_iter()
+                .map(|(name, tool)| SelectedTool { name, ..tool })
+                .collect::<Vec<_>>()
+        }),
         any::<bool>(),
         0u32..10,
         prop::option::of(1u64..86_400_000),
     )
         .prop_map(
-            |(name, selected_tools, retry_on_error, max_retries, timeout)| ToolPreset {
+            |(name, selected_tools, retry_on_error, max_retries, timeout)| ToolNode {
                 name,
                 server_id: ServerId("target".into()),
                 selected_tools,
                 retry_on_error,
                 max_retries,
                 timeout: timeout.map(Duration::from_millis),
+                variables: Vec::new(),
+                assistant_id: None,
             },
         )
 }

@@ -75,6 +75,24 @@ pub enum SpecError {
     /// `secret_env` names a variable that `env` does not set.
     #[error("{field}: {name:?} is marked secret but is not set in env")]
     UnknownSecretEnv { field: String, name: String },
+    /// A number above its limit (a tool node's `maxRetries`).
+    #[error("{field} must be at most {max}")]
+    TooLarge { field: String, max: u64 },
+    /// A name given twice where each must be unique (a selected tool, a declared variable).
+    #[error("{field}: {name:?} is given more than once")]
+    Duplicate { field: String, name: String },
+    /// Not a name a variable can be declared under.
+    #[error(
+        "{field}: {name:?} is not a variable name (ASCII letters, digits, `_` and `-`, \
+         starting with a letter or `_`)"
+    )]
+    InvalidVariableName { field: String, name: String },
+    /// A built-in variable (`now`, `user.id`, ...), which Switchboard fills itself.
+    #[error("{field}: {name:?} is a built-in variable and cannot be declared")]
+    ReservedVariable { field: String, name: String },
+    /// A declared variable's default is not of its declared type.
+    #[error("{field} must be a value of type {expected}")]
+    DefaultType { field: String, expected: String },
 }
 
 impl SpecError {
@@ -92,7 +110,12 @@ impl SpecError {
             | SpecError::InvalidId { field, .. }
             | SpecError::ZeroTimeout { field }
             | SpecError::TimeoutOutOfRange { field }
-            | SpecError::UnknownSecretEnv { field, .. } => field,
+            | SpecError::UnknownSecretEnv { field, .. }
+            | SpecError::TooLarge { field, .. }
+            | SpecError::Duplicate { field, .. }
+            | SpecError::InvalidVariableName { field, .. }
+            | SpecError::ReservedVariable { field, .. }
+            | SpecError::DefaultType { field, .. } => field,
         }
     }
 }

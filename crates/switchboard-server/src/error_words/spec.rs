@@ -48,6 +48,25 @@ pub fn spec(e: &SpecError) -> Words {
                 .param("field", field)
                 .param("name", format!("{name:?}"))
         }
+        SpecError::TooLarge { field, max } => Words::new("error.msg.spec_too_large")
+            .param("field", field)
+            .param("max", max),
+        SpecError::Duplicate { field, name } => Words::new("error.msg.spec_duplicate")
+            .param("field", field)
+            .param("name", format!("{name:?}")),
+        SpecError::InvalidVariableName { field, name } => {
+            Words::new("error.msg.spec_invalid_variable_name")
+                .param("field", field)
+                .param("name", format!("{name:?}"))
+        }
+        SpecError::ReservedVariable { field, name } => {
+            Words::new("error.msg.spec_reserved_variable")
+                .param("field", field)
+                .param("name", format!("{name:?}"))
+        }
+        SpecError::DefaultType { field, expected } => Words::new("error.msg.spec_default_type")
+            .param("field", field)
+            .param("expected", expected),
         // A rule added later: its English text, in the code's template.
         other => Words::new("error.msg.detail").param("detail", other),
     }

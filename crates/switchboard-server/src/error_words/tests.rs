@@ -74,6 +74,26 @@ fn spec_errors() -> Vec<SpecError> {
             field: "secret_env".into(),
             name: "T".into(),
         },
+        SpecError::TooLarge {
+            field: "maxRetries".into(),
+            max: 10,
+        },
+        SpecError::Duplicate {
+            field: "selectedTools[1].name".into(),
+            name: "t".into(),
+        },
+        SpecError::InvalidVariableName {
+            field: "variables[0].name".into(),
+            name: "a b".into(),
+        },
+        SpecError::ReservedVariable {
+            field: "variables[0].name".into(),
+            name: "now".into(),
+        },
+        SpecError::DefaultType {
+            field: "variables[0].default".into(),
+            expected: "integer".into(),
+        },
     ]
 }
 

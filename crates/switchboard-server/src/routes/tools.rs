@@ -10,7 +10,7 @@
 use axum::extract::{Path, Query, State};
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use switchboard_core::{ErrorCode, NameTable, ParamMapping, ServerId, ServerSpec, ToolInfo};
+use switchboard_core::{ErrorCode, Mapping, NameTable, ServerId, ServerSpec, ToolInfo};
 use switchboard_mcp::CallOptions;
 use switchboard_store::StoredServer;
 use utoipa::ToSchema;
@@ -194,21 +194,21 @@ async fn proxied(
 }
 
 /// A preset's mappings over the given arguments: fixed values win; a `{{variable}}` takes the
-/// value the caller sent under that variable's name.
+/// value the caller sent under that variable's name. (Interim: helper `service` moves this
+/// into the tool-call service, which fails on a missing variable instead of skipping it.)
 fn apply_mappings(
     arguments: &mut Map<String, Value>,
-    mappings: &std::collections::BTreeMap<String, ParamMapping>,
+    mappings: &std::collections::BTreeMap<String, Mapping>,
 ) {
     for (parameter, mapping) in mappings {
-        match mapping {
-            ParamMapping::Value(value) => {
-                arguments.insert(parameter.clone(), value.clone());
-            }
-            ParamMapping::Variable(variable) => {
-                if let Some(value) = arguments.get(variable).cloned() {
-                    arguments.insert(parameter.clone(), value);
-                }
-            }
+        let value = match mapping {
+            Mapping::Literal(value) => Some(value.clone()),
+            Mapping::Template(template) => template
+                .render(|path| path.walk(arguments.get(path.root())?).cloned())
+                .ok(),
+        };
+        if let Some(value) = value {
+            arguments.insert(parameter.clone(), value);
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use switchboard_core::{ServerId, ToolPreset};
+use switchboard_core::{ServerId, ToolNode};
 
 use super::common::{from_json, to_i64, to_json, to_u32};
 use crate::error::{Entity, StoreError};
@@ -27,7 +27,7 @@ pub(crate) struct PresetRow {
 impl PresetRow {
     pub(crate) fn encode(
         id: String,
-        preset: &ToolPreset,
+        preset: &ToolNode,
         created_at: Timestamp,
     ) -> Result<Self, StoreError> {
         let timeout_ms = preset
@@ -55,7 +55,7 @@ impl PresetRow {
             })?)),
             None => None,
         };
-        let preset = ToolPreset {
+        let preset = ToolNode {
             name: self.name,
             server_id: ServerId(self.server_id),
             selected_tools: from_json(
@@ -67,6 +67,9 @@ impl PresetRow {
             retry_on_error: self.retry_on_error,
             max_retries: to_u32(Entity::Preset, &self.id, "max_retries", self.max_retries)?,
             timeout,
+            // Helper `nodes` adds the columns (migration 0007).
+            variables: Vec::new(),
+            assistant_id: None,
         };
         Ok(StoredPreset {
             id: self.id,
@@ -80,7 +83,7 @@ impl PresetRow {
 macro_rules! impl_preset_store {
     ($store:ty, $db:ty) => {
         const _: () = {
-            use switchboard_core::{OwnerId, ToolPreset};
+            use switchboard_core::{OwnerId, ToolNode};
             use $crate::error::{Entity, StoreError};
             use $crate::model::{StoredPreset, Timestamp, new_id};
             use $crate::sql::common::one_row;
@@ -90,7 +93,7 @@ macro_rules! impl_preset_store {
                 async fn check_preset_server(
                     conn: &mut <$db as sqlx::Database>::Connection,
                     owner: &OwnerId,
-                    preset: &ToolPreset,
+                    preset: &ToolNode,
                 ) -> Result<(), StoreError> {
                     let found: Option<(String,)> =
                         sqlx::query_as("SELECT id FROM mcp_servers WHERE user_id = $1 AND id = $2")
@@ -130,7 +133,7 @@ macro_rules! impl_preset_store {
                 async fn create_preset(
                     &self,
                     owner: &OwnerId,
-                    preset: &ToolPreset,
+                    preset: &ToolNode,
                 ) -> Result<StoredPreset, StoreError> {
                     preset.validate()?;
                     crate::text::refuse_nul("the preset", preset)?;
@@ -180,7 +183,7 @@ macro_rules! impl_preset_store {
                     &self,
                     owner: &OwnerId,
                     id: &str,
-                    preset: &ToolPreset,
+                    preset: &ToolNode,
                 ) -> Result<StoredPreset, StoreError> {
                     preset.validate()?;
                     crate::text::refuse_nul("the preset", preset)?;

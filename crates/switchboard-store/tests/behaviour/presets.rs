@@ -1,7 +1,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use switchboard_core::{ParamMapping, SelectedTool, ServerId, ToolPreset};
+use switchboard_core::{Mapping, SelectedTool, ServerId, Template, ToolNode};
 use switchboard_store::StoreError;
 
 use crate::common::TestDb;
@@ -9,27 +9,29 @@ use crate::servers::secret_spec;
 
 crate::on_both_backends!(presets_round_trip_and_follow_their_server);
 
-pub fn preset(name: &str, server: &str) -> ToolPreset {
-    ToolPreset {
+pub fn preset(name: &str, server: &str) -> ToolNode {
+    ToolNode {
         name: name.into(),
         server_id: ServerId(server.into()),
         selected_tools: vec![SelectedTool {
             name: "forecast".into(),
             enabled: true,
             parameter_mappings: BTreeMap::from([
-                ("city".into(), ParamMapping::Variable("city".into())),
-                ("units".into(), ParamMapping::Value("metric".into())),
+                (
+                    "city".into(),
+                    Mapping::Template(Template::parse("{{city}}").unwrap()),
+                ),
+                ("units".into(), Mapping::Literal("metric".into())),
                 // serde_json parses floats exactly only with `float_roundtrip` (found by the
                 // round-trip property: this one came back as ...6375).
-                (
-                    "scale".into(),
-                    ParamMapping::Value(944415596587.6376.into()),
-                ),
+                ("scale".into(), Mapping::Literal(944415596587.6376.into())),
             ]),
         }],
         retry_on_error: true,
         max_retries: 3,
         timeout: Some(Duration::from_secs(20)),
+        variables: Vec::new(),
+        assistant_id: None,
     }
 }
 
@@ -49,7 +51,7 @@ async fn presets_round_trip_and_follow_their_server(db: &TestDb) {
     let mut changed = preset("paris-imperial", "weather");
     changed.selected_tools[0]
         .parameter_mappings
-        .insert("units".into(), ParamMapping::Value("imperial".into()));
+        .insert("units".into(), Mapping::Literal("imperial".into()));
     changed.timeout = None;
     let updated = store
         .update_preset(&owner, &created.id, &changed)
