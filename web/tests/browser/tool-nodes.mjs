@@ -71,8 +71,11 @@ await run(async (page) => {
   assert.equal(sent.steps, 1);
   assert.match(await runForm.locator('[data-role="run-result"]').innerText(), /Attempt 1:[\s\S]*Hi there/);
   await assertLabelled(page);
-  await dialog.getByRole("heading", { name: "Tools" }).scrollIntoViewIfNeeded();
+  // A tall window, so the picture shows the mappings and the run's answer together.
+  await page.setViewportSize({ width: 1280, height: 1500 });
+  await echo.evaluate((el) => el.scrollIntoView({ block: "start" }));
   await screenshot(page, "tools-section");
+  await page.setViewportSize({ width: 1280, height: 860 });
   await dialog.getByRole("button", { name: "Close", exact: true }).last().click();
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await dialog.waitFor({ state: "detached" });
