@@ -71,7 +71,7 @@ export function RunNode({ node, infos, variables }) {
     ${tools.length === 0 ? html`<p class="muted">${t("ui.nodes.run_no_tools")}</p>` : null}
     <div class="field">
       <label for=${`${id}-vars`}>${t("ui.nodes.run_variables")}</label>
-      <textarea id=${`${id}-vars`} rows="4" spellcheck="false" value=${varsText} onInput=${(e) => setVarsText(e.currentTarget.value)}></textarea>
+      <textarea id=${`${id}-vars`} rows="3" spellcheck="false" value=${varsText} onInput=${(e) => setVarsText(e.currentTarget.value)}></textarea>
     </div>
     <fieldset>
       <legend>${t("ui.nodes.run_arguments")}</legend>

@@ -72,7 +72,7 @@ await run(async (page) => {
   assert.match(await runForm.locator('[data-role="run-result"]').innerText(), /Attempt 1:[\s\S]*Hi there/);
   await assertLabelled(page);
   // A tall window, so the picture shows the mappings and the run's answer together.
-  await page.setViewportSize({ width: 1280, height: 1500 });
+  await page.setViewportSize({ width: 1280, height: 1800 });
   await echo.evaluate((el) => el.scrollIntoView({ block: "start" }));
   await screenshot(page, "tools-section");
   await page.setViewportSize({ width: 1280, height: 860 });
