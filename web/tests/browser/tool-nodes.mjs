@@ -94,7 +94,6 @@ await run(async (page) => {
   await panel.getByRole("status").getByText("Saved.").waitFor();
   await page.getByRole("button", { name: "Variables (1)" }).waitFor();
   await assertLabelled(page);
-  await screenshot(page, "chat-variables");
 
   await page.getByLabel("Message").fill("Greet me.");
   await page.getByRole("button", { name: "Send" }).click();
@@ -103,4 +102,5 @@ await run(async (page) => {
   await callStatus(page, "echo", "done");
   assert.match(await toolCall(page, "echo").locator('[data-role="result"]').innerText(), /Bonjour/);
   await page.locator("article.message.assistant .markdown").last().getByText("Greeted.").waitFor();
+  await screenshot(page, "chat-variables");
 });
