@@ -329,7 +329,11 @@ async fn a_tool_node_configured_run_and_chatted_with_in_the_page() {
     );
 
     let requests = ui.llm.requests();
-    assert_eq!(requests.len(), 2, "asked once for tools, once for the answer");
+    assert_eq!(
+        requests.len(),
+        2,
+        "asked once for tools, once for the answer"
+    );
     let tools = requests[0].body["tools"].as_array().unwrap();
     let echo = tools
         .iter()
@@ -338,7 +342,10 @@ async fn a_tool_node_configured_run_and_chatted_with_in_the_page() {
     let properties = &echo["function"]["parameters"]["properties"];
     assert!(properties.get("text").is_none(), "mapped: {echo}");
     assert!(properties.get("steps").is_none(), "mapped: {echo}");
-    assert!(properties.get("delay_ms").is_some(), "the model decides: {echo}");
+    assert!(
+        properties.get("delay_ms").is_some(),
+        "the model decides: {echo}"
+    );
     let second = requests[1].body.to_string();
     assert!(
         second.contains("Bonjour"),
