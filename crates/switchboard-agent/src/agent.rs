@@ -12,6 +12,7 @@ use crate::decisions::DecisionHub;
 use crate::error::AgentError;
 use crate::events::{AgentEvent, EventBus, StopReason};
 use crate::run::Run;
+use crate::tool_call::ToolCalls;
 
 /// What to do with calls of tools that are not on their server's auto-approve list.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -102,6 +103,8 @@ impl Claim {
 pub struct Agent {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) backend: Arc<dyn ToolBackend>,
+    /// Every approved call goes through the tool-call service (checks, retries, audit).
+    pub(crate) tool_calls: Arc<ToolCalls>,
     pub(crate) events: EventBus,
     pub(crate) hub: Arc<DecisionHub>,
     pub(crate) running: Arc<crate::running::Running>,
@@ -132,10 +135,20 @@ impl std::fmt::Debug for Agent {
 }
 
 impl Agent {
+    /// An agent listing and calling tools through `backend`, with a tool-call service of its
+    /// own (seed 002's default retry policy); a process with other callers shares one
+    /// through [`Agent::with_tool_calls`]. Must be called inside a Tokio runtime, where the
+    /// service's audit writer runs.
     pub fn new(store: Arc<dyn Store>, backend: Arc<dyn ToolBackend>, config: AgentConfig) -> Self {
+        let tool_calls = Arc::new(ToolCalls::new(
+            Arc::clone(&backend),
+            Arc::clone(&store),
+            switchboard_mcp::RetryPolicy::default(),
+        ));
         Self {
             store,
             backend,
+            tool_calls,
             events: EventBus::default(),
             hub: Arc::default(),
             running: Arc::default(),
@@ -143,6 +156,17 @@ impl Agent {
             stopping: CancellationToken::new(),
             observer: None,
         }
+    }
+
+    /// Calls tools through `tool_calls` (the process's one service) from now on.
+    pub fn with_tool_calls(mut self, tool_calls: Arc<ToolCalls>) -> Self {
+        self.tool_calls = tool_calls;
+        self
+    }
+
+    /// The tool-call service approved calls go through.
+    pub fn tool_calls(&self) -> &Arc<ToolCalls> {
+        &self.tool_calls
     }
 
     /// Reports to `observer` from now on.

@@ -21,6 +21,7 @@ pub mod resolve;
 pub mod results;
 mod run;
 mod running;
+pub mod tool_call;
 mod turn;
 
 pub use agent::{Agent, AgentConfig, AgentObserver, ApprovalPolicy, Claim, RunOutcome, RunSpec};
@@ -31,4 +32,7 @@ pub use provider::{client_for, client_with};
 pub use resolve::{
     ClientSource, EnvProvider, PlainClients, ProviderChoice, ResolveError, RunPlan, RunRequest,
     ServerChoice, resolve,
+};
+pub use tool_call::{
+    Attempt, CallerKind, ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls,
 };

@@ -44,6 +44,11 @@ pub struct CallOptions {
     pub progress: Option<mpsc::UnboundedSender<Progress>>,
     /// Overrides the time the call may go without a response or progress.
     pub timeout: Option<Duration>,
+    /// Overrides how the manager tries again when the server cannot be reached or the
+    /// connection is lost ([`ManagerConfig::retry`](crate::ManagerConfig::retry)). A caller
+    /// that retries itself (the tool-call service, which records every attempt) passes
+    /// [`RetryPolicy::never`](crate::RetryPolicy::never), so attempts are not multiplied.
+    pub retry: Option<crate::RetryPolicy>,
 }
 
 /// How long past its ceiling a call may wait for rmcp to write its cancellation.

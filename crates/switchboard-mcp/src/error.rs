@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use rmcp::model::ErrorData;
 use rmcp::service::{ClientInitializeError, ServiceError};
-use switchboard_core::{ErrorCode, SpecError};
+use switchboard_core::{ErrorCode, RetrySafety, SpecError};
 
 use crate::transport::sse::SseTransportError;
 use crate::upstream_text::{MAX_DETAIL, MAX_QUOTED, short_text};
@@ -162,6 +162,34 @@ impl McpError {
             server: server.to_owned(),
             code: error.code(),
             message: error.to_string(),
+        }
+    }
+
+    /// How safe it is to make the same tool call again after this error, for a caller that
+    /// retries itself (the tool-call service, with seed 002's policy):
+    ///
+    /// - [`RetrySafety::Always`]: the call never reached the tool. The server could not be
+    ///   reached, connecting timed out or was closed during the handshake, another caller's
+    ///   connect we waited on failed so, or the connection was lost before the request was
+    ///   written.
+    /// - [`RetrySafety::IfIdempotent`]: the request was sent and may have run: the connection
+    ///   was lost after it was written, or the server did not answer in time. Only a tool
+    ///   annotated read-only or idempotent may be called again.
+    /// - [`RetrySafety::Never`]: the same call would fail the same way (refused, bad
+    ///   credentials, a protocol or handshake error, an error answer of the server, invalid
+    ///   parameters) or was cancelled.
+    pub fn retry_safety(&self) -> RetrySafety {
+        match self {
+            McpError::Unreachable { .. }
+            | McpError::ConnectTimeout { .. }
+            | McpError::ClosedDuringHandshake { .. }
+            | McpError::ConnectionLost { .. } => RetrySafety::Always,
+            McpError::ConnectFailed {
+                code: ErrorCode::McpUnreachable | ErrorCode::McpTimeout,
+                ..
+            } => RetrySafety::Always,
+            McpError::LostAfterSend { .. } | McpError::Timeout { .. } => RetrySafety::IfIdempotent,
+            _ => RetrySafety::Never,
         }
     }
 

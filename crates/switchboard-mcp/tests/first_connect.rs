@@ -112,3 +112,35 @@ async fn a_call_waits_for_an_http_server_that_starts_listening_after_the_first_t
     assert!(first_error.contains("cannot reach"), "{first_error}");
     m.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_call_with_its_own_retry_policy_is_not_retried_by_the_manager() {
+    // The manager would retry (quickly); the call says never, as the tool-call service does,
+    // which retries itself and records each attempt.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let marker = dir.path().join("started-once");
+    let command = fails_first_time(&Peers::locate().python_stdio(PyGen::V1), &marker);
+    let spec = stdio_spec("late", &command);
+    let m = manager_with(quick_retries());
+    let options = switchboard_mcp::CallOptions {
+        retry: Some(RetryPolicy::never()),
+        ..Default::default()
+    };
+    let error = m
+        .call_tool(&owner(), &spec, "pid", None, options)
+        .await
+        .expect_err("no retry in the manager");
+    assert_eq!(error.code(), ErrorCode::McpConnectionError, "{error}");
+    assert_eq!(
+        error.retry_safety(),
+        switchboard_core::RetrySafety::Always,
+        "closed during the handshake: nothing was sent"
+    );
+    // The next call, with the manager's own policy, connects.
+    let answer = m
+        .call_tool(&owner(), &spec, "pid", None, Default::default())
+        .await
+        .expect("answered");
+    assert!(!common::text(&answer).is_empty(), "{answer:?}");
+    m.shutdown().await;
+}

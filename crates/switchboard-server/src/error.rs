@@ -202,15 +202,27 @@ impl From<AgentError> for ApiError {
     }
 }
 
-impl From<crate::tool_lookup::LookupError> for ApiError {
-    fn from(e: crate::tool_lookup::LookupError) -> Self {
-        crate::error_words::lookup(&e)
+impl From<switchboard_agent::ToolCallError> for ApiError {
+    fn from(e: switchboard_agent::ToolCallError) -> Self {
+        crate::error_words::tool_call(&e)
     }
 }
 
 impl From<crate::recall::RecallError> for ApiError {
     fn from(e: crate::recall::RecallError) -> Self {
         crate::error_words::recall(&e)
+    }
+}
+
+impl From<crate::tool_nodes::NodeSaveError> for ApiError {
+    fn from(e: crate::tool_nodes::NodeSaveError) -> Self {
+        crate::error_words::tool_node::save(&e)
+    }
+}
+
+impl From<crate::tool_nodes::NodeRunError> for ApiError {
+    fn from(e: crate::tool_nodes::NodeRunError) -> Self {
+        crate::error_words::tool_node::run(e)
     }
 }
 

@@ -25,8 +25,8 @@ mod serve;
 pub mod state;
 pub mod stream_auth;
 pub mod tool_lookup;
+pub mod tool_nodes;
 mod unknown_fields;
-mod validators;
 mod web;
 
 pub use config::{EnvProvider, ServerConfig};

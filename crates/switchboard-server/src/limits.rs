@@ -2,7 +2,7 @@
 //! connection may take of the process, so that a member cannot exhaust it.
 //!
 //! - Stored things are counted where they are written: the store refuses the N+1th server,
-//!   assistant or provider of a user in the same transaction that would insert it (403
+//!   assistant, provider or tool node of a user in the same transaction that would insert it (403
 //!   `QUOTA_EXCEEDED`), so two requests at once, or two replicas, cannot both pass a count.
 //! - Things held open (event streams, runs at once) are per-user [`Slots`] whose guard lives
 //!   as long as the stream or the run; the one past the limit is refused with 429
@@ -42,6 +42,8 @@ pub struct Limits {
     pub max_assistants: u32,
     /// Providers one user may store.
     pub max_providers: u32,
+    /// Tool nodes one user may store (issue 14).
+    pub max_tool_nodes: u32,
     /// `GET /api/events` streams one user may have open at once.
     pub max_event_streams: usize,
     /// Runs (model answers going on) one user may have at once.
@@ -63,6 +65,8 @@ pub struct Limits {
     pub writes: Rate,
     /// Connections served at once; more wait in the listen backlog until one closes.
     pub max_connections: usize,
+    /// Tool-call audit records kept per user; older ones are deleted.
+    pub audit_records: u32,
     /// How long a connection may take to send a request's header, and how long an idle
     /// keep-alive connection is kept (hyper starts the same timer when it waits for the next
     /// request; see `serve`).
@@ -75,6 +79,7 @@ impl Default for Limits {
             max_servers: 100,
             max_assistants: 100,
             max_providers: 20,
+            max_tool_nodes: 200,
             max_event_streams: 8,
             max_runs: 4,
             listing_servers: 100,
@@ -88,6 +93,7 @@ impl Default for Limits {
             writes: Rate::new(60, Duration::from_millis(100)),
             max_connections: 1_024,
             header_read_timeout: Duration::from_secs(20),
+            audit_records: 10_000,
         }
     }
 }

@@ -23,7 +23,8 @@ use switchboard_schema::{ConvertOptions, Dialect, ToolInput, ToolSchemaError, co
 use crate::guard::GuardConfig;
 use crate::metrics::ConversionSource;
 use crate::state::AppState;
-use crate::tool_lookup::{self, LookupError};
+use crate::tool_lookup;
+use switchboard_agent::ToolCallError;
 
 /// The path of seed 003's proxy, before the server id.
 const PROXY_PREFIX: [&str; 6] = ["api", "agent-retrieval", "in", "v1", "mcp", "proxy"];
@@ -70,7 +71,7 @@ pub enum RecallError {
     #[error("fixed parameter {parameter:?} is not a parameter of tool {tool:?}")]
     UnknownParameter { tool: String, parameter: String },
     #[error(transparent)]
-    Lookup(#[from] LookupError),
+    Lookup(#[from] ToolCallError),
     /// The tool's schema cannot be converted for the dialect.
     #[error("the input schema of {0}")]
     Schema(#[source] ToolSchemaError),

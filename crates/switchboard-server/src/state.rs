@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use switchboard_agent::{Agent, AgentConfig, AgentObserver};
+use switchboard_agent::{Agent, AgentConfig, AgentObserver, ToolCalls};
 use switchboard_core::OwnerId;
 use switchboard_mcp::{ConnectionManager, ToolBackend};
 use switchboard_store::Store;
@@ -15,7 +15,6 @@ use crate::live::EventLog;
 use crate::metered::MeteredBackend;
 use crate::metrics::Metrics;
 use crate::runs::Runs;
-use crate::validators::Validators;
 
 /// How callers are identified.
 #[derive(Debug, Clone)]
@@ -37,17 +36,18 @@ pub struct AppState {
     pub runs: Arc<Runs>,
     /// The numbered live events (`GET /api/events`).
     pub events: Arc<EventLog>,
-    /// Compiled argument validators (the proxy checks every call).
-    pub(crate) validators: Arc<Validators>,
     pub metrics: Arc<Metrics>,
-    /// The manager as the agent and the tool routes reach it: every call counted.
-    pub tools: Arc<MeteredBackend>,
+    /// The manager as the agent and the tool routes list tools through: every listing
+    /// bounded, every call counted.
+    pub tools: Arc<BoundedBackend>,
+    /// Every tool call, whoever makes it (the routes, the proxy, the agent): checks, node
+    /// mappings, validation, retries and the audit. Its calls are counted, its single-tool
+    /// lookups not bounded as listings are (the proxy is hot; the manager caches tools).
+    pub tool_calls: Arc<ToolCalls>,
     /// Rate limits and open-stream slots ([`crate::limits`]).
     pub gate: Arc<Gate>,
     /// The locale files, for error answers and the web UI ([`crate::i18n`]).
     pub locales: Arc<crate::i18n::Catalog>,
-    /// The bound on tools listings under `tools`, set from the configuration's limits.
-    bounded: Arc<BoundedBackend>,
 }
 
 impl AppState {
@@ -62,19 +62,23 @@ impl AppState {
     ) -> Self {
         let metrics = Arc::new(Metrics::new());
         let limits = crate::limits::Limits::default();
-        let bounded = Arc::new(BoundedBackend::new(
+        let metered: Arc<dyn ToolBackend> = Arc::new(MeteredBackend::new(
             Arc::clone(&manager) as Arc<dyn ToolBackend>,
-            &limits,
-        ));
-        let tools = Arc::new(MeteredBackend::new(
-            Arc::clone(&bounded) as Arc<dyn ToolBackend>,
             Arc::clone(&metrics),
         ));
+        let tools = Arc::new(BoundedBackend::new(Arc::clone(&metered), &limits));
+        let tool_calls = Arc::new(ToolCalls::new(
+            metered,
+            Arc::clone(&store),
+            manager.config().retry.clone(),
+        ));
+        tool_calls.set_audit_keep(limits.audit_records);
         let agent = Agent::new(
             Arc::clone(&store),
             Arc::clone(&tools) as Arc<dyn ToolBackend>,
             agent_config,
         )
+        .with_tool_calls(Arc::clone(&tool_calls))
         .with_observer(Arc::clone(&metrics) as Arc<dyn AgentObserver>);
         let events = EventLog::start(agent.events(), &manager);
         let config = Arc::new(ServerConfig::default());
@@ -93,12 +97,11 @@ impl AppState {
             config,
             runs,
             events,
-            validators: Arc::default(),
             metrics,
             tools,
+            tool_calls,
             gate: Arc::new(Gate::new(&limits)),
             locales: Arc::new(crate::i18n::Catalog::embedded_or_empty()),
-            bounded,
         }
     }
 
@@ -121,7 +124,8 @@ impl AppState {
             &config,
             providers,
         ));
-        self.bounded.set_limits(&config.limits);
+        self.tools.set_limits(&config.limits);
+        self.tool_calls.set_audit_keep(config.limits.audit_records);
         self.gate = Arc::new(Gate::new(&config.limits));
         self.config = config;
         self

@@ -17,7 +17,8 @@ pub enum Entity {
     Conversation,
     Message,
     ToolCall,
-    Preset,
+    ToolNode,
+    AuditRecord,
 }
 
 impl Entity {
@@ -31,7 +32,8 @@ impl Entity {
             Entity::Conversation => "conversation",
             Entity::Message => "message",
             Entity::ToolCall => "tool call",
-            Entity::Preset => "tool preset",
+            Entity::ToolNode => "tool node",
+            Entity::AuditRecord => "tool-call record",
         }
     }
 }

@@ -3,7 +3,7 @@
 //!
 //! - [`Store`] is the trait the layers above use, split by area ([`UserStore`],
 //!   [`ServerStore`], [`ProviderStore`], [`AssistantStore`], [`ConversationStore`],
-//!   [`PresetStore`]); `use switchboard_store::prelude::*` brings every method into scope.
+//!   [`ToolNodeStore`]); `use switchboard_store::prelude::*` brings every method into scope.
 //! - [`SqliteStore`] and [`PostgresStore`] implement it, each with its own migrations
 //!   (`migrations/sqlite`, `migrations/postgres`), run when the store opens.
 //! - [`open`] picks the backend from the database URL and settles the secret key
@@ -25,6 +25,7 @@
 //! # Ok(()) }
 //! ```
 
+mod audit_store;
 mod error;
 mod migrate;
 pub mod model;
@@ -36,26 +37,30 @@ mod sqlite;
 mod store;
 mod text;
 
+pub use audit_store::AuditStore;
 pub use error::{Entity, StoreError};
 pub use model::{
     ApiToken, Assistant, AssistantConfig, Conversation, DEFAULT_MAX_ROUNDS, IssuedToken, Message,
     MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,
-    ServerShape, StoredPreset, StoredServer, Timestamp, ToolMode, User, WrittenShape,
+    ServerShape, StoredServer, StoredToolNode, Timestamp, ToolMode, User, WrittenShape,
 };
+pub use model::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use open::{StoreConfig, open, open_postgres, open_sqlite};
 pub use postgres::PostgresStore;
 pub use secret::SecretError;
 pub use sql::users::TOKEN_PREFIX;
 pub use sqlite::{DB_FILE, SqliteStore};
 pub use store::{
-    AssistantStore, Backend, ConversationStore, LeaseStore, PresetStore, ProviderStore, ServerEdit,
-    ServerShapeStore, ServerStore, SignalStore, Signals, Store, ToolCallEdit, UserStore,
+    AssistantStore, Backend, ConversationStore, LeaseStore, ProviderStore, ServerEdit,
+    ServerShapeStore, ServerStore, SignalStore, Signals, Store, ToolCallEdit, ToolNodeStore,
+    UserStore,
 };
 
 /// Every store trait, so their methods can be called on a `dyn Store`.
 pub mod prelude {
+    pub use crate::audit_store::AuditStore;
     pub use crate::store::{
-        AssistantStore, ConversationStore, LeaseStore, PresetStore, ProviderStore,
-        ServerShapeStore, ServerStore, SignalStore, Store, UserStore,
+        AssistantStore, ConversationStore, LeaseStore, ProviderStore, ServerShapeStore,
+        ServerStore, SignalStore, Store, ToolNodeStore, UserStore,
     };
 }

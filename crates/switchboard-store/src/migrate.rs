@@ -41,6 +41,16 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "conversation session",
         include_str!("../migrations/sqlite/0006_conversation_session.sql"),
     ),
+    (
+        7,
+        "tool nodes",
+        include_str!("../migrations/sqlite/0007_tool_nodes.sql"),
+    ),
+    (
+        8,
+        "tool call audit",
+        include_str!("../migrations/sqlite/0008_tool_call_audit.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -73,6 +83,16 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         6,
         "conversation session",
         include_str!("../migrations/postgres/0006_conversation_session.sql"),
+    ),
+    (
+        7,
+        "tool nodes",
+        include_str!("../migrations/postgres/0007_tool_nodes.sql"),
+    ),
+    (
+        8,
+        "tool call audit",
+        include_str!("../migrations/postgres/0008_tool_call_audit.sql"),
     ),
 ];
 

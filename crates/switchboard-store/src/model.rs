@@ -5,12 +5,14 @@
 //! epoch ([`Timestamp`]).
 
 mod assistant;
+mod audit;
 mod conversation;
 mod provider;
 mod server_shape;
 mod user;
 
 pub use assistant::{Assistant, AssistantConfig, DEFAULT_MAX_ROUNDS, ToolMode};
+pub use audit::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use conversation::{Conversation, Message, MessageRole, NewConversation, NewMessage};
 pub use provider::{Provider, ProviderConfig, ProviderKind};
 pub use server_shape::{ServerShape, WrittenShape};
@@ -48,13 +50,15 @@ pub struct StoredServer {
     pub updated_at: Timestamp,
 }
 
-/// A saved tool preset.
+/// A saved tool node (seed 002 `MCPToolNodeConfig`): its JSON is the node's, flattened, with
+/// the id and times beside it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
-pub struct StoredPreset {
+pub struct StoredToolNode {
     pub id: String,
     #[serde(flatten)]
-    pub preset: ToolNode,
+    pub node: ToolNode,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
 }

@@ -11,13 +11,14 @@ use sqlx::{Postgres, Transaction};
 use crate::StoreError;
 use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
+use crate::sql::audit::impl_audit_store;
 use crate::sql::conversations::impl_conversation_store;
 use crate::sql::leases::impl_lease_store;
-use crate::sql::presets::impl_preset_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
 use crate::sql::server_shapes::impl_server_shape_store;
 use crate::sql::servers::impl_server_store;
+use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
 use crate::store::{Backend, SignalStore, Signals, Store};
 
@@ -58,8 +59,9 @@ impl_provider_store!(PostgresStore, Postgres);
 impl_quota!(PostgresStore, Postgres);
 impl_assistant_store!(PostgresStore, Postgres);
 impl_conversation_store!(PostgresStore, Postgres);
-impl_preset_store!(PostgresStore, Postgres);
+impl_tool_node_store!(PostgresStore, Postgres);
 impl_lease_store!(PostgresStore, Postgres);
+impl_audit_store!(PostgresStore, Postgres);
 
 #[async_trait::async_trait]
 impl SignalStore for PostgresStore {

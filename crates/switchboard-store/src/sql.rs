@@ -15,13 +15,14 @@
 //! decode is a [`StoreError::Corrupt`](crate::StoreError::Corrupt) naming it.
 
 pub(crate) mod assistants;
+pub(crate) mod audit;
 pub(crate) mod common;
 pub(crate) mod conversation_rows;
 pub(crate) mod conversations;
 pub(crate) mod leases;
-pub(crate) mod presets;
 pub(crate) mod providers;
 pub(crate) mod quota;
 pub(crate) mod server_shapes;
 pub(crate) mod servers;
+pub(crate) mod tool_nodes;
 pub(crate) mod users;

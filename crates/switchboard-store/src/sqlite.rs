@@ -20,13 +20,14 @@ use sqlx::{Sqlite, Transaction};
 use crate::StoreError;
 use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
+use crate::sql::audit::impl_audit_store;
 use crate::sql::conversations::impl_conversation_store;
 use crate::sql::leases::impl_lease_store;
-use crate::sql::presets::impl_preset_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
 use crate::sql::server_shapes::impl_server_shape_store;
 use crate::sql::servers::impl_server_store;
+use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
 use crate::store::{Backend, SignalStore, Signals, Store};
 
@@ -102,8 +103,9 @@ impl_provider_store!(SqliteStore, Sqlite);
 impl_quota!(SqliteStore, Sqlite);
 impl_assistant_store!(SqliteStore, Sqlite);
 impl_conversation_store!(SqliteStore, Sqlite);
-impl_preset_store!(SqliteStore, Sqlite);
+impl_tool_node_store!(SqliteStore, Sqlite);
 impl_lease_store!(SqliteStore, Sqlite);
+impl_audit_store!(SqliteStore, Sqlite);
 
 #[async_trait::async_trait]
 impl SignalStore for SqliteStore {

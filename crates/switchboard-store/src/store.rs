@@ -17,7 +17,7 @@ use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolCallRecord, ToolNode};
 use crate::StoreError;
 use crate::model::{
     ApiToken, Assistant, AssistantConfig, Conversation, IssuedToken, Message, NewConversation,
-    NewMessage, Provider, ProviderConfig, Role, ServerShape, StoredPreset, StoredServer, User,
+    NewMessage, Provider, ProviderConfig, Role, ServerShape, StoredServer, StoredToolNode, User,
 };
 
 /// A change to one tool call, applied under the message's row lock. It may refuse (for
@@ -35,9 +35,10 @@ pub trait Store:
     + ProviderStore
     + AssistantStore
     + ConversationStore
-    + PresetStore
+    + ToolNodeStore
     + LeaseStore
     + SignalStore
+    + crate::audit_store::AuditStore
     + Send
     + Sync
     + std::fmt::Debug
@@ -158,7 +159,7 @@ pub trait ServerStore {
         id: &ServerId,
         edit: ServerEdit<'_>,
     ) -> Result<StoredServer, StoreError>;
-    /// Deletes the server, its presets and its place in assistants.
+    /// Deletes the server, its tool nodes and its place in assistants.
     async fn delete_server(&self, owner: &OwnerId, id: &ServerId) -> Result<(), StoreError>;
     /// Whether [`ServerStore::import_servers_once`] ran for `marker`.
     async fn imported(&self, owner: &OwnerId, marker: &str) -> Result<bool, StoreError>;
@@ -327,23 +328,40 @@ pub trait ConversationStore {
     ) -> Result<ToolCallRecord, StoreError>;
 }
 
-/// The tool presets (seed 002).
+/// The tool nodes (seed 002 `MCPToolNodeConfig`). A node's server, and its assistant when it
+/// names one, must be the owner's (else [`StoreError::NotFound`] of that server or assistant);
+/// deleting either deletes the node. Names are unique per owner.
 #[async_trait]
-pub trait PresetStore {
-    async fn create_preset(
+pub trait ToolNodeStore {
+    async fn create_tool_node(
         &self,
         owner: &OwnerId,
-        preset: &ToolNode,
-    ) -> Result<StoredPreset, StoreError>;
-    async fn preset(&self, owner: &OwnerId, id: &str) -> Result<StoredPreset, StoreError>;
-    async fn presets(&self, owner: &OwnerId) -> Result<Vec<StoredPreset>, StoreError>;
-    async fn update_preset(
+        node: &ToolNode,
+    ) -> Result<StoredToolNode, StoreError>;
+    /// As [`ToolNodeStore::create_tool_node`], within a quota of `max` nodes.
+    async fn create_tool_node_within(
+        &self,
+        owner: &OwnerId,
+        node: &ToolNode,
+        max: u32,
+    ) -> Result<StoredToolNode, StoreError>;
+    async fn tool_node(&self, owner: &OwnerId, id: &str) -> Result<StoredToolNode, StoreError>;
+    /// Every node of the owner, in the order they were created.
+    async fn tool_nodes(&self, owner: &OwnerId) -> Result<Vec<StoredToolNode>, StoreError>;
+    /// The nodes of the owner's assistant `assistant_id`, in the order they were created;
+    /// [`StoreError::NotFound`] when the assistant is not the owner's.
+    async fn assistant_tool_nodes(
+        &self,
+        owner: &OwnerId,
+        assistant_id: &str,
+    ) -> Result<Vec<StoredToolNode>, StoreError>;
+    async fn update_tool_node(
         &self,
         owner: &OwnerId,
         id: &str,
-        preset: &ToolNode,
-    ) -> Result<StoredPreset, StoreError>;
-    async fn delete_preset(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
+        node: &ToolNode,
+    ) -> Result<StoredToolNode, StoreError>;
+    async fn delete_tool_node(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
 }
 
 /// Which process runs a conversation's turn, across every process sharing the store (several

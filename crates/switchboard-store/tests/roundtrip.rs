@@ -1,4 +1,4 @@
-//! Seed 002 property 6: any valid server spec and tool preset, saved and loaded, is equal to
+//! Seed 002 property 6: any valid server spec and tool node, saved and loaded, is equal to
 //! what was saved (and reads for display equal its masked form). On SQLite always, on
 //! Postgres when `SWITCHBOARD_TEST_POSTGRES` is set.
 
@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use switchboard_core::{
     Auth, Mapping, OwnerId, SelectedTool, ServerId, ServerSpec, Template, ToolNode, TransportKind,
-    VarPath,
+    VariableDecl, VariableType,
 };
 
 use common::TestDb;
@@ -115,12 +115,52 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
-fn preset() -> impl Strategy<Value = ToolNode> {
+fn variable_type() -> impl Strategy<Value = VariableType> {
+    prop_oneof![
+        Just(VariableType::String),
+        Just(VariableType::Number),
+        Just(VariableType::Integer),
+        Just(VariableType::Boolean),
+        Just(VariableType::Object),
+        Just(VariableType::Array),
+        Just(VariableType::Any),
+    ]
+}
+
+fn variables() -> impl Strategy<Value = Vec<VariableDecl>> {
+    // Distinct names, none of them a built-in (`now` is the only one these could spell), each
+    // default of its declared type.
+    let typed = prop_oneof![
+        variable_type().prop_map(|kind| (kind, None)),
+        prop::option::of(json_value()).prop_map(|default| (VariableType::Any, default)),
+        text().prop_map(|t| (VariableType::String, Some(Value::String(t)))),
+        any::<i32>().prop_map(|n| (VariableType::Integer, Some(Value::from(n)))),
+    ];
+    let decl = (typed, prop::option::of(text()));
+    prop::collection::btree_map("[a-z][a-z0-9_]{0,6}", decl, 0..4).prop_map(|decls| {
+        decls
+            .into_iter()
+            .filter(|(name, _)| name != "now")
+            .map(|(name, ((kind, default), description))| VariableDecl {
+                name,
+                kind,
+                default,
+                description,
+            })
+            .collect()
+    })
+}
+
+fn node() -> impl Strategy<Value = ToolNode> {
+    // A whole-value template, or one inside text (with a dotted path), or any literal: strings
+    // holding `{{` and objects shaped like a mapping come back as literals too.
+    let path = "[a-z_][a-z0-9_]{0,5}(\\.[a-z0-9_]{1,4}){0,2}";
     let mapping = prop_oneof![
         json_value().prop_map(Mapping::Literal),
-        "[a-z_][a-z_.]{0,7}[a-z]".prop_filter_map("a dotted name", |name| VarPath::parse(&name)
-            .ok()
-            .map(|path| Mapping::Template(Template::variable(path)))),
+        path.prop_map(|p| Mapping::Template(Template::parse(&format!("{{{{{p}}}}}")).unwrap())),
+        ("[a-z /]{0,6}", path, "[a-z /]{0,6}").prop_map(|(a, p, b)| {
+            Mapping::Template(Template::parse(&format!("{a}{{{{ {p} }}}}{b}")).unwrap())
+        }),
     ];
     let tool = (
         "[a-z_]{1,10}",
@@ -134,26 +174,21 @@ fn preset() -> impl Strategy<Value = ToolNode> {
         });
     (
         "[A-Za-z][A-Za-z0-9 ]{0,12}",
-        // Tool names are unique in a node.
-        prop::collection::btree_map("[a-z_]{1,10}", tool, 0..4).prop_map(|tools| {
-            tools
-                .into_iter()
-                .map(|(name, tool)| SelectedTool { name, ..tool })
-                .collect::<Vec<_>>()
-        }),
+        prop::collection::vec(tool, 0..4),
         any::<bool>(),
-        0u32..10,
+        0u32..=10,
         prop::option::of(1u64..86_400_000),
+        variables(),
     )
         .prop_map(
-            |(name, selected_tools, retry_on_error, max_retries, timeout)| ToolNode {
+            |(name, selected_tools, retry_on_error, max_retries, timeout, variables)| ToolNode {
                 name,
                 server_id: ServerId("target".into()),
                 selected_tools,
                 retry_on_error,
                 max_retries,
                 timeout: timeout.map(Duration::from_millis),
-                variables: Vec::new(),
+                variables,
                 assistant_id: None,
             },
         )
@@ -175,7 +210,7 @@ fn check_round_trips(db: &TestDb, runtime: &tokio::runtime::Runtime, cases: u32)
         )),
         ..ProptestConfig::default()
     };
-    proptest!(config, |(spec in spec(), preset in preset())| {
+    proptest!(config, |(spec in spec(), node in node())| {
         // Read everything back, clean up, and only then compare, so a failing case leaves
         // nothing behind for the shrunk cases that follow.
         let (created, loaded, shown) = runtime.block_on(async {
@@ -190,19 +225,19 @@ fn check_round_trips(db: &TestDb, runtime: &tokio::runtime::Runtime, cases: u32)
         prop_assert_eq!(&shown.map_err(|e| TestCaseError::fail(e.to_string()))?.spec, &spec.masked());
 
         let (saved, loaded) = runtime.block_on(async {
-            let saved = store.create_preset(&owner, &preset).await;
+            let saved = store.create_tool_node(&owner, &node).await;
             let loaded = match &saved {
                 Ok(saved) => {
-                    let loaded = store.preset(&owner, &saved.id).await;
-                    let _ = store.delete_preset(&owner, &saved.id).await;
-                    loaded.map(|l| l.preset)
+                    let loaded = store.tool_node(&owner, &saved.id).await;
+                    let _ = store.delete_tool_node(&owner, &saved.id).await;
+                    loaded.map(|l| l.node)
                 }
-                Err(_) => Ok(preset.clone()),
+                Err(_) => Ok(node.clone()),
             };
             (saved, loaded)
         });
         saved.map_err(|e| TestCaseError::fail(e.to_string()))?;
-        prop_assert_eq!(&loaded.map_err(|e| TestCaseError::fail(e.to_string()))?, &preset);
+        prop_assert_eq!(&loaded.map_err(|e| TestCaseError::fail(e.to_string()))?, &node);
     });
     // Every case cleaned up after itself.
     let left = runtime.block_on(store.servers(&owner)).unwrap();
@@ -218,14 +253,14 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 #[test]
-fn sqlite_saves_and_loads_every_valid_spec_and_preset_unchanged() {
+fn sqlite_saves_and_loads_every_valid_spec_and_tool_node_unchanged() {
     let runtime = runtime();
     let db = runtime.block_on(TestDb::sqlite());
     check_round_trips(&db, &runtime, 128);
 }
 
 #[test]
-fn postgres_saves_and_loads_every_valid_spec_and_preset_unchanged() {
+fn postgres_saves_and_loads_every_valid_spec_and_tool_node_unchanged() {
     let runtime = runtime();
     let Some(db) = runtime.block_on(TestDb::postgres()) else {
         return;

@@ -1,8 +1,9 @@
 //! Settling one round's calls: rejections answered, approved calls run (concurrently), and a
 //! wait for the decisions still missing.
 
+use std::sync::Arc;
+
 use switchboard_core::{ToolCallRecord, ToolCallStatus};
-use switchboard_mcp::CallOptions;
 use switchboard_store::{Message, StoreError};
 
 use super::Run;
@@ -10,6 +11,7 @@ use super::Run;
 const DECISION_POLL: std::time::Duration = std::time::Duration::from_secs(2);
 use crate::error::AgentError;
 use crate::results::error_response;
+use crate::tool_call::{CallerKind, ToolCallRequest};
 use crate::turn::calls_of;
 
 impl Run<'_> {
@@ -115,21 +117,23 @@ impl Run<'_> {
                 )
                 .await;
         };
-        let options = CallOptions {
+        // The node and the run's variables are the agent's to fill (tool nodes in a chat).
+        let request = ToolCallRequest {
             cancel: self.cancel.child_token(),
-            ..CallOptions::default()
+            ..ToolCallRequest::new(
+                self.owner.clone(),
+                CallerKind::Agent,
+                Arc::clone(&tool.server),
+                call.tool_name.clone(),
+                call.arguments.clone(),
+            )
         };
         let result = self
             .agent
-            .backend
-            .call(
-                self.owner,
-                &tool.server,
-                &call.tool_name,
-                Some(call.arguments.clone()),
-                options,
-            )
-            .await;
+            .tool_calls
+            .call(request)
+            .await
+            .map(|outcome| outcome.result);
         let (status, response, is_error) = match result {
             Ok(result) => {
                 let is_error = result.is_error == Some(true);

@@ -78,6 +78,7 @@ impl ConnectionManager {
         let _active = entry.begin();
         let limits = self.limits(spec, options.timeout);
         let config = &self.inner.config;
+        let policy = options.retry.as_ref().unwrap_or(&config.retry);
         let mut attempt = 0;
         loop {
             // A caller that gives up while the server is still being reached stops waiting,
@@ -112,7 +113,7 @@ impl ConnectionManager {
                 Err(error) => worth_retrying(error, attempt),
                 Ok(_) => false,
             };
-            if !retry || attempt >= config.retry.max_retries {
+            if !retry || attempt >= policy.max_retries {
                 // Servers report an unknown tool as a protocol error or as a tool error,
                 // with differing codes; on either, the tool list is the reliable witness.
                 let failed = match &result {
@@ -131,7 +132,7 @@ impl ConnectionManager {
             attempt += 1;
             tracing::info!(server = %spec.name, tool, attempt, "connecting again to retry a call");
             tokio::select! {
-                () = tokio::time::sleep(config.retry.delay(attempt)) => {}
+                () = tokio::time::sleep(policy.delay(attempt)) => {}
                 () = options.cancel.cancelled() => return Err(McpError::Cancelled),
             }
         }

@@ -6,17 +6,17 @@
 //! a sentence of ours. Errors with no key here keep their code's template around the
 //! English text.
 
-use switchboard_agent::AgentError;
-use switchboard_core::ErrorCode;
+use switchboard_agent::{AgentError, ToolCallError};
 use switchboard_core::import::{EntryError, ParseError};
+use switchboard_core::{ErrorCode, ResolveError};
 use switchboard_mcp::McpError;
 use switchboard_store::{Entity, StoreError};
 
 use crate::error::{ApiError, Words};
 use crate::recall::RecallError;
-use crate::tool_lookup::LookupError;
 
 pub mod spec;
+pub mod tool_node;
 
 /// `error`'s code and English text, worded by `words` when there are any.
 fn worded(code: ErrorCode, english: String, words: Option<Words>) -> ApiError {
@@ -38,7 +38,7 @@ pub fn entity(entity: Entity) -> Words {
         Entity::Conversation => "error.msg.entity_conversation",
         Entity::Message => "error.msg.entity_message",
         Entity::ToolCall => "error.msg.entity_tool_call",
-        Entity::Preset => "error.msg.entity_preset",
+        Entity::ToolNode => "error.msg.entity_tool_node",
         _ => return Words::new("error.msg.detail").param("detail", entity),
     })
 }
@@ -196,20 +196,43 @@ fn destination_host(reason: &str) -> Option<&str> {
     (switchboard_mcp::destination::refusal_reason(host) == reason).then_some(host)
 }
 
-pub fn lookup(e: &LookupError) -> ApiError {
-    match e {
-        LookupError::Store(e) => store(e),
-        LookupError::Mcp(e) => mcp(e),
-        LookupError::ToolNotFound { server, tool } => ApiError::new(e.code(), e.to_string())
-            .key("error.msg.no_enabled_tool")
-            .param("server", format!("{server:?}"))
-            .param("tool", format!("{tool:?}")),
-    }
+pub fn tool_call(e: &ToolCallError) -> ApiError {
+    let words = match e {
+        ToolCallError::Store(e) => return store(e),
+        ToolCallError::Mcp { error, .. } => return mcp(error),
+        ToolCallError::ToolNotFound { server, tool } => Some(
+            Words::new("error.msg.no_enabled_tool")
+                .param("server", format!("{server:?}"))
+                .param("tool", format!("{tool:?}")),
+        ),
+        ToolCallError::NotSelected { node, tool } => Some(
+            Words::new("error.msg.tool_not_in_node")
+                .param("node", format!("{node:?}"))
+                .param("tool", format!("{tool:?}")),
+        ),
+        ToolCallError::OtherServer { node, server } => Some(
+            Words::new("error.msg.node_other_server")
+                .param("node", format!("{node:?}"))
+                .param("server", format!("{server:?}")),
+        ),
+        ToolCallError::MissingVariable(ResolveError::MissingVariable {
+            tool,
+            parameter,
+            variable,
+        }) => Some(
+            Words::new("error.msg.missing_variable")
+                .param("tool", format!("{tool:?}"))
+                .param("parameter", format!("{parameter:?}"))
+                .param("variable", format!("{{{{{variable}}}}}")),
+        ),
+        _ => None,
+    };
+    worded(e.code(), e.to_string(), words)
 }
 
 pub fn recall(e: &RecallError) -> ApiError {
     let words = match e {
-        RecallError::Lookup(e) => return lookup(e),
+        RecallError::Lookup(e) => return tool_call(e),
         RecallError::UnsupportedSource(kind) => {
             Some(Words::new("error.msg.recall_unsupported_source").param("type", kind))
         }

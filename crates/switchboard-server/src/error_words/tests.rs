@@ -143,7 +143,7 @@ fn store_and_agent_errors_keep_their_english() {
         Entity::Conversation,
         Entity::Message,
         Entity::ToolCall,
-        Entity::Preset,
+        Entity::ToolNode,
     ] {
         same_english(store(&StoreError::NotFound {
             entity,
@@ -245,10 +245,25 @@ fn recall_and_import_errors_keep_their_english() {
         tool: "t".into(),
         parameter: "p".into(),
     }));
-    same_english(lookup(&LookupError::ToolNotFound {
+    same_english(tool_call(&ToolCallError::ToolNotFound {
         server: "s".into(),
         tool: "t".into(),
     }));
+    same_english(tool_call(&ToolCallError::NotSelected {
+        node: "n".into(),
+        tool: "t".into(),
+    }));
+    same_english(tool_call(&ToolCallError::OtherServer {
+        node: "n".into(),
+        server: "s".into(),
+    }));
+    same_english(tool_call(&ToolCallError::MissingVariable(
+        ResolveError::MissingVariable {
+            tool: "t".into(),
+            parameter: "owner".into(),
+            variable: "user.email".into(),
+        },
+    )));
     for e in [
         EntryError::NotAnObject,
         EntryError::WrongType {

@@ -92,6 +92,9 @@ async fn read(
 }
 
 /// Replaces an assistant's configuration.
+///
+/// Its variables must still declare every variable its tool nodes use (else 400 naming the
+/// node, the mapping and the variable).
 #[utoipa::path(
     put,
     path = "/api/assistants/{id}",
@@ -114,6 +117,13 @@ async fn update(
     Path(id): Path<String>,
     Json(config): Json<AssistantConfig>,
 ) -> Result<axum::Json<Assistant>, ApiError> {
+    crate::tool_nodes::check_assistant_variables(
+        state.store.as_ref(),
+        &caller.user.id,
+        &id,
+        &config.variables,
+    )
+    .await?;
     Ok(axum::Json(
         state
             .store

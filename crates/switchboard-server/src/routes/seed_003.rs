@@ -43,7 +43,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
     params(
         ("mcp_id" = String, Path, description = "The server id"),
         ("tool_name" = String, Path, description = "The tool name"),
-        ("preset" = Option<String>, Query, description = "A tool preset whose mappings fill in parameters"),
+        ("node" = Option<String>, Query, description = "A tool node (its id) the call runs under: its mappings fill parameters, and body keys naming a variable it declares are that variable's value rather than arguments"),
+        ("preset" = Option<String>, Query, description = "The old name of `node`"),
     ),
     request_body = ToolArguments,
     responses(

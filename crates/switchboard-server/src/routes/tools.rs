@@ -3,15 +3,20 @@
 //! (seed 003 `POST /api/mcp/proxy/{server}/tools/{tool}/call`), and the per-tool enabled and
 //! auto-approve flags.
 //!
-//! A call is checked before it is made: the server must be the caller's (404), the tool must
-//! exist and be enabled (404 `MCP_TOOL_NOT_FOUND`), and the arguments must fit the tool's
-//! schema (400 `MCP_INVALID_PARAMS`). The tool's result is passed through as MCP sent it.
+//! These routes only translate HTTP: the server must be the caller's (404), and the rest of
+//! what a call needs (the enabled and node checks, mappings, validation, retries, the audit)
+//! is the tool-call service's ([`switchboard_agent::ToolCalls`]). The tool's result is passed
+//! through as MCP sent it.
+
+use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use switchboard_core::{ErrorCode, Mapping, NameTable, ServerId, ServerSpec, ToolInfo};
-use switchboard_mcp::CallOptions;
+use switchboard_agent::{CallerKind, ToolCallOutcome, ToolCallRequest};
+use switchboard_core::{
+    Builtins, ErrorCode, NameTable, ServerId, ServerSpec, ToolInfo, VariableDecl, Variables,
+};
 use switchboard_store::StoredServer;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -116,16 +121,25 @@ async fn call(
         .store
         .connection_spec(&caller.user.id, &ServerId(body.server_id))
         .await?;
-    call_checked(&state, &caller, &spec, &body.tool_name, body.arguments).await
+    let request = ToolCallRequest::new(
+        caller.user.id.clone(),
+        CallerKind::Api,
+        Arc::new(spec),
+        body.tool_name,
+        body.arguments,
+    );
+    answer(state.tool_calls.call(request).await?)
 }
 
 #[derive(Deserialize)]
 pub(super) struct ProxyQuery {
-    /// A tool preset whose mappings fill in parameters.
+    /// A tool node whose selection, mappings, retry and timeout the call runs under.
+    node: Option<String>,
+    /// The old name of `node`.
     preset: Option<String>,
 }
 
-/// The flat-parameter proxy: the whole body is the tool's arguments.
+/// The flat-parameter proxy: the body holds the tool's arguments (and a node's variables).
 #[utoipa::path(
     post,
     path = "/api/mcp/proxy/{server}/tools/{tool}/call",
@@ -134,7 +148,8 @@ pub(super) struct ProxyQuery {
     params(
         ("server" = String, Path, description = "The server id"),
         ("tool" = String, Path, description = "The tool name"),
-        ("preset" = Option<String>, Query, description = "A tool preset whose mappings fill in parameters"),
+        ("node" = Option<String>, Query, description = "A tool node (its id) the call runs under: its mappings fill parameters, and body keys naming a variable it declares are that variable's value rather than arguments"),
+        ("preset" = Option<String>, Query, description = "The old name of `node`"),
     ),
     request_body = ToolArguments,
     responses(
@@ -155,7 +170,7 @@ pub(super) async fn proxy(
     Json(body): Json<Map<String, Value>>,
 ) -> Result<axum::Json<Value>, ApiError> {
     let started = std::time::Instant::now();
-    let answer = proxied(&state, &caller, server, &tool, query, body).await;
+    let answer = proxied(&state, &caller, server, tool, query, body).await;
     // Counted for the proxy's error rate and latency; a tool's own error result is an
     // answer, not a failure of the proxy.
     let error = answer.as_ref().err().map(|e| e.code.as_str());
@@ -167,82 +182,78 @@ async fn proxied(
     state: &AppState,
     caller: &Caller,
     server: String,
-    tool: &str,
+    tool: String,
     query: ProxyQuery,
     body: Map<String, Value>,
 ) -> Result<axum::Json<Value>, ApiError> {
+    let owner = &caller.user.id;
     let spec = state
         .store
-        .connection_spec(&caller.user.id, &ServerId(server))
+        .connection_spec(owner, &ServerId(server))
         .await?;
-    let mut arguments = body;
-    if let Some(preset) = query.preset {
-        let preset = state.store.preset(&caller.user.id, &preset).await?;
-        if preset.preset.server_id != spec.id {
-            return Err(ApiError::new(
-                ErrorCode::ValidationError,
-                format!("preset {:?} is for another server", preset.preset.name),
-            )
-            .key("error.msg.preset_other_server")
-            .param("preset", format!("{:?}", preset.preset.name)));
-        }
-        if let Some(selected) = preset.preset.selected_tools.iter().find(|t| t.name == tool) {
-            apply_mappings(&mut arguments, &selected.parameter_mappings);
-        }
-    }
-    call_checked(state, caller, &spec, tool, arguments).await
-}
-
-/// A preset's mappings over the given arguments: fixed values win; a `{{variable}}` takes the
-/// value the caller sent under that variable's name. (Interim: helper `service` moves this
-/// into the tool-call service, which fails on a missing variable instead of skipping it.)
-fn apply_mappings(
-    arguments: &mut Map<String, Value>,
-    mappings: &std::collections::BTreeMap<String, Mapping>,
-) {
-    for (parameter, mapping) in mappings {
-        let value = match mapping {
-            Mapping::Literal(value) => Some(value.clone()),
-            Mapping::Template(template) => template
-                .render(|path| path.walk(arguments.get(path.root())?).cloned())
-                .ok(),
-        };
-        if let Some(value) = value {
-            arguments.insert(parameter.clone(), value);
-        }
-    }
-}
-
-async fn call_checked(
-    state: &AppState,
-    caller: &Caller,
-    spec: &ServerSpec,
-    tool: &str,
-    arguments: Map<String, Value>,
-) -> Result<axum::Json<Value>, ApiError> {
-    let info = crate::tool_lookup::enabled_tool(state, &caller.user.id, spec, tool).await?;
-    let arguments = Value::Object(arguments);
-    state
-        .validators
-        .check(&info.input_schema, &arguments)
-        .map_err(|e| ApiError::new(e.code(), e.to_string()))?;
-    let Value::Object(arguments) = arguments else {
-        return Err(ApiError::new(
-            ErrorCode::McpInvalidParams,
-            "the arguments must be a JSON object",
-        )
-        .key("error.msg.arguments_not_object"));
-    };
-    let result = switchboard_mcp::ToolBackend::call(
-        state.tools.as_ref(),
-        &caller.user.id,
-        spec,
+    let mut request = ToolCallRequest::new(
+        owner.clone(),
+        CallerKind::Proxy,
+        Arc::new(spec),
         tool,
-        Some(arguments),
-        CallOptions::default(),
-    )
-    .await?;
-    let result = serde_json::to_value(&result)
+        Map::new(),
+    );
+    match query.node.or(query.preset) {
+        None => request.arguments = body,
+        Some(node) => {
+            let node = state.store.tool_node(owner, &node).await?;
+            // A node of an assistant may use the assistant's variables too.
+            let outer = match &node.node.assistant_id {
+                Some(assistant) => {
+                    state
+                        .store
+                        .assistant(owner, assistant)
+                        .await?
+                        .config
+                        .variables
+                }
+                None => Vec::new(),
+            };
+            let declared = || node.node.variables.iter().chain(&outer);
+            let (arguments, variables) = split_body(body, declared());
+            request.arguments = arguments;
+            request.variables = Some(
+                Variables::new(Builtins {
+                    user_id: owner.0.clone(),
+                    user_name: caller.user.name.clone(),
+                    conversation_id: None,
+                    now: humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+                        .to_string(),
+                })
+                .with_layer(variables)
+                .with_declared(&node.node.variables)
+                .with_declared(&outer),
+            );
+            request.node = Some(Arc::new(node));
+        }
+    }
+    answer(state.tool_calls.call(request).await?)
+}
+
+/// A proxy body under a node: keys naming a variable the node (or its assistant) declares
+/// are variables, the rest are arguments. Every key is also offered as a variable, so a node
+/// stored before variables were declared (a `?preset=` of old, whose `{{name}}` took the
+/// body's `name`) resolves as it did.
+fn split_body<'a>(
+    body: Map<String, Value>,
+    declared: impl Iterator<Item = &'a VariableDecl> + Clone,
+) -> (Map<String, Value>, Map<String, Value>) {
+    let variables = body.clone();
+    let arguments = body
+        .into_iter()
+        .filter(|(key, _)| !declared.clone().any(|d| &d.name == key))
+        .collect();
+    (arguments, variables)
+}
+
+/// A call's answer: the MCP result as the server sent it.
+fn answer(outcome: ToolCallOutcome) -> Result<axum::Json<Value>, ApiError> {
+    let result = serde_json::to_value(&outcome.result)
         .map_err(|e| ApiError::new(ErrorCode::McpParseError, e.to_string()))?;
     Ok(axum::Json(result))
 }

@@ -1,5 +1,5 @@
 use serde::{Deserialize, Serialize};
-use switchboard_core::ServerId;
+use switchboard_core::{ServerId, VariableDecl};
 
 use super::Timestamp;
 
@@ -45,7 +45,7 @@ fn default_max_rounds() -> u32 {
 }
 
 /// What a person configures for an assistant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AssistantConfig {
@@ -62,6 +62,10 @@ pub struct AssistantConfig {
     pub tool_mode: ToolMode,
     #[serde(default = "default_max_rounds")]
     pub max_rounds: u32,
+    /// The variables the assistant declares (issue 14): its tool nodes' mappings may use them,
+    /// and a run fills them from the conversation's variables or their defaults.
+    #[serde(default)]
+    pub variables: Vec<VariableDecl>,
 }
 
 impl AssistantConfig {
@@ -73,11 +77,13 @@ impl AssistantConfig {
             model: None,
             tool_mode: ToolMode::Native,
             max_rounds: DEFAULT_MAX_ROUNDS,
+            variables: Vec::new(),
         }
     }
 
     pub(crate) fn validate(&self) -> Result<(), crate::StoreError> {
         crate::text::refuse_nul("the assistant", self)?;
+        switchboard_core::tool_node::validate_variables(&self.variables)?;
         if self.name.trim().is_empty() {
             return Err(crate::StoreError::Invalid("name must not be empty".into()));
         }
@@ -92,7 +98,7 @@ impl AssistantConfig {
 
 /// A stored assistant with the servers it may use (seed 001 `assistant_mcp_servers`), in the
 /// order they were given.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Assistant {

@@ -4,12 +4,12 @@ use std::collections::HashMap;
 
 use switchboard_core::ServerId;
 
-use super::common::{to_i64, to_u32};
+use super::common::{from_json, to_i64, to_json, to_u32};
 use crate::error::{Entity, StoreError};
 use crate::model::{Assistant, AssistantConfig, Timestamp, ToolMode};
 
-pub(crate) const COLUMNS: &str =
-    "id, name, system_prompt, provider_id, model, tool_mode, max_rounds, created_at, updated_at";
+pub(crate) const COLUMNS: &str = "id, name, system_prompt, provider_id, model, tool_mode, max_rounds, variables, created_at, \
+     updated_at";
 
 #[derive(Debug, sqlx::FromRow)]
 pub(crate) struct AssistantRow {
@@ -20,13 +20,18 @@ pub(crate) struct AssistantRow {
     pub model: Option<String>,
     pub tool_mode: String,
     pub max_rounds: i64,
+    pub variables: String,
     pub created_at: i64,
     pub updated_at: i64,
 }
 
 impl AssistantRow {
-    pub(crate) fn encode(id: String, config: &AssistantConfig, created_at: Timestamp) -> Self {
-        Self {
+    pub(crate) fn encode(
+        id: String,
+        config: &AssistantConfig,
+        created_at: Timestamp,
+    ) -> Result<Self, StoreError> {
+        Ok(Self {
             id,
             name: config.name.clone(),
             system_prompt: config.system_prompt.clone(),
@@ -34,9 +39,10 @@ impl AssistantRow {
             model: config.model.clone(),
             tool_mode: config.tool_mode.as_str().to_owned(),
             max_rounds: to_i64(config.max_rounds),
+            variables: to_json(&config.variables)?,
             created_at: created_at.0,
             updated_at: Timestamp::now().0,
-        }
+        })
     }
 
     pub(crate) fn decode(self, server_ids: Vec<ServerId>) -> Result<Assistant, StoreError> {
@@ -48,6 +54,7 @@ impl AssistantRow {
             )
         })?;
         let max_rounds = to_u32(Entity::Assistant, &self.id, "max_rounds", self.max_rounds)?;
+        let variables = from_json(Entity::Assistant, &self.id, "variables", &self.variables)?;
         Ok(Assistant {
             id: self.id,
             config: AssistantConfig {
@@ -57,6 +64,7 @@ impl AssistantRow {
                 model: self.model,
                 tool_mode,
                 max_rounds,
+                variables,
             },
             server_ids,
             created_at: Timestamp(self.created_at),
@@ -97,14 +105,14 @@ macro_rules! impl_assistant_store {
                     max: Option<u32>,
                 ) -> Result<Assistant, StoreError> {
                     config.validate()?;
-                    let row = AssistantRow::encode(new_id(), config, Timestamp::now());
+                    let row = AssistantRow::encode(new_id(), config, Timestamp::now())?;
                     let mut tx = self.begin_write().await?;
                     Self::check_quota(&mut tx, owner, Entity::Assistant, max).await?;
                     Self::check_provider(&mut tx, owner, config).await?;
                     sqlx::query(
                         "INSERT INTO assistants (id, user_id, name, system_prompt, provider_id, \
-                         model, tool_mode, max_rounds, created_at, updated_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                         model, tool_mode, max_rounds, variables, created_at, updated_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
                     )
                     .bind(&row.id)
                     .bind(&owner.0)
@@ -114,6 +122,7 @@ macro_rules! impl_assistant_store {
                     .bind(&row.model)
                     .bind(&row.tool_mode)
                     .bind(row.max_rounds)
+                    .bind(&row.variables)
                     .bind(row.created_at)
                     .bind(row.updated_at)
                     .execute(&mut *tx)
@@ -240,10 +249,11 @@ macro_rules! impl_assistant_store {
                     let mut tx = self.begin_write().await?;
                     let old = Self::assistant_row(&mut *tx, owner, id, Self::LOCK).await?;
                     Self::check_provider(&mut tx, owner, config).await?;
-                    let row = AssistantRow::encode(old.id, config, Timestamp(old.created_at));
+                    let row = AssistantRow::encode(old.id, config, Timestamp(old.created_at))?;
                     let done = sqlx::query(
                         "UPDATE assistants SET name = $3, system_prompt = $4, provider_id = $5, \
-                         model = $6, tool_mode = $7, max_rounds = $8, updated_at = $9 \
+                         model = $6, tool_mode = $7, max_rounds = $8, variables = $9, \
+                         updated_at = $10 \
                          WHERE user_id = $1 AND id = $2",
                     )
                     .bind(&owner.0)
@@ -254,6 +264,7 @@ macro_rules! impl_assistant_store {
                     .bind(&row.model)
                     .bind(&row.tool_mode)
                     .bind(row.max_rounds)
+                    .bind(&row.variables)
                     .bind(row.updated_at)
                     .execute(&mut *tx)
                     .await

@@ -1,4 +1,4 @@
-//! Per-owner quotas on stored rows (servers, providers, assistants), checked inside the write
+//! Per-owner quotas on stored rows (servers, providers, assistants, tool nodes), checked inside the write
 //! transaction that inserts the row: the owner's `users` row is locked first (`FOR UPDATE` on
 //! Postgres; SQLite's `BEGIN IMMEDIATE` already serialises writers), then the rows are
 //! counted. Two creations at once, from one process or two replicas, queue on that lock, so
@@ -11,6 +11,7 @@ pub(crate) fn table(entity: crate::error::Entity) -> Option<&'static str> {
         Entity::Server => Some("mcp_servers"),
         Entity::Provider => Some("providers"),
         Entity::Assistant => Some("assistants"),
+        Entity::ToolNode => Some("tool_presets"),
         _ => None,
     }
 }

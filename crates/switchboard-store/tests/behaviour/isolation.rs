@@ -6,9 +6,9 @@ use switchboard_store::{AssistantConfig, MessageRole, NewConversation, NewMessag
 
 use crate::common::TestDb;
 use crate::conversations::call;
-use crate::presets::preset;
 use crate::providers::openai;
 use crate::servers::secret_spec;
+use crate::tool_nodes::node;
 
 crate::on_both_backends!(another_owners_rows_are_not_found);
 
@@ -26,7 +26,7 @@ async fn snapshot(
         store.assistants(a).await.unwrap(),
         store.conversations(a).await.unwrap(),
         store.messages(a, conversation).await.unwrap(),
-        store.presets(a).await.unwrap(),
+        store.tool_nodes(a).await.unwrap(),
         store.tokens(a).await.unwrap(),
     )
 }
@@ -68,7 +68,10 @@ async fn another_owners_rows_are_not_found(db: &TestDb) {
         .append_message(&a, &conversation.id, &new)
         .await
         .unwrap();
-    let stored_preset = store.create_preset(&a, &preset("p", "docs")).await.unwrap();
+    let stored_node = store
+        .create_tool_node(&a, &node("p", "docs"))
+        .await
+        .unwrap();
     let token = store.issue_token(&a, "laptop").await.unwrap();
 
     let before = snapshot(store, &a, &provider.id, &conversation.id).await;
@@ -82,13 +85,14 @@ async fn another_owners_rows_are_not_found(db: &TestDb) {
     not_found(store.conversation(&b, &conversation.id).await);
     not_found(store.messages(&b, &conversation.id).await);
     not_found(store.message(&b, &message.id).await);
-    not_found(store.preset(&b, &stored_preset.id).await);
+    not_found(store.tool_node(&b, &stored_node.id).await);
+    not_found(store.assistant_tool_nodes(&b, &assistant.id).await);
     assert!(store.servers(&b).await.unwrap().is_empty());
     assert!(store.connection_specs(&b).await.unwrap().is_empty());
     assert!(store.providers(&b).await.unwrap().is_empty());
     assert!(store.assistants(&b).await.unwrap().is_empty());
     assert!(store.conversations(&b).await.unwrap().is_empty());
-    assert!(store.presets(&b).await.unwrap().is_empty());
+    assert!(store.tool_nodes(&b).await.unwrap().is_empty());
     assert!(store.tokens(&b).await.unwrap().is_empty());
 
     // Bob's writes.
@@ -136,10 +140,10 @@ async fn another_owners_rows_are_not_found(db: &TestDb) {
     );
     not_found(
         store
-            .update_preset(&b, &stored_preset.id, &preset("x", "docs"))
+            .update_tool_node(&b, &stored_node.id, &node("x", "docs"))
             .await,
     );
-    not_found(store.delete_preset(&b, &stored_preset.id).await);
+    not_found(store.delete_tool_node(&b, &stored_node.id).await);
     not_found(store.revoke_token(&b, &token.token.id).await);
 
     // Bob cannot reach Alice's rows through his own either.
@@ -166,7 +170,7 @@ async fn another_owners_rows_are_not_found(db: &TestDb) {
             )
             .await,
     );
-    not_found(store.create_preset(&b, &preset("p", "docs")).await);
+    not_found(store.create_tool_node(&b, &node("p", "docs")).await);
 
     assert_eq!(
         snapshot(store, &a, &provider.id, &conversation.id).await,

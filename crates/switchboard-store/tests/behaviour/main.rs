@@ -8,15 +8,16 @@
 mod common;
 
 mod assistants;
+mod audit;
 mod concurrency;
 mod conversations;
 mod isolation;
 mod leases;
 mod nul_text;
-mod presets;
 mod providers;
 mod quotas;
 mod server_shapes;
 mod servers;
 mod sessions;
+mod tool_nodes;
 mod users;

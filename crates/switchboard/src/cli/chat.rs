@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
-use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, StopReason};
+use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, StopReason, ToolCalls};
 use switchboard_mcp::ConnectionManager;
 use switchboard_store::{NewConversation, ToolMode};
 
@@ -132,11 +132,15 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
         );
     }
     let manager = ConnectionManager::new(super::manager::manager_config(context)?);
-    let agent = Agent::new(
+    let backend: Arc<dyn switchboard_mcp::ToolBackend> = Arc::new(manager.clone());
+    // One tool-call service, retrying by the configured `[manager.retry]` policy.
+    let tool_calls = Arc::new(ToolCalls::new(
+        Arc::clone(&backend),
         Arc::clone(servers.store()),
-        Arc::new(manager.clone()),
-        AgentConfig::default(),
-    );
+        manager.config().retry.clone(),
+    ));
+    let agent = Agent::new(Arc::clone(servers.store()), backend, AgentConfig::default())
+        .with_tool_calls(tool_calls);
     let mut chat = Chat {
         agent,
         servers,

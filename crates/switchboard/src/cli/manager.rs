@@ -3,7 +3,11 @@
 //! Ctrl-C arrives in the middle of a call). Its timeouts and retry policy are the `[manager]`
 //! settings of `serve` (file and environment; these commands have no flags for them).
 
-use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use std::sync::Arc;
+
+use switchboard_agent::ToolCalls;
+use switchboard_mcp::{ConnectionManager, ManagerConfig, ToolBackend};
+use switchboard_store::Store;
 
 use super::{CliError, Context};
 use crate::settings::{Settings, SettingsError, SettingsFlags};
@@ -18,6 +22,16 @@ pub fn manager_config(context: &Context) -> Result<ManagerConfig, SettingsError>
         &context.global.store_shown(),
     )?;
     Ok(loaded.settings.manager.manager_config())
+}
+
+/// The tool-call service on `manager` (its checks, retries and audit, as the HTTP API's), with
+/// the manager's retry policy for calls outside a node.
+pub fn tool_calls(manager: &ConnectionManager, store: &Arc<dyn Store>) -> ToolCalls {
+    ToolCalls::new(
+        Arc::new(manager.clone()) as Arc<dyn ToolBackend>,
+        Arc::clone(store),
+        manager.config().retry.clone(),
+    )
 }
 
 /// Runs `work` with a fresh [`ConnectionManager`] and shuts the manager down afterwards.

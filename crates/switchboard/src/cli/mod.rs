@@ -19,6 +19,7 @@ mod manager;
 mod schema;
 mod serve;
 mod servers;
+mod tool_nodes;
 mod tools;
 mod users;
 
@@ -30,6 +31,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use switchboard_agent::AgentError;
 use switchboard_core::{ErrorCode, SpecError};
 use switchboard_mcp::McpError;
+use switchboard_server::tool_nodes::{NodeRunError, NodeSaveError};
 use switchboard_store::{StoreConfig, StoreError};
 
 pub use global::GlobalArgs;
@@ -79,6 +81,9 @@ pub enum Command {
     Tools(tools::ToolsCommand),
     /// Call one tool of one server and print the result.
     Call(call::CallArgs),
+    /// List, add and run tool nodes: tools of a server with parameters filled from variables.
+    #[command(subcommand)]
+    ToolNodes(tool_nodes::ToolNodesCommand),
     /// Chat with a model that uses the servers' tools (a terminal, or one message per line of
     /// standard input).
     Chat(chat::ChatArgs),
@@ -121,6 +126,8 @@ pub enum CliError {
     ServerNotFound(String),
     #[error("no user named `{0}` (see `switchboard users list`)")]
     UserNotFound(String),
+    #[error("no tool node named `{0}` (see `switchboard tool-nodes list`)")]
+    NodeNotFound(String),
     /// The store's conflict on a name or id, with what to do about it.
     #[error("{source}; {hint}")]
     Taken {
@@ -142,7 +149,7 @@ impl CliError {
     fn code(&self) -> ErrorCode {
         match self {
             CliError::ServerNotFound(_) => ErrorCode::McpServerNotFound,
-            CliError::UserNotFound(_) => ErrorCode::NotFound,
+            CliError::UserNotFound(_) | CliError::NodeNotFound(_) => ErrorCode::NotFound,
             CliError::Taken { source, .. } | CliError::Store(source) => source.code(),
             CliError::BadArguments(_) => ErrorCode::McpInvalidParams,
             CliError::Interrupted => ErrorCode::Cancelled,
@@ -163,6 +170,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Servers(command) => servers::run(&context, command).await,
         Command::Tools(command) => tools::run(&context, command).await,
         Command::Call(args) => call::run(&context, args).await,
+        Command::ToolNodes(command) => tool_nodes::run(&context, command).await,
         Command::Chat(args) => chat::run(&context, args).await,
         Command::Import(args) => import::run(&context, args).await,
         Command::DemoServer(args) => demo::run(args).await,
@@ -196,6 +204,12 @@ pub fn code_of(error: &anyhow::Error) -> Option<ErrorCode> {
             return Some(e.code());
         }
         if let Some(e) = cause.downcast_ref::<StoreError>() {
+            return Some(e.code());
+        }
+        if let Some(e) = cause.downcast_ref::<NodeSaveError>() {
+            return Some(e.code());
+        }
+        if let Some(e) = cause.downcast_ref::<NodeRunError>() {
             return Some(e.code());
         }
         if let Some(e) = cause.downcast_ref::<SettingsError>() {

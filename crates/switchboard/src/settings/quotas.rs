@@ -22,6 +22,9 @@ const MAX_ASSISTANTS: Key = Key::new("quotas", "max_assistants", "100")
 const MAX_PROVIDERS: Key = Key::new("quotas", "max_providers", "20")
     .env("SWITCHBOARD_MAX_PROVIDERS")
     .flag("--max-providers");
+const MAX_TOOL_NODES: Key = Key::new("quotas", "max_tool_nodes", "200")
+    .env("SWITCHBOARD_MAX_TOOL_NODES")
+    .flag("--max-tool-nodes");
 const MAX_EVENT_STREAMS: Key = Key::new("quotas", "max_event_streams", "8")
     .env("SWITCHBOARD_MAX_EVENT_STREAMS")
     .flag("--max-event-streams");
@@ -46,6 +49,9 @@ const AUTH_FAILURE_BURST: Key = Key::new("quotas", "auth_failure_burst", "20")
 const AUTH_FAILURE_INTERVAL: Key = Key::new("quotas", "auth_failure_interval", "3s")
     .env("SWITCHBOARD_AUTH_FAILURE_INTERVAL")
     .flag("--auth-failure-interval");
+const AUDIT_RECORDS: Key = Key::new("quotas", "audit_records", "10000")
+    .env("SWITCHBOARD_AUDIT_RECORDS")
+    .flag("--audit-records");
 const LAUNCH_TEMPLATES: Key = Key::new("quotas", "launch_templates", "")
     .env("SWITCHBOARD_LAUNCH_TEMPLATES")
     .flag("--launch-template");
@@ -65,6 +71,9 @@ pub struct QuotaFlags {
     /// Providers one user may store [default: 20].
     #[arg(long, value_name = "N")]
     pub max_providers: Option<String>,
+    /// Tool nodes (workflow tool configurations) one user may store [default: 200].
+    #[arg(long, value_name = "N")]
+    pub max_tool_nodes: Option<String>,
     /// Event streams (`GET /api/events`) one user may have open at once [default: 8].
     #[arg(long, value_name = "N")]
     pub max_event_streams: Option<String>,
@@ -90,6 +99,10 @@ pub struct QuotaFlags {
     /// ...and then one per this interval [default: 3s].
     #[arg(long, value_name = "DURATION")]
     pub auth_failure_interval: Option<String>,
+    /// Tool-call audit records kept per user (`GET /api/tool-calls`); older ones are
+    /// deleted [default: 10000].
+    #[arg(long, value_name = "N")]
+    pub audit_records: Option<String>,
     /// A launch template: a stdio server members may run (admins may run any), written
     /// `PROGRAM [ARG]... [env=NAME,...]`. Arguments are matched one for one; an argument with a
     /// `*` takes one package name there (`npx -y @modelcontextprotocol/server-*`); `env=` lists
@@ -114,6 +127,7 @@ pub struct QuotaSettings {
     pub max_servers: u32,
     pub max_assistants: u32,
     pub max_providers: u32,
+    pub max_tool_nodes: u32,
     pub max_event_streams: usize,
     pub max_runs: usize,
     pub max_connections: usize,
@@ -122,6 +136,7 @@ pub struct QuotaSettings {
     pub write_interval: Duration,
     pub auth_failure_burst: u32,
     pub auth_failure_interval: Duration,
+    pub audit_records: u32,
     pub launch_templates: Vec<Template>,
     pub allowed_destinations: Vec<Destination>,
 }
@@ -132,6 +147,7 @@ impl QuotaSettings {
             max_servers: layers.take(&MAX_SERVERS, flags.max_servers.as_slice())?,
             max_assistants: layers.take(&MAX_ASSISTANTS, flags.max_assistants.as_slice())?,
             max_providers: layers.take(&MAX_PROVIDERS, flags.max_providers.as_slice())?,
+            max_tool_nodes: layers.take(&MAX_TOOL_NODES, flags.max_tool_nodes.as_slice())?,
             max_event_streams: layers
                 .take(&MAX_EVENT_STREAMS, flags.max_event_streams.as_slice())?,
             max_runs: layers.take(&MAX_RUNS, flags.max_runs.as_slice())?,
@@ -146,6 +162,7 @@ impl QuotaSettings {
                 &AUTH_FAILURE_INTERVAL,
                 flags.auth_failure_interval.as_slice(),
             )?,
+            audit_records: layers.take(&AUDIT_RECORDS, flags.audit_records.as_slice())?,
             launch_templates: layers.take(&LAUNCH_TEMPLATES, &flags.launch_templates)?,
             allowed_destinations: layers.take(&ALLOWED_DESTINATIONS, &flags.allow_destinations)?,
         })
@@ -156,12 +173,14 @@ impl QuotaSettings {
             max_servers: self.max_servers,
             max_assistants: self.max_assistants,
             max_providers: self.max_providers,
+            max_tool_nodes: self.max_tool_nodes,
             max_event_streams: self.max_event_streams,
             max_runs: self.max_runs,
             max_connections: self.max_connections,
             header_read_timeout: self.header_read_timeout,
             writes: Rate::new(self.write_burst, self.write_interval),
             auth_failures: Rate::new(self.auth_failure_burst, self.auth_failure_interval),
+            audit_records: self.audit_records,
             ..Limits::default()
         }
     }

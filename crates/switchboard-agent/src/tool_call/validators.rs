@@ -1,4 +1,5 @@
-//! Compiled argument validators, kept per tool schema.
+//! Compiled argument validators, kept per tool schema (moved here from the HTTP server: every
+//! caller of the tool-call service shares one cache).
 //!
 //! Compiling a JSON Schema costs far more than checking arguments against it, and the proxy
 //! checks every call; tools change rarely. Validators are keyed by the schema's text (two tools
@@ -15,13 +16,13 @@ use switchboard_schema::validate::{ArgumentsError, ArgumentsValidator};
 const MAX_KEPT: usize = 4096;
 
 #[derive(Debug, Default)]
-pub struct Validators {
+pub(crate) struct Validators {
     kept: Mutex<HashMap<String, Arc<ArgumentsValidator>>>,
 }
 
 impl Validators {
     /// Checks `arguments` against `schema`.
-    pub fn check(
+    pub(crate) fn check(
         &self,
         schema: &Map<String, Value>,
         arguments: &Value,
@@ -46,6 +47,21 @@ impl Validators {
             }
         };
         validator.validate(arguments)
+    }
+
+    /// Checks the object `arguments` against `schema`, handing it back when it fits.
+    pub(crate) fn check_object(
+        &self,
+        schema: &Map<String, Value>,
+        arguments: Map<String, Value>,
+    ) -> Result<Map<String, Value>, ArgumentsError> {
+        let arguments = Value::Object(arguments);
+        self.check(schema, &arguments)?;
+        Ok(match arguments {
+            Value::Object(arguments) => arguments,
+            // Built from an object just above.
+            _ => Map::new(),
+        })
     }
 }
 

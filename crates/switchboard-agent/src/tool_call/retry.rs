@@ -1,0 +1,72 @@
+//! Seed 002's retry, owned by the tool-call service: one loop for every caller, which records
+//! each attempt (when it started, how long it took, how it failed).
+//!
+//! Which failures are tried again follows from what the server may have done, not from how
+//! the seed names them: a call that never reached the tool (the server could not be reached,
+//! the connect timed out, the connection was lost before the request was written) is always
+//! safe to send again; one that was sent and then lost, or timed out, may have run, so it is
+//! sent again only when the tool is annotated read-only or idempotent; anything else (a
+//! tool's own `isError` result, invalid parameters, bad credentials, a cancellation) would
+//! fail the same way or was asked for, and is final. The connection manager does not retry
+//! these calls itself (`CallOptions::retry` is `never`), so attempts are never multiplied.
+
+use std::future::Future;
+
+use rmcp::model::CallToolResult;
+use switchboard_core::RetrySafety;
+use switchboard_mcp::{McpError, RetryPolicy};
+use switchboard_store::Timestamp;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::Attempt;
+
+/// Whether a call that failed with `error` may be sent again; `repeatable` when the tool is
+/// annotated read-only or idempotent.
+pub(crate) fn worth_retrying(error: &McpError, repeatable: bool) -> bool {
+    match error.retry_safety() {
+        RetrySafety::Always => true,
+        RetrySafety::IfIdempotent => repeatable,
+        _ => false,
+    }
+}
+
+/// Runs `attempt` until it answers, fails for good, or `policy` allows no more retries,
+/// waiting `policy.delay(n)` before retry `n`. Cancelling `cancel` ends a wait at once (the
+/// call itself watches the same token).
+pub(crate) async fn with_retries<F, Fut>(
+    policy: &RetryPolicy,
+    repeatable: bool,
+    cancel: &CancellationToken,
+    mut attempt: F,
+) -> (Result<CallToolResult, McpError>, Vec<Attempt>)
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<CallToolResult, McpError>>,
+{
+    let mut attempts = Vec::new();
+    let mut retries = 0;
+    loop {
+        let started_at = Timestamp::now();
+        let started = Instant::now();
+        let result = attempt().await;
+        attempts.push(Attempt {
+            started_at,
+            duration: started.elapsed(),
+            error: result.as_ref().err().map(McpError::code),
+        });
+        let error = match &result {
+            Ok(_) => return (result, attempts),
+            Err(error) => error,
+        };
+        if retries >= policy.max_retries || !worth_retrying(error, repeatable) {
+            return (result, attempts);
+        }
+        retries += 1;
+        tracing::info!(retry = retries, %error, "retrying a tool call");
+        tokio::select! {
+            () = tokio::time::sleep(policy.delay(retries)) => {}
+            () = cancel.cancelled() => return (Err(McpError::Cancelled), attempts),
+        }
+    }
+}

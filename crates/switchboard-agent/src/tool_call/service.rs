@@ -1,0 +1,255 @@
+//! [`ToolCalls`]: the one place a tool call is checked, completed, sent, retried and recorded,
+//! whoever makes it (the REST call route, the proxy, the agent, a node's execution).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::CallToolResult;
+use serde_json::{Map, Value};
+use switchboard_core::{
+    Builtins, OwnerId, ServerSpec, ToolInfo, ToolNode, Variables, hide_mapped, resolve_arguments,
+};
+use switchboard_mcp::{CallOptions, McpError, RetryPolicy, ToolBackend};
+use switchboard_store::{AuditOutcome, AuditRecord, AuditStore, NewAuditRecord, Store, Timestamp};
+use tokio::time::Instant;
+
+use super::audit::{AuditConfig, AuditLog};
+use super::retry::with_retries;
+use super::validators::Validators;
+use super::{Attempt, ToolCallError, ToolCallOutcome, ToolCallRequest};
+
+/// The tool-call service. Built once per process and shared (`Arc`) by the HTTP routes and
+/// the agent, so its validator cache and audit writer are shared too.
+pub struct ToolCalls {
+    /// Calls go through the caller's backend (the server's counts every call for metrics).
+    backend: Arc<dyn ToolBackend>,
+    validators: Validators,
+    /// For calls without a node: the `[manager.retry]` settings.
+    default_retry: RetryPolicy,
+    audit: AuditLog,
+    store: Arc<dyn AuditStore>,
+}
+
+impl std::fmt::Debug for ToolCalls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolCalls")
+            .field("default_retry", &self.default_retry)
+            .field("audit", &self.audit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ToolCalls {
+    /// The service on `backend`, auditing into `store` with the default [`AuditConfig`];
+    /// `default_retry` applies to calls without a node. Starts the audit writer on the current
+    /// Tokio runtime (outside one, calls are not audited).
+    pub fn new(
+        backend: Arc<dyn ToolBackend>,
+        store: Arc<dyn Store>,
+        default_retry: RetryPolicy,
+    ) -> Self {
+        Self::with_audit(backend, store, default_retry, &AuditConfig::default())
+    }
+
+    /// As [`ToolCalls::new`], with any audit store and configuration.
+    pub fn with_audit(
+        backend: Arc<dyn ToolBackend>,
+        store: Arc<dyn AuditStore>,
+        default_retry: RetryPolicy,
+        audit: &AuditConfig,
+    ) -> Self {
+        Self {
+            backend,
+            validators: Validators::default(),
+            default_retry,
+            audit: AuditLog::start(Arc::clone(&store), audit),
+            store,
+        }
+    }
+
+    /// Keeps at most `keep` audit records per owner from now on.
+    pub fn set_audit_keep(&self, keep: u32) {
+        self.audit.set_keep(keep);
+    }
+
+    /// Audit records dropped because the writer could not keep up.
+    pub fn audit_dropped(&self) -> u64 {
+        self.audit.dropped()
+    }
+
+    /// The owner's newest `limit` audit records, newest first, including every call this
+    /// process answered before (the queue is written out first).
+    pub async fn audit(
+        &self,
+        owner: &OwnerId,
+        limit: u32,
+    ) -> Result<Vec<AuditRecord>, ToolCallError> {
+        self.audit.flush().await;
+        Ok(self.store.tool_call_audit(owner, limit).await?)
+    }
+
+    /// The tool as the model or caller may see it under `node`: `None` when the node does not
+    /// offer it (not selected, or selected with `enabled: false`); else the tool with the
+    /// parameters the node maps removed from its schema.
+    pub fn offered(tool: &ToolInfo, node: Option<&ToolNode>) -> Option<ToolInfo> {
+        let Some(node) = node else {
+            return Some(tool.clone());
+        };
+        let selected = node.selected(&tool.name)?;
+        let mut offered = tool.clone();
+        offered.input_schema = hide_mapped(&tool.input_schema, selected);
+        Some(offered)
+    }
+
+    /// The tool `tool` of `spec` as the server lists it, when the server is enabled and the
+    /// tool is not switched off on it.
+    pub async fn lookup(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        tool: &str,
+    ) -> Result<ToolInfo, ToolCallError> {
+        let not_found = || ToolCallError::ToolNotFound {
+            server: spec.name.clone(),
+            tool: tool.to_owned(),
+        };
+        if !spec.enabled || spec.disabled_tools.contains(tool) {
+            return Err(not_found());
+        }
+        let listed = self.backend.tools(owner, std::slice::from_ref(spec)).await;
+        let Some((_, tools)) = listed.into_iter().next() else {
+            return Err(not_found());
+        };
+        tools?
+            .iter()
+            .find(|t| t.name == tool)
+            .cloned()
+            .ok_or_else(not_found)
+    }
+
+    /// Makes one tool call: the tool must be enabled on an enabled server and offered by the
+    /// node (if any); the node's mappings are resolved over the given arguments (a variable
+    /// with no value fails the call, naming it); the result is checked against the tool's full
+    /// schema; then the call is sent with the node's timeout, and retried by the node's policy
+    /// (or the default one) when that is safe. Every call, answered or not, is audited.
+    pub async fn call(&self, req: ToolCallRequest) -> Result<ToolCallOutcome, ToolCallError> {
+        let started_at = Timestamp::now();
+        let started = Instant::now();
+        let result = self.checked_call(&req).await;
+        let duration = started.elapsed();
+        let (outcome, attempts) = match &result {
+            Ok(answer) if answer.result.is_error == Some(true) => {
+                (AuditOutcome::ToolError, answer.attempts.len())
+            }
+            Ok(answer) => (AuditOutcome::Ok, answer.attempts.len()),
+            Err(error) => (AuditOutcome::Error(error.code()), error.attempts().len()),
+        };
+        self.audit.record(NewAuditRecord {
+            owner: req.owner.clone(),
+            at: started_at,
+            caller: req.caller,
+            server_id: req.spec.id.clone(),
+            tool: req.tool.clone(),
+            node_id: req.node.as_ref().map(|node| node.id.clone()),
+            outcome,
+            attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+            duration_ms: u64::try_from(duration.as_millis()).unwrap_or(u64::MAX),
+        });
+        result.map(|mut answer| {
+            answer.duration = duration;
+            answer
+        })
+    }
+
+    async fn checked_call(&self, req: &ToolCallRequest) -> Result<ToolCallOutcome, ToolCallError> {
+        let spec = req.spec.as_ref();
+        let node = req.node.as_deref().map(super::node_of);
+        if let Some(node) = node
+            && node.server_id != spec.id
+        {
+            return Err(ToolCallError::OtherServer {
+                node: node.name.clone(),
+                server: spec.name.clone(),
+            });
+        }
+        let tool = self.lookup(&req.owner, spec, &req.tool).await?;
+        let arguments = match node {
+            None => req.arguments.clone(),
+            Some(node) => {
+                let selected =
+                    node.selected(&req.tool)
+                        .ok_or_else(|| ToolCallError::NotSelected {
+                            node: node.name.clone(),
+                            tool: req.tool.clone(),
+                        })?;
+                let vars = req
+                    .variables
+                    .clone()
+                    .unwrap_or_else(|| owner_only(&req.owner))
+                    .with_declared(&node.variables);
+                resolve_arguments(selected, req.arguments.clone(), &vars)?
+            }
+        };
+        let arguments = self
+            .validators
+            .check_object(&tool.input_schema, arguments)?;
+        let policy = match node {
+            Some(node) => RetryPolicy {
+                max_retries: node.retry_policy_retries(),
+                ..RetryPolicy::default()
+            },
+            None => self.default_retry.clone(),
+        };
+        let timeout = node.and_then(|node| node.timeout);
+        let (result, attempts) = self.send(req, &tool, &arguments, &policy, timeout).await;
+        match result {
+            Ok(result) => Ok(ToolCallOutcome {
+                result,
+                arguments,
+                attempts,
+                tool,
+                duration: Duration::ZERO,
+            }),
+            Err(error) => Err(ToolCallError::Mcp { error, attempts }),
+        }
+    }
+
+    async fn send(
+        &self,
+        req: &ToolCallRequest,
+        tool: &ToolInfo,
+        arguments: &Map<String, Value>,
+        policy: &RetryPolicy,
+        timeout: Option<Duration>,
+    ) -> (Result<CallToolResult, McpError>, Vec<Attempt>) {
+        let repeatable = tool.annotations.safe_to_repeat();
+        with_retries(policy, repeatable, &req.cancel, || {
+            let options = CallOptions {
+                cancel: req.cancel.clone(),
+                progress: req.progress.clone(),
+                timeout,
+                // This loop retries, and records each attempt; the manager must not too.
+                retry: Some(RetryPolicy::never()),
+            };
+            self.backend.call(
+                &req.owner,
+                &req.spec,
+                &req.tool,
+                Some(arguments.clone()),
+                options,
+            )
+        })
+        .await
+    }
+}
+
+/// What a call knows without the caller's variables: the owner's id (also standing for the
+/// name, which only the caller knows) and the time.
+fn owner_only(owner: &OwnerId) -> Variables {
+    Variables::new(Builtins {
+        user_id: owner.0.clone(),
+        user_name: owner.0.clone(),
+        conversation_id: None,
+        now: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    })
+}

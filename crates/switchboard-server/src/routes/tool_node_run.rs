@@ -1,0 +1,95 @@
+//! `POST /api/tool-nodes/{id}/execute`: runs one tool of a node for a workflow engine and
+//! answers seed 002's `ToolCallResult` ([`crate::tool_nodes::run`] decides; this is HTTP).
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::responses::{TooLarge, Unauthorized};
+use super::schemas::ToolArguments;
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::json::Json;
+use crate::state::AppState;
+use crate::tool_nodes::{NodeRun, ToolCallResult, run_node};
+
+pub fn routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(execute))
+}
+
+/// What to run: which tool (may be left out when the node has one enabled tool), the
+/// workflow's variables and the arguments the mappings do not fill.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ExecuteBody {
+    tool: Option<String>,
+    /// Values for `{{variable}}` references, over the declared defaults (built-ins cannot be
+    /// replaced).
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    variables: Map<String, Value>,
+    /// The tool's arguments; a mapped parameter is filled by its mapping whatever is given.
+    #[serde(default)]
+    #[schema(value_type = ToolArguments)]
+    arguments: Map<String, Value>,
+}
+
+/// Runs one tool of the node with the given variables and arguments.
+#[utoipa::path(
+    post,
+    path = "/api/tool-nodes/{id}/execute",
+    tag = "tool-nodes",
+    operation_id = "execute_tool_node",
+    params(("id" = String, Path, description = "The tool node's id")),
+    request_body = ExecuteBody,
+    responses(
+        (status = 200, description = "The call was made: its result, or its error, with every attempt and its timing", body = ToolCallResult),
+        (status = 400, description = "Bad input; `tool` left out of a node with several enabled tools; a variable with no value or arguments that do not fit the schema (MCP_INVALID_PARAMS, naming them)", body = crate::error::ErrorBody),
+        Unauthorized,
+        (status = 404, description = "The node or its server is not found, or the tool is not on the server, switched off, or not an enabled tool of the node (MCP_TOOL_NOT_FOUND)", body = crate::error::ErrorBody),
+        TooLarge,
+    ),
+)]
+async fn execute(
+    State(state): State<AppState>,
+    caller: Caller,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(body): Json<ExecuteBody>,
+) -> Result<axum::Json<ToolCallResult>, ApiError> {
+    // A failed call is worded in the language an error answer would be in.
+    let locale = caller.user.locale.unwrap_or_else(|| {
+        crate::i18n::negotiate(
+            headers
+                .get(header::ACCEPT_LANGUAGE)
+                .and_then(|v| v.to_str().ok()),
+        )
+    });
+    let word = |error: &switchboard_mcp::McpError| {
+        crate::error_words::mcp(error).message_in(&state.locales, locale)
+    };
+    // The call ends when the client hangs up (this handler's future is then dropped).
+    let cancel = CancellationToken::new();
+    let _hang_up = cancel.clone().drop_guard();
+    let run = NodeRun {
+        tool: body.tool,
+        variables: body.variables,
+        arguments: body.arguments,
+    };
+    let result = run_node(
+        state.store.as_ref(),
+        &state.tool_calls,
+        &caller.user,
+        &id,
+        run,
+        cancel.clone(),
+        word,
+    )
+    .await?;
+    Ok(axum::Json(result))
+}

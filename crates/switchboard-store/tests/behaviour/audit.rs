@@ -1,0 +1,140 @@
+//! The tool-call audit: records read back as written, newest first, per owner only, pruned
+//! per owner to the newest ones, and never failing a batch for a record whose owner is gone.
+
+use switchboard_core::{ErrorCode, OwnerId, ServerId};
+use switchboard_store::{AuditOutcome, CallerKind, NewAuditRecord, Timestamp};
+
+use crate::common::TestDb;
+
+crate::on_both_backends!(
+    records_read_back_newest_first_for_their_owner_only,
+    each_owner_keeps_only_the_newest_records,
+    a_record_of_a_deleted_owner_is_skipped
+);
+
+fn record(owner: &OwnerId, tool: &str, outcome: AuditOutcome) -> NewAuditRecord {
+    NewAuditRecord {
+        owner: owner.clone(),
+        at: Timestamp(1_700_000_000_000),
+        caller: CallerKind::Proxy,
+        server_id: ServerId("files".into()),
+        tool: tool.into(),
+        node_id: None,
+        outcome,
+        attempts: 1,
+        duration_ms: 12,
+    }
+}
+
+async fn records_read_back_newest_first_for_their_owner_only(db: &TestDb) {
+    let a = db.user("a").await.id;
+    let b = db.user("b").await.id;
+    let mut first = record(&a, "read", AuditOutcome::Ok);
+    first.node_id = Some("node-1".into());
+    first.caller = CallerKind::Node;
+    first.attempts = 3;
+    first.duration_ms = 3_456;
+    let second = record(&a, "write\0it", AuditOutcome::Error(ErrorCode::McpTimeout));
+    let theirs = record(&b, "read", AuditOutcome::ToolError);
+    db.store
+        .record_tool_calls(&[first.clone(), theirs, second])
+        .await
+        .unwrap();
+
+    let mine = db.store.tool_call_audit(&a, 10).await.unwrap();
+    assert_eq!(mine.len(), 2);
+    assert_eq!(
+        mine[0].tool, "write\u{fffd}it",
+        "a NUL is replaced, not refused"
+    );
+    assert_eq!(mine[0].outcome, AuditOutcome::Error(ErrorCode::McpTimeout));
+    assert!(mine[0].id > mine[1].id);
+    let read = &mine[1];
+    assert_eq!(
+        (
+            read.at,
+            read.caller,
+            &read.server_id,
+            read.tool.as_str(),
+            read.node_id.as_deref(),
+            read.outcome,
+            read.attempts,
+            read.duration_ms
+        ),
+        (
+            first.at,
+            CallerKind::Node,
+            &first.server_id,
+            "read",
+            Some("node-1"),
+            AuditOutcome::Ok,
+            3,
+            3_456
+        )
+    );
+    let json = serde_json::to_value(read).unwrap();
+    assert_eq!(json["outcome"], "ok");
+    assert_eq!(json["caller"], "node");
+    assert_eq!(json["nodeId"], "node-1");
+    assert!(json.get("arguments").is_none());
+
+    let theirs = db.store.tool_call_audit(&b, 10).await.unwrap();
+    assert_eq!(theirs.len(), 1);
+    assert_eq!(theirs[0].outcome, AuditOutcome::ToolError);
+    assert_eq!(db.store.tool_call_audit(&a, 1).await.unwrap().len(), 1);
+}
+
+async fn each_owner_keeps_only_the_newest_records(db: &TestDb) {
+    let a = db.user("a").await.id;
+    let b = db.user("b").await.id;
+    let batch: Vec<NewAuditRecord> = (0..5)
+        .map(|n| record(&a, &format!("t{n}"), AuditOutcome::Ok))
+        .collect();
+    db.store
+        .record_tool_calls(&[record(&b, "theirs", AuditOutcome::Ok)])
+        .await
+        .unwrap();
+    db.store.record_tool_calls(&batch).await.unwrap();
+    assert_eq!(db.store.prune_tool_calls(&a, 3).await.unwrap(), 2);
+    assert_eq!(db.store.prune_tool_calls(&b, 3).await.unwrap(), 0);
+    let kept: Vec<String> = db
+        .store
+        .tool_call_audit(&a, 100)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.tool)
+        .collect();
+    assert_eq!(kept, ["t4", "t3", "t2"]);
+    // Another owner's records are not pruned by a's.
+    assert_eq!(db.store.tool_call_audit(&b, 100).await.unwrap().len(), 1);
+    db.store
+        .record_tool_calls(&[record(&a, "t5", AuditOutcome::Ok)])
+        .await
+        .unwrap();
+    db.store.prune_tool_calls(&a, 3).await.unwrap();
+    let kept = db.store.tool_call_audit(&a, 100).await.unwrap();
+    assert_eq!(kept.len(), 3);
+    assert_eq!(kept[0].tool, "t5");
+}
+
+async fn a_record_of_a_deleted_owner_is_skipped(db: &TestDb) {
+    let a = db.user("a").await.id;
+    let gone = db.user("gone").await.id;
+    db.store.delete_user(&gone).await.unwrap();
+    db.store
+        .record_tool_calls(&[
+            record(&gone, "lost", AuditOutcome::Ok),
+            record(&a, "kept", AuditOutcome::Ok),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(db.store.tool_call_audit(&a, 10).await.unwrap().len(), 1);
+    assert!(
+        db.store
+            .tool_call_audit(&gone, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
