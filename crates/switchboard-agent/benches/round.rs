@@ -54,6 +54,8 @@ fn rounds(c: &mut Criterion) {
         tool_mode: ToolMode::Native,
         max_rounds: 20,
         servers: vec![server],
+        nodes: Vec::new(),
+        variables: Vec::new(),
         approval: ApprovalPolicy::Ask,
         max_tokens: None,
     };

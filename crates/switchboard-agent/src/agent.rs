@@ -2,10 +2,12 @@
 
 use std::sync::Arc;
 
-use switchboard_core::{OwnerId, ServerSpec, ToolCallRecord, ToolCallStatus};
+use switchboard_core::{OwnerId, ServerSpec, ToolCallRecord, ToolCallStatus, VariableDecl};
 use switchboard_llm::Provider;
 use switchboard_mcp::ToolBackend;
-use switchboard_store::{Message, MessageRole, NewMessage, Store, StoreError, ToolMode};
+use switchboard_store::{
+    Message, MessageRole, NewMessage, Store, StoreError, StoredToolNode, ToolMode,
+};
 use tokio_util::sync::CancellationToken;
 
 use crate::decisions::DecisionHub;
@@ -36,6 +38,12 @@ pub struct RunSpec {
     pub max_rounds: u32,
     /// The servers the assistant may use, secrets in clear.
     pub servers: Vec<ServerSpec>,
+    /// The assistant's tool nodes on those servers: a server with a node offers only the
+    /// tools its nodes select, their mapped parameters filled from the run's variables.
+    pub nodes: Vec<Arc<StoredToolNode>>,
+    /// The variables the assistant declares, whose defaults a node's mappings may use (under
+    /// the built-ins and the conversation's variables).
+    pub variables: Vec<VariableDecl>,
     pub approval: ApprovalPolicy,
     pub max_tokens: Option<u32>,
 }

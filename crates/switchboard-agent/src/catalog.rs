@@ -1,19 +1,38 @@
 //! The tools one run may use: every enabled tool of the assistant's enabled servers, each with
-//! the name the model sees.
+//! the name the model sees, refined by the assistant's tool nodes (issue 14).
+//!
+//! A server that has a tool node offers only the tools its nodes select (and leave enabled),
+//! and each of those carries its node: the parameters the node maps are hidden from the
+//! schema the model sees ([`CatalogTool::schema`]) and filled from the run's variables when
+//! the call is made. A server without a node offers every enabled tool, as before nodes. Two
+//! nodes of one server that both select a tool: the first (in the store's order) is the one
+//! the tool carries, so the model sees one tool, not two of the same name.
 
 use std::sync::Arc;
 
-use switchboard_core::{NameTable, OwnerId, ServerSpec, ToolInfo};
+use serde_json::{Map, Value};
+use switchboard_core::{NameTable, OwnerId, ServerSpec, ToolInfo, hide_mapped};
 use switchboard_mcp::ToolBackend;
+use switchboard_store::StoredToolNode;
 
 /// One tool the model may call.
 #[derive(Debug, Clone)]
 pub struct CatalogTool {
     pub server: Arc<ServerSpec>,
+    /// The tool as its server lists it (the full input schema, which the resolved arguments
+    /// are checked against).
     pub tool: ToolInfo,
     /// `mcp__{server}__{tool}`, unique in the catalog.
     pub display_name: String,
+    /// The tool node the tool is offered through, if its server has one.
+    pub node: Option<Arc<StoredToolNode>>,
+    /// The input schema the model sees: the tool's, less the parameters its node maps. Every
+    /// mode (native functions, the `mcp_query` description, the prompt listing) offers this.
+    pub schema: Map<String, Value>,
 }
+
+/// One tool to put in a catalog: its server, the tool as listed, and its node.
+pub type Offered = (Arc<ServerSpec>, ToolInfo, Option<Arc<StoredToolNode>>);
 
 /// A server whose tools could not be listed; the run goes on without them.
 #[derive(Debug, Clone)]
@@ -30,11 +49,13 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Lists the tools of `servers` through `backend` (disabled servers and tools left out).
+    /// Lists the tools of `servers` through `backend` (disabled servers and tools left out),
+    /// refined by `nodes` (see the module docs).
     pub async fn gather(
         backend: &dyn ToolBackend,
         owner: &OwnerId,
         servers: &[ServerSpec],
+        nodes: &[Arc<StoredToolNode>],
     ) -> Catalog {
         let mut found = Vec::new();
         let mut unavailable = Vec::new();
@@ -42,7 +63,7 @@ impl Catalog {
             match tools {
                 Ok(tools) => {
                     let spec = Arc::new(spec);
-                    found.extend(tools.iter().map(|t| (Arc::clone(&spec), t.clone())));
+                    found.extend(offered(&spec, &tools, nodes));
                 }
                 Err(e) => unavailable.push(UnavailableServer {
                     server: spec.name.clone(),
@@ -50,32 +71,51 @@ impl Catalog {
                 }),
             }
         }
-        Catalog::from_tools(found, unavailable)
+        Catalog::from_offered(found, unavailable)
     }
 
-    /// A catalog of known tools (tests, and callers that listed tools themselves).
+    /// A catalog of known tools without nodes (tests, and callers that listed tools
+    /// themselves).
     pub fn from_tools(
         tools: Vec<(Arc<ServerSpec>, ToolInfo)>,
         unavailable: Vec<UnavailableServer>,
     ) -> Catalog {
+        let tools = tools
+            .into_iter()
+            .map(|(server, tool)| (server, tool, None))
+            .collect();
+        Catalog::from_offered(tools, unavailable)
+    }
+
+    /// A catalog of known tools, each with the node it is offered through.
+    pub fn from_offered(tools: Vec<Offered>, unavailable: Vec<UnavailableServer>) -> Catalog {
         let names = NameTable::new(
             tools
                 .iter()
-                .map(|(server, tool)| (server.id.0.clone(), tool.name.clone())),
+                .map(|(server, tool, _)| (server.id.0.clone(), tool.name.clone())),
         );
         let tools = tools
             .into_iter()
-            .map(|(server, tool)| {
+            .map(|(server, tool, node)| {
                 let display_name = names
                     .mangled(&server.id.0, &tool.name)
                     .map(str::to_owned)
                     .unwrap_or_else(|| {
                         switchboard_core::naming::mangle_one(&server.id.0, &tool.name)
                     });
+                let schema = match &node {
+                    Some(node) => node.node.selected(&tool.name).map_or_else(
+                        || tool.input_schema.clone(),
+                        |selected| hide_mapped(&tool.input_schema, selected),
+                    ),
+                    None => tool.input_schema.clone(),
+                };
                 CatalogTool {
                     server,
                     tool,
                     display_name,
+                    node,
+                    schema,
                 }
             })
             .collect();
@@ -117,5 +157,160 @@ impl Catalog {
             }
         }
         grouped
+    }
+}
+
+/// The tools of `server` the model is offered: every one when no node is on the server, else
+/// the ones a node selects (enabled), each with the first node that selects it.
+fn offered(
+    server: &Arc<ServerSpec>,
+    tools: &[ToolInfo],
+    nodes: &[Arc<StoredToolNode>],
+) -> Vec<Offered> {
+    let on_server: Vec<&Arc<StoredToolNode>> = nodes
+        .iter()
+        .filter(|n| n.node.server_id == server.id)
+        .collect();
+    if on_server.is_empty() {
+        return tools
+            .iter()
+            .map(|t| (Arc::clone(server), t.clone(), None))
+            .collect();
+    }
+    tools
+        .iter()
+        .filter_map(|tool| {
+            let node = on_server
+                .iter()
+                .find(|n| n.node.selected(&tool.name).is_some())?;
+            Some((Arc::clone(server), tool.clone(), Some(Arc::clone(node))))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use switchboard_core::ToolNode;
+    use switchboard_store::Timestamp;
+
+    use super::*;
+
+    fn tool(server: &str, name: &str) -> ToolInfo {
+        serde_json::from_value(json!({
+            "serverId": server,
+            "name": name,
+            "inputSchema": {
+                "type": "object",
+                "properties": {"owner": {"type": "string"}, "title": {"type": "string"}},
+                "required": ["owner", "title"],
+            },
+        }))
+        .unwrap()
+    }
+
+    fn node(id: &str, server: &str, selected: serde_json::Value) -> Arc<StoredToolNode> {
+        let node: ToolNode = serde_json::from_value(json!({
+            "name": id,
+            "serverId": server,
+            "selectedTools": selected,
+        }))
+        .unwrap();
+        Arc::new(StoredToolNode {
+            id: id.into(),
+            node,
+            created_at: Timestamp(0),
+            updated_at: Timestamp(0),
+        })
+    }
+
+    fn catalog(nodes: &[Arc<StoredToolNode>]) -> Catalog {
+        let a = Arc::new(ServerSpec::stdio("a", "true", Vec::<String>::new()));
+        let b = Arc::new(ServerSpec::stdio("b", "true", Vec::<String>::new()));
+        let tools = |server| {
+            [
+                tool(server, "one"),
+                tool(server, "two"),
+                tool(server, "three"),
+            ]
+        };
+        let mut found = offered(&a, &tools("a"), nodes);
+        found.extend(offered(&b, &tools("b"), nodes));
+        Catalog::from_offered(found, Vec::new())
+    }
+
+    fn names(catalog: &Catalog) -> Vec<&str> {
+        catalog
+            .tools()
+            .iter()
+            .map(|t| t.display_name.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_server_without_a_node_offers_every_tool_unchanged() {
+        let catalog = catalog(&[]);
+        assert_eq!(
+            names(&catalog),
+            [
+                "mcp__a__one",
+                "mcp__a__two",
+                "mcp__a__three",
+                "mcp__b__one",
+                "mcp__b__two",
+                "mcp__b__three"
+            ]
+        );
+        assert!(catalog.tools().iter().all(|t| t.node.is_none()));
+        assert!(
+            catalog
+                .tools()
+                .iter()
+                .all(|t| t.schema == t.tool.input_schema)
+        );
+    }
+
+    #[test]
+    fn a_node_offers_its_enabled_selection_with_mapped_parameters_hidden() {
+        let first = node(
+            "n1",
+            "a",
+            json!([
+                {"name": "one", "parameterMappings": {"owner": "{{user.name}}"}},
+                {"name": "two", "enabled": false},
+            ]),
+        );
+        // A second node of the same server selecting `one` again: the first node wins.
+        let second = node(
+            "n2",
+            "a",
+            json!([{"name": "one"}, {"name": "three", "parameterMappings": {"title": "x"}}]),
+        );
+        let catalog = catalog(&[first, second]);
+        assert_eq!(
+            names(&catalog),
+            [
+                "mcp__a__one",
+                "mcp__a__three",
+                "mcp__b__one",
+                "mcp__b__two",
+                "mcp__b__three"
+            ]
+        );
+        let one = catalog.by_display_name("mcp__a__one").unwrap();
+        assert_eq!(one.node.as_ref().unwrap().id, "n1");
+        assert_eq!(
+            serde_json::Value::Object(one.schema.clone()),
+            json!({
+                "type": "object",
+                "properties": {"title": {"type": "string"}},
+                "required": ["title"],
+            })
+        );
+        // The full schema stays, for checking the resolved arguments.
+        assert!(one.tool.input_schema["properties"].get("owner").is_some());
+        let three = catalog.by_display_name("mcp__a__three").unwrap();
+        assert_eq!(three.node.as_ref().unwrap().id, "n2");
+        assert_eq!(three.schema["required"], json!(["owner"]));
     }
 }

@@ -10,6 +10,11 @@
 //! enabled server of the owner; a limit to one server ([`RunRequest::only_server`], seed 000's
 //! `serverId`) replaces them all with that one server, which must be the owner's.
 //!
+//! An assistant's tool nodes refine its servers (issue 14): a node's server is one of the
+//! assistant's even when it is not in its plain list, and on a server with a node only the
+//! node's selected tools are offered ([`crate::catalog`]). A server limit narrows the nodes to
+//! that server's, as it narrows the servers.
+//!
 //! Callers keep their own vocabulary: they parse names and flags into a [`RunRequest`], build
 //! stored providers' clients through a [`ClientSource`] (the server's is behind the
 //! destination guard), and word [`ResolveError`] for their users.
@@ -19,7 +24,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use switchboard_core::{OwnerId, ServerId, ServerSpec};
 use switchboard_llm::Provider;
-use switchboard_store::{Assistant, AssistantConfig, Store, StoreError, ToolMode};
+use switchboard_store::{Assistant, AssistantConfig, Store, StoreError, StoredToolNode, ToolMode};
 
 use crate::agent::{ApprovalPolicy, RunSpec};
 
@@ -172,7 +177,20 @@ pub async fn resolve<C: ClientSource>(
         .ok_or(ResolveError::NoModel {
             variable: env.map_or(OPENAI_MODEL, |e| e.model_variable),
         })?;
-    let servers = servers(store, owner, &request).await?;
+    let nodes = match &request.assistant {
+        Some(assistant) => store
+            .assistant_tool_nodes(owner, &assistant.id)
+            .await?
+            .into_iter()
+            .map(Arc::new)
+            .collect(),
+        None => Vec::new(),
+    };
+    let servers = servers(store, owner, &request, &nodes).await?;
+    let nodes = nodes
+        .into_iter()
+        .filter(|n| servers.iter().any(|s| s.id == n.node.server_id))
+        .collect();
     Ok(RunPlan {
         spec: RunSpec {
             provider,
@@ -184,6 +202,8 @@ pub async fn resolve<C: ClientSource>(
             tool_mode: request.tool_mode.unwrap_or(config.tool_mode),
             max_rounds: request.max_rounds.unwrap_or(config.max_rounds),
             servers,
+            nodes,
+            variables: config.variables.clone(),
             approval: request.approval,
             max_tokens: None,
         },
@@ -195,15 +215,18 @@ async fn servers(
     store: &dyn Store,
     owner: &OwnerId,
     request: &RunRequest,
+    nodes: &[Arc<StoredToolNode>],
 ) -> Result<Vec<ServerSpec>, StoreError> {
+    let of_a_node = |id: &ServerId| nodes.iter().any(|n| n.node.server_id == *id);
     if let Some(only) = &request.only_server {
         // A limit, never a widening: the server must be the caller's (else not found), and
-        // with an assistant one of its servers; a switched-off server offers nothing.
+        // with an assistant one of its servers (plain or a node's); a switched-off server
+        // offers nothing.
         let spec = store.connection_spec(owner, only).await?;
         let outside = request
             .assistant
             .as_ref()
-            .is_some_and(|a| !a.server_ids.contains(only));
+            .is_some_and(|a| !a.server_ids.contains(only) && !of_a_node(only));
         return Ok(if outside || !spec.enabled {
             Vec::new()
         } else {
@@ -213,8 +236,14 @@ async fn servers(
     match (&request.servers, &request.assistant) {
         (ServerChoice::These(specs), _) => Ok(specs.clone()),
         (ServerChoice::Default, Some(assistant)) => {
-            let mut specs = Vec::with_capacity(assistant.server_ids.len());
-            for id in &assistant.server_ids {
+            let mut ids: Vec<&ServerId> = assistant.server_ids.iter().collect();
+            for node in nodes {
+                if !ids.contains(&&node.node.server_id) {
+                    ids.push(&node.node.server_id);
+                }
+            }
+            let mut specs = Vec::with_capacity(ids.len());
+            for id in ids {
                 specs.push(store.connection_spec(owner, id).await?);
             }
             Ok(specs)

@@ -255,3 +255,69 @@ async fn a_limit_to_one_server_never_widens_an_assistant_or_wakes_a_switched_off
     assert!(offered(&w, &env, &two, Some(assistant)).await.is_empty());
     assert!(offered(&w, &env, &off, None).await.is_empty());
 }
+
+#[tokio::test]
+async fn an_assistants_nodes_add_their_servers_and_follow_a_limit() {
+    let w = world().await;
+    let plain = server(&w, "plain").await;
+    let noded = server(&w, "noded").await;
+    let other = server(&w, "other").await;
+    let mut config = AssistantConfig::named("helper");
+    config.variables = vec![switchboard_core::VariableDecl {
+        name: "repo".into(),
+        kind: Default::default(),
+        default: Some(serde_json::json!("r")),
+        description: None,
+    }];
+    let assistant = w.store.create_assistant(&w.owner, &config).await.unwrap();
+    let assistant = w
+        .store
+        .set_assistant_servers(&w.owner, &assistant.id, std::slice::from_ref(&plain.id))
+        .await
+        .unwrap();
+    let node: switchboard_core::ToolNode = serde_json::from_value(serde_json::json!({
+        "name": "n",
+        "serverId": noded.id.0,
+        "assistantId": assistant.id,
+        "selectedTools": [{"name": "t"}],
+    }))
+    .unwrap();
+    let stored = w.store.create_tool_node(&w.owner, &node).await.unwrap();
+    let env = env(Some("m"));
+    let plan_for = |only: Option<&ServerSpec>| {
+        let request = RunRequest {
+            assistant: Some(assistant.clone()),
+            only_server: only.map(|s| s.id.clone()),
+            ..RunRequest::default()
+        };
+        let store = Arc::clone(&w.store);
+        let owner = w.owner.clone();
+        let env = env.clone();
+        async move {
+            resolve(store.as_ref(), &owner, request, Some(&env), &PlainClients)
+                .await
+                .unwrap()
+                .spec
+        }
+    };
+    let names =
+        |spec: &RunSpec| -> Vec<String> { spec.servers.iter().map(|s| s.name.clone()).collect() };
+
+    let spec = plan_for(None).await;
+    assert_eq!(names(&spec), ["plain", "noded"]);
+    assert_eq!(spec.nodes.len(), 1);
+    assert_eq!(spec.nodes[0].id, stored.id);
+    assert_eq!(spec.variables, config.variables);
+
+    // A limit to the node's server keeps it and its node; to the plain one, no node.
+    let spec = plan_for(Some(&noded)).await;
+    assert_eq!(names(&spec), ["noded"]);
+    assert_eq!(spec.nodes.len(), 1);
+    let spec = plan_for(Some(&plain)).await;
+    assert_eq!(names(&spec), ["plain"]);
+    assert!(spec.nodes.is_empty());
+    // A server that is neither: nothing.
+    let spec = plan_for(Some(&other)).await;
+    assert!(spec.servers.is_empty());
+    assert!(spec.nodes.is_empty());
+}

@@ -6,6 +6,7 @@
 
 mod calls;
 mod model;
+mod variables;
 
 use switchboard_core::{OwnerId, ToolCallRecord, ToolCallStatus};
 use switchboard_llm::ToolDefinition;
@@ -49,7 +50,8 @@ impl<'a> Run<'a> {
         spec: &'a RunSpec,
         cancel: CancellationToken,
     ) -> Run<'a> {
-        let catalog = Catalog::gather(agent.backend.as_ref(), owner, &spec.servers).await;
+        let catalog =
+            Catalog::gather(agent.backend.as_ref(), owner, &spec.servers, &spec.nodes).await;
         for server in &catalog.unavailable {
             tracing::warn!(server = %server.server, reason = %server.reason, "tools unavailable for this run");
         }

@@ -62,6 +62,8 @@ fn spec(provider: Arc<FakeProvider>, approval: ApprovalPolicy, auto: bool) -> Ru
         tool_mode: ToolMode::Native,
         max_rounds: 20,
         servers: vec![server],
+        nodes: Vec::new(),
+        variables: Vec::new(),
         approval,
         max_tokens: None,
     }

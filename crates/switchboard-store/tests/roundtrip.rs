@@ -174,7 +174,12 @@ fn node() -> impl Strategy<Value = ToolNode> {
         });
     (
         "[A-Za-z][A-Za-z0-9 ]{0,12}",
-        prop::collection::vec(tool, 0..4),
+        // Each tool once: a node selects a tool at most once.
+        prop::collection::vec(tool, 0..4).prop_map(|mut tools| {
+            let mut seen = BTreeSet::new();
+            tools.retain(|t: &SelectedTool| seen.insert(t.name.clone()));
+            tools
+        }),
         any::<bool>(),
         0u32..=10,
         prop::option::of(1u64..86_400_000),

@@ -172,6 +172,14 @@ impl Peers {
         self.python_script(generation, generation.script(), &["stdio"])
     }
 
+    /// `peers/args_echo.py` over stdio (py1): every tool answers with the arguments it
+    /// received as sorted JSON text (`create_issue(owner, repo, title, labels?, priority?,
+    /// draft?, meta?)`, read-only `list_issues(owner, state?)`, `other(note?)`), so a test sees
+    /// exactly what reached the server.
+    pub fn args_echo_stdio(&self) -> StdioCommand {
+        self.python_script(PyGen::V1, "args_echo.py", &[])
+    }
+
     /// One of the misbehaving stdio servers (all run on the py1 interpreter).
     pub fn misbehaving(&self, which: Misbehaving) -> StdioCommand {
         self.python_script(PyGen::V1, which.script(), &[])

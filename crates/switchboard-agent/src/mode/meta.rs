@@ -38,7 +38,7 @@ pub fn definition(catalog: &Catalog) -> ToolDefinition {
                         format!("{d}.")
                     })
                     .unwrap_or_default(),
-                describe(&tool.tool.input_schema),
+                describe(&tool.schema),
             ));
         }
     }

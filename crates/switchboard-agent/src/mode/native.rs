@@ -20,7 +20,7 @@ pub fn definitions(catalog: &Catalog, wire: WireFormat) -> (Vec<ToolDefinition>,
         let input = ToolInput {
             name: tool.display_name.clone(),
             description: tool.tool.description.clone(),
-            input_schema: Some(serde_json::Value::Object(tool.tool.input_schema.clone())),
+            input_schema: Some(serde_json::Value::Object(tool.schema.clone())),
         };
         match convert_tool(&input, dialect, &ConvertOptions::default()) {
             Ok(converted) => {

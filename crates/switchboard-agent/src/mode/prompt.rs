@@ -30,7 +30,7 @@ pub fn instructions(catalog: &Catalog) -> String {
                 "- **{}**: {}\n  Parameters: {}\n",
                 tool.tool.name,
                 tool.tool.description.as_deref().unwrap_or("").trim(),
-                describe(&tool.tool.input_schema)
+                describe(&tool.schema)
             ));
         }
     }

@@ -117,9 +117,16 @@ impl Run<'_> {
                 )
                 .await;
         };
-        // The node and the run's variables are the agent's to fill (tool nodes in a chat).
+        // A tool offered through a node runs under it: its selection, mappings (filled from
+        // the run's variables, read now), retry policy and timeout.
+        let variables = match &tool.node {
+            Some(node) => Some(self.variables(node).await?),
+            None => None,
+        };
         let request = ToolCallRequest {
             cancel: self.cancel.child_token(),
+            node: tool.node.clone(),
+            variables,
             ..ToolCallRequest::new(
                 self.owner.clone(),
                 CallerKind::Agent,

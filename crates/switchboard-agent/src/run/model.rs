@@ -207,7 +207,9 @@ impl Run<'_> {
         };
         record.server_id = tool.server.id.clone();
         record.server_name = tool.server.name.clone();
-        let schema = Value::Object(tool.tool.input_schema.clone());
+        // The schema the model saw: a parameter its node maps is filled in at call time (and
+        // the resolved arguments are checked against the full schema then).
+        let schema = Value::Object(tool.schema.clone());
         if let Err(e) = switchboard_schema::validate::validate_arguments(
             &schema,
             &Value::Object(record.arguments.clone()),

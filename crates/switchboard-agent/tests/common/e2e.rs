@@ -113,6 +113,8 @@ pub fn run_spec(
         tool_mode: mode,
         max_rounds: 20,
         servers,
+        nodes: Vec::new(),
+        variables: Vec::new(),
         approval,
         max_tokens: None,
     }

@@ -115,6 +115,12 @@ fn yes() -> bool {
     true
 }
 
+/// A field that is present is `Some`, even when it is `null` (serde's `Option` would read
+/// `null` as `None`); an absent one is `None` through `#[serde(default)]`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
 /// A variable a node or an assistant declares.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -123,8 +129,13 @@ pub struct VariableDecl {
     pub name: String,
     #[serde(rename = "type", default)]
     pub kind: VariableType,
-    /// Used when the run supplies no value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Used when the run supplies no value. `"default": null` is a default of `null`, not
+    /// none: it reads back as `Some(Null)` (and a run resolves it), as it was written.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub default: Option<Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -46,7 +46,8 @@ pub struct AddArgs {
     #[arg(long)]
     pub tool: String,
     /// Fill a parameter: PARAM={{variable}}, PARAM=text with {{variables}} in it, or a
-    /// literal; repeat for more.
+    /// literal (read as JSON when it is JSON, such as 5, true or {"a":1}; else as text);
+    /// repeat for more.
     #[arg(long = "map", value_name = "PARAM=TEMPLATE", value_parser = parse_mapping)]
     pub mappings: Vec<(String, Mapping)>,
     /// Declare a variable: NAME, NAME:TYPE or NAME[:TYPE]=DEFAULT (TYPE is string, number,
@@ -210,7 +211,9 @@ fn parse_mapping(text: &str) -> Result<(String, Mapping), String> {
         .split_once('=')
         .filter(|(p, _)| !p.is_empty())
         .ok_or_else(|| format!("expected PARAM=TEMPLATE, got `{text}`"))?;
-    let mapping = Mapping::from_text(template).map_err(|e| e.to_string())?;
+    // JSON when it is JSON (`5`, `true`, `{"a": 1}`), else text; either may be a template.
+    let mapping =
+        Mapping::from_json(json_or_text(template, VariableType::Any)).map_err(|e| e.to_string())?;
     Ok((parameter.to_owned(), mapping))
 }
 
@@ -292,6 +295,8 @@ mod tests {
                 "path=repos/{{org}}/x",
                 "--map",
                 "state=open",
+                "--map",
+                "limit=5",
                 "--var",
                 "org:string=acme",
                 "--var",
@@ -309,6 +314,7 @@ mod tests {
         assert!(matches!(mappings["owner"], Mapping::Template(_)));
         assert!(matches!(mappings["path"], Mapping::Template(_)));
         assert_eq!(mappings["state"], Mapping::Literal(json!("open")));
+        assert_eq!(mappings["limit"], Mapping::Literal(json!(5)));
         assert_eq!(node.variables[0].default, Some(json!("acme")));
         assert_eq!(node.variables[1].default, Some(json!(5)));
         assert_eq!(node.variables[2].kind, VariableType::Any);

@@ -131,3 +131,14 @@ fn variable_types_accept_their_json() {
         );
     }
 }
+
+#[test]
+fn a_default_of_null_is_kept() {
+    let decl: VariableDecl =
+        serde_json::from_value(serde_json::json!({"name": "a", "default": null})).unwrap();
+    assert_eq!(decl.default, Some(Value::Null));
+    let back: VariableDecl = serde_json::from_value(serde_json::to_value(&decl).unwrap()).unwrap();
+    assert_eq!(back, decl);
+    let absent: VariableDecl = serde_json::from_value(serde_json::json!({"name": "a"})).unwrap();
+    assert_eq!(absent.default, None);
+}
