@@ -324,3 +324,70 @@ async fn the_page_follows_the_browsers_language_and_the_switch_is_kept_for_the_u
     assert_eq!(me["locale"], "en-US", "{me}");
     ui.stop();
 }
+
+/// Seed 002's tool nodes from the page: the echo of the built-in demo server with `text`
+/// mapped to the assistant's variable and `steps` fixed. The model is offered echo without
+/// either parameter, calls it with nothing, and the tool answers with the value the
+/// conversation's variables panel set.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tool_node_configured_run_and_chatted_with_in_the_page() {
+    let ui = Ui::start(vec![
+        Turn::tool_call("mcp__demo__echo", json!({})),
+        Turn::text("Greeted."),
+    ])
+    .await;
+    ui.scenario("tool-nodes").await;
+
+    let assistants = ui.api(reqwest::Method::GET, "/api/assistants", None).await;
+    let assistant = &assistants[0];
+    assert_eq!(
+        assistant["variables"],
+        json!([{"name": "greeting", "type": "string", "default": "Hello"}]),
+        "{assistant}"
+    );
+    let id = assistant["id"].as_str().unwrap();
+    let nodes = ui
+        .api(
+            reqwest::Method::GET,
+            &format!("/api/assistants/{id}/tool-nodes"),
+            None,
+        )
+        .await;
+    let node = &nodes[0];
+    assert_eq!(node["name"], "Greet", "{node}");
+    assert_eq!(node["serverId"], "demo", "{node}");
+    assert_eq!(node["retryOnError"], true, "{node}");
+    assert_eq!(node["maxRetries"], 2, "{node}");
+    assert_eq!(node["timeoutMs"], 20000, "{node}");
+    assert_eq!(
+        node["selectedTools"],
+        json!([{"name": "echo", "enabled": true,
+                "parameterMappings": {"text": "{{greeting}}", "steps": 1}}]),
+        "{node}"
+    );
+
+    let requests = ui.llm.requests();
+    assert_eq!(
+        requests.len(),
+        2,
+        "asked once for tools, once for the answer"
+    );
+    let tools = requests[0].body["tools"].as_array().unwrap();
+    let echo = tools
+        .iter()
+        .find(|t| t["function"]["name"] == "mcp__demo__echo")
+        .unwrap_or_else(|| panic!("echo is offered: {tools:?}"));
+    let properties = &echo["function"]["parameters"]["properties"];
+    assert!(properties.get("text").is_none(), "mapped: {echo}");
+    assert!(properties.get("steps").is_none(), "mapped: {echo}");
+    assert!(
+        properties.get("delay_ms").is_some(),
+        "the model decides: {echo}"
+    );
+    let second = requests[1].body.to_string();
+    assert!(
+        second.contains("Bonjour"),
+        "the conversation's value reached the tool: {second}"
+    );
+    ui.stop();
+}

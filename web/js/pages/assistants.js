@@ -1,5 +1,6 @@
-// Assistants: name, system prompt, provider and model, tool mode, rounds, and which MCP
-// servers each may use (seed 001's per-assistant selection).
+// Assistants: name, system prompt, provider and model, tool mode, rounds, which MCP servers
+// each may use (seed 001's per-assistant selection), and its Tools section (seed 002): the
+// variables it declares and its tool nodes (web/js/nodes/).
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -9,6 +10,9 @@ import { useLoaded } from "../ui/use-loaded.js";
 import { Dialog } from "../ui/dialog.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { Select, TextArea, TextField } from "../ui/fields.js";
+import { ToolsSection } from "../nodes/tools-section.js";
+import { VariablesEditor } from "../nodes/variables-editor.js";
+import { declsFrom, rowFrom } from "../nodes/variables.js";
 
 const toolModes = () => [
   ["native", t("ui.assistants.mode_native")],
@@ -67,6 +71,7 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
     toolMode: a.toolMode || "native",
     maxRounds: String(a.maxRounds ?? 20),
     serverIds: a.serverIds || [],
+    variables: (a.variables || []).map(rowFrom),
   });
   const [error, setError] = useState(null);
   const set = (patch) => setForm((f) => ({ ...f, ...patch }));
@@ -80,12 +85,17 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
     if (!form.name.trim()) return setError({ code: "VALIDATION_ERROR", message: t("ui.assistants.needs_name") });
     if (!Number.isInteger(maxRounds) || maxRounds < 1)
       return setError({ code: "VALIDATION_ERROR", message: t("ui.assistants.bad_rounds") });
+    const { decls: variables, errors: varErrors } = declsFrom(form.variables);
+    if (varErrors.length) return setError({ code: "VALIDATION_ERROR", message: t(varErrors[0].key, { name: varErrors[0].name }) });
     const config = {
       name: form.name.trim(),
       systemPrompt: form.systemPrompt,
       toolMode: form.toolMode,
       maxRounds,
     };
+    // Left out when empty: a full update without it stores none, and servers older than tool
+    // nodes refuse the field.
+    if (variables.length) config.variables = variables;
     if (form.providerId) config.providerId = form.providerId;
     if (form.model.trim()) config.model = form.model.trim();
     try {
@@ -101,7 +111,7 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
   };
 
   return html`<${Dialog} title=${given ? t("ui.assistants.edit_title", { name: given.name }) : t("ui.assistants.add_title")} onClose=${onClose} wide>
-    <form onSubmit=${save}>
+    <form id="assistant-form" onSubmit=${save}>
       <${TextField} id="assistant-name" label=${t("ui.assistants.name")} required value=${form.name} onInput=${(v) => set({ name: v })} />
       <${TextArea} id="assistant-prompt" label=${t("ui.assistants.prompt")} rows="4" value=${form.systemPrompt}
         onInput=${(v) => set({ systemPrompt: v })} />
@@ -123,12 +133,15 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
           <label for=${`assistant-server-${s.id}`}>${s.name}</label>
         </div>`)}
       </fieldset>
-      <${ErrorNote} error=${error} />
-      <div class="actions">
-        <button type="submit" class="primary">${t("ui.common.save")}</button>
-        <button type="button" onClick=${onClose}>${t("ui.common.cancel")}</button>
-      </div>
+      <${VariablesEditor} id="assistant-vars" legend=${t("ui.nodes.assistant_variables")} rows=${form.variables}
+        errors=${declsFrom(form.variables).errors} onChange=${(rows) => set({ variables: rows })} />
     </form>
+    <${ToolsSection} assistant=${assistant} servers=${servers} assistantVariables=${declsFrom(form.variables).decls} />
+    <${ErrorNote} error=${error} />
+    <div class="actions">
+      <button type="submit" form="assistant-form" class="primary">${t("ui.common.save")}</button>
+      <button type="button" onClick=${onClose}>${t("ui.common.cancel")}</button>
+    </div>
   <//>`;
 }
 

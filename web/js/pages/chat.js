@@ -10,6 +10,7 @@ import { subscribe } from "../events.js";
 import { navigate, follow } from "../router.js";
 import { applyEvent, awaitsDecision, fromHistory, settled } from "../chat/state.js";
 import { MessageView } from "../chat/message-view.js";
+import { VariablesPanel } from "../chat/variables-panel.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { useLoaded } from "../ui/use-loaded.js";
 
@@ -66,6 +67,7 @@ function Conversation({ id, assistants, onChanged }) {
   const [error, setError] = useState(null);
   const [draft, setDraft] = useState("");
   const [sending, setSending] = useState(false);
+  const [showVariables, setShowVariables] = useState(false);
   const end = useRef(null);
 
   // Reloads may overlap (mount, reconnect, end of a run): only the latest one's answer is
@@ -156,8 +158,14 @@ function Conversation({ id, assistants, onChanged }) {
     <header class="conversation-head">
       <h1>${view.title || t("ui.chat.new_conversation")}</h1>
       ${assistant ? html`<span class="muted">${t("ui.chat.with", { name: assistant.name })}</span>` : null}
+      <button type="button" class="quiet" aria-expanded=${showVariables} aria-controls="conversation-variables"
+        onClick=${() => setShowVariables(!showVariables)}>${t("ui.chat.variables_n", { count: Object.keys(view.variables || {}).length })}</button>
       <button type="button" class="quiet" onClick=${remove}>${t("ui.common.delete")}</button>
     </header>
+    ${showVariables
+      ? html`<${VariablesPanel} conversationId=${id} variables=${view.variables}
+          onSaved=${(variables) => setView((v) => (v ? { ...v, variables } : v))} />`
+      : null}
     <p class="visually-hidden" role="status">${announcement(view)}</p>
     <div class="messages" ref=${messages} onScroll=${onScroll}>
       ${view.messages.map((m) => html`<${MessageView} key=${m.id} message=${m} />`)}
