@@ -59,6 +59,9 @@ impl ArgumentsError {
 pub struct Violation {
     /// JSON pointer into the arguments; empty for the arguments as a whole.
     pub instance_path: String,
+    /// The schema keyword broken (`pattern`, `type`, ...): a reason that names no value, for
+    /// callers that must not echo the value (a parameter a tool node filled in).
+    pub keyword: String,
     pub reason: String,
 }
 
@@ -127,6 +130,7 @@ impl ArgumentsValidator {
             if violations.len() < MAX_VIOLATIONS {
                 violations.push(Violation {
                     instance_path: error.instance_path().to_string(),
+                    keyword: error.kind().keyword().to_owned(),
                     reason: cut(&error.to_string()),
                 });
             }

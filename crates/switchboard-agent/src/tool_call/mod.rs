@@ -8,7 +8,8 @@
 //!    arguments; a variable with no value and no default fails the call naming it
 //!    (`MCP_INVALID_PARAMS`, seed 002 property 7);
 //! 3. the arguments are checked against the tool's full schema, with compiled validators
-//!    kept per schema;
+//!    kept per schema (a violation in a mapped parameter is worded without its value,
+//!    [`redact`]);
 //! 4. the call is sent with the node's timeout, and retried by seed 002's backoff (the node's
 //!    policy, or the configured default) only when that is safe ([`retry`]);
 //! 5. one audit record is queued (never arguments or results), written in the background
@@ -19,6 +20,7 @@
 
 mod audit;
 mod error;
+mod redact;
 mod retry;
 mod service;
 mod types;

@@ -173,8 +173,8 @@ impl ToolCalls {
             });
         }
         let tool = self.lookup(&req.owner, spec, &req.tool).await?;
-        let arguments = match node {
-            None => req.arguments.clone(),
+        let (arguments, mapped) = match node {
+            None => (req.arguments.clone(), Vec::new()),
             Some(node) => {
                 let selected =
                     node.selected(&req.tool)
@@ -187,12 +187,17 @@ impl ToolCalls {
                     .clone()
                     .unwrap_or_else(|| owner_only(&req.owner))
                     .with_declared(&node.variables);
-                resolve_arguments(selected, req.arguments.clone(), &vars)?
+                let mapped = selected.parameter_mappings.keys().cloned().collect();
+                (
+                    resolve_arguments(selected, req.arguments.clone(), &vars)?,
+                    mapped,
+                )
             }
         };
         let arguments = self
             .validators
-            .check_object(&tool.input_schema, arguments)?;
+            .check_object(&tool.input_schema, arguments)
+            .map_err(|e| super::redact::hide_mapped_values(e, &mapped))?;
         let policy = match node {
             Some(node) => RetryPolicy {
                 max_retries: node.retry_policy_retries(),

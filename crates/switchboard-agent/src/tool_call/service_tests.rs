@@ -243,3 +243,49 @@ fn what_is_offered_hides_mapped_parameters_and_unselected_tools() {
     );
     assert_eq!(ToolCalls::offered(&other, Some(&stored.node)), None);
 }
+
+#[tokio::test]
+async fn a_mapped_value_that_breaks_the_schema_is_named_but_never_quoted() {
+    let spec = spec();
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "authorization": {"type": "string", "pattern": "^Token [a-z]+$"},
+            "limit": {"type": "integer"}
+        },
+        "required": ["authorization"],
+        "not": {"required": ["forbidden"]}
+    });
+    let backend = Arc::new(ScriptedBackend::new(
+        vec![tool(&spec, "api", schema, false)],
+        [],
+    ));
+    let calls = ToolCalls::with_audit(
+        backend.clone(),
+        Arc::new(MemoryAudit::default()),
+        RetryPolicy::never(),
+        &AuditConfig::default(),
+    );
+    let spec = Arc::new(spec);
+    let mappings = json!({"authorization": "Bearer {{token}}", "forbidden": "{{token}}"});
+    let mut req = ToolCallRequest::new(
+        OwnerId::local(),
+        CallerKind::Agent,
+        Arc::clone(&spec),
+        "api",
+        args(json!({"limit": "many"})),
+    );
+    req.node = Some(Arc::new(node(&spec, vec![selected("api", mappings)])));
+    req.variables = Some(variables(json!({"token": "sk-secret-value"})));
+    let error = calls.call(req).await.unwrap_err();
+    assert_eq!(error.code(), ErrorCode::McpInvalidParams, "{error}");
+    let text = error.to_string();
+    assert!(!text.contains("sk-secret"), "{text}");
+    assert!(
+        text.contains("the mapped parameter `authorization` does not fit its schema (pattern)"),
+        "{text}"
+    );
+    // A parameter the model chose keeps the validator's own words.
+    assert!(text.contains("\"many\""), "{text}");
+    assert!(backend.received().is_empty());
+}
