@@ -26,7 +26,8 @@ pub use spec::{Auth, MASK, OwnerId, ServerId, ServerSpec, SpecError, TransportKi
 pub use tool::{ToolAnnotations, ToolInfo};
 pub use tool_call::{ToolCallRecord, ToolCallStatus};
 pub use tool_node::{
-    BUILTIN_VARIABLES, Builtins, Mapping, NodeCheckError, ResolveError, SelectedTool, Template,
-    TemplateParseError, ToolNode, VarPath, VariableDecl, VariableType, Variables, check_node,
-    hide_mapped, is_builtin, resolve_arguments, validate_variables,
+    BUILTIN_VARIABLES, Builtins, MAX_RENDERED_BYTES, Mapping, NodeCheckError, RenderError,
+    ResolveError, SelectedTool, Template, TemplateParseError, ToolNode, VarPath, VariableDecl,
+    VariableType, Variables, check_node, hide_mapped, is_builtin, resolve_arguments,
+    validate_variables,
 };

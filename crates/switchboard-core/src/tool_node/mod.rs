@@ -62,7 +62,7 @@ pub use check::{NodeCheckError, check_node};
 pub use mapping::Mapping;
 pub use resolve::{ResolveError, resolve_arguments};
 pub use schema::hide_mapped;
-pub use template::{Template, TemplateParseError, VarPath};
+pub use template::{MAX_RENDERED_BYTES, RenderError, Template, TemplateParseError, VarPath};
 pub use validate::{MAX_RETRIES, is_variable_name, validate_variables};
 pub use variables::{BUILTIN_VARIABLES, Builtins, Variables, is_builtin};
 

@@ -118,6 +118,18 @@ pub struct Template {
     parts: Vec<Part>,
 }
 
+/// The most text one template may render to (1 MiB).
+pub const MAX_RENDERED_BYTES: usize = 1 << 20;
+
+/// Why a template could not be rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RenderError {
+    /// The first reference with no value.
+    Missing(VarPath),
+    /// The text would be longer than [`MAX_RENDERED_BYTES`].
+    TooLong,
+}
+
 impl Template {
     /// Parses `text`, which must hold at least one `{{variable}}`. Spaces inside the braces
     /// are allowed (`{{ repo }}`).
@@ -176,23 +188,34 @@ impl Template {
     }
 
     /// The template's value, with each reference looked up; the first reference with no value
-    /// is the error.
+    /// is the error. Interpolated text longer than [`MAX_RENDERED_BYTES`] is refused: each
+    /// reference copies its value again, so a short template over one large variable could
+    /// otherwise ask for any amount of memory.
     pub fn render(
         &self,
         mut lookup: impl FnMut(&VarPath) -> Option<Value>,
-    ) -> Result<Value, VarPath> {
+    ) -> Result<Value, RenderError> {
         if let Some(path) = self.whole() {
-            return lookup(path).ok_or_else(|| path.clone());
+            return lookup(path).ok_or_else(|| RenderError::Missing(path.clone()));
         }
         let mut out = String::new();
         for part in &self.parts {
-            match part {
-                Part::Text(text) => out.push_str(text),
-                Part::Var(path) => match lookup(path).ok_or_else(|| path.clone())? {
-                    Value::String(s) => out.push_str(&s),
-                    other => out.push_str(&other.to_string()),
-                },
+            let value;
+            let piece = match part {
+                Part::Text(text) => text.as_str(),
+                Part::Var(path) => {
+                    value = match lookup(path) {
+                        Some(Value::String(s)) => s,
+                        Some(other) => other.to_string(),
+                        None => return Err(RenderError::Missing(path.clone())),
+                    };
+                    value.as_str()
+                }
+            };
+            if out.len() + piece.len() > MAX_RENDERED_BYTES {
+                return Err(RenderError::TooLong);
             }
+            out.push_str(piece);
         }
         Ok(Value::String(out))
     }

@@ -5,11 +5,14 @@
 //! context, then a proxy body: each later layer wins), and the defaults the node or assistant
 //! declares. Built-ins are reserved: a supplied `user.id` never replaces the real one, so a
 //! mapping of `{{user.id}}` cannot be spoofed by whoever supplies variables.
+//!
+//! A declared type is a promise to the tool, so it holds for supplied values too, not only
+//! for defaults: [`Variables::lookup_checked`] refuses a value of another type.
 
 use serde_json::{Map, Value};
 
-use super::VariableDecl;
 use super::template::VarPath;
+use super::{VariableDecl, VariableType};
 
 /// The names Switchboard fills itself; a variable may not be declared under any of them.
 pub const BUILTIN_VARIABLES: &[&str] = &["user.id", "user.name", "conversation.id", "now"];
@@ -51,6 +54,8 @@ pub struct Variables {
     layers: Vec<Map<String, Value>>,
     /// Declared defaults, in declaration order (the first declaration of a name wins).
     defaults: Vec<(String, Value)>,
+    /// Declared types other than `any`, in declaration order (the first declaration wins).
+    types: Vec<(String, VariableType)>,
 }
 
 impl Variables {
@@ -59,6 +64,7 @@ impl Variables {
             builtins,
             layers: Vec::new(),
             defaults: Vec::new(),
+            types: Vec::new(),
         }
     }
 
@@ -68,14 +74,26 @@ impl Variables {
         self
     }
 
-    /// Adds declared defaults below every supplied value (earlier declarations win).
+    /// Adds declared defaults below every supplied value, and the declared types every value
+    /// of those names must have (earlier declarations win).
     pub fn with_declared(mut self, decls: &[VariableDecl]) -> Self {
-        self.defaults.extend(
-            decls
-                .iter()
-                .filter_map(|d| Some((d.name.clone(), d.default.clone()?))),
-        );
+        for decl in decls {
+            if let Some(default) = &decl.default {
+                self.defaults.push((decl.name.clone(), default.clone()));
+            }
+            if !self.types.iter().any(|(name, _)| *name == decl.name) {
+                self.types.push((decl.name.clone(), decl.kind));
+            }
+        }
         self
+    }
+
+    /// The type `name` is declared with (`any` when it is not declared).
+    pub fn declared_type(&self, name: &str) -> VariableType {
+        self.types
+            .iter()
+            .find(|(declared, _)| declared == name)
+            .map_or(VariableType::Any, |(_, kind)| *kind)
     }
 
     pub fn builtins(&self) -> &Builtins {
@@ -88,6 +106,30 @@ impl Variables {
         if is_builtin(path.as_str()) {
             return self.builtins.get(path.as_str());
         }
+        let root = self.root_value(path)?;
+        path.walk(root).cloned()
+    }
+
+    /// As [`Variables::lookup`], but the value of the path's root must have the type the root
+    /// is declared with (the whole value for `{{name}}`; for `{{name.field}}` the object it is
+    /// taken from): `Err` is the declared type a value broke.
+    pub fn lookup_checked(&self, path: &VarPath) -> Result<Option<Value>, VariableType> {
+        if is_builtin(path.as_str()) {
+            return Ok(self.builtins.get(path.as_str()));
+        }
+        let Some(root) = self.root_value(path) else {
+            return Ok(None);
+        };
+        let expected = self.declared_type(path.root());
+        if !expected.accepts(root) {
+            return Err(expected);
+        }
+        Ok(path.walk(root).cloned())
+    }
+
+    /// The value of the path's root in the first source (latest layer first, then defaults)
+    /// in which the whole path exists.
+    fn root_value(&self, path: &VarPath) -> Option<&Value> {
         let root = path.root();
         let supplied = self.layers.iter().rev().filter_map(|layer| layer.get(root));
         let defaults = self
@@ -97,7 +139,6 @@ impl Variables {
             .map(|(_, value)| value);
         supplied
             .chain(defaults)
-            .find_map(|value| path.walk(value))
-            .cloned()
+            .find(|value| path.walk(value).is_some())
     }
 }

@@ -8,7 +8,7 @@
 
 use switchboard_agent::{AgentError, ToolCallError};
 use switchboard_core::import::{EntryError, ParseError};
-use switchboard_core::{ErrorCode, ResolveError};
+use switchboard_core::{ErrorCode, MAX_RENDERED_BYTES, ResolveError};
 use switchboard_mcp::McpError;
 use switchboard_store::{Entity, StoreError};
 
@@ -224,6 +224,24 @@ pub fn tool_call(e: &ToolCallError) -> ApiError {
                 .param("tool", format!("{tool:?}"))
                 .param("parameter", format!("{parameter:?}"))
                 .param("variable", format!("{{{{{variable}}}}}")),
+        ),
+        ToolCallError::MissingVariable(ResolveError::WrongType {
+            tool,
+            parameter,
+            variable,
+            expected,
+        }) => Some(
+            Words::new("error.msg.variable_wrong_type")
+                .param("tool", format!("{tool:?}"))
+                .param("parameter", format!("{parameter:?}"))
+                .param("variable", format!("{{{{{variable}}}}}"))
+                .param("expected", expected.as_str()),
+        ),
+        ToolCallError::MissingVariable(ResolveError::TooLong { tool, parameter }) => Some(
+            Words::new("error.msg.rendered_too_long")
+                .param("tool", format!("{tool:?}"))
+                .param("parameter", format!("{parameter:?}"))
+                .param("limit", MAX_RENDERED_BYTES.to_string()),
         ),
         _ => None,
     };

@@ -264,6 +264,20 @@ fn recall_and_import_errors_keep_their_english() {
             variable: "user.email".into(),
         },
     )));
+    same_english(tool_call(&ToolCallError::MissingVariable(
+        ResolveError::WrongType {
+            tool: "t".into(),
+            parameter: "limit".into(),
+            variable: "limit".into(),
+            expected: switchboard_core::VariableType::Integer,
+        },
+    )));
+    same_english(tool_call(&ToolCallError::MissingVariable(
+        ResolveError::TooLong {
+            tool: "t".into(),
+            parameter: "body".into(),
+        },
+    )));
     for e in [
         EntryError::NotAnObject,
         EntryError::WrongType {

@@ -152,3 +152,104 @@ fn hiding_takes_mapped_parameters_out_of_the_schema_only() {
         tool_info.input_schema
     );
 }
+
+#[test]
+fn a_supplied_value_of_another_type_than_declared_fails_naming_variable_and_type() {
+    let tool = selected(
+        "list_issues",
+        &[
+            ("limit", mapping("{{limit}}")),
+            ("q", mapping("q={{filter.q}}")),
+        ],
+    );
+    let declared = [
+        decl("limit", VariableType::Integer, None),
+        decl("filter", VariableType::Object, None),
+    ];
+    let vars = |values: Value| {
+        Variables::new(builtins())
+            .with_layer(object(values))
+            .with_declared(&declared)
+    };
+    let ok = resolve_arguments(
+        &tool,
+        Map::new(),
+        &vars(json!({"limit": 5, "filter": {"q": "bug"}})),
+    )
+    .unwrap();
+    assert_eq!(
+        (ok["limit"].clone(), ok["q"].clone()),
+        (json!(5), json!("q=bug"))
+    );
+
+    let err = resolve_arguments(
+        &tool,
+        Map::new(),
+        &vars(json!({"limit": "five", "filter": {"q": "bug"}})),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        ResolveError::WrongType {
+            tool: "list_issues".into(),
+            parameter: "limit".into(),
+            variable: "limit".into(),
+            expected: VariableType::Integer,
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "parameter \"limit\" of tool \"list_issues\" needs the variable {{limit}} to be of type \
+         integer, and its value is not"
+    );
+    // A dotted reference: the root's value is what is checked (an array is not an object,
+    // though `filter.0` reaches into it).
+    let dotted = selected("list_issues", &[("q", mapping("{{filter.0}}"))]);
+    let err =
+        resolve_arguments(&dotted, Map::new(), &vars(json!({"filter": ["bug"]}))).unwrap_err();
+    assert!(
+        matches!(&err, ResolveError::WrongType { variable, expected: VariableType::Object, .. }
+            if variable == "filter"),
+        "{err:?}"
+    );
+    // Undeclared and `any` variables take whatever they are given.
+    let loose = selected("t", &[("p", mapping("{{free}}"))]);
+    let vars = Variables::new(builtins())
+        .with_layer(object(json!({"free": [1], "anything": "x"})))
+        .with_declared(&[decl("anything", VariableType::Any, None)]);
+    assert!(resolve_arguments(&loose, Map::new(), &vars).is_ok());
+}
+
+#[test]
+fn the_first_declaration_of_a_name_sets_its_type() {
+    let vars = Variables::new(builtins())
+        .with_declared(&[decl("n", VariableType::String, None)])
+        .with_declared(&[decl("n", VariableType::Integer, None)]);
+    assert_eq!(vars.declared_type("n"), VariableType::String);
+    assert_eq!(vars.declared_type("undeclared"), VariableType::Any);
+}
+
+#[test]
+fn rendered_text_is_capped_per_parameter() {
+    let big = "x".repeat(64 * 1024);
+    // 16 copies fit exactly; one more does not.
+    let fits = "{{big}}".repeat(16);
+    let grows = format!("{fits}{{{{big}}}}");
+    let tool = selected("t", &[("small", mapping(&fits)), ("huge", mapping(&grows))]);
+    let vars = Variables::new(builtins()).with_layer(object(json!({"big": big})));
+    let err = resolve_arguments(&tool, Map::new(), &vars).unwrap_err();
+    assert_eq!(
+        err,
+        ResolveError::TooLong {
+            tool: "t".into(),
+            parameter: "huge".into(),
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "parameter \"huge\" of tool \"t\" renders to more than 1048576 bytes"
+    );
+    let only_fits = selected("t", &[("small", mapping(&fits))]);
+    let ok = resolve_arguments(&only_fits, Map::new(), &vars).unwrap();
+    assert_eq!(ok["small"].as_str().map(str::len), Some(MAX_RENDERED_BYTES));
+}

@@ -1,10 +1,37 @@
 use super::*;
 
 fn render(text: &str, vars: &Value) -> Result<Value, VarPath> {
+    render_capped(text, vars).map_err(|e| match e {
+        RenderError::Missing(path) => path,
+        RenderError::TooLong => panic!("{text} rendered too long"),
+    })
+}
+
+fn render_capped(text: &str, vars: &Value) -> Result<Value, RenderError> {
     let vars = vars.as_object().unwrap();
     Template::parse(text)
         .unwrap()
         .render(|path| path.walk(vars.get(path.root())?).cloned())
+}
+
+#[test]
+fn interpolated_text_stops_at_the_cap_and_a_whole_reference_is_not_interpolated() {
+    let half = "y".repeat(MAX_RENDERED_BYTES / 2);
+    let vars = json!({"half": half, "list": [half]});
+    assert_eq!(
+        render_capped("{{half}}{{half}}", &vars).map(|v| v.as_str().map(str::len)),
+        Ok(Some(MAX_RENDERED_BYTES))
+    );
+    assert_eq!(
+        render_capped("{{half}}{{half}}!", &vars),
+        Err(RenderError::TooLong)
+    );
+    // A value as JSON text counts too (the quotes and brackets make it just too long).
+    assert_eq!(
+        render_capped("{{list}}{{half}}", &vars),
+        Err(RenderError::TooLong)
+    );
+    assert!(render_capped("{{list}}", &vars).is_ok());
 }
 
 #[test]
