@@ -104,16 +104,26 @@ fn var_value() -> impl Strategy<Value = Value> {
 }
 
 fn decls(names: &'static [&'static str]) -> impl Strategy<Value = Vec<VariableDecl>> {
+    // Defaults need not fit the type: the type is enforced at call time, on every value.
+    let kind = prop::sample::select(
+        &[
+            VariableType::Any,
+            VariableType::Any,
+            VariableType::Object,
+            VariableType::String,
+            VariableType::Integer,
+        ][..],
+    );
     prop::collection::btree_map(
         prop::sample::select(names),
-        prop::option::of(var_value()),
+        (prop::option::of(var_value()), kind),
         0..=names.len(),
     )
     .prop_map(|m| {
         m.into_iter()
-            .map(|(name, default)| VariableDecl {
+            .map(|(name, (default, kind))| VariableDecl {
                 name: name.to_owned(),
-                kind: VariableType::Any,
+                kind,
                 default,
                 description: None,
             })
@@ -295,6 +305,32 @@ impl Case {
         supplied.or_else(default)
     }
 
+    /// The model's type check for a reference at execution: the declared type (other than
+    /// `any`) that the root value the reference is taken from breaks.
+    fn type_error(&self, r: &Ref) -> Option<VariableType> {
+        if BUILTIN_VARIABLES.contains(&r.0.as_str()) {
+            return None;
+        }
+        let field = r.0.split('.').nth(1);
+        let reaches = |v: &&Value| match field {
+            None => true,
+            Some(f) => v.as_object().is_some_and(|o| o.contains_key(f)),
+        };
+        let decl = self.node_vars.iter().find(|d| d.name == r.root());
+        let root = self
+            .supplied
+            .get(r.root())
+            .filter(reaches)
+            .or_else(|| decl.and_then(|d| d.default.as_ref()).filter(reaches))?;
+        let kind = decl?.kind;
+        (!kind.accepts(root)).then_some(kind)
+    }
+
+    /// Whether some reference of `m` breaks its variable's declared type.
+    fn wrong_type(&self, m: &MappingCase) -> bool {
+        m.refs().iter().any(|r| self.type_error(r).is_some())
+    }
+
     fn as_text(value: Value) -> String {
         match value {
             Value::String(s) => s,
@@ -357,7 +393,8 @@ proptest! {
     /// At execution: either every mapped parameter is filled (a whole reference with the
     /// variable's JSON value, an interpolation as text, a literal as itself), over whatever
     /// was supplied, and other arguments are kept; or the call fails naming a variable, of
-    /// that parameter's mapping, that has no value and no default.
+    /// that parameter's mapping, that has no value and no default, or whose value (the root
+    /// it is taken from) breaks the type the variable is declared with.
     #[test]
     fn resolve_arguments_fills_every_mapping_or_names_the_missing_variable(case in case()) {
         let result = resolve_arguments(&case.selected(), case.arguments.clone(), &case.variables());
@@ -366,7 +403,8 @@ proptest! {
             .iter()
             .map(|(p, m)| (p, case.expected(m)))
             .collect();
-        let all_resolve = expected.values().all(Result::is_ok);
+        let all_resolve = expected.values().all(Result::is_ok)
+            && !case.mappings.values().any(|m| case.wrong_type(m));
         match result {
             Ok(resolved) => {
                 prop_assert!(all_resolve, "resolved despite a missing variable: {:?}", expected);
@@ -386,7 +424,16 @@ proptest! {
                 prop_assert!(!all_resolve);
                 prop_assert_eq!(tool, "t");
                 let m = &case.mappings[&parameter];
+                prop_assert!(!case.wrong_type(m));
                 prop_assert!(m.refs().iter().any(|r| r.0 == variable && case.value(r).is_none()));
+            }
+            Err(ResolveError::WrongType { tool, parameter, variable, expected }) => {
+                prop_assert_eq!(tool, "t");
+                let m = &case.mappings[&parameter];
+                prop_assert!(m
+                    .refs()
+                    .iter()
+                    .any(|r| r.root() == variable && case.type_error(r) == Some(expected)));
             }
             Err(other) => prop_assert!(false, "unexpected {other:?}"),
         }
