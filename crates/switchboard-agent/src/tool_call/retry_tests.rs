@@ -63,7 +63,10 @@ impl Policy {
     /// The configured default (`[manager.retry]`).
     fn default(&self) -> RetryPolicy {
         match self {
-            Policy::Default(policy) | Policy::Node { default: policy, .. } => policy.clone(),
+            Policy::Default(policy)
+            | Policy::Node {
+                default: policy, ..
+            } => policy.clone(),
         }
     }
 

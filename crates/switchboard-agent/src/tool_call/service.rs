@@ -78,6 +78,13 @@ impl ToolCalls {
         self.audit.dropped()
     }
 
+    /// Returns once every audit record of the calls answered so far is written. A short-lived
+    /// process (the CLI) awaits it before it exits, or the background writer may be dropped
+    /// with records still queued.
+    pub async fn flush(&self) {
+        self.audit.flush().await;
+    }
+
     /// The owner's newest `limit` audit records, newest first, including every call this
     /// process answered before (the queue is written out first).
     pub async fn audit(

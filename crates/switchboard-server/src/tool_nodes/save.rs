@@ -14,11 +14,11 @@
 //! server is refused before anything is listed, as a call through it would be (404
 //! `MCP_TOOL_NOT_FOUND`): saving must not start a server its owner turned off.
 
+use switchboard_agent::ToolCallError;
 use switchboard_core::tool_node::is_builtin;
 use switchboard_core::{
     ErrorCode, NodeCheckError, OwnerId, SpecError, ToolInfo, ToolNode, VariableDecl, check_node,
 };
-use switchboard_agent::ToolCallError;
 use switchboard_mcp::{ConnectionManager, McpError};
 use switchboard_store::{Store, StoreError};
 
