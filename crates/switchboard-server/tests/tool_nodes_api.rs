@@ -162,6 +162,35 @@ async fn nodes_are_created_read_replaced_listed_and_deleted_by_their_owner_only(
 }
 
 #[tokio::test]
+async fn saving_a_node_of_a_disabled_server_is_refused_without_starting_it() {
+    let api = start().await;
+    let mut server = py_server();
+    server["enabled"] = json!(false);
+    let (status, body) = api
+        .admin(Method::POST, "/api/mcp-servers", Some(server))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+
+    // Refused as a call through the disabled server is.
+    let (status, answer) = api
+        .admin(
+            Method::POST,
+            "/api/tool-nodes",
+            Some(node("n", "echo", json!({}))),
+        )
+        .await;
+    assert_error(status, &answer, StatusCode::NOT_FOUND, "MCP_TOOL_NOT_FOUND");
+
+    // Nothing was started to check it.
+    let (status, health) = api
+        .admin(Method::GET, "/api/mcp/servers/py/health", None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{health}");
+    assert_eq!(health["status"], "disconnected", "{health}");
+    assert_eq!(health["connected"], false, "{health}");
+}
+
+#[tokio::test]
 async fn saving_checks_every_mapping_against_the_live_tools_and_the_declared_variables() {
     let api = with_server().await;
     let refused = |body: Value| {

@@ -227,3 +227,41 @@ fn a_missing_variable_fails_the_run_and_a_timeout_is_reported_with_its_attempts(
     assert_eq!(result["attempts"][0]["error"], "MCP_TIMEOUT", "{result}");
     assert_eq!(result["attempts"].as_array().map(Vec::len), Some(1));
 }
+
+/// The call's audit record is written before `tool-nodes run` exits (the writer works in the
+/// background; the command waits for it).
+#[tokio::test]
+async fn a_run_leaves_its_audit_record_in_the_store() {
+    use switchboard_core::OwnerId;
+    use switchboard_store::{AuditOutcome, StoreConfig};
+
+    let sb = with_demo();
+    sb.run(&[
+        "tool-nodes",
+        "add",
+        "--server",
+        "demo",
+        "--name",
+        "sum",
+        "--tool",
+        "calculate",
+        "--map",
+        "expression=1 + 2",
+    ])
+    .ok();
+    let (ok, result) = run_json(&sb, &["tool-nodes", "run", "sum"]);
+    assert!(ok, "{result}");
+
+    let store = switchboard_store::open(&StoreConfig::in_dir(sb.data_dir()))
+        .await
+        .expect("open the store");
+    let records = store
+        .tool_call_audit(&OwnerId::local(), 10)
+        .await
+        .expect("audit");
+    store.close().await;
+    assert_eq!(records.len(), 1, "{records:#?}");
+    assert_eq!(records[0].tool, "calculate");
+    assert_eq!(records[0].outcome, AuditOutcome::Ok);
+    assert_eq!(records[0].attempts, 1);
+}

@@ -118,9 +118,23 @@ impl Run<'_> {
                 .await;
         };
         // A tool offered through a node runs under it: its selection, mappings (filled from
-        // the run's variables, read now), retry policy and timeout.
+        // the run's variables, read now), retry policy and timeout. Variables that cannot be
+        // read fail this one call, as any other failure of it would, not the whole run.
         let variables = match &tool.node {
-            Some(node) => Some(self.variables(node).await?),
+            Some(node) => match self.variables(node).await {
+                Ok(variables) => Some(variables),
+                Err(e) => {
+                    return self
+                        .set_outcome(
+                            message_id,
+                            &call.id,
+                            ToolCallStatus::Error,
+                            error_response(e.code().as_str(), &e.to_string()),
+                            true,
+                        )
+                        .await;
+                }
+            },
             None => None,
         };
         let request = ToolCallRequest {

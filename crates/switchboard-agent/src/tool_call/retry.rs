@@ -9,6 +9,12 @@
 //! tool's own `isError` result, invalid parameters, bad credentials, a cancellation) would
 //! fail the same way or was asked for, and is final. The connection manager does not retry
 //! these calls itself (`CallOptions::retry` is `never`), so attempts are never multiplied.
+//!
+//! Under a tool node, `retryOnError`/`maxRetries` govern the calls that may have run; a call
+//! that never reached the tool (a server still starting, say) still gets at least the
+//! `[manager.retry]` retries, with those delays, as it did when the manager retried it: a
+//! node that does not retry on error asks not to repeat the tool, not to give up on a
+//! server that was not there yet.
 
 use std::future::Future;
 
@@ -31,11 +37,33 @@ pub(crate) fn worth_retrying(error: &McpError, repeatable: bool) -> bool {
     }
 }
 
-/// Runs `attempt` until it answers, fails for good, or `policy` allows no more retries,
-/// waiting `policy.delay(n)` before retry `n`. Cancelling `cancel` ends a wait at once (the
-/// call itself watches the same token).
+/// The policies a call runs under.
+#[derive(Debug, Clone)]
+pub(crate) struct Retries {
+    /// The node's policy, or the default one without a node: governs every failure.
+    pub(crate) policy: RetryPolicy,
+    /// The `[manager.retry]` policy, the floor for failures that never reached the tool: they
+    /// are retried by whichever of the two allows more retries, with its delays.
+    pub(crate) unreached: RetryPolicy,
+}
+
+impl Retries {
+    /// The policy that decides whether (and after how long) to retry after `error`.
+    fn for_error(&self, error: &McpError) -> &RetryPolicy {
+        match error.retry_safety() {
+            RetrySafety::Always if self.unreached.max_retries > self.policy.max_retries => {
+                &self.unreached
+            }
+            _ => &self.policy,
+        }
+    }
+}
+
+/// Runs `attempt` until it answers, fails for good, or the policy for its failure (see
+/// [`Retries`]) allows no more retries, waiting that policy's `delay(n)` before retry `n`.
+/// Cancelling `cancel` ends a wait at once (the call itself watches the same token).
 pub(crate) async fn with_retries<F, Fut>(
-    policy: &RetryPolicy,
+    retries_policy: &Retries,
     repeatable: bool,
     cancel: &CancellationToken,
     mut attempt: F,
@@ -59,6 +87,7 @@ where
             Ok(_) => return (result, attempts),
             Err(error) => error,
         };
+        let policy = retries_policy.for_error(error);
         if retries >= policy.max_retries || !worth_retrying(error, repeatable) {
             return (result, attempts);
         }

@@ -35,49 +35,84 @@ fn step() -> impl Strategy<Value = Step> {
 enum Policy {
     /// No node: the configured default.
     Default(RetryPolicy),
-    /// A node's `retryOnError` and `maxRetries` (seed 002's delays).
+    /// A node's `retryOnError` and `maxRetries` (seed 002's delays), with the configured
+    /// default as the floor for failures that never reached the tool.
     Node {
         retry_on_error: bool,
         max_retries: u32,
+        default: RetryPolicy,
     },
 }
 
 impl Policy {
-    /// The policy the service should apply.
+    /// The policy the service should apply to failures that may have run.
     fn effective(&self) -> RetryPolicy {
         match self {
             Policy::Default(policy) => policy.clone(),
             Policy::Node {
                 retry_on_error,
                 max_retries,
+                ..
             } => RetryPolicy {
                 max_retries: if *retry_on_error { *max_retries } else { 0 },
                 ..RetryPolicy::default()
             },
         }
     }
+
+    /// The configured default (`[manager.retry]`).
+    fn default(&self) -> RetryPolicy {
+        match self {
+            Policy::Default(policy)
+            | Policy::Node {
+                default: policy, ..
+            } => policy.clone(),
+        }
+    }
+
+    /// The policy for a failure at `step`: one that never reached the tool gets whichever of
+    /// the node's and the default allows more retries.
+    fn for_step(&self, step: Step) -> RetryPolicy {
+        let effective = self.effective();
+        let default = self.default();
+        match step {
+            Step::NotSent | Step::Unreachable if default.max_retries > effective.max_retries => {
+                default
+            }
+            _ => effective,
+        }
+    }
+}
+
+fn default_policy() -> impl Strategy<Value = RetryPolicy> {
+    (0u32..5, 0u64..3_000, 1u64..20_000, 1u32..4).prop_map(
+        |(max_retries, initial, max, multiplier)| RetryPolicy {
+            max_retries,
+            initial_delay: Duration::from_millis(initial),
+            max_delay: Duration::from_millis(max),
+            multiplier,
+        },
+    )
 }
 
 fn policy() -> impl Strategy<Value = Policy> {
     prop_oneof![
-        (0u32..5, 0u64..3_000, 1u64..20_000, 1u32..4).prop_map(
-            |(max_retries, initial, max, multiplier)| Policy::Default(RetryPolicy {
+        default_policy().prop_map(Policy::Default),
+        (any::<bool>(), 0u32..=10, default_policy()).prop_map(
+            |(retry_on_error, max_retries, default)| Policy::Node {
+                retry_on_error,
                 max_retries,
-                initial_delay: Duration::from_millis(initial),
-                max_delay: Duration::from_millis(max),
-                multiplier,
-            })
+                default,
+            }
         ),
-        (any::<bool>(), 0u32..=10).prop_map(|(retry_on_error, max_retries)| Policy::Node {
-            retry_on_error,
-            max_retries
-        }),
     ]
 }
 
-/// What the policy says should happen: the steps consumed, in order.
-fn expected(script: &[Step], policy: &RetryPolicy, repeatable: bool) -> Vec<Step> {
+/// What the policy says should happen: the steps consumed, in order, and the wait before
+/// each retry.
+fn expected(script: &[Step], policy: &Policy, repeatable: bool) -> (Vec<Step>, Vec<Duration>) {
     let mut taken = Vec::new();
+    let mut waits = Vec::new();
     let mut steps = script
         .iter()
         .copied()
@@ -91,9 +126,11 @@ fn expected(script: &[Step], policy: &RetryPolicy, repeatable: bool) -> Vec<Step
             Step::LostAfterSend | Step::TimedOut => repeatable,
         };
         let retries = taken.len() as u32 - 1;
-        if !may_retry || retries >= policy.max_retries {
-            return taken;
+        let applied = policy.for_step(step);
+        if !may_retry || retries >= applied.max_retries {
+            return (taken, waits);
         }
+        waits.push(applied.delay(retries + 1));
     }
 }
 
@@ -123,10 +160,7 @@ proptest! {
             let calls = ToolCalls::with_audit(
                 backend.clone(),
                 audit.clone(),
-                match &policy {
-                    Policy::Default(default) => default.clone(),
-                    Policy::Node { .. } => RetryPolicy::never(),
-                },
+                policy.default(),
                 &AuditConfig::default(),
             );
             let owner = OwnerId::local();
@@ -138,28 +172,27 @@ proptest! {
                 serde_json::Map::new(),
             );
             let timeout = timeout_ms.map(Duration::from_millis);
-            if let Policy::Node { retry_on_error, max_retries } = policy {
+            if let Policy::Node { retry_on_error, max_retries, .. } = policy {
                 let mut stored = node(&spec, vec![selected("t", json!({}))]);
                 stored.node.retry_on_error = retry_on_error;
                 stored.node.max_retries = max_retries;
                 stored.node.timeout = timeout;
                 request.node = Some(Arc::new(stored));
             }
-            let effective = policy.effective();
-            let want = expected(&script, &effective, repeatable);
+            let (want, waits) = expected(&script, &policy, repeatable);
 
             let result = calls.call(request).await;
 
             let received = backend.received();
             prop_assert_eq!(received.len(), want.len(), "calls made for {:?}", want);
-            for (n, pair) in received.windows(2).enumerate() {
-                // The wait before retry n+1, exactly (the fake answers at once).
-                prop_assert_eq!(pair[1].at - pair[0].at, effective.delay(n as u32 + 1));
+            for (pair, wait) in received.windows(2).zip(&waits) {
+                // The wait before each retry, exactly (the fake answers at once).
+                prop_assert_eq!(pair[1].at - pair[0].at, *wait);
             }
             for call in &received {
                 // The service retries; the manager must not retry on top.
                 prop_assert_eq!(call.retry.as_ref(), Some(&RetryPolicy::never()));
-                let node_timeout = match policy {
+                let node_timeout = match &policy {
                     Policy::Node { .. } => timeout,
                     Policy::Default(_) => None,
                 };
@@ -256,5 +289,60 @@ fn cancelling_ends_the_wait_before_a_retry() {
         assert_eq!(error.attempts().len(), 1);
         assert_eq!(backend.received().len(), 1);
         assert_eq!(started.elapsed(), Duration::ZERO, "the hour was not waited");
+    });
+}
+
+/// A node's call under `retry_on_error: false` with the default policy configured.
+async fn node_call(backend: Arc<ScriptedBackend>) -> Result<super::ToolCallOutcome, ToolCallError> {
+    let spec = spec();
+    let calls = ToolCalls::with_audit(
+        backend,
+        Arc::new(MemoryAudit::default()),
+        RetryPolicy::default(),
+        &AuditConfig::default(),
+    );
+    let mut stored = node(&spec, vec![selected("t", json!({}))]);
+    stored.node.retry_on_error = false;
+    let request = ToolCallRequest {
+        node: Some(Arc::new(stored)),
+        ..ToolCallRequest::new(
+            OwnerId::local(),
+            CallerKind::Node,
+            Arc::new(spec),
+            "t",
+            serde_json::Map::new(),
+        )
+    };
+    calls.call(request).await
+}
+
+#[test]
+fn a_node_that_does_not_retry_on_error_still_retries_a_call_that_never_reached_the_server() {
+    runtime().block_on(async {
+        let tools = vec![tool(&spec(), "t", any_object(), false)];
+        let backend = Arc::new(ScriptedBackend::new(
+            tools,
+            [Step::Unreachable, Step::NotSent, Step::Answer],
+        ));
+        let outcome = node_call(backend.clone()).await.unwrap();
+        assert_eq!(outcome.attempts.len(), 3);
+        let received = backend.received();
+        assert_eq!(received.len(), 3);
+        // The default policy's delays: 1 s, then 2 s.
+        assert_eq!(received[1].at - received[0].at, Duration::from_secs(1));
+        assert_eq!(received[2].at - received[1].at, Duration::from_secs(2));
+    });
+}
+
+#[test]
+fn a_node_that_does_not_retry_on_error_does_not_repeat_a_sent_call_of_a_tool_that_may_not_be() {
+    runtime().block_on(async {
+        let tools = vec![tool(&spec(), "t", any_object(), false)];
+        for step in [Step::LostAfterSend, Step::TimedOut] {
+            let backend = Arc::new(ScriptedBackend::new(tools.clone(), [step]));
+            let error = node_call(backend.clone()).await.unwrap_err();
+            assert_eq!(error.attempts().len(), 1, "{step:?}");
+            assert_eq!(backend.received().len(), 1, "{step:?}");
+        }
     });
 }

@@ -14,7 +14,7 @@ use switchboard_store::{AuditOutcome, AuditRecord, AuditStore, NewAuditRecord, S
 use tokio::time::Instant;
 
 use super::audit::{AuditConfig, AuditLog};
-use super::retry::with_retries;
+use super::retry::{Retries, with_retries};
 use super::validators::Validators;
 use super::{Attempt, ToolCallError, ToolCallOutcome, ToolCallRequest};
 
@@ -24,7 +24,8 @@ pub struct ToolCalls {
     /// Calls go through the caller's backend (the server's counts every call for metrics).
     backend: Arc<dyn ToolBackend>,
     validators: Validators,
-    /// For calls without a node: the `[manager.retry]` settings.
+    /// The `[manager.retry]` settings: for calls without a node, and under a node the floor
+    /// for failures that never reached the tool (see [`Retries`]).
     default_retry: RetryPolicy,
     audit: AuditLog,
     store: Arc<dyn AuditStore>,
@@ -75,6 +76,13 @@ impl ToolCalls {
     /// Audit records dropped because the writer could not keep up.
     pub fn audit_dropped(&self) -> u64 {
         self.audit.dropped()
+    }
+
+    /// Returns once every audit record of the calls answered so far is written. A short-lived
+    /// process (the CLI) awaits it before it exits, or the background writer may be dropped
+    /// with records still queued.
+    pub async fn flush(&self) {
+        self.audit.flush().await;
     }
 
     /// The owner's newest `limit` audit records, newest first, including every call this
@@ -198,12 +206,17 @@ impl ToolCalls {
             .validators
             .check_object(&tool.input_schema, arguments)
             .map_err(|e| super::redact::hide_mapped_values(e, &mapped))?;
-        let policy = match node {
-            Some(node) => RetryPolicy {
-                max_retries: node.retry_policy_retries(),
-                ..RetryPolicy::default()
+        // A node's retryOnError/maxRetries (seed 002's delays) decide about calls that may
+        // have run; one that never reached the tool gets at least the default retries.
+        let policy = Retries {
+            policy: match node {
+                Some(node) => RetryPolicy {
+                    max_retries: node.retry_policy_retries(),
+                    ..RetryPolicy::default()
+                },
+                None => self.default_retry.clone(),
             },
-            None => self.default_retry.clone(),
+            unreached: self.default_retry.clone(),
         };
         let timeout = node.and_then(|node| node.timeout);
         let (result, attempts) = self.send(req, &tool, &arguments, &policy, timeout).await;
@@ -224,7 +237,7 @@ impl ToolCalls {
         req: &ToolCallRequest,
         tool: &ToolInfo,
         arguments: &Map<String, Value>,
-        policy: &RetryPolicy,
+        policy: &Retries,
         timeout: Option<Duration>,
     ) -> (Result<CallToolResult, McpError>, Vec<Attempt>) {
         let repeatable = tool.annotations.safe_to_repeat();

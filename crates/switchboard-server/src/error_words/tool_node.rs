@@ -4,7 +4,7 @@
 
 use switchboard_core::{ErrorCode, NodeCheckError};
 
-use super::{mcp, spec, store};
+use super::{mcp, spec, store, tool_call};
 use crate::error::{ApiError, Words};
 use crate::tool_nodes::{NodeRunError, NodeSaveError};
 
@@ -13,6 +13,7 @@ pub fn save(e: &NodeSaveError) -> ApiError {
     let words = match e {
         NodeSaveError::Store(e) => return store(e),
         NodeSaveError::Mcp(e) => return mcp(e),
+        NodeSaveError::Call(e) => return tool_call(e),
         NodeSaveError::Invalid(e) => spec::spec(e),
         NodeSaveError::Check(e) => check(e),
         NodeSaveError::VariableInUse {

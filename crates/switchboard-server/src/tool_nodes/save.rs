@@ -10,8 +10,11 @@
 //!
 //! The listing goes through the connection manager's pool and tool cache, so a save costs a
 //! connection only the first time; a server that cannot list its tools refuses the save with
-//! the error the servers routes answer (502/504), since nothing could be checked.
+//! the error the servers routes answer (502/504), since nothing could be checked. A disabled
+//! server is refused before anything is listed, as a call through it would be (404
+//! `MCP_TOOL_NOT_FOUND`): saving must not start a server its owner turned off.
 
+use switchboard_agent::ToolCallError;
 use switchboard_core::tool_node::is_builtin;
 use switchboard_core::{
     ErrorCode, NodeCheckError, OwnerId, SpecError, ToolInfo, ToolNode, VariableDecl, check_node,
@@ -35,6 +38,9 @@ pub enum NodeSaveError {
     /// A mapping names a tool, parameter or variable that does not exist.
     #[error(transparent)]
     Check(#[from] NodeCheckError),
+    /// The server is disabled: refused as a call through it would be.
+    #[error(transparent)]
+    Call(#[from] ToolCallError),
     /// The assistant's new variables leave out one that a node of it uses.
     #[error(
         "variables: tool node {node:?} uses {{{{{variable}}}}} in {field}, which the assistant \
@@ -53,6 +59,7 @@ impl NodeSaveError {
         match self {
             NodeSaveError::Store(e) => e.code(),
             NodeSaveError::Mcp(e) => e.code(),
+            NodeSaveError::Call(e) => e.code(),
             NodeSaveError::Invalid(_)
             | NodeSaveError::Check(_)
             | NodeSaveError::VariableInUse { .. } => ErrorCode::ValidationError,
@@ -74,6 +81,20 @@ pub async fn check_for_save(
         None => Vec::new(),
     };
     let spec = store.connection_spec(owner, &node.server_id).await?;
+    if !spec.enabled {
+        // What the tool-call service answers for a call to a disabled server; listing the
+        // tools would start it.
+        let tool = node
+            .selected_tools
+            .first()
+            .map(|t| t.name.clone())
+            .unwrap_or_default();
+        return Err(ToolCallError::ToolNotFound {
+            server: spec.name.clone(),
+            tool,
+        }
+        .into());
+    }
     let tools = manager.list_tools(owner, &spec).await?;
     Ok(check_node(node, &tools, &outer)?)
 }

@@ -140,7 +140,7 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
         manager.config().retry.clone(),
     ));
     let agent = Agent::new(Arc::clone(servers.store()), backend, AgentConfig::default())
-        .with_tool_calls(tool_calls);
+        .with_tool_calls(Arc::clone(&tool_calls));
     let mut chat = Chat {
         agent,
         servers,
@@ -152,6 +152,8 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
         conversation_id: None,
     };
     let result = chat.run().await;
+    // The calls' audit records are written in the background: out before the store closes.
+    tool_calls.flush().await;
     manager.shutdown().await;
     chat.servers.store().close().await;
     result

@@ -186,7 +186,7 @@ async fn run_one(context: &Context, args: RunArgs) -> anyhow::Result<ExitCode> {
     };
     let result = with_manager(context, async |manager| {
         let tool_calls = super::manager::tool_calls(manager, &store);
-        Ok(run_node(
+        let result = run_node(
             store.as_ref(),
             &tool_calls,
             &user,
@@ -195,7 +195,10 @@ async fn run_one(context: &Context, args: RunArgs) -> anyhow::Result<ExitCode> {
             CancellationToken::new(),
             |error| error.to_string(),
         )
-        .await?)
+        .await;
+        // The call's audit record is written in the background; the process is about to end.
+        tool_calls.flush().await;
+        Ok(result?)
     })
     .await?;
     output::print_json(&result);
