@@ -34,5 +34,5 @@ pub use resolve::{
     ServerChoice, resolve,
 };
 pub use tool_call::{
-    Attempt, CallerKind, ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls,
+    Attempt, CallerKind, ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls, builtins_now,
 };

@@ -7,9 +7,7 @@
 //! They are read again for every call rather than once per run: a person who sets a
 //! conversation variable while a call waits for approval expects the call to use it.
 
-use std::time::SystemTime;
-
-use switchboard_core::{Builtins, Variables};
+use switchboard_core::Variables;
 use switchboard_store::StoredToolNode;
 
 use super::Run;
@@ -24,12 +22,8 @@ impl Run<'_> {
             .store
             .conversation(self.owner, self.conversation_id)
             .await?;
-        let builtins = Builtins {
-            user_id: self.owner.0.clone(),
-            user_name: user.name,
-            conversation_id: Some(self.conversation_id.to_owned()),
-            now: humantime::format_rfc3339_seconds(SystemTime::now()).to_string(),
-        };
+        let builtins =
+            crate::tool_call::builtins_now(&self.owner.0, &user.name, Some(self.conversation_id));
         Ok(Variables::new(builtins)
             .with_layer(conversation.variables)
             .with_declared(&node.node.variables)

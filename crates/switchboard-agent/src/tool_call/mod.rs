@@ -38,6 +38,21 @@ pub use error::ToolCallError;
 pub use service::ToolCalls;
 pub use types::{Attempt, CallerKind, ToolCallOutcome, ToolCallRequest};
 
+/// The built-in variables of a call made now (`now` in RFC 3339, UTC, to the second), for
+/// every caller that builds a call's [`Variables`](switchboard_core::Variables).
+pub fn builtins_now(
+    user_id: &str,
+    user_name: &str,
+    conversation_id: Option<&str>,
+) -> switchboard_core::Builtins {
+    switchboard_core::Builtins {
+        user_id: user_id.to_owned(),
+        user_name: user_name.to_owned(),
+        conversation_id: conversation_id.map(str::to_owned),
+        now: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    }
+}
+
 /// A stored tool node, as a call runs under it.
 pub type StoredNode = switchboard_store::StoredToolNode;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
 use switchboard_core::{
-    Builtins, OwnerId, ServerSpec, ToolInfo, ToolNode, Variables, hide_mapped, resolve_arguments,
+    OwnerId, ServerSpec, ToolInfo, ToolNode, Variables, hide_mapped, resolve_arguments,
 };
 use switchboard_mcp::{CallOptions, McpError, RetryPolicy, ToolBackend};
 use switchboard_store::{AuditOutcome, AuditRecord, AuditStore, NewAuditRecord, Store, Timestamp};
@@ -264,10 +264,5 @@ impl ToolCalls {
 /// What a call knows without the caller's variables: the owner's id (also standing for the
 /// name, which only the caller knows) and the time.
 fn owner_only(owner: &OwnerId) -> Variables {
-    Variables::new(Builtins {
-        user_id: owner.0.clone(),
-        user_name: owner.0.clone(),
-        conversation_id: None,
-        now: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-    })
+    Variables::new(super::builtins_now(&owner.0, &owner.0, None))
 }

@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use switchboard_agent::{CallerKind, ToolCallOutcome, ToolCallRequest};
 use switchboard_core::{
-    Builtins, ErrorCode, NameTable, ServerId, ServerSpec, ToolInfo, VariableDecl, Variables,
+    ErrorCode, NameTable, ServerId, ServerSpec, ToolInfo, VariableDecl, Variables,
 };
 use switchboard_store::StoredServer;
 use utoipa::ToSchema;
@@ -203,28 +203,18 @@ async fn proxied(
         Some(node) => {
             let node = state.store.tool_node(owner, &node).await?;
             // A node of an assistant may use the assistant's variables too.
-            let outer = match &node.node.assistant_id {
-                Some(assistant) => {
-                    state
-                        .store
-                        .assistant(owner, assistant)
-                        .await?
-                        .config
-                        .variables
-                }
-                None => Vec::new(),
-            };
+            let outer =
+                crate::tool_nodes::assistant_variables(state.store.as_ref(), owner, &node.node)
+                    .await?;
             let declared = || node.node.variables.iter().chain(&outer);
             let (arguments, variables) = split_body(body, declared());
             request.arguments = arguments;
             request.variables = Some(
-                Variables::new(Builtins {
-                    user_id: owner.0.clone(),
-                    user_name: caller.user.name.clone(),
-                    conversation_id: None,
-                    now: humantime::format_rfc3339_seconds(std::time::SystemTime::now())
-                        .to_string(),
-                })
+                Variables::new(switchboard_agent::builtins_now(
+                    &owner.0,
+                    &caller.user.name,
+                    None,
+                ))
                 .with_layer(variables)
                 .with_declared(&node.node.variables)
                 .with_declared(&outer),

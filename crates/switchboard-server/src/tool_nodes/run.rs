@@ -16,9 +16,11 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use switchboard_agent::{Attempt, CallerKind, ToolCallError, ToolCallRequest, ToolCalls};
+use switchboard_agent::{
+    Attempt, CallerKind, ToolCallError, ToolCallRequest, ToolCalls, builtins_now,
+};
 use switchboard_core::spec::redact_json;
-use switchboard_core::{Builtins, ErrorCode, ToolNode, Variables, resolve_arguments};
+use switchboard_core::{ErrorCode, ToolNode, Variables, resolve_arguments};
 use switchboard_mcp::McpError;
 use switchboard_store::{Store, StoreError, User};
 use tokio_util::sync::CancellationToken;
@@ -128,19 +130,11 @@ pub async fn run_node(
     let owner = &user.id;
     let stored = store.tool_node(owner, id).await?;
     let tool = chosen_tool(&stored.node, run.tool)?;
-    let outer = match &stored.node.assistant_id {
-        Some(assistant) => store.assistant(owner, assistant).await?.config.variables,
-        None => Vec::new(),
-    };
-    let variables = Variables::new(Builtins {
-        user_id: user.id.0.clone(),
-        user_name: user.name.clone(),
-        conversation_id: None,
-        now: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-    })
-    .with_layer(run.variables)
-    .with_declared(&stored.node.variables)
-    .with_declared(&outer);
+    let outer = super::assistant_variables(store, owner, &stored.node).await?;
+    let variables = Variables::new(builtins_now(&user.id.0, &user.name, None))
+        .with_layer(run.variables)
+        .with_declared(&stored.node.variables)
+        .with_declared(&outer);
     let spec = Arc::new(store.connection_spec(owner, &stored.node.server_id).await?);
     let stored = Arc::new(stored);
     let request = ToolCallRequest {

@@ -76,10 +76,7 @@ pub async fn check_for_save(
     node: &ToolNode,
 ) -> Result<(), NodeSaveError> {
     node.validate()?;
-    let outer = match &node.assistant_id {
-        Some(id) => store.assistant(owner, id).await?.config.variables,
-        None => Vec::new(),
-    };
+    let outer = super::assistant_variables(store, owner, node).await?;
     let spec = store.connection_spec(owner, &node.server_id).await?;
     if !spec.enabled {
         // What the tool-call service answers for a call to a disabled server; listing the
