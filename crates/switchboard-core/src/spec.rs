@@ -240,6 +240,10 @@ pub struct ServerSpec {
     pub disabled_tools: BTreeSet<String>,
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub auto_approved_tools: BTreeSet<String>,
+    /// The MCP node (`[nodes.NAME]` in the settings file) this server runs on; absent: in the
+    /// Switchboard process itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 fn default_true() -> bool {
@@ -325,6 +329,7 @@ impl ServerSpec {
             enabled: true,
             disabled_tools: BTreeSet::new(),
             auto_approved_tools: BTreeSet::new(),
+            node: None,
         }
     }
 }

@@ -12,7 +12,7 @@ use rmcp::model::{
     Resource, ServerCapabilities, ServerResult, Tool,
 };
 use rmcp::service::{PeerRequestOptions, RunningService};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use switchboard_core::ServerSpec;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -24,14 +24,14 @@ use crate::transport::stdio::{ProcessGroupGuard, StderrTail};
 pub(crate) type Session = RunningService<RoleClient, SwitchboardClient>;
 
 /// What the server told us about itself when we connected.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerDetails {
     pub protocol_version: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_info: Option<Implementation>,
     pub capabilities: ServerCapabilities,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instructions: Option<String>,
 }
 

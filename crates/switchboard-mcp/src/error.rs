@@ -111,6 +111,23 @@ pub enum McpError {
         code: ErrorCode,
         reason: String,
     },
+
+    /// An error a node reported that has no variant of its own on this side: its code, its
+    /// text (the node already cut the spec's secrets out) and how safe a retry is.
+    #[error("{message}")]
+    Remote {
+        code: ErrorCode,
+        message: String,
+        retry: RetrySafety,
+    },
+
+    /// The node a server runs on cannot be reached (down, refused our token, TLS failed).
+    #[error("node `{node}` cannot be reached: {detail}")]
+    NodeUnreachable { node: String, detail: String },
+
+    /// A server names a node this host has no `[nodes.NAME]` for.
+    #[error("node `{node}` is not configured on this host")]
+    UnknownNode { node: String },
 }
 
 fn stderr_suffix(stderr: &Option<String>) -> String {
@@ -152,6 +169,10 @@ impl McpError {
                 _ => ErrorCode::McpExecutionError,
             },
             McpError::Protocol { .. } => ErrorCode::McpProtocolError,
+            McpError::Remote { code, .. } => *code,
+            McpError::NodeUnreachable { .. } | McpError::UnknownNode { .. } => {
+                ErrorCode::McpUnreachable
+            }
         }
     }
 
@@ -189,6 +210,8 @@ impl McpError {
                 ..
             } => RetrySafety::Always,
             McpError::LostAfterSend { .. } | McpError::Timeout { .. } => RetrySafety::IfIdempotent,
+            McpError::NodeUnreachable { .. } => RetrySafety::Always,
+            McpError::Remote { retry, .. } => *retry,
             _ => RetrySafety::Never,
         }
     }

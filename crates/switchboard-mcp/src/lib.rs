@@ -19,6 +19,7 @@ pub mod destination;
 mod error;
 mod manager;
 mod policy;
+mod pool;
 mod redact;
 pub mod transport;
 mod upstream_text;
@@ -32,3 +33,4 @@ pub use manager::{
     ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange,
 };
 pub use policy::{Admission, AdmitAll, ConnectPolicy};
+pub use pool::{NodeHealth, NodeState, ServerPool};

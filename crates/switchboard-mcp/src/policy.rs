@@ -25,6 +25,10 @@ pub trait ConnectPolicy: Send + Sync + 'static {
 /// The rules one connection is opened under.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Admission {
+    /// The owner may start any stdio command (an admin, or the person at the command line);
+    /// otherwise only the launch templates apply. The local manager does not read it (its
+    /// policy already checked the templates); a node does, to check its own templates too.
+    pub any_command: bool,
     /// Whether the destination guard applies: the connection may only reach public addresses
     /// (and the hosts an admin allowed).
     pub guard_destinations: bool,
@@ -38,6 +42,9 @@ pub struct AdmitAll;
 #[async_trait::async_trait]
 impl ConnectPolicy for AdmitAll {
     async fn admit(&self, _owner: &OwnerId, _spec: &ServerSpec) -> Result<Admission, McpError> {
-        Ok(Admission::default())
+        Ok(Admission {
+            any_command: true,
+            guard_destinations: false,
+        })
     }
 }

@@ -59,12 +59,16 @@ impl ConnectPolicy for ServerPolicy {
             )
         })?;
         if user.role == Role::Admin {
-            return Ok(Admission::default());
+            return Ok(Admission {
+                any_command: true,
+                guard_destinations: false,
+            });
         }
         if let Err(refusal) = may_launch(&self.config, user.role, spec) {
             return Err(refused(ErrorCode::LaunchNotAllowed, refusal.to_string()));
         }
         Ok(Admission {
+            any_command: false,
             guard_destinations: !self.single_user,
         })
     }

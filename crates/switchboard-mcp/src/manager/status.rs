@@ -1,10 +1,10 @@
 //! What the manager reports about each connection (seed 001's connection instance).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::connection::ServerDetails;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConnectionStatus {
     Disconnected,
@@ -14,7 +14,7 @@ pub enum ConnectionStatus {
 }
 
 /// The state of one (owner, server) connection at a moment.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConnectionSnapshot {
     pub status: ConnectionStatus,
@@ -28,7 +28,8 @@ pub struct ConnectionSnapshot {
 }
 
 impl ConnectionSnapshot {
-    pub(crate) fn disconnected() -> Self {
+    /// No connection (yet).
+    pub fn disconnected() -> Self {
         Self {
             status: ConnectionStatus::Disconnected,
             last_error: None,
@@ -39,7 +40,7 @@ impl ConnectionSnapshot {
 }
 
 /// A server's identity, capabilities and tools, from a connection made just to look.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerReport {
     #[serde(flatten)]

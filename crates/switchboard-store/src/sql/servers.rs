@@ -209,6 +209,8 @@ impl ServerRow {
                 "auto_approve_tools",
                 &self.auto_approve_tools,
             )?,
+            // SKELETON: helper "host" stores it (migration 0009).
+            node: None,
         })
     }
 

@@ -1,0 +1,265 @@
+//! Conversions between Switchboard's types and the protobuf messages, shared by both sides.
+//!
+//! MCP's own shapes travel as their JSON (see the `.proto`); Switchboard's status, errors,
+//! progress and retry policy are typed. An error is sent with its kind and fields where the
+//! host rebuilds the same [`McpError`] it would have had locally, so it is worded, retried and
+//! mapped to HTTP exactly as for a local server.
+
+use std::time::Duration;
+
+use rmcp::model::ErrorData;
+use sha2::{Digest, Sha256};
+use switchboard_core::{ErrorCode, OwnerId, RetrySafety, ServerId, ServerSpec};
+use switchboard_mcp::{
+    Admission, ConnectionSnapshot, ConnectionStatus, McpError, Progress, RetryPolicy,
+    ServerDetails,
+};
+
+use crate::pb;
+
+/// What the host sends to name a server: its owner, its spec (secrets in clear) and the
+/// spec's version.
+pub(crate) fn server_ref(
+    owner: &OwnerId,
+    spec: &ServerSpec,
+    admission: Admission,
+) -> Result<pb::ServerRef, McpError> {
+    let spec_json = serde_json::to_vec(spec).map_err(|error| McpError::Protocol {
+        server: spec.name.clone(),
+        detail: format!("the spec could not be written as JSON: {error}"),
+    })?;
+    Ok(pb::ServerRef {
+        owner: owner.0.clone(),
+        spec_version: spec_version(&spec_json),
+        spec_json,
+        admission: Some(pb::Admission {
+            any_command: admission.any_command,
+            guard_destinations: admission.guard_destinations,
+        }),
+    })
+}
+
+/// A digest of a spec's JSON: equal specs have equal versions.
+pub(crate) fn spec_version(spec_json: &[u8]) -> String {
+    let digest = Sha256::digest(spec_json);
+    digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The admission a request carries; a request without one gets the strictest.
+pub(crate) fn admission_from_pb(admission: Option<&pb::Admission>) -> Admission {
+    admission.map_or(
+        Admission {
+            any_command: false,
+            guard_destinations: true,
+        },
+        |a| Admission {
+            any_command: a.any_command,
+            guard_destinations: a.guard_destinations,
+        },
+    )
+}
+
+pub(crate) fn retry_to_pb(policy: &RetryPolicy) -> pb::RetryPolicy {
+    pb::RetryPolicy {
+        max_retries: policy.max_retries,
+        initial_delay_ms: millis(policy.initial_delay),
+        max_delay_ms: millis(policy.max_delay),
+        multiplier: policy.multiplier,
+    }
+}
+
+pub(crate) fn retry_from_pb(policy: &pb::RetryPolicy) -> RetryPolicy {
+    RetryPolicy {
+        max_retries: policy.max_retries,
+        initial_delay: Duration::from_millis(policy.initial_delay_ms),
+        max_delay: Duration::from_millis(policy.max_delay_ms),
+        multiplier: policy.multiplier,
+    }
+}
+
+pub(crate) fn progress_to_pb(progress: Progress) -> pb::Progress {
+    pb::Progress {
+        progress: progress.progress,
+        total: progress.total,
+        message: progress.message,
+    }
+}
+
+pub(crate) fn progress_from_pb(progress: pb::Progress) -> Progress {
+    Progress {
+        progress: progress.progress,
+        total: progress.total,
+        message: progress.message,
+    }
+}
+
+pub(crate) fn status_to_pb(
+    owner: &OwnerId,
+    server: &ServerId,
+    snapshot: &ConnectionSnapshot,
+) -> pb::ServerStatus {
+    pb::ServerStatus {
+        owner: owner.0.clone(),
+        server_id: server.0.clone(),
+        status: status_name(snapshot.status).to_owned(),
+        last_error: snapshot.last_error.clone(),
+        last_active_at: snapshot.last_active_at.unwrap_or(0),
+        details_json: snapshot
+            .server
+            .as_ref()
+            .and_then(|details| serde_json::to_vec(details).ok())
+            .unwrap_or_default(),
+    }
+}
+
+pub(crate) fn status_from_pb(status: pb::ServerStatus) -> (OwnerId, ServerId, ConnectionSnapshot) {
+    let server: Option<ServerDetails> = if status.details_json.is_empty() {
+        None
+    } else {
+        serde_json::from_slice(&status.details_json).ok()
+    };
+    let snapshot = ConnectionSnapshot {
+        status: status_from_name(&status.status),
+        last_error: status.last_error,
+        last_active_at: (status.last_active_at > 0).then_some(status.last_active_at),
+        server,
+    };
+    (OwnerId(status.owner), ServerId(status.server_id), snapshot)
+}
+
+fn status_name(status: ConnectionStatus) -> &'static str {
+    match status {
+        ConnectionStatus::Disconnected => "disconnected",
+        ConnectionStatus::Connecting => "connecting",
+        ConnectionStatus::Connected => "connected",
+        ConnectionStatus::Error => "error",
+    }
+}
+
+fn status_from_name(name: &str) -> ConnectionStatus {
+    match name {
+        "connecting" => ConnectionStatus::Connecting,
+        "connected" => ConnectionStatus::Connected,
+        "error" => ConnectionStatus::Error,
+        _ => ConnectionStatus::Disconnected,
+    }
+}
+
+/// The node's side: an error of its manager (already redacted by it) for the wire.
+pub(crate) fn error_to_pb(error: &McpError) -> pb::NodeError {
+    let mut wire = pb::NodeError {
+        code: error.code().as_str().to_owned(),
+        message: error.to_string(),
+        retry: safety_to_pb(error.retry_safety()) as i32,
+        ..pb::NodeError::default()
+    };
+    match error {
+        McpError::LostAfterSend { server, tool } => {
+            wire.kind = "lost_after_send".into();
+            wire.server.clone_from(server);
+            wire.tool.clone_from(tool);
+        }
+        McpError::ConnectionLost { server } => {
+            wire.kind = "connection_lost".into();
+            wire.server.clone_from(server);
+        }
+        McpError::Cancelled => wire.kind = "cancelled".into(),
+        McpError::Timeout {
+            server,
+            method,
+            timeout,
+        } => {
+            wire.kind = "timeout".into();
+            wire.server.clone_from(server);
+            wire.method.clone_from(method);
+            wire.timeout_ms = millis(*timeout);
+        }
+        McpError::ToolNotFound { server, tool } => {
+            wire.kind = "tool_not_found".into();
+            wire.server.clone_from(server);
+            wire.tool.clone_from(tool);
+        }
+        McpError::Disabled { server } => {
+            wire.kind = "disabled".into();
+            wire.server.clone_from(server);
+        }
+        McpError::Server { server, error } => {
+            wire.kind = "server".into();
+            wire.server.clone_from(server);
+            wire.server_error_json = serde_json::to_vec(error).unwrap_or_default();
+        }
+        McpError::ShutDown => wire.kind = "shut_down".into(),
+        _ => {}
+    }
+    wire
+}
+
+/// The host's side: the error a node sent, as the error it would have been locally. `node`
+/// names the node for the one kind that means the node itself is going away.
+pub(crate) fn error_from_pb(node: &str, error: pb::NodeError) -> McpError {
+    match error.kind.as_str() {
+        "lost_after_send" => McpError::LostAfterSend {
+            server: error.server,
+            tool: error.tool,
+        },
+        "connection_lost" => McpError::ConnectionLost {
+            server: error.server,
+        },
+        "cancelled" => McpError::Cancelled,
+        "timeout" => McpError::Timeout {
+            server: error.server,
+            method: error.method,
+            timeout: Duration::from_millis(error.timeout_ms),
+        },
+        "tool_not_found" => McpError::ToolNotFound {
+            server: error.server,
+            tool: error.tool,
+        },
+        "disabled" => McpError::Disabled {
+            server: error.server,
+        },
+        "server" => match serde_json::from_slice::<ErrorData>(&error.server_error_json) {
+            Ok(data) => McpError::Server {
+                server: error.server,
+                error: data,
+            },
+            Err(_) => remote(error),
+        },
+        "shut_down" => McpError::NodeUnreachable {
+            node: node.to_owned(),
+            detail: "the node is shutting down".into(),
+        },
+        _ => remote(error),
+    }
+}
+
+fn remote(error: pb::NodeError) -> McpError {
+    McpError::Remote {
+        code: error.code.parse().unwrap_or(ErrorCode::McpConnectionError),
+        message: error.message,
+        retry: safety_from_pb(error.retry),
+    }
+}
+
+fn safety_to_pb(safety: RetrySafety) -> pb::RetrySafety {
+    match safety {
+        RetrySafety::Always => pb::RetrySafety::Always,
+        RetrySafety::IfIdempotent => pb::RetrySafety::IfIdempotent,
+        _ => pb::RetrySafety::Never,
+    }
+}
+
+fn safety_from_pb(value: i32) -> RetrySafety {
+    match pb::RetrySafety::try_from(value) {
+        Ok(pb::RetrySafety::Always) => RetrySafety::Always,
+        Ok(pb::RetrySafety::IfIdempotent) => RetrySafety::IfIdempotent,
+        _ => RetrySafety::Never,
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests;

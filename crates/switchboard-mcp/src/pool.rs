@@ -1,0 +1,189 @@
+//! [`ServerPool`]: everything the host does with MCP servers, wherever they run.
+//!
+//! The local [`ConnectionManager`] is one pool; issue 15's router (in `switchboard-grpc`) is
+//! another, sending each server with a `node` to that node over gRPC and the rest to a local
+//! manager. The HTTP server, the agent and the CLI hold an `Arc<dyn ServerPool>` and never ask
+//! where a server runs.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use rmcp::model::{GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource};
+use serde::{Deserialize, Serialize};
+use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
+use tokio::sync::broadcast;
+
+use crate::backend::ToolBackend;
+use crate::config::ManagerConfig;
+use crate::error::McpError;
+use crate::manager::{ConnectionManager, ConnectionSnapshot, ServerReport, StatusChange};
+
+/// A pool of MCP servers: the local manager, or a router over nodes and a local manager. Its
+/// [`ToolBackend`] half lists and calls tools.
+pub trait ServerPool: ToolBackend {
+    /// The local manager's settings (time limits, retry policy).
+    fn config(&self) -> &ManagerConfig;
+
+    /// Every tool of `spec` (disabled ones included), from the cache when it is fresh.
+    fn list_tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>>;
+
+    fn list_resources<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Vec<Resource>, McpError>>;
+
+    fn read_resource<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        uri: &'a str,
+    ) -> BoxFuture<'a, Result<ReadResourceResult, McpError>>;
+
+    fn list_prompts<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Vec<Prompt>, McpError>>;
+
+    fn get_prompt<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        name: &'a str,
+        arguments: Option<JsonObject>,
+    ) -> BoxFuture<'a, Result<GetPromptResult, McpError>>;
+
+    /// Connects to `spec` just to look, then closes that connection; the pool is not touched.
+    fn test_connection<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<ServerReport, McpError>>;
+
+    /// The state of the connection to `spec` (for a server on a node that cannot be reached:
+    /// `error`, saying so).
+    fn snapshot(&self, owner: &OwnerId, spec: &ServerSpec) -> ConnectionSnapshot;
+
+    /// Every status change of every connection, local and on nodes.
+    fn status_changes(&self) -> broadcast::Receiver<StatusChange>;
+
+    /// Closes the connection to `spec` wherever it is (after it was changed or removed).
+    fn disconnect<'a>(&'a self, owner: &'a OwnerId, spec: &'a ServerSpec) -> BoxFuture<'a, ()>;
+
+    /// The nodes this pool sends servers to, with their health; empty for a local pool.
+    fn nodes(&self) -> Vec<NodeHealth> {
+        Vec::new()
+    }
+
+    /// Closes every local connection (stdio servers end with their process groups) and stops
+    /// following nodes.
+    fn shutdown(&self) -> BoxFuture<'_, ()>;
+}
+
+/// One configured node as the host sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeHealth {
+    /// Its name in the configuration (`[nodes.NAME]`).
+    pub name: String,
+    /// Where it is reached.
+    pub url: String,
+    pub state: NodeState,
+    /// Why it is down, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+    /// The node's Switchboard version, once it answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeState {
+    /// Not reached yet.
+    Connecting,
+    /// Its status stream is open.
+    Up,
+    /// It cannot be reached; the host tries again with backoff.
+    Down,
+}
+
+impl ServerPool for ConnectionManager {
+    fn config(&self) -> &ManagerConfig {
+        ConnectionManager::config(self)
+    }
+
+    fn list_tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
+        Box::pin(ConnectionManager::list_tools(self, owner, spec))
+    }
+
+    fn list_resources<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Vec<Resource>, McpError>> {
+        Box::pin(ConnectionManager::list_resources(self, owner, spec))
+    }
+
+    fn read_resource<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        uri: &'a str,
+    ) -> BoxFuture<'a, Result<ReadResourceResult, McpError>> {
+        Box::pin(ConnectionManager::read_resource(self, owner, spec, uri))
+    }
+
+    fn list_prompts<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Vec<Prompt>, McpError>> {
+        Box::pin(ConnectionManager::list_prompts(self, owner, spec))
+    }
+
+    fn get_prompt<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        name: &'a str,
+        arguments: Option<JsonObject>,
+    ) -> BoxFuture<'a, Result<GetPromptResult, McpError>> {
+        Box::pin(ConnectionManager::get_prompt(
+            self, owner, spec, name, arguments,
+        ))
+    }
+
+    fn test_connection<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<ServerReport, McpError>> {
+        Box::pin(ConnectionManager::test_connection(self, owner, spec))
+    }
+
+    fn snapshot(&self, owner: &OwnerId, spec: &ServerSpec) -> ConnectionSnapshot {
+        ConnectionManager::snapshot(self, owner, &spec.id)
+    }
+
+    fn status_changes(&self) -> broadcast::Receiver<StatusChange> {
+        ConnectionManager::status_changes(self)
+    }
+
+    fn disconnect<'a>(&'a self, owner: &'a OwnerId, spec: &'a ServerSpec) -> BoxFuture<'a, ()> {
+        Box::pin(ConnectionManager::disconnect(self, owner, &spec.id))
+    }
+
+    fn shutdown(&self) -> BoxFuture<'_, ()> {
+        Box::pin(ConnectionManager::shutdown(self))
+    }
+}
