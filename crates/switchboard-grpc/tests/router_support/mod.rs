@@ -137,8 +137,13 @@ pub struct TestNode {
 }
 
 impl TestNode {
-    /// A node on 127.0.0.1:`port` (0: any free port) with [`TOKEN`].
+    /// A plaintext node on 127.0.0.1:`port` (0: any free port) with [`TOKEN`].
     pub async fn start(port: u16) -> TestNode {
+        Self::start_with(port, None).await
+    }
+
+    /// The same, serving TLS when `tls` is given.
+    pub async fn start_with(port: u16, tls: Option<switchboard_grpc::ServerTls>) -> TestNode {
         let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
         let (kill, killed) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::spawn(move || {
@@ -151,7 +156,7 @@ impl TestNode {
                 let options = switchboard_grpc::NodeOptions {
                     listen: std::net::SocketAddr::from(([127, 0, 0, 1], port)),
                     token: TOKEN.into(),
-                    tls: None,
+                    tls,
                     allow_plaintext: false,
                     launch: Default::default(),
                     destinations: Default::default(),
