@@ -4,9 +4,9 @@
 //! The node is `connecting` until its stream first opens, then `up`. When the stream fails the
 //! node is `down`: each of its servers the host knew of is reported in `error` ("node `x`
 //! cannot be reached: …"), and the host opens the stream again after 100 ms, doubling to 5 s.
-//! A request that reaches a node thought down cuts the wait short. When it opens again the
-//! node's full state, which it sends first, replaces the host's copy:
-//! a restarted node has no connections, and its servers are `disconnected` until used.
+//! A request that reaches a node thought down cuts the wait short. When the stream opens again
+//! the node's full state, which it sends first, replaces the host's copy: a restarted node has
+//! no connections, and its servers are `disconnected` until used.
 //!
 //! The copy is behind a plain mutex that is never held across an await: requests read it
 //! (`snapshot`) while the task writes it.
