@@ -52,8 +52,9 @@ impl NodeAnswer {
     }
 }
 
-/// The MCP nodes servers may run on, with their health (an empty list: every server runs in
-/// this process).
+/// The MCP nodes servers may run on, with their health.
+///
+/// An empty list: every server runs in this process.
 #[utoipa::path(
     get,
     path = "/api/nodes",
