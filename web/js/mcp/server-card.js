@@ -9,7 +9,7 @@ import { t } from "../i18n.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { ServerTools } from "./server-tools.js";
 import { presetBadge } from "./catalogue-form.js";
-import { nodeLabel } from "./server-node.js";
+import { nodeLabel, nodeNote } from "./server-node.js";
 
 export function ServerCard({ server, status, nodes, presetType, onEdit, onDeleted, onChanged }) {
   const [test, setTest] = useState(null);
@@ -19,9 +19,7 @@ export function ServerCard({ server, status, nodes, presetType, onEdit, onDelete
   const state = status?.status || "disconnected";
   const headingId = `server-${server.id}-name`;
   const node = nodeLabel(server, nodes);
-  // The node's own error, unless the server's last error already says it.
-  const nodeError = node?.lastError && node.state !== "up" && !(status?.lastError || "").includes(node.lastError)
-    ? node.lastError : "";
+  const nodeError = nodeNote(node, status);
 
   const runTest = async () => {
     setTesting(true);
@@ -60,7 +58,7 @@ export function ServerCard({ server, status, nodes, presetType, onEdit, onDelete
     </header>
     <p class="address"><code>${address(server)}</code></p>
     ${status?.lastError ? html`<p class="muted small">${t("ui.server.last_error", { error: status.lastError })}</p>` : null}
-    ${nodeError ? html`<p class="muted small" data-role="node-error">${t("ui.mcp_node.node_error", { name: node.name, error: nodeError })}</p>` : null}
+    ${nodeError ? html`<p class="muted small" data-role="node-error">${nodeError}</p>` : null}
     <div class="actions">
       <button type="button" onClick=${runTest} disabled=${testing}>${testing ? t("ui.server.testing") : t("ui.server.test")}</button>
       <button type="button" aria-expanded=${showTools} onClick=${() => setShowTools(!showTools)}>${t("ui.server.tools")}</button>

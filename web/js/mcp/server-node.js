@@ -59,6 +59,18 @@ export function nodeLabel(server, nodes) {
 }
 
 /**
+ * The line the card shows under the server for its node (or "" for none): a node that is not
+ * configured says so; a node that is not up gives its error, unless the server's own last
+ * error (`status.lastError`, which names the node when it cannot be reached) already says it.
+ */
+export function nodeNote(label, status) {
+  if (!label || label.state === "up" || !label.lastError) return "";
+  if (label.state === "unknown") return label.lastError;
+  if ((status?.lastError || "").includes(label.lastError)) return "";
+  return t("ui.mcp_node.node_error", { name: label.name, error: label.lastError });
+}
+
+/**
  * `run` called at most once per `wait` ms however often `request()` is called: the first
  * request schedules one run `wait` ms later, and requests until then join it. `cancel()` drops
  * a scheduled run (the page closed). Timers are injectable for tests.

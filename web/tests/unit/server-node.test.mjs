@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createI18n, install } from "../../js/i18n.js";
 import { bodyFrom, formFrom } from "../../js/mcp/server-form.js";
-import { coalesced, nodeLabel, nodeOptions, showsNodeChoice } from "../../js/mcp/server-node.js";
+import { coalesced, nodeLabel, nodeNote, nodeOptions, showsNodeChoice } from "../../js/mcp/server-node.js";
 
 const english = JSON.parse(readFileSync(new URL("../../../locales/en-US.json", import.meta.url), "utf8"));
 const i18n = createI18n({ load: async () => english, storage: null, remember: async () => {} });
@@ -82,6 +82,17 @@ test("the card shows a node missing from the configuration as not configured", (
   assert.match(gone.lastError, /gone is not in this Switchboard's configuration/);
   // Before the list has loaded, it is connecting rather than unknown.
   assert.equal(nodeLabel({ ...stdio, node: "gone" }, null).state, "connecting");
+});
+
+test("the card's line for the node: its error once, the missing node said plainly", () => {
+  const down = nodeLabel({ ...stdio, node: "gpu" }, NODES);
+  assert.equal(nodeNote(down, { status: "error", lastError: "" }), "Node gpu: connection refused");
+  // The server's own error already names the node's: not said twice.
+  assert.equal(nodeNote(down, { status: "error", lastError: "node `gpu` cannot be reached: connection refused" }), "");
+  assert.equal(nodeNote(nodeLabel({ ...stdio, node: "build-box" }, NODES), null), "");
+  assert.equal(nodeNote(nodeLabel(stdio, NODES), null), "");
+  const gone = nodeLabel({ ...stdio, node: "gone" }, NODES);
+  assert.equal(nodeNote(gone, null), "The node gone is not in this Switchboard's configuration.");
 });
 
 test("a state this UI does not know is shown as the API names it", () => {
