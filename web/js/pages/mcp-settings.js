@@ -2,7 +2,7 @@
 // to add or edit one, ready servers added from the catalogue, and import of a Claude
 // Desktop / Cursor `mcpServers` file. The configured MCP nodes (GET /api/nodes) feed the
 // dialog's "Runs on" selector and each card's node health; they are fetched again after a
-// server's status changes (at most once a second) and every 30 seconds while the page is open.
+// server's status changes or the event stream reconnects (at most once a second) and every 30 seconds while the page is open.
 
 import { html } from "../html.js";
 import { useEffect, useState } from "../../vendor/hooks.js";
@@ -62,6 +62,9 @@ export function McpSettingsPage() {
     const unsubscribe = subscribe((event) => {
       if (event.type === "server.status") {
         setStatuses((all) => ({ ...all, [event.serverId]: { status: event.status, lastError: event.lastError } }));
+        nodesSoon.request();
+      } else if (event.type === "stream.open") {
+        // Back after a dropped connection: what changed meanwhile was not seen.
         nodesSoon.request();
       }
     });
