@@ -2,7 +2,8 @@
 // to add or edit one, ready servers added from the catalogue, and import of a Claude
 // Desktop / Cursor `mcpServers` file. The configured MCP nodes (GET /api/nodes) feed the
 // dialog's "Runs on" selector and each card's node health; they are fetched again after a
-// server's status changes or the event stream reconnects (at most once a second) and every 30 seconds while the page is open.
+// server's status changes or the event stream reconnects (at most once a second), and every
+// 30 seconds while the page is open and visible.
 
 import { html } from "../html.js";
 import { useEffect, useState } from "../../vendor/hooks.js";
