@@ -11,7 +11,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{Api, assert_error, start, start_with_nodes};
 use reqwest::{Method, StatusCode};
@@ -175,20 +175,26 @@ async fn a_known_node_round_trips_in_the_body() {
     assert_eq!(status, StatusCode::NO_CONTENT);
 }
 
-/// `GET /api/nodes` until the node is down (the router tries it at once; bounded).
+/// Waits (bounded) until the router has found the node down, then answers `GET /api/nodes`.
 async fn wait_until_down(api: &Api) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let (status, nodes) = api
-            .send(Method::GET, "/api/nodes", Some(&api.admin), None)
-            .await;
-        assert_eq!(status, StatusCode::OK, "{nodes}");
-        if nodes[0]["state"] == "down" {
-            return nodes;
-        }
-        assert!(Instant::now() < deadline, "never down: {nodes}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
+    let router = api.router.as_ref().expect("started with nodes");
+    for health in switchboard_mcp::ServerPool::nodes(router.as_ref()) {
+        let node = router.node(&health.name).expect("a configured node");
+        let mut states = node.state_changes();
+        tokio::time::timeout(
+            Duration::from_secs(20),
+            states.wait_for(|state| *state == switchboard_mcp::NodeState::Down),
+        )
+        .await
+        .expect("the node was never found down")
+        .expect("the router is gone");
     }
+    let (status, nodes) = api
+        .send(Method::GET, "/api/nodes", Some(&api.admin), None)
+        .await;
+    assert_eq!(status, StatusCode::OK, "{nodes}");
+    assert_eq!(nodes[0]["state"], "down", "{nodes}");
+    nodes
 }
 
 #[tokio::test]

@@ -24,6 +24,8 @@ pub struct Api {
     _shutdown: tokio::sync::oneshot::Sender<()>,
     _dir: tempfile::TempDir,
     pub manager: Arc<ConnectionManager>,
+    /// The router, when the API was started with nodes (tests wait on its nodes' states).
+    pub router: Option<Arc<switchboard_grpc::Router>>,
     /// The store behind the API, for setting up what a seed's API cannot.
     pub store: Arc<dyn switchboard_store::Store>,
 }
@@ -86,19 +88,23 @@ async fn start_full(
     let address = listener.local_addr().unwrap();
     config.guard.listen = Some(address);
     let shared = Arc::clone(&store);
+    let mut kept_router = None;
     let state = if nodes.is_empty() {
         AppState::new(store, manager.clone(), AgentConfig::default(), auth)
     } else {
-        let router = switchboard_grpc::Router::new(
-            Arc::clone(&manager),
-            nodes,
-            Arc::new(switchboard_mcp::AdmitAll),
-        )
-        .unwrap();
+        let router = Arc::new(
+            switchboard_grpc::Router::new(
+                Arc::clone(&manager),
+                nodes,
+                Arc::new(switchboard_mcp::AdmitAll),
+            )
+            .unwrap(),
+        );
+        kept_router = Some(Arc::clone(&router));
         AppState::with_pool(
             store,
             manager.clone(),
-            Arc::new(router),
+            router,
             AgentConfig::default(),
             auth,
         )
@@ -122,6 +128,7 @@ async fn start_full(
         _shutdown: shutdown,
         _dir: dir,
         manager,
+        router: kept_router,
         store: shared,
     }
 }
