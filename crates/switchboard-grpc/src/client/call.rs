@@ -4,11 +4,13 @@
 //! it early (or dropping the call) tells the node to cancel. When the caller cancels, `cancel`
 //! is sent and the call returns at once; the node tells the server.
 //!
-//! What a failure means depends on when it happens. The stream could not be opened (the node
-//! is down, refused the token, TLS failed): the call never left this host, so it is
-//! [`McpError::NodeUnreachable`], safe to send again. The stream broke after it was opened and
-//! before the result: the tool may have run, so it is [`McpError::LostAfterSend`], sent again
-//! only for read-only or idempotent tools, as for a local server.
+//! What a failure means depends on what is certain. The connection could not be made (the node
+//! is down, TLS failed), the node refused the stream or answered with its own refusal (token,
+//! bad request): the call never started, so it is [`McpError::NodeUnreachable`] (or a protocol
+//! error), safe to send again. Anything else, even before the answer's headers arrived (the
+//! node starts the tool as soon as its handler returns): the tool may have run, so it is
+//! [`McpError::LostAfterSend`], sent again only for read-only or idempotent tools, as for a
+//! local server (see `failure::call_failed`).
 
 use std::time::Duration;
 
@@ -62,7 +64,7 @@ impl NodeClient {
             opened = rpc.call_tool(requests) => opened,
         };
         let mut events = opened
-            .map_err(|status| failure::failed(&self.name, &spec.name, &status))?
+            .map_err(|status| failure::call_failed(&self.name, &spec.name, tool, &status))?
             .into_inner();
         self.reached();
         let lost = || McpError::LostAfterSend {
