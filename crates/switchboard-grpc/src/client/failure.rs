@@ -49,7 +49,9 @@ pub(crate) fn call_failed(node: &str, server: &str, tool: &str, status: &Status)
 }
 
 /// Whether a call that failed with `status` certainly never reached the node's tool: the
-/// connection could not be made (a TCP or TLS connect error is in its causes), the node
+/// connection could not be made (a TCP or TLS connect error is in its causes, hyper cancelled
+/// the request unsent when its connection closed, the peer's TLS refused the session with an
+/// alert, or the peer does not speak HTTP/2), the node
 /// refused the stream (HTTP/2 `REFUSED_STREAM`), or the node itself answered with a status its
 /// interceptor or handler sends before it starts anything (a status the node sent has no
 /// local cause).
@@ -59,8 +61,25 @@ pub(crate) fn call_not_delivered(status: &Status) -> bool {
         if error.is::<tonic::ConnectError>() {
             return true;
         }
+        // hyper cancels a request it never wrote when the connection closes first (the
+        // handshake failed: plaintext to a TLS node, a client certificate refused after it).
+        if error
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_canceled)
+        {
+            return true;
+        }
         if let Some(h2) = error.downcast_ref::<h2::Error>()
-            && h2.reason() == Some(h2::Reason::REFUSED_STREAM)
+            && (h2.reason() == Some(h2::Reason::REFUSED_STREAM) || not_http2(h2))
+        {
+            return true;
+        }
+        // The peer's TLS sent a fatal alert: it refused the session (a client certificate
+        // it requires, after a TLS 1.3 handshake the client thought complete). rustls's error
+        // reaches here only as the text of an I/O error (h2 rewraps it).
+        if let Some(io) = error.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::InvalidData
+            && io.to_string().starts_with("received fatal alert")
         {
             return true;
         }
@@ -77,6 +96,17 @@ pub(crate) fn call_not_delivered(status: &Status) -> bool {
                 | Code::NotFound
                 | Code::AlreadyExists
                 | Code::OutOfRange
+        )
+}
+
+/// This host's HTTP/2 gave up on what the peer sent as not HTTP/2 at all (TLS records read as
+/// frames: plaintext to a TLS node): no node handler ever saw a request on that connection.
+fn not_http2(error: &h2::Error) -> bool {
+    error.is_go_away()
+        && error.is_library()
+        && matches!(
+            error.reason(),
+            Some(h2::Reason::FRAME_SIZE_ERROR | h2::Reason::PROTOCOL_ERROR)
         )
 }
 
@@ -186,6 +216,15 @@ mod tests {
             call_failed("n", "s", "t", &token),
             McpError::NodeUnreachable { .. }
         ));
+        // The node's TLS refused the session (as h2 rewraps rustls's error).
+        let alert = std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "received fatal alert: CertificateRequired",
+        );
+        assert!(call_not_delivered(&Status::from_error(Box::new(alert))));
+        let pipe = std::io::Error::new(std::io::ErrorKind::BrokenPipe, "broken pipe");
+        assert!(!call_not_delivered(&Status::from_error(Box::new(pipe))));
+
         let bad = Status::invalid_argument("a call must begin with `start`");
         assert!(matches!(
             call_failed("n", "s", "t", &bad),
