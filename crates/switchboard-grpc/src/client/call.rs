@@ -57,11 +57,19 @@ impl NodeClient {
         let _finished = finished.clone().drop_guard();
         let requests = outgoing(start, cancel.clone(), finished);
 
+        let _probe = self.gate(&spec.name)?;
         let mut rpc = self.rpc();
+        let mut request = tonic::Request::new(requests);
+        // Opening the stream is bounded like a one-answer request; what follows is bounded by
+        // the idle and ceiling timeouts below.
+        request.set_timeout(self.timeouts.call_ceiling);
+        let timeouts = self.timeouts;
+        let ceiling = tokio::time::sleep(timeouts.call_ceiling);
+        tokio::pin!(ceiling);
         let opened = tokio::select! {
             biased;
             () = cancel.cancelled() => return Err(McpError::Cancelled),
-            opened = rpc.call_tool(requests) => opened,
+            opened = rpc.call_tool(request) => opened,
         };
         let mut events = opened
             .map_err(|status| failure::call_failed(&self.name, &spec.name, tool, &status))?
@@ -71,11 +79,22 @@ impl NodeClient {
             server: spec.name.clone(),
             tool: tool.to_owned(),
         };
+        let timed_out = |timeout| McpError::Timeout {
+            server: spec.name.clone(),
+            method: "tools/call".to_owned(),
+            timeout,
+        };
         loop {
+            // The node answers within the idle timeout (progress resets it), and within the
+            // ceiling in all; after either, the call may still be running there.
             let event = tokio::select! {
                 biased;
                 () = cancel.cancelled() => return Err(McpError::Cancelled),
-                event = events.message() => event,
+                event = tokio::time::timeout(timeouts.call_idle, events.message()) => match event {
+                    Ok(event) => event,
+                    Err(_) => return Err(timed_out(timeouts.call_idle)),
+                },
+                () = &mut ceiling => return Err(timed_out(timeouts.call_ceiling)),
             };
             let event = match event {
                 Ok(Some(event)) => event.event,
