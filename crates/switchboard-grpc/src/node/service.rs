@@ -12,7 +12,7 @@ use std::time::Duration;
 use rmcp::model::JsonObject;
 use serde::Serialize;
 use switchboard_core::{OwnerId, ServerId};
-use switchboard_mcp::{CallOptions, ConnectionManager, McpError};
+use switchboard_mcp::{CallOptions, ConnectionManager, ConnectionStatus, McpError};
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 
@@ -218,7 +218,14 @@ impl pb::mcp_node_server::McpNode for NodeService {
         let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Ok(Response::new(pb::HealthReply {
             version: env!("CARGO_PKG_VERSION").to_owned(),
-            servers: count(self.manager.snapshots().len()),
+            // The connections open or opening, not slots left behind by closed ones.
+            servers: count(
+                self.manager
+                    .snapshots()
+                    .iter()
+                    .filter(|(_, _, snapshot)| snapshot.status != ConnectionStatus::Disconnected)
+                    .count(),
+            ),
             processes: count(self.manager.process_count()),
         }))
     }
