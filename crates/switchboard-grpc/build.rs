@@ -6,6 +6,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let file = root.join("switchboard/node/v1/node.proto");
     println!("cargo:rerun-if-changed={}", file.display());
     let descriptors = protox::compile([&file], [&root])?;
-    tonic_prost_build::configure().compile_fds(descriptors)?;
+    // A tool list's JSON is shared, not copied, each time the node sends the same list.
+    tonic_prost_build::configure()
+        .bytes(".switchboard.node.v1.ToolList.tools_json")
+        .compile_fds(descriptors)?;
     Ok(())
 }

@@ -69,7 +69,7 @@ impl Router {
         let mut by_name = HashMap::new();
         let mut clients = Vec::with_capacity(nodes.len());
         for config in &nodes {
-            let client = Arc::new(NodeClient::new(config)?);
+            let client = Arc::new(NodeClient::new(config)?.with_timeouts(local.config()));
             if by_name
                 .insert(config.name.clone(), Arc::clone(&client))
                 .is_some()
@@ -89,6 +89,7 @@ impl Router {
             tokio::spawn(async move { client.follow(changes, stop).await });
         }
         tokio::spawn(forward(
+            Arc::downgrade(&local),
             local.status_changes(),
             changes.clone(),
             stop.clone(),
@@ -130,8 +131,11 @@ impl Router {
     }
 }
 
-/// Copies the local manager's status changes onto the router's until `stop`.
+/// Copies the local manager's status changes onto the router's until `stop`. When it fell
+/// behind and missed some, it publishes the state of every local connection instead, so a
+/// follower of the router's changes is not left with a stale status.
 async fn forward(
+    manager: std::sync::Weak<ConnectionManager>,
     mut local: broadcast::Receiver<StatusChange>,
     changes: broadcast::Sender<StatusChange>,
     stop: CancellationToken,
@@ -146,8 +150,70 @@ async fn forward(
             Ok(change) => {
                 let _ = changes.send(change);
             }
-            Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                let Some(manager) = manager.upgrade() else {
+                    return;
+                };
+                tracing::debug!(
+                    missed,
+                    "the router missed local status changes: resending all"
+                );
+                for (owner, server, snapshot) in manager.snapshots() {
+                    let _ = changes.send(StatusChange {
+                        owner,
+                        server,
+                        status: snapshot.status,
+                        last_error: snapshot.last_error,
+                    });
+                }
+            }
             Err(broadcast::error::RecvError::Closed) => return,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use switchboard_core::{OwnerId, ServerId};
+    use switchboard_mcp::{ConnectionStatus, ManagerConfig};
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_lagging_forwarder_republishes_the_local_state() {
+        let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
+        let owner = OwnerId("o".into());
+        let (quiet, busy) = (ServerId("quiet".into()), ServerId("busy".into()));
+        // A slot whose last change is long gone from the broadcast by the time it is read.
+        let _quiet = manager.subscribe(&owner, &quiet);
+        let _busy = manager.subscribe(&owner, &busy);
+        let local = manager.status_changes();
+        for _ in 0..(2 * CHANGES_CAPACITY) {
+            manager.disconnect(&owner, &busy).await;
+        }
+        let (changes, mut followed) = broadcast::channel(4 * CHANGES_CAPACITY);
+        let stop = CancellationToken::new();
+        tokio::spawn(forward(
+            Arc::downgrade(&manager),
+            local,
+            changes,
+            stop.clone(),
+        ));
+        let republished = tokio::time::timeout(Duration::from_secs(10), async {
+            loop {
+                match followed.recv().await {
+                    Ok(change) if change.server == quiet => return change,
+                    Ok(_) => {}
+                    Err(error) => panic!("the router's channel: {error}"),
+                }
+            }
+        })
+        .await
+        .expect("the quiet slot's state is published again");
+        assert_eq!(republished.status, ConnectionStatus::Disconnected);
+        stop.cancel();
+        manager.shutdown().await;
     }
 }

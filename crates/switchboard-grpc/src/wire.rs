@@ -40,8 +40,14 @@ pub(crate) fn server_ref(
 
 /// A digest of a spec's JSON: equal specs have equal versions.
 pub(crate) fn spec_version(spec_json: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
     let digest = Sha256::digest(spec_json);
-    digest[..12].iter().map(|b| format!("{b:02x}")).collect()
+    let mut version = String::with_capacity(24);
+    for byte in &digest[..12] {
+        version.push(char::from(HEX[usize::from(byte >> 4)]));
+        version.push(char::from(HEX[usize::from(byte & 0x0f)]));
+    }
+    version
 }
 
 /// The admission a request carries; a request without one gets the strictest.

@@ -14,7 +14,7 @@ use rcgen::{
 };
 use serde_json::json;
 use switchboard_core::{LaunchRules, ServerSpec};
-use switchboard_grpc::pb::{self, mcp_node_client::McpNodeClient};
+use switchboard_grpc::pb::{self, call_tool_event::Event, mcp_node_client::McpNodeClient};
 use switchboard_grpc::{Node, NodeError, NodeOptions, ServerTls};
 use switchboard_testkit::Peers;
 use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
@@ -255,5 +255,51 @@ async fn a_members_server_must_fit_the_nodes_launch_templates() {
     admin.owner = "root".into();
     let echoed = call(&mut host, admin, "echo", json!({"text": "admin"})).await;
     assert!(result_text(&echoed).contains("admin"));
+    node.stop().await.unwrap();
+}
+
+/// Each request is judged by the admission it carries: while an admin's call on one version of
+/// a server is in flight, a member's request for another version of the same (owner, server)
+/// outside the node's templates is refused (an admission is never inherited from another
+/// request).
+#[tokio::test]
+async fn a_members_request_is_refused_while_an_admins_runs_for_the_same_server() {
+    let everything = Peers::locate().everything_stdio();
+    let template = format!("{} {}", everything.program, everything.args.join(" "));
+    let node = start(NodeOptions {
+        launch: LaunchRules::parse_all(&[template]).unwrap(),
+        ..options()
+    })
+    .await;
+    let mut host = client(node.address).await;
+    let mut member_host = client(node.address).await;
+    let alice = owner();
+    let admins = py1();
+    let mut members = admins.clone();
+    members
+        .env
+        .insert("SWITCHBOARD_TEST_VARIANT".into(), "member".into());
+    assert_eq!(members.id, admins.id, "the same server");
+
+    let long = json!({"steps": 1000, "step_ms": 50});
+    let admin_ref = server_ref_for(&alice, &admins, true);
+    let mut in_flight =
+        OpenCall::open(&mut host, start_message(admin_ref, "long_task", long)).await;
+    assert!(matches!(in_flight.next().await, Some(Event::Progress(_))));
+
+    let refused = member_host
+        .get_tools(pb::GetToolsRequest {
+            server: Some(server_ref_for(&alice, &members, false)),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    match refused.outcome.unwrap() {
+        pb::get_tools_response::Outcome::Error(error) => {
+            assert_eq!(error.code, "LAUNCH_NOT_ALLOWED", "{error:?}");
+        }
+        other => panic!("a member's py1 ran: {other:?}"),
+    }
+    drop(in_flight);
     node.stop().await.unwrap();
 }

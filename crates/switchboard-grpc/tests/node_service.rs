@@ -281,15 +281,19 @@ async fn resources_prompts_and_test_connection_answer_mcp_json() {
     node.stop().await.unwrap();
 }
 
+/// The next status event (`synced`, which ends the full state, is skipped).
 async fn next_status(watch: &mut tonic::Streaming<pb::WatchEvent>) -> pb::ServerStatus {
-    let event = tokio::time::timeout(PATIENCE, watch.message())
-        .await
-        .expect("a watch event in time")
-        .unwrap()
-        .expect("the watch goes on");
-    match event.event.unwrap() {
-        pb::watch_event::Event::Status(status) => status,
-        pb::watch_event::Event::Lagged(_) => panic!("no lag here"),
+    loop {
+        let event = tokio::time::timeout(PATIENCE, watch.message())
+            .await
+            .expect("a watch event in time")
+            .unwrap()
+            .expect("the watch goes on");
+        match event.event.unwrap() {
+            pb::watch_event::Event::Status(status) => return status,
+            pb::watch_event::Event::Synced(_) => {}
+            pb::watch_event::Event::Lagged(_) => panic!("no lag here"),
+        }
     }
 }
 
@@ -354,6 +358,10 @@ async fn health_watch_and_disconnect_follow_the_pool() {
         .unwrap()
         .into_inner();
     assert_eq!(health.processes, 0);
+    assert_eq!(
+        health.servers, 0,
+        "a closed connection's slot is not counted"
+    );
     // The next call starts the server again.
     assert_ne!(pid(&mut host, server).await, first_pid);
     node.stop().await.unwrap();

@@ -4,11 +4,13 @@
 //! it early (or dropping the call) tells the node to cancel. When the caller cancels, `cancel`
 //! is sent and the call returns at once; the node tells the server.
 //!
-//! What a failure means depends on when it happens. The stream could not be opened (the node
-//! is down, refused the token, TLS failed): the call never left this host, so it is
-//! [`McpError::NodeUnreachable`], safe to send again. The stream broke after it was opened and
-//! before the result: the tool may have run, so it is [`McpError::LostAfterSend`], sent again
-//! only for read-only or idempotent tools, as for a local server.
+//! What a failure means depends on what is certain. The connection could not be made (the node
+//! is down, TLS failed), the node refused the stream or answered with its own refusal (token,
+//! bad request): the call never started, so it is [`McpError::NodeUnreachable`] (or a protocol
+//! error), safe to send again. Anything else, even before the answer's headers arrived (the
+//! node starts the tool as soon as its handler returns): the tool may have run, so it is
+//! [`McpError::LostAfterSend`], sent again only for read-only or idempotent tools, as for a
+//! local server (see `failure::call_failed`).
 
 use std::time::Duration;
 
@@ -55,25 +57,44 @@ impl NodeClient {
         let _finished = finished.clone().drop_guard();
         let requests = outgoing(start, cancel.clone(), finished);
 
+        let _probe = self.gate(&spec.name)?;
         let mut rpc = self.rpc();
+        let mut request = tonic::Request::new(requests);
+        // Opening the stream is bounded like a one-answer request; what follows is bounded by
+        // the idle and ceiling timeouts below.
+        request.set_timeout(self.timeouts.call_ceiling);
+        let timeouts = self.timeouts;
+        let ceiling = tokio::time::sleep(timeouts.call_ceiling);
+        tokio::pin!(ceiling);
         let opened = tokio::select! {
             biased;
             () = cancel.cancelled() => return Err(McpError::Cancelled),
-            opened = rpc.call_tool(requests) => opened,
+            opened = rpc.call_tool(request) => opened,
         };
         let mut events = opened
-            .map_err(|status| failure::failed(&self.name, &spec.name, &status))?
+            .map_err(|status| failure::call_failed(&self.name, &spec.name, tool, &status))?
             .into_inner();
         self.reached();
         let lost = || McpError::LostAfterSend {
             server: spec.name.clone(),
             tool: tool.to_owned(),
         };
+        let timed_out = |timeout| McpError::Timeout {
+            server: spec.name.clone(),
+            method: "tools/call".to_owned(),
+            timeout,
+        };
         loop {
+            // The node answers within the idle timeout (progress resets it), and within the
+            // ceiling in all; after either, the call may still be running there.
             let event = tokio::select! {
                 biased;
                 () = cancel.cancelled() => return Err(McpError::Cancelled),
-                event = events.message() => event,
+                event = tokio::time::timeout(timeouts.call_idle, events.message()) => match event {
+                    Ok(event) => event,
+                    Err(_) => return Err(timed_out(timeouts.call_idle)),
+                },
+                () = &mut ceiling => return Err(timed_out(timeouts.call_ceiling)),
             };
             let event = match event {
                 Ok(Some(event)) => event.event,

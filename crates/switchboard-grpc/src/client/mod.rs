@@ -15,6 +15,7 @@ mod rpc;
 mod watch;
 
 use std::fmt;
+use std::time::Duration;
 
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::Channel;
@@ -63,6 +64,34 @@ pub struct NodeClient {
     url: String,
     rpc: Rpc,
     watched: Watched,
+    timeouts: Timeouts,
+}
+
+/// How long the host waits for a node's answer, from the local manager's settings: a node runs
+/// the same kind of work, so it gets as long as the work would locally, plus some slack for
+/// the hop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Timeouts {
+    /// A one-answer request (it may have to connect the server first, then make one request).
+    pub(crate) unary: Duration,
+    /// A tool call may go this long without an event (progress or its outcome)...
+    pub(crate) call_idle: Duration,
+    /// ...and never longer than this in all.
+    pub(crate) call_ceiling: Duration,
+}
+
+/// What the hop to a node may add to a server's own timeouts.
+const SLACK: Duration = Duration::from_secs(5);
+
+impl Timeouts {
+    pub(crate) fn from_config(config: &switchboard_mcp::ManagerConfig) -> Self {
+        let connect = config.connect_timeout + SLACK;
+        Self {
+            unary: connect + config.call_timeout_ceiling,
+            call_idle: connect + config.call_timeout,
+            call_ceiling: connect + config.call_timeout_ceiling,
+        }
+    }
 }
 
 impl fmt::Debug for NodeClient {
@@ -89,7 +118,21 @@ impl NodeClient {
             url: endpoint::shown_url(&config.url),
             rpc,
             watched: Watched::default(),
+            timeouts: Timeouts::from_config(&switchboard_mcp::ManagerConfig::default()),
         })
+    }
+
+    /// Waits for the node as long as `config` (the local manager's) lets a server take.
+    pub(crate) fn with_timeouts(mut self, config: &switchboard_mcp::ManagerConfig) -> Self {
+        self.timeouts = Timeouts::from_config(config);
+        self
+    }
+
+    /// A request with the deadline of a one-answer request.
+    fn unary<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        request.set_timeout(self.timeouts.unary);
+        request
     }
 
     /// The node's name in the settings.
@@ -105,5 +148,24 @@ impl NodeClient {
     /// A handle for one request: clones share the channel.
     fn rpc(&self) -> Rpc {
         self.rpc.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_gets_the_local_timeouts_plus_the_connect_and_some_slack() {
+        let config = switchboard_mcp::ManagerConfig {
+            connect_timeout: Duration::from_secs(10),
+            call_timeout: Duration::from_secs(60),
+            call_timeout_ceiling: Duration::from_secs(600),
+            ..switchboard_mcp::ManagerConfig::default()
+        };
+        let timeouts = Timeouts::from_config(&config);
+        assert_eq!(timeouts.unary, Duration::from_secs(615));
+        assert_eq!(timeouts.call_idle, Duration::from_secs(75));
+        assert_eq!(timeouts.call_ceiling, Duration::from_secs(615));
     }
 }

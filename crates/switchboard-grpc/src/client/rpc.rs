@@ -27,9 +27,10 @@ impl NodeClient {
         let request = pb::GetToolsRequest {
             server: Some(server),
         };
+        let _probe = self.gate(&spec.name)?;
         let reply = self
             .rpc()
-            .get_tools(request)
+            .get_tools(self.unary(request))
             .await
             .map_err(|status| failure::failed(&self.name, &spec.name, &status))?
             .into_inner();
@@ -52,7 +53,8 @@ impl NodeClient {
         spec: &ServerSpec,
         server: pb::ServerRef,
     ) -> Result<Vec<Resource>, McpError> {
-        let reply = self.rpc().list_resources(request(server)).await;
+        let _probe = self.gate(&spec.name)?;
+        let reply = self.rpc().list_resources(self.unary(request(server))).await;
         self.json(spec, "a resource list", reply)
     }
 
@@ -66,7 +68,8 @@ impl NodeClient {
             server: Some(server),
             uri: uri.to_owned(),
         };
-        let reply = self.rpc().read_resource(request).await;
+        let _probe = self.gate(&spec.name)?;
+        let reply = self.rpc().read_resource(self.unary(request)).await;
         self.json(spec, "a resource", reply)
     }
 
@@ -75,7 +78,8 @@ impl NodeClient {
         spec: &ServerSpec,
         server: pb::ServerRef,
     ) -> Result<Vec<Prompt>, McpError> {
-        let reply = self.rpc().list_prompts(request(server)).await;
+        let _probe = self.gate(&spec.name)?;
+        let reply = self.rpc().list_prompts(self.unary(request(server))).await;
         self.json(spec, "a prompt list", reply)
     }
 
@@ -91,7 +95,8 @@ impl NodeClient {
             name: name.to_owned(),
             arguments_json: arguments_json(spec, arguments.as_ref())?,
         };
-        let reply = self.rpc().get_prompt(request).await;
+        let _probe = self.gate(&spec.name)?;
+        let reply = self.rpc().get_prompt(self.unary(request)).await;
         self.json(spec, "a prompt", reply)
     }
 
@@ -101,7 +106,11 @@ impl NodeClient {
         spec: &ServerSpec,
         server: pb::ServerRef,
     ) -> Result<ServerReport, McpError> {
-        let reply = self.rpc().test_connection(request(server)).await;
+        let _probe = self.gate(&spec.name)?;
+        let reply = self
+            .rpc()
+            .test_connection(self.unary(request(server)))
+            .await;
         self.json(spec, "a server report", reply)
     }
 
@@ -111,8 +120,9 @@ impl NodeClient {
             owner: owner.0.clone(),
             server_id: server.0.clone(),
         };
+        let _probe = self.gate(&server.0)?;
         self.rpc()
-            .disconnect(request)
+            .disconnect(self.unary(request))
             .await
             .map(|_| ())
             .map_err(|status| failure::unreachable(&self.name, &status))

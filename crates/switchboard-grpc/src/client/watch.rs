@@ -5,16 +5,28 @@
 //! node is `down`: each of its servers the host knew of is reported in `error` ("node `x`
 //! cannot be reached: …"), and the host opens the stream again after 100 ms, doubling to 5 s.
 //! A request that reaches a node thought down cuts the wait short. When the stream opens again
-//! the node's full state, which it sends first, replaces the host's copy: a restarted node has
-//! no connections, and its servers are `disconnected` until used.
+//! the node's full state, which it sends first and ends with `synced`, replaces the host's
+//! copy: each slot it mentions is updated as it arrives, and at `synced` a slot it did not
+//! mention is dropped (`disconnected`: a restarted node has no connections). Nothing known is
+//! forgotten before the new state is complete, so servers do not flap to `disconnected` on a
+//! reconnect. The node's version is asked alongside, not before reading the stream.
+//!
+//! While the node is down a request fails at once with [`McpError::NodeUnreachable`] rather
+//! than waiting out a connect timeout each time (a blackholed node would stall every agent
+//! turn): one request at a time goes through as a probe, and after a probe that took long to
+//! fail (a timeout, not a quick refusal) none goes through for one backoff period. A quick
+//! refusal costs nothing, so the next request probes again: a node that is back is reached by
+//! the first request after it is.
 //!
 //! The copy is behind a plain mutex that is never held across an await: requests read it
 //! (`snapshot`) while the task writes it.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use switchboard_core::{OwnerId, ServerId};
 use switchboard_mcp::{
@@ -29,6 +41,8 @@ use crate::wire;
 
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
+/// A probe that took this long to fail was not refused but left waiting (a blackholed node).
+const SLOW_PROBE: Duration = Duration::from_millis(500);
 
 type Key = (OwnerId, ServerId);
 
@@ -42,6 +56,42 @@ pub(super) struct Watched {
     /// A request reached a node thought down: try its status stream now, not after the
     /// backoff.
     reached: Notify,
+    /// The current backoff, in milliseconds: how long requests wait after a slow probe.
+    backoff_ms: AtomicU64,
+    probe: Mutex<Probe>,
+}
+
+/// Requests to a node that is down.
+#[derive(Default)]
+struct Probe {
+    /// A request is trying the node: the others fail at once.
+    in_flight: bool,
+    /// No request tries the node before this (the last probe failed slowly).
+    quiet_until: Option<Instant>,
+}
+
+/// A request let through to a node thought down; when it ends, a slow failure quiets the
+/// others for a backoff period.
+pub(super) struct ProbeGuard<'a> {
+    watched: &'a Watched,
+    started: Instant,
+}
+
+impl Drop for ProbeGuard<'_> {
+    fn drop(&mut self) {
+        let slow = self.started.elapsed() >= SLOW_PROBE;
+        let still_down = self.watched.down.load(Ordering::Relaxed);
+        let backoff = Duration::from_millis(self.watched.backoff_ms.load(Ordering::Relaxed));
+        let mut probe = self
+            .watched
+            .probe
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        probe.in_flight = false;
+        if slow && still_down {
+            probe.quiet_until = Some(Instant::now() + backoff);
+        }
+    }
 }
 
 impl Default for Watched {
@@ -51,6 +101,8 @@ impl Default for Watched {
             state: watch::channel(NodeState::Connecting).0,
             down: AtomicBool::new(false),
             reached: Notify::new(),
+            backoff_ms: AtomicU64::new(millis(FIRST_BACKOFF)),
+            probe: Mutex::new(Probe::default()),
         }
     }
 }
@@ -74,7 +126,33 @@ impl Default for Known {
     }
 }
 
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
 impl Watched {
+    /// Whether a request may go to the node now: always while it is not down; while it is, one
+    /// probe at a time, none during the quiet period after a slow one. `Err` holds why the
+    /// node is down.
+    fn gate(&self) -> Result<Option<ProbeGuard<'_>>, String> {
+        if !self.down.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
+        let now = Instant::now();
+        let mut probe = self.probe.lock().unwrap_or_else(PoisonError::into_inner);
+        let quiet = probe.quiet_until.is_some_and(|until| now < until);
+        if probe.in_flight || quiet {
+            drop(probe);
+            return Err(self.read(|known| known.detail.clone().unwrap_or_default()));
+        }
+        probe.in_flight = true;
+        probe.quiet_until = None;
+        Ok(Some(ProbeGuard {
+            watched: self,
+            started: now,
+        }))
+    }
+
     fn read<T>(&self, f: impl FnOnce(&Known) -> T) -> T {
         f(&self.known.lock().unwrap_or_else(PoisonError::into_inner))
     }
@@ -102,6 +180,18 @@ impl NodeClient {
         if self.watched.down.load(Ordering::Relaxed) {
             self.watched.reached.notify_one();
         }
+    }
+
+    /// Lets a request through to the node, or fails it at once while the node is down and
+    /// another request is probing it or a slow probe just failed (see the module's doc).
+    pub(super) fn gate(&self, server: &str) -> Result<Option<ProbeGuard<'_>>, McpError> {
+        self.watched.gate().map_err(|detail| {
+            tracing::debug!(node = %self.name, server, "the node is down: failing fast");
+            McpError::NodeUnreachable {
+                node: self.name.clone(),
+                detail,
+            }
+        })
     }
 
     /// The node's health as last seen.
@@ -154,6 +244,9 @@ impl NodeClient {
                 () = tokio::time::sleep(backoff) => {}
             }
             backoff = (backoff * 2).min(MAX_BACKOFF);
+            self.watched
+                .backoff_ms
+                .store(millis(backoff), Ordering::Relaxed);
         }
     }
 
@@ -168,21 +261,51 @@ impl NodeClient {
             Err(status) => return failure::detail(&status),
         };
         *backoff = FIRST_BACKOFF;
-        self.came_up(changes);
-        let version = match self.check_health().await {
-            Ok(reply) => Some(reply.version),
-            Err(error) => {
-                tracing::debug!(node = %self.name, %error, "the node did not say its version");
-                None
-            }
-        };
-        self.watched.change(|known| known.version = version);
+        self.watched
+            .backoff_ms
+            .store(millis(FIRST_BACKOFF), Ordering::Relaxed);
+        self.came_up();
+        // The slots the full state being received mentioned; `None` once it is complete.
+        let mut syncing: Option<HashSet<Key>> = Some(HashSet::new());
+        let health = self.check_health();
+        tokio::pin!(health);
+        let mut asked = false;
         loop {
-            match stream.message().await {
+            let message = tokio::select! {
+                reply = &mut health, if !asked => {
+                    asked = true;
+                    let version = match reply {
+                        Ok(reply) => Some(reply.version),
+                        Err(error) => {
+                            tracing::debug!(node = %self.name, %error, "the node did not say its version");
+                            None
+                        }
+                    };
+                    self.watched.change(|known| known.version = version);
+                    continue;
+                }
+                message = stream.message() => message,
+            };
+            match message {
                 Ok(Some(pb::WatchEvent {
                     event: Some(watch_event::Event::Status(status)),
-                })) => self.changed(status, changes),
-                // After `lagged` the node sends its full state again, which overwrites ours.
+                })) => {
+                    let key = self.changed(status, changes);
+                    if let Some(seen) = syncing.as_mut() {
+                        seen.insert(key);
+                    }
+                }
+                // The full state follows, then `synced`.
+                Ok(Some(pb::WatchEvent {
+                    event: Some(watch_event::Event::Lagged(_)),
+                })) => syncing = Some(HashSet::new()),
+                Ok(Some(pb::WatchEvent {
+                    event: Some(watch_event::Event::Synced(_)),
+                })) => {
+                    if let Some(seen) = syncing.take() {
+                        self.synced(&seen, changes);
+                    }
+                }
                 Ok(Some(_)) => {}
                 Ok(None) => return "the node closed its status stream".to_owned(),
                 Err(status) => return failure::detail(&status),
@@ -190,14 +313,29 @@ impl NodeClient {
         }
     }
 
-    /// The stream opened: forget what the node said before (it sends its full state next).
-    fn came_up(&self, changes: &broadcast::Sender<StatusChange>) {
-        let forgotten = self.watched.change(|known| {
+    /// The stream opened: the node is up (its full state follows).
+    fn came_up(&self) {
+        self.watched.change(|known| {
             known.state = NodeState::Up;
             known.detail = None;
-            std::mem::take(&mut known.servers)
         });
-        for (owner, server) in forgotten.into_keys() {
+    }
+
+    /// The full state is complete: a slot it did not mention is gone.
+    fn synced(&self, seen: &HashSet<Key>, changes: &broadcast::Sender<StatusChange>) {
+        let gone: Vec<Key> = self.watched.change(|known| {
+            let gone = known
+                .servers
+                .keys()
+                .filter(|key| !seen.contains(*key))
+                .cloned()
+                .collect::<Vec<_>>();
+            for key in &gone {
+                known.servers.remove(key);
+            }
+            gone
+        });
+        for (owner, server) in gone {
             let _ = changes.send(StatusChange {
                 owner,
                 server,
@@ -207,7 +345,7 @@ impl NodeClient {
         }
     }
 
-    fn changed(&self, status: pb::ServerStatus, changes: &broadcast::Sender<StatusChange>) {
+    fn changed(&self, status: pb::ServerStatus, changes: &broadcast::Sender<StatusChange>) -> Key {
         let (owner, server, snapshot) = wire::status_from_pb(status);
         let change = StatusChange {
             owner: owner.clone(),
@@ -216,9 +354,12 @@ impl NodeClient {
             last_error: snapshot.last_error.clone(),
         };
         self.watched.change(|known| {
-            known.servers.insert((owner, server), snapshot);
+            known
+                .servers
+                .insert((owner.clone(), server.clone()), snapshot);
         });
         let _ = changes.send(change);
+        (owner, server)
     }
 
     /// The node cannot be reached: the first time, each server known on it turns `error`.
@@ -261,5 +402,117 @@ fn down_snapshot(node: &str, detail: &str) -> ConnectionSnapshot {
         ),
         last_active_at: None,
         server: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::NodeConfig;
+
+    fn client() -> NodeClient {
+        NodeClient::new(&NodeConfig {
+            name: "box".into(),
+            url: "http://127.0.0.1:9".into(),
+            token: "t".into(),
+            ca_pem: None,
+            client_identity: None,
+            allow_plaintext: false,
+        })
+        .expect("a client")
+    }
+
+    fn status(server: &str, status: ConnectionStatus) -> pb::ServerStatus {
+        let snapshot = ConnectionSnapshot {
+            status,
+            ..ConnectionSnapshot::disconnected()
+        };
+        wire::status_to_pb(&OwnerId("o".into()), &ServerId(server.into()), &snapshot)
+    }
+
+    /// A reconnect keeps what was known until the full state is complete: no server flaps to
+    /// `disconnected`; only a slot the new full state did not mention is dropped.
+    #[tokio::test]
+    async fn a_reconnect_replaces_the_state_at_synced_without_flapping() {
+        let node = client();
+        let (changes, mut heard) = broadcast::channel(64);
+        node.came_up();
+        node.changed(status("a", ConnectionStatus::Connected), &changes);
+        node.changed(status("b", ConnectionStatus::Connected), &changes);
+        while heard.try_recv().is_ok() {}
+
+        node.went_down("refused".into(), &changes);
+        while heard.try_recv().is_ok() {}
+        node.came_up();
+        assert!(
+            heard.try_recv().is_err(),
+            "nothing is forgotten on reconnect"
+        );
+        let (owner, a, b) = (
+            OwnerId("o".into()),
+            ServerId("a".into()),
+            ServerId("b".into()),
+        );
+        assert_eq!(
+            node.snapshot(&owner, &a).status,
+            ConnectionStatus::Connected
+        );
+
+        let mut seen = HashSet::new();
+        seen.insert(node.changed(status("a", ConnectionStatus::Connected), &changes));
+        let change = heard.try_recv().expect("a's state");
+        assert_eq!(
+            (change.server.0.as_str(), change.status),
+            ("a", ConnectionStatus::Connected)
+        );
+        assert_eq!(
+            node.snapshot(&owner, &b).status,
+            ConnectionStatus::Connected
+        );
+        node.synced(&seen, &changes);
+        let change = heard.try_recv().expect("b is gone");
+        assert_eq!(change.server, b);
+        assert_eq!(change.status, ConnectionStatus::Disconnected);
+        assert!(heard.try_recv().is_err(), "a did not flap");
+        assert_eq!(
+            node.snapshot(&owner, &b).status,
+            ConnectionStatus::Disconnected
+        );
+    }
+
+    fn down(watched: &Watched) {
+        watched.change(|known| {
+            known.state = NodeState::Down;
+            known.detail = Some("connection refused".into());
+        });
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn while_down_one_probe_goes_through_and_a_slow_one_quiets_the_rest() {
+        let watched = Watched::default();
+        assert!(matches!(watched.gate(), Ok(None)), "up: no probe needed");
+        down(&watched);
+        watched
+            .backoff_ms
+            .store(millis(Duration::from_secs(2)), Ordering::Relaxed);
+
+        // One probe at a time; the others fail at once, saying why.
+        let probe = watched.gate().expect("the first request probes");
+        assert!(probe.is_some());
+        assert_eq!(watched.gate().err().as_deref(), Some("connection refused"));
+        // A quick refusal: the next request probes again at once.
+        drop(probe);
+        let probe = watched.gate().expect("a quick failure does not quiet");
+        // A slow failure (a blackholed node): quiet for the backoff period.
+        tokio::time::advance(Duration::from_secs(1)).await;
+        drop(probe);
+        assert!(watched.gate().is_err());
+        tokio::time::advance(Duration::from_millis(1900)).await;
+        assert!(watched.gate().is_err(), "still within the backoff period");
+        tokio::time::advance(Duration::from_millis(200)).await;
+        assert!(
+            matches!(watched.gate(), Ok(Some(_))),
+            "one probe per period"
+        );
     }
 }

@@ -84,7 +84,6 @@ pub struct Node {
     server: Server,
     token: TokenCheck,
     manager: ConnectionManager,
-    policy: Arc<NodePolicy>,
 }
 
 /// The largest request a host may send (a spec with its arguments) and the largest answer
@@ -143,14 +142,13 @@ impl Node {
             source,
         })?;
         let policy = Arc::new(NodePolicy::new(launch, destinations));
-        let manager = ConnectionManager::with_policy(manager, policy.clone());
+        let manager = ConnectionManager::with_policy(manager, policy);
         Ok(Node {
             listener,
             address,
             server,
             token: TokenCheck::new(&token),
             manager,
-            policy,
         })
     }
 
@@ -179,11 +177,10 @@ impl Node {
             mut server,
             token,
             manager,
-            policy,
             ..
         } = self;
         let stop = CancellationToken::new();
-        let service = NodeService::new(manager.clone(), policy, stop.clone());
+        let service = NodeService::new(manager.clone(), stop.clone());
         let service = McpNodeServer::new(service)
             .max_decoding_message_size(MAX_MESSAGE_BYTES)
             .max_encoding_message_size(MAX_MESSAGE_BYTES);

@@ -12,12 +12,12 @@ use std::time::Duration;
 use rmcp::model::JsonObject;
 use serde::Serialize;
 use switchboard_core::{OwnerId, ServerId};
-use switchboard_mcp::{CallOptions, ConnectionManager, McpError};
+use switchboard_mcp::{CallOptions, ConnectionManager, ConnectionStatus, McpError};
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 
 use super::call::CallStream;
-use super::policy::NodePolicy;
+use super::policy::with_admission;
 use super::specs::{Resolved, SpecCache};
 use super::tools::ToolLists;
 use super::watch::{WatchStream, watch};
@@ -25,7 +25,6 @@ use crate::{pb, wire};
 
 pub(crate) struct NodeService {
     manager: ConnectionManager,
-    policy: Arc<NodePolicy>,
     specs: SpecCache,
     tools: ToolLists,
     /// Cancelled when the node stops: `Watch` streams end then.
@@ -33,14 +32,9 @@ pub(crate) struct NodeService {
 }
 
 impl NodeService {
-    pub(crate) fn new(
-        manager: ConnectionManager,
-        policy: Arc<NodePolicy>,
-        stop: CancellationToken,
-    ) -> Self {
+    pub(crate) fn new(manager: ConnectionManager, stop: CancellationToken) -> Self {
         Self {
             manager,
-            policy,
             specs: SpecCache::new(),
             tools: ToolLists::new(),
             stop,
@@ -48,7 +42,7 @@ impl NodeService {
     }
 
     fn resolve(&self, server: Option<pb::ServerRef>) -> Result<Resolved, Status> {
-        self.specs.resolve(server, &self.policy)
+        self.specs.resolve(server)
     }
 
     fn tool_list(
@@ -77,8 +71,13 @@ impl pb::mcp_node_server::McpNode for NodeService {
         &self,
         request: Request<pb::GetToolsRequest>,
     ) -> Result<Response<pb::GetToolsResponse>, Status> {
-        let Resolved { owner, spec } = self.resolve(request.into_inner().server)?;
-        let outcome = match self.manager.list_tools(&owner, &spec).await {
+        let Resolved {
+            owner,
+            spec,
+            admission,
+        } = self.resolve(request.into_inner().server)?;
+        let listed = with_admission(admission, self.manager.list_tools(&owner, &spec)).await;
+        let outcome = match listed {
             Ok(tools) => self.tool_list(&owner, &spec.id, &tools),
             Err(error) => pb::get_tools_response::Outcome::Error(wire::error_to_pb(&error)),
         };
@@ -100,7 +99,11 @@ impl pb::mcp_node_server::McpNode for NodeService {
             }) => start,
             _ => return Err(Status::invalid_argument("a call must begin with `start`")),
         };
-        let Resolved { owner, spec } = self.resolve(start.server)?;
+        let Resolved {
+            owner,
+            spec,
+            admission,
+        } = self.resolve(start.server)?;
         let arguments = json_object(&start.arguments_json, "arguments_json")?;
         let cancel = CancellationToken::new();
         let (progress, reports) = tokio::sync::mpsc::unbounded_channel();
@@ -112,11 +115,11 @@ impl pb::mcp_node_server::McpNode for NodeService {
         };
         let manager = self.manager.clone();
         let tool = start.tool;
-        let call = Box::pin(async move {
+        let call = Box::pin(with_admission(admission, async move {
             manager
                 .call_tool(&owner, &spec, &tool, arguments, options)
                 .await
-        });
+        }));
         // Answered at once: the host knows the call was accepted before the tool runs.
         Ok(Response::new(CallStream::new(call, reports, host, cancel)))
     }
@@ -125,8 +128,13 @@ impl pb::mcp_node_server::McpNode for NodeService {
         &self,
         request: Request<pb::ServerRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
-        let Resolved { owner, spec } = self.resolve(request.into_inner().server)?;
-        Ok(json_reply(self.manager.list_resources(&owner, &spec).await))
+        let Resolved {
+            owner,
+            spec,
+            admission,
+        } = self.resolve(request.into_inner().server)?;
+        let listed = with_admission(admission, self.manager.list_resources(&owner, &spec));
+        Ok(json_reply(listed.await))
     }
 
     async fn read_resource(
@@ -134,20 +142,26 @@ impl pb::mcp_node_server::McpNode for NodeService {
         request: Request<pb::ReadResourceRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
         let request = request.into_inner();
-        let Resolved { owner, spec } = self.resolve(request.server)?;
-        Ok(json_reply(
-            self.manager
-                .read_resource(&owner, &spec, &request.uri)
-                .await,
-        ))
+        let Resolved {
+            owner,
+            spec,
+            admission,
+        } = self.resolve(request.server)?;
+        let read = self.manager.read_resource(&owner, &spec, &request.uri);
+        Ok(json_reply(with_admission(admission, read).await))
     }
 
     async fn list_prompts(
         &self,
         request: Request<pb::ServerRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
-        let Resolved { owner, spec } = self.resolve(request.into_inner().server)?;
-        Ok(json_reply(self.manager.list_prompts(&owner, &spec).await))
+        let Resolved {
+            owner,
+            spec,
+            admission,
+        } = self.resolve(request.into_inner().server)?;
+        let listed = with_admission(admission, self.manager.list_prompts(&owner, &spec));
+        Ok(json_reply(listed.await))
     }
 
     async fn get_prompt(
@@ -155,23 +169,29 @@ impl pb::mcp_node_server::McpNode for NodeService {
         request: Request<pb::GetPromptRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
         let request = request.into_inner();
-        let Resolved { owner, spec } = self.resolve(request.server)?;
+        let Resolved {
+            owner,
+            spec,
+            admission,
+        } = self.resolve(request.server)?;
         let arguments = json_object(&request.arguments_json, "arguments_json")?;
-        Ok(json_reply(
-            self.manager
-                .get_prompt(&owner, &spec, &request.name, arguments)
-                .await,
-        ))
+        let prompt = self
+            .manager
+            .get_prompt(&owner, &spec, &request.name, arguments);
+        Ok(json_reply(with_admission(admission, prompt).await))
     }
 
     async fn test_connection(
         &self,
         request: Request<pb::ServerRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
-        let Resolved { owner, spec } = self.resolve(request.into_inner().server)?;
-        Ok(json_reply(
-            self.manager.test_connection(&owner, &spec).await,
-        ))
+        let Resolved {
+            owner,
+            spec,
+            admission,
+        } = self.resolve(request.into_inner().server)?;
+        let tested = with_admission(admission, self.manager.test_connection(&owner, &spec));
+        Ok(json_reply(tested.await))
     }
 
     async fn disconnect(
@@ -187,6 +207,7 @@ impl pb::mcp_node_server::McpNode for NodeService {
         let (owner, server) = (OwnerId(request.owner), ServerId(request.server_id));
         self.manager.disconnect(&owner, &server).await;
         self.tools.forget(&owner, &server);
+        self.specs.forget(&owner, &server);
         Ok(Response::new(pb::DisconnectReply {}))
     }
 
@@ -197,7 +218,14 @@ impl pb::mcp_node_server::McpNode for NodeService {
         let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Ok(Response::new(pb::HealthReply {
             version: env!("CARGO_PKG_VERSION").to_owned(),
-            servers: count(self.manager.snapshots().len()),
+            // The connections open or opening, not slots left behind by closed ones.
+            servers: count(
+                self.manager
+                    .snapshots()
+                    .iter()
+                    .filter(|(_, _, snapshot)| snapshot.status != ConnectionStatus::Disconnected)
+                    .count(),
+            ),
             processes: count(self.manager.process_count()),
         }))
     }

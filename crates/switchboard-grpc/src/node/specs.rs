@@ -13,13 +13,14 @@ use switchboard_core::{OwnerId, ServerId, ServerSpec};
 use switchboard_mcp::Admission;
 use tonic::Status;
 
-use super::policy::NodePolicy;
 use crate::{pb, wire};
 
-/// A request's server: whose, and which spec.
+/// A request's server: whose, which spec, and what the host decided about it (this request's
+/// own admission, never cached: see `policy`).
 pub(crate) struct Resolved {
     pub(crate) owner: OwnerId,
     pub(crate) spec: Arc<ServerSpec>,
+    pub(crate) admission: Admission,
 }
 
 pub(crate) struct SpecCache {
@@ -28,16 +29,11 @@ pub(crate) struct SpecCache {
 
 #[derive(Default)]
 struct Specs {
-    /// (owner, spec version) -> the parsed spec and the admission last sent with it.
-    by_version: HashMap<(OwnerId, String), Cached>,
+    /// (owner, spec version) -> the parsed spec.
+    by_version: HashMap<(OwnerId, String), Arc<ServerSpec>>,
     /// (owner, server) -> its latest version; an older one is forgotten, so the cache holds
     /// one spec per server.
     latest: HashMap<(OwnerId, ServerId), String>,
-}
-
-struct Cached {
-    spec: Arc<ServerSpec>,
-    admission: Admission,
 }
 
 impl SpecCache {
@@ -47,14 +43,10 @@ impl SpecCache {
         }
     }
 
-    /// The owner and spec `server` names, its admission remembered by `policy` before the
-    /// manager can ask. A missing server or a spec that cannot be read is the host's mistake:
-    /// `invalid_argument`, without echoing the spec (it holds secrets).
-    pub(crate) fn resolve(
-        &self,
-        server: Option<pb::ServerRef>,
-        policy: &NodePolicy,
-    ) -> Result<Resolved, Status> {
+    /// The owner, spec and admission `server` names. A missing server or a spec that cannot be
+    /// read is the host's mistake: `invalid_argument`, without echoing the spec (it holds
+    /// secrets).
+    pub(crate) fn resolve(&self, server: Option<pb::ServerRef>) -> Result<Resolved, Status> {
         let server =
             server.ok_or_else(|| Status::invalid_argument("the request names no server"))?;
         if server.owner.is_empty() {
@@ -67,8 +59,19 @@ impl SpecCache {
             server.spec_version
         };
         let key = (OwnerId(server.owner), version);
-        if let Some(spec) = self.cached(&key, admission, policy) {
-            return Ok(Resolved { owner: key.0, spec });
+        let cached = self
+            .inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .by_version
+            .get(&key)
+            .cloned();
+        if let Some(spec) = cached {
+            return Ok(Resolved {
+                owner: key.0,
+                spec,
+                admission,
+            });
         }
         let spec: ServerSpec = serde_json::from_slice(&server.spec_json).map_err(|error| {
             // The position only: serde's message may quote a value of the spec.
@@ -79,7 +82,6 @@ impl SpecCache {
             ))
         })?;
         let spec = Arc::new(spec);
-        policy.remember(&key.0, &spec.id, admission);
         let mut specs = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         let replaced = specs
             .latest
@@ -87,41 +89,26 @@ impl SpecCache {
         if let Some(old) = replaced.filter(|old| *old != key.1) {
             specs.by_version.remove(&(key.0.clone(), old));
         }
-        specs.by_version.insert(
-            key.clone(),
-            Cached {
-                spec: Arc::clone(&spec),
-                admission,
-            },
-        );
+        specs.by_version.insert(key.clone(), Arc::clone(&spec));
         drop(specs);
-        Ok(Resolved { owner: key.0, spec })
+        Ok(Resolved {
+            owner: key.0,
+            spec,
+            admission,
+        })
     }
 
-    /// The spec of this version if it was parsed before; a changed admission is remembered.
-    fn cached(
-        &self,
-        key: &(OwnerId, String),
-        admission: Admission,
-        policy: &NodePolicy,
-    ) -> Option<Arc<ServerSpec>> {
+    /// Forgets the spec of `server` (the host disconnected it).
+    pub(crate) fn forget(&self, owner: &OwnerId, server: &ServerId) {
         let mut specs = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        let cached = specs.by_version.get_mut(key)?;
-        let spec = Arc::clone(&cached.spec);
-        let changed = cached.admission != admission;
-        cached.admission = admission;
-        drop(specs);
-        if changed {
-            policy.remember(&key.0, &spec.id, admission);
+        if let Some(version) = specs.latest.remove(&(owner.clone(), server.clone())) {
+            specs.by_version.remove(&(owner.clone(), version));
         }
-        Some(spec)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use switchboard_core::{DestinationRules, LaunchRules};
-
     use super::*;
 
     fn server(spec: &ServerSpec) -> pb::ServerRef {
@@ -132,26 +119,27 @@ mod tests {
         wire::server_ref(&OwnerId("alice".into()), spec, admission).expect("server ref")
     }
 
-    fn policy() -> NodePolicy {
-        NodePolicy::new(LaunchRules::default(), DestinationRules::default())
-    }
-
     #[test]
     fn a_spec_is_parsed_once_per_version() {
         let cache = SpecCache::new();
-        let policy = policy();
         let spec = ServerSpec::stdio("one", "echo", ["a"]);
-        let first = cache.resolve(Some(server(&spec)), &policy).expect("first");
-        let again = cache.resolve(Some(server(&spec)), &policy).expect("again");
+        let first = cache.resolve(Some(server(&spec))).expect("first");
+        let again = cache.resolve(Some(server(&spec))).expect("again");
         assert!(Arc::ptr_eq(&first.spec, &again.spec));
         let mut changed = spec.clone();
         changed.args = vec!["b".into()];
-        let third = cache
-            .resolve(Some(server(&changed)), &policy)
-            .expect("changed");
+        let third = cache.resolve(Some(server(&changed))).expect("changed");
         assert_eq!(third.spec.args, vec!["b".to_owned()]);
+        {
+            let specs = cache.inner.lock().expect("lock");
+            assert_eq!(specs.by_version.len(), 1, "the old version is forgotten");
+        }
+        cache.forget(&third.owner, &third.spec.id);
         let specs = cache.inner.lock().expect("lock");
-        assert_eq!(specs.by_version.len(), 1, "the old version is forgotten");
+        assert!(
+            specs.by_version.is_empty() && specs.latest.is_empty(),
+            "disconnect forgets"
+        );
     }
 
     #[test]
@@ -160,14 +148,14 @@ mod tests {
         let mut bad = server(&ServerSpec::stdio("one", "echo", ["a"]));
         bad.spec_json = br#"{"name": "sk-secret-value", "transport": 5}"#.to_vec();
         bad.spec_version = String::new();
-        let status = cache.resolve(Some(bad), &policy()).err().expect("refused");
+        let status = cache.resolve(Some(bad)).err().expect("refused");
         assert_eq!(status.code(), tonic::Code::InvalidArgument);
         assert!(
             !status.message().contains("sk-secret"),
             "{}",
             status.message()
         );
-        let none = cache.resolve(None, &policy()).err().expect("refused");
+        let none = cache.resolve(None).err().expect("refused");
         assert_eq!(none.code(), tonic::Code::InvalidArgument);
     }
 }

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use bytes::Bytes;
 use switchboard_core::{OwnerId, ServerId, ToolInfo};
 
 pub(crate) struct ToolLists {
@@ -22,7 +23,8 @@ pub(crate) struct ToolLists {
 
 struct Sent {
     tools: Arc<Vec<ToolInfo>>,
-    json: Vec<u8>,
+    /// Shared: sending the same list again copies nothing.
+    json: Bytes,
     generation: u64,
 }
 
@@ -44,7 +46,7 @@ impl ToolLists {
         owner: &OwnerId,
         server: &ServerId,
         tools: &Arc<Vec<ToolInfo>>,
-    ) -> Result<(Vec<u8>, u64), serde_json::Error> {
+    ) -> Result<(Bytes, u64), serde_json::Error> {
         let key = (owner.clone(), server.clone());
         let previous = {
             let sent = self.sent.lock().unwrap_or_else(PoisonError::into_inner);
@@ -56,7 +58,7 @@ impl ToolLists {
                 None => None,
             }
         };
-        let json = serde_json::to_vec(tools.as_ref())?;
+        let json = Bytes::from(serde_json::to_vec(tools.as_ref())?);
         let generation = match previous {
             Some((last, generation)) if *last == **tools => generation,
             _ => self.next_generation.fetch_add(1, Ordering::Relaxed),

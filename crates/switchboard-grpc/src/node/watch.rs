@@ -3,7 +3,8 @@
 //! The stream subscribes to the manager's changes before it reads the full state, so nothing
 //! that happens in between is missed. A host that reads too slowly misses changes rather than
 //! slow the node: the manager's broadcast reports `Lagged`, and the host gets `lagged` and the
-//! full state again. Each change is sent as the connection's current snapshot (with its
+//! full state again. The full state ends with `synced`, so the host can replace its copy
+//! without first forgetting it. Each change is sent as the connection's current snapshot (with its
 //! server details and last activity), not only the bare status of the event. The stream ends
 //! when the node stops.
 
@@ -76,6 +77,7 @@ impl Watching {
             .extend(all.iter().map(|(owner, server, snapshot)| {
                 Event::Status(wire::status_to_pb(owner, server, snapshot))
             }));
+        self.pending.push_back(Event::Synced(pb::Synced {}));
     }
 }
 
@@ -111,11 +113,13 @@ mod tests {
             panic!("the full state comes first");
         };
         assert_eq!((first.owner.as_str(), first.server_id.as_str()), ("o", "s"));
+        assert!(matches!(next(&mut stream).await, Event::Synced(_)));
         assert!(matches!(next(&mut stream).await, Event::Lagged(_)));
         let Event::Status(again) = next(&mut stream).await else {
             panic!("the full state follows `lagged`");
         };
         assert_eq!(again.status, "disconnected");
+        assert!(matches!(next(&mut stream).await, Event::Synced(_)));
         stop.cancel();
         // Whatever was queued is sent, then the stream ends with the node.
         let ended = tokio::time::timeout(std::time::Duration::from_secs(10), async {

@@ -71,6 +71,12 @@ impl Admissions {
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         if kept.len() >= PRUNE_AT {
             kept.retain(|_, (_, at)| at.elapsed() < TTL);
+            // Every answer is fresh (over PRUNE_AT requests within the TTL): start again
+            // rather than scan the whole map on every insert. Forgetting an answer only
+            // means asking the policy again.
+            if kept.len() >= PRUNE_AT {
+                kept.clear();
+            }
         }
         kept.insert(key, (admission, Instant::now()));
     }
@@ -132,5 +138,16 @@ mod tests {
         tokio::time::advance(TTL).await;
         admissions.server_ref(&alice, &one).await.expect("admitted");
         assert_eq!(asked(), 4, "an answer older than the TTL is asked again");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_kept_answers_stay_bounded_when_all_are_fresh() {
+        let admissions = Admissions::new(Arc::new(Counting::default()));
+        let admission = Admission::default();
+        for n in 0..(2 * PRUNE_AT) {
+            admissions.keep((OwnerId(format!("o{n}")), "v".into()), admission);
+            let kept = admissions.kept.lock().expect("lock").len();
+            assert!(kept <= PRUNE_AT, "{kept} kept after {n} inserts");
+        }
     }
 }

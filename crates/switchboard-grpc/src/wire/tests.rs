@@ -91,3 +91,16 @@ fn a_status_round_trips() {
     assert_eq!(back.last_error.as_deref(), Some("gone"));
     assert_eq!(back.last_active_at, Some(42));
 }
+
+#[test]
+fn a_spec_version_is_the_first_twelve_digest_bytes_in_lowercase_hex() {
+    use sha2::{Digest, Sha256};
+    let json = br#"{"name":"one"}"#;
+    let expected: String = Sha256::digest(json)[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let version = spec_version(json);
+    assert_eq!(version, expected);
+    assert_eq!(version.len(), 24);
+}
