@@ -18,6 +18,9 @@ pub struct NodeConfig {
     pub ca_pem: Option<Vec<u8>>,
     /// A client certificate and key (PEM), for a node that requires one.
     pub client_identity: Option<(Vec<u8>, Vec<u8>)>,
+    /// Accept an `http://` URL whose host is not a loopback address (`allow_plaintext` in
+    /// the settings). Without it such a URL is refused when the router is built.
+    pub allow_plaintext: bool,
 }
 
 impl fmt::Debug for NodeConfig {
@@ -28,6 +31,7 @@ impl fmt::Debug for NodeConfig {
             .field("token", &"***")
             .field("ca_pem", &self.ca_pem.is_some())
             .field("client_identity", &self.client_identity.is_some())
+            .field("allow_plaintext", &self.allow_plaintext)
             .finish()
     }
 }
