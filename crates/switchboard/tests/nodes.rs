@@ -38,17 +38,30 @@ async fn stdio_servers_on_a_node_are_listed_and_called_through_serve() {
     let mut served = serve(&sb, &["--single-user"]);
 
     let demo = create_server(&served, stdio_body("boxdemo", &demo_command(), Some("box"))).await;
-    let (status, stored) = send(&served, Method::GET, &format!("/api/mcp-servers/{demo}"), None).await;
+    let (status, stored) = send(
+        &served,
+        Method::GET,
+        &format!("/api/mcp-servers/{demo}"),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{stored}");
     assert_eq!(stored["node"], "box", "{stored}");
 
-    let (status, tools) = send(&served, Method::GET, &format!("/api/mcp-servers/{demo}/tools"), None).await;
+    let (status, tools) = send(
+        &served,
+        Method::GET,
+        &format!("/api/mcp-servers/{demo}/tools"),
+        None,
+    )
+    .await;
     assert_eq!(status, 200, "{tools}");
     assert!(tools.to_string().contains("calculate"), "{tools}");
     let (status, result) = call_tool(&served, &demo, "echo", json!({"text": "from the box"})).await;
     assert_eq!(status, 200, "{result}");
     assert_eq!(result_text(&result), "from the box");
-    let (status, result) = call_tool(&served, &demo, "calculate", json!({"expression": "6*7"})).await;
+    let (status, result) =
+        call_tool(&served, &demo, "calculate", json!({"expression": "6*7"})).await;
     assert_eq!(status, 200, "{result}");
     assert!(result_text(&result).contains("42"), "{result}");
 
@@ -58,7 +71,11 @@ async fn stdio_servers_on_a_node_are_listed_and_called_through_serve() {
 
     // server-everything over stdio, on Node.
     let everything = Peers::locate().everything_stdio();
-    let id = create_server(&served, stdio_body("boxeverything", &everything, Some("box"))).await;
+    let id = create_server(
+        &served,
+        stdio_body("boxeverything", &everything, Some("box")),
+    )
+    .await;
     let (status, result) = call_tool(&served, &id, "echo", json!({"message": "hi"})).await;
     assert_eq!(status, 200, "{result}");
     assert_eq!(result_text(&result), "Echo: hi");
@@ -91,8 +108,13 @@ async fn http_and_sse_servers_on_a_node_are_called_through_serve() {
         ("boxsse", "sse", sse.url()),
     ] {
         let id = create_server(&served, remote_body(name, transport, &url, Some("box"))).await;
-        let (status, tools) =
-            send(&served, Method::GET, &format!("/api/mcp-servers/{id}/tools"), None).await;
+        let (status, tools) = send(
+            &served,
+            Method::GET,
+            &format!("/api/mcp-servers/{id}/tools"),
+            None,
+        )
+        .await;
         assert_eq!(status, 200, "{name}: {tools}");
         assert!(tools.to_string().contains("echo"), "{name}: {tools}");
         let (status, result) = call_tool(&served, &id, "echo", json!({"message": name})).await;
@@ -109,7 +131,17 @@ async fn http_and_sse_servers_on_a_node_are_called_through_serve() {
 fn a_server_on_an_unknown_node_is_refused() {
     let sb = Switchboard::new();
     let run = sb
-        .run(&["servers", "add", "far", "--command", BIN, "--arg", "demo-server", "--node", "nowhere"])
+        .run(&[
+            "servers",
+            "add",
+            "far",
+            "--command",
+            BIN,
+            "--arg",
+            "demo-server",
+            "--node",
+            "nowhere",
+        ])
         .failed();
     assert!(run.stderr.contains("nowhere"), "{run:#?}");
 }
@@ -127,7 +159,10 @@ async fn saving_a_server_on_an_unknown_node_is_a_validation_error() {
     .await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["code"], "VALIDATION_ERROR", "{body}");
-    assert!(body["message"].as_str().unwrap().contains("nowhere"), "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("nowhere"),
+        "{body}"
+    );
     assert!(terminate(&mut served).success());
 }
 
@@ -135,13 +170,29 @@ async fn saving_a_server_on_an_unknown_node_is_a_validation_error() {
 #[test]
 fn progress_on_the_node_reaches_the_host() {
     let (node, sb) = node_and_host();
-    sb.run(&["servers", "add", "boxdemo", "--command", BIN, "--arg", "demo-server", "--node", "box"])
-        .ok();
+    sb.run(&[
+        "servers",
+        "add",
+        "boxdemo",
+        "--command",
+        BIN,
+        "--arg",
+        "demo-server",
+        "--node",
+        "box",
+    ])
+    .ok();
     let listed = sb.run(&["servers", "list"]).ok();
     assert!(listed.stdout.contains("box"), "{listed:#?}");
 
     let run = sb
-        .run(&["call", "boxdemo", "echo", "--args", r#"{"text": "done", "steps": 3}"#])
+        .run(&[
+            "call",
+            "boxdemo",
+            "echo",
+            "--args",
+            r#"{"text": "done", "steps": 3}"#,
+        ])
         .ok();
     assert_eq!(run.stdout.trim(), "done", "{run:#?}");
     for step in 1..=3 {
@@ -157,7 +208,13 @@ fn progress_on_the_node_reaches_the_host() {
 fn a_call_dropped_by_the_host_is_cancelled_on_the_server() {
     let (_node, sb) = node_and_host();
     let python = Peers::locate().python_stdio(PyGen::V1);
-    let mut add = vec!["servers", "add", "slowpy", "--command", python.program.as_str()];
+    let mut add = vec![
+        "servers",
+        "add",
+        "slowpy",
+        "--command",
+        python.program.as_str(),
+    ];
     for arg in &python.args {
         add.extend(["--arg", arg.as_str()]);
     }
@@ -174,7 +231,13 @@ fn a_call_dropped_by_the_host_is_cancelled_on_the_server() {
     let mut caller = Command::new(BIN)
         .arg("--data-dir")
         .arg(sb.data_dir())
-        .args(["call", "slowpy", "long_task", "--args", r#"{"steps": 600, "step_ms": 100}"#])
+        .args([
+            "call",
+            "slowpy",
+            "long_task",
+            "--args",
+            r#"{"steps": 600, "step_ms": 100}"#,
+        ])
         .env_remove("RUST_LOG")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -183,7 +246,10 @@ fn a_call_dropped_by_the_host_is_cancelled_on_the_server() {
     let mut stderr = BufReader::new(caller.stderr.take().unwrap());
     loop {
         let mut line = String::new();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "the call ended before progress");
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "the call ended before progress"
+        );
         if line.starts_with("progress ") {
             break;
         }

@@ -8,12 +8,12 @@
 
 mod common;
 
+use common::Switchboard;
 use common::node::{NodeLaunch, NodeProc, descendants_running, write_settings};
 use common::rest::{
     Events, call_tool, create_server, demo_command, eventually, result_text, send, stdio_body,
 };
 use common::serve::{Served, serve, terminate};
-use common::Switchboard;
 use reqwest::Method;
 use serde_json::{Value, json};
 use switchboard_testkit::{Peers, PyGen, ScriptedLlm, Turn};
@@ -25,8 +25,10 @@ async fn add_provider(served: &Served, llm: &ScriptedLlm) {
         served,
         Method::POST,
         "/api/providers",
-        Some(json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-               "apiKey": "k", "defaultModel": "m"})),
+        Some(
+            json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
+               "apiKey": "k", "defaultModel": "m"}),
+        ),
     )
     .await;
     assert_eq!(status, 201, "{provider}");
@@ -97,7 +99,10 @@ async fn a_chat_with_an_approval_runs_its_tool_on_the_node() {
     .await;
     let done = &history["messages"][1]["toolCalls"][0];
     assert_eq!(done["status"], "done", "{history}");
-    assert!(done["response"].to_string().contains("said on the node"), "{done}");
+    assert!(
+        done["response"].to_string().contains("said on the node"),
+        "{done}"
+    );
     let requests = llm.requests();
     assert_eq!(requests.len(), 2);
     assert!(requests[1].body.to_string().contains("said on the node"));
@@ -111,7 +116,10 @@ async fn a_chat_with_an_approval_runs_its_tool_on_the_node() {
 async fn cancelling_a_run_cancels_its_call_on_the_nodes_server() {
     let (_node, sb) = node_and_host();
     let llm = ScriptedLlm::start(vec![
-        Turn::tool_call("mcp__slowpy__long_task", json!({"steps": 600, "step_ms": 100})),
+        Turn::tool_call(
+            "mcp__slowpy__long_task",
+            json!({"steps": 600, "step_ms": 100}),
+        ),
         Turn::text("Never asked for."),
     ])
     .await;
@@ -157,7 +165,10 @@ async fn cancelling_a_run_cancels_its_call_on_the_nodes_server() {
         None,
     )
     .await;
-    assert_eq!(history["messages"][1]["toolCalls"][0]["status"], "cancelled", "{history}");
+    assert_eq!(
+        history["messages"][1]["toolCalls"][0]["status"], "cancelled",
+        "{history}"
+    );
     assert_eq!(llm.requests().len(), 1, "the model is not asked again");
     assert!(terminate(&mut served).success());
 }

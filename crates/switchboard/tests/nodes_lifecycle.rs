@@ -60,7 +60,11 @@ async fn a_node_killed_and_restarted_on_its_port_serves_the_next_call() {
     let (status, body) = call_tool(&served, &demo, "echo", json!({"text": "two"})).await;
     assert_eq!(body["code"], "MCP_UNREACHABLE", "{status} {body}");
     assert!(body["message"].as_str().unwrap().contains("box"), "{body}");
-    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
 
     node.restart();
     eventually("the node coming back up", || {
@@ -92,10 +96,26 @@ fn a_node_ended_with_sigterm_leaves_no_process_group_behind() {
     let mut node = NodeProc::start(NodeLaunch::plaintext(TOKEN));
     let sb = Switchboard::new();
     write_settings(&sb.data_dir(), "", &[node.section("box", &sb.data_dir())]);
-    sb.run(&["servers", "add", "boxdemo", "--command", BIN, "--arg", "demo-server", "--node", "box"])
-        .ok();
+    sb.run(&[
+        "servers",
+        "add",
+        "boxdemo",
+        "--command",
+        BIN,
+        "--arg",
+        "demo-server",
+        "--node",
+        "box",
+    ])
+    .ok();
     let python = Peers::locate().python_stdio(PyGen::V1);
-    let mut add = vec!["servers", "add", "boxpy", "--command", python.program.as_str()];
+    let mut add = vec![
+        "servers",
+        "add",
+        "boxpy",
+        "--command",
+        python.program.as_str(),
+    ];
     for arg in &python.args {
         add.extend(["--arg", arg.as_str()]);
     }
@@ -106,7 +126,8 @@ fn a_node_ended_with_sigterm_leaves_no_process_group_behind() {
     add.extend(["--node", "box"]);
     sb.run(&add).ok();
 
-    sb.run(&["call", "boxdemo", "echo", "--args", r#"{"text": "x"}"#]).ok();
+    sb.run(&["call", "boxdemo", "echo", "--args", r#"{"text": "x"}"#])
+        .ok();
     // A grandchild in the python server's group, which only a group kill ends.
     let grandchild: u32 = sb
         .run(&["call", "boxpy", "spawn_child"])
@@ -134,7 +155,10 @@ fn a_node_ended_with_sigterm_leaves_no_process_group_behind() {
         .build()
         .unwrap();
     for group in groups {
-        let left = runtime.block_on(process::wait_until_group_gone(group, Duration::from_secs(10)));
+        let left = runtime.block_on(process::wait_until_group_gone(
+            group,
+            Duration::from_secs(10),
+        ));
         assert!(left.is_empty(), "group {group} outlived the node: {left:?}");
     }
     assert!(!process::alive(grandchild));

@@ -7,11 +7,11 @@
 
 mod common;
 
+use common::Switchboard;
 use common::node::{NodeLaunch, NodeProc, descendants_running, write_settings};
 use common::postgres::FreshPostgres;
 use common::rest::{call_tool, create_server, demo_command, result_text, stdio_body};
 use common::serve::{serve, terminate};
-use common::Switchboard;
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -44,7 +44,11 @@ async fn two_replicas_share_one_server_process_on_the_node() {
     }
 
     let processes = descendants_running(node.pid(), "demo-server");
-    assert_eq!(processes.len(), 1, "one process for both replicas: {processes:?}");
+    assert_eq!(
+        processes.len(),
+        1,
+        "one process for both replicas: {processes:?}"
+    );
     for replica in [&a, &b] {
         assert!(descendants_running(replica.child.id(), "demo-server").is_empty());
     }

@@ -11,13 +11,13 @@ mod common;
 
 use std::sync::Arc;
 
+use common::Switchboard;
 use common::certs::Certs;
 use common::node::{NodeLaunch, NodeProc, NodeSection, write_settings};
 use common::rest::{
     call_tool, create_server, demo_command, eventually, health, result_text, send, stdio_body,
 };
 use common::serve::{Served, serve, terminate};
-use common::Switchboard;
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -27,7 +27,11 @@ const TOKEN: &str = "node-token-for-tests";
 async fn call_on(served: &Served, node: &str) -> (reqwest::StatusCode, Value, String) {
     let id = create_server(
         served,
-        stdio_body(&format!("on{}", node.replace('-', "")), &demo_command(), Some(node)),
+        stdio_body(
+            &format!("on{}", node.replace('-', "")),
+            &demo_command(),
+            Some(node),
+        ),
     )
     .await;
     let (status, body) = call_tool(served, &id, "echo", json!({"text": "hello"})).await;
@@ -67,12 +71,19 @@ async fn a_wrong_token_is_refused() {
 
     let entry = settled_state(&served, "box").await;
     assert_eq!(entry["state"], "down", "{entry}");
-    let why = entry["lastError"].as_str().unwrap_or_default().to_lowercase();
+    let why = entry["lastError"]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase();
     assert!(why.contains("token"), "{entry}");
     let health = health(&served, &id).await;
     assert_eq!(health["status"], "error", "{health}");
     assert!(
-        health["lastError"].as_str().unwrap_or_default().to_lowercase().contains("token"),
+        health["lastError"]
+            .as_str()
+            .unwrap_or_default()
+            .to_lowercase()
+            .contains("token"),
         "{health}"
     );
     assert!(terminate(&mut served).success());
@@ -95,7 +106,8 @@ async fn tls_with_the_right_ca_is_accepted_and_every_mismatch_refused() {
             tls.section("secure", &dir),
             // The same node by name, which its certificate also covers.
             tls.section("secure-by-name", &dir).with_url(&localhost),
-            tls.section("wrong-ca", &dir).with_ca(Some(certs.other_ca.clone())),
+            tls.section("wrong-ca", &dir)
+                .with_ca(Some(certs.other_ca.clone())),
             tls.section("http-to-tls", &dir)
                 .with_url(&tls.url.replace("https://", "http://"))
                 .with_ca(None),
@@ -119,7 +131,10 @@ async fn tls_with_the_right_ca_is_accepted_and_every_mismatch_refused() {
         assert_eq!(settled_state(&served, bad).await["state"], "down", "{bad}");
         let health = health(&served, &id).await;
         assert_eq!(health["status"], "error", "{bad}: {health}");
-        assert!(health["lastError"].as_str().unwrap().contains(bad), "{health}");
+        assert!(
+            health["lastError"].as_str().unwrap().contains(bad),
+            "{health}"
+        );
     }
     assert!(terminate(&mut served).success());
 }
@@ -145,18 +160,28 @@ async fn an_mtls_node_wants_the_hosts_certificate() {
     assert_eq!(result_text(&body), "hello");
     let (status, body, _) = call_on(&served, "without-cert").await;
     assert_eq!(body["code"], "MCP_UNREACHABLE", "{status} {body}");
-    assert_eq!(settled_state(&served, "without-cert").await["state"], "down");
+    assert_eq!(
+        settled_state(&served, "without-cert").await["state"],
+        "down"
+    );
     assert!(terminate(&mut served).success());
 }
 
 #[test]
 fn a_plaintext_node_on_a_public_address_refuses_to_start() {
-    let run = NodeLaunch::plaintext(TOKEN).run_to_exit("0.0.0.0:0").failed();
-    assert!(run.stderr.contains("refusing to serve without TLS"), "{run:#?}");
+    let run = NodeLaunch::plaintext(TOKEN)
+        .run_to_exit("0.0.0.0:0")
+        .failed();
+    assert!(
+        run.stderr.contains("refusing to serve without TLS"),
+        "{run:#?}"
+    );
 }
 
 #[test]
 fn a_node_without_a_token_refuses_to_start() {
-    let run = NodeLaunch::plaintext("").run_to_exit("127.0.0.1:0").failed();
+    let run = NodeLaunch::plaintext("")
+        .run_to_exit("127.0.0.1:0")
+        .failed();
     assert!(run.stderr.to_lowercase().contains("token"), "{run:#?}");
 }

@@ -40,7 +40,8 @@ impl Certs {
         let other = ca_certificate("Some other CA");
 
         let node_key = KeyPair::generate().unwrap();
-        let mut node = CertificateParams::new(vec!["localhost".into(), "127.0.0.1".into()]).unwrap();
+        let mut node =
+            CertificateParams::new(vec!["localhost".into(), "127.0.0.1".into()]).unwrap();
         node.distinguished_name.push(DnType::CommonName, "node");
         node.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
         let node_cert = node.signed_by(&node_key, &ca).unwrap();

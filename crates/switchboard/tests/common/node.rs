@@ -194,7 +194,12 @@ fn signal(child: &Child, signal: nix::sys::signal::Signal) {
 }
 
 fn port_of(url: &str) -> u16 {
-    url.rsplit_once(':').unwrap().1.trim_end_matches('/').parse().unwrap()
+    url.rsplit_once(':')
+        .unwrap()
+        .1
+        .trim_end_matches('/')
+        .parse()
+        .unwrap()
 }
 
 /// Spawns the node and reads its stderr up to the listening line; the rest of stderr keeps

@@ -35,9 +35,12 @@ impl FreshPostgres {
 
     pub async fn drop_database(self) {
         let mut admin = sqlx::PgConnection::connect(&self.admin_url).await.unwrap();
-        sqlx::query(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name))
-            .execute(&mut admin)
-            .await
-            .unwrap();
+        sqlx::query(&format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        ))
+        .execute(&mut admin)
+        .await
+        .unwrap();
     }
 }
