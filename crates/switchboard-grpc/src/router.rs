@@ -1,13 +1,29 @@
-//! [`Router`]: a [`ServerPool`] that sends each server with a `node` to that node and every
-//! other server to the local manager.
+//! [`Router`]: a [`ServerPool`](switchboard_mcp::ServerPool) that sends each server with a
+//! `node` to that node and every other server to the local manager.
 //!
-//! OWNED BY HELPER "client" (issue 15).
+//! Callers (the agent, the proxy, tool nodes, the REST routes) hold one pool and never ask
+//! where a server runs. A server on a node is sent with its spec and the admission the host's
+//! policy gave its owner (see [`admission`]); its errors come back as the errors it would have
+//! had locally, and a node that cannot be reached fails its calls with
+//! [`McpError::NodeUnreachable`] (`MCP_UNREACHABLE`) while its servers show `error`.
+//!
+//! The router follows every node with a task (see `client/watch.rs`) and forwards the local
+//! manager's status changes, so `status_changes` carries both. The tasks end when the router is
+//! shut down or dropped.
 
+mod admission;
+mod pool;
+
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use switchboard_mcp::{ConnectPolicy, ConnectionManager};
+use switchboard_core::ServerSpec;
+use switchboard_mcp::{ConnectPolicy, ConnectionManager, McpError, StatusChange};
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
 
-use crate::client::NodeConfig;
+use crate::client::{NodeClient, NodeConfig};
+use admission::Admissions;
 
 /// Why the nodes of the settings cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -16,8 +32,29 @@ pub enum RouterError {
     Node { node: String, reason: String },
 }
 
+/// How many status changes a slow subscriber may fall behind before it misses some.
+const CHANGES_CAPACITY: usize = 1024;
+
 pub struct Router {
-    // fields: helper "client"
+    local: Arc<ConnectionManager>,
+    /// In the order of the settings (for [`nodes`](switchboard_mcp::ServerPool::nodes)).
+    nodes: Vec<Arc<NodeClient>>,
+    by_name: HashMap<String, Arc<NodeClient>>,
+    admissions: Admissions,
+    changes: broadcast::Sender<StatusChange>,
+    stop: CancellationToken,
+}
+
+impl Drop for Router {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+/// Where one server runs.
+enum Route<'a> {
+    Local,
+    Node(&'a NodeClient),
 }
 
 impl Router {
@@ -29,12 +66,88 @@ impl Router {
         nodes: Vec<NodeConfig>,
         policy: Arc<dyn ConnectPolicy>,
     ) -> Result<Self, RouterError> {
-        let _ = (local, nodes, policy);
-        unimplemented!("helper client")
+        let mut by_name = HashMap::new();
+        let mut clients = Vec::with_capacity(nodes.len());
+        for config in &nodes {
+            let client = Arc::new(NodeClient::new(config)?);
+            if by_name
+                .insert(config.name.clone(), Arc::clone(&client))
+                .is_some()
+            {
+                return Err(RouterError::Node {
+                    node: config.name.clone(),
+                    reason: "it is configured twice".into(),
+                });
+            }
+            clients.push(client);
+        }
+        let changes = broadcast::channel(CHANGES_CAPACITY).0;
+        let stop = CancellationToken::new();
+        for client in &clients {
+            let client = Arc::clone(client);
+            let (changes, stop) = (changes.clone(), stop.clone());
+            tokio::spawn(async move { client.follow(changes, stop).await });
+        }
+        tokio::spawn(forward(
+            local.status_changes(),
+            changes.clone(),
+            stop.clone(),
+        ));
+        Ok(Self {
+            local,
+            nodes: clients,
+            by_name,
+            admissions: Admissions::new(policy),
+            changes,
+            stop,
+        })
     }
 
     /// The local manager (stdio process groups of local servers, for tests).
     pub fn local(&self) -> &Arc<ConnectionManager> {
-        unimplemented!("helper client")
+        &self.local
+    }
+
+    /// The client of the node called `name`.
+    pub fn node(&self, name: &str) -> Option<&Arc<NodeClient>> {
+        self.by_name.get(name)
+    }
+
+    fn route(&self, spec: &ServerSpec) -> Result<Route<'_>, McpError> {
+        let Some(name) = spec.node.as_deref() else {
+            return Ok(Route::Local);
+        };
+        let node = self
+            .by_name
+            .get(name)
+            .ok_or_else(|| McpError::UnknownNode {
+                node: name.to_owned(),
+            })?;
+        if self.stop.is_cancelled() {
+            return Err(McpError::ShutDown);
+        }
+        Ok(Route::Node(node))
+    }
+}
+
+/// Copies the local manager's status changes onto the router's until `stop`.
+async fn forward(
+    mut local: broadcast::Receiver<StatusChange>,
+    changes: broadcast::Sender<StatusChange>,
+    stop: CancellationToken,
+) {
+    loop {
+        let change = tokio::select! {
+            biased;
+            () = stop.cancelled() => return,
+            change = local.recv() => change,
+        };
+        match change {
+            Ok(change) => {
+                let _ = changes.send(change);
+            }
+            Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
     }
 }

@@ -11,8 +11,7 @@ use rmcp::model::ErrorData;
 use sha2::{Digest, Sha256};
 use switchboard_core::{ErrorCode, OwnerId, RetrySafety, ServerId, ServerSpec};
 use switchboard_mcp::{
-    Admission, ConnectionSnapshot, ConnectionStatus, McpError, Progress, RetryPolicy,
-    ServerDetails,
+    Admission, ConnectionSnapshot, ConnectionStatus, McpError, Progress, RetryPolicy, ServerDetails,
 };
 
 use crate::pb;

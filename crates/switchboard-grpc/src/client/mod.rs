@@ -2,9 +2,27 @@
 //! follows the node's `Watch` stream (reconnecting with backoff) to know its servers' status
 //! and its health.
 //!
-//! OWNED BY HELPER "client" (issue 15).
+//! A [`NodeClient`] does what the local manager does for one server, over gRPC: the caller
+//! (the [`Router`](crate::Router)) has already asked its policy and built the
+//! [`ServerRef`](crate::pb::ServerRef) the node needs. Errors of the node's servers come back
+//! as the same [`McpError`](switchboard_mcp::McpError)s they would have been locally; a node
+//! that cannot be reached is [`McpError::NodeUnreachable`](switchboard_mcp::McpError).
+
+mod call;
+mod endpoint;
+mod failure;
+mod rpc;
+mod watch;
 
 use std::fmt;
+
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::Channel;
+
+use crate::pb::mcp_node_client::McpNodeClient;
+use crate::router::RouterError;
+use endpoint::Bearer;
+use watch::Watched;
 
 /// One `[nodes.NAME]` of the settings file.
 #[derive(Clone)]
@@ -36,7 +54,55 @@ impl fmt::Debug for NodeConfig {
     }
 }
 
-/// One node as the host reaches it.
+type Rpc = McpNodeClient<InterceptedService<Channel, Bearer>>;
+
+/// One node as the host reaches it: requests on one shared channel, and what the node's status
+/// stream last said.
 pub struct NodeClient {
-    // fields: helper "client"
+    name: String,
+    url: String,
+    rpc: Rpc,
+    watched: Watched,
+}
+
+impl fmt::Debug for NodeClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("NodeClient")
+            .field("name", &self.name)
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl NodeClient {
+    /// Checks `config` (an `https://` URL with a CA, or `http://` to a loopback address unless
+    /// plaintext is allowed; a token a header can carry) and makes the channel, which connects
+    /// on first use. Must be called inside a Tokio runtime.
+    pub fn new(config: &NodeConfig) -> Result<Self, RouterError> {
+        let bearer = Bearer::new(config)?;
+        let channel = endpoint::channel(config)?;
+        let rpc = McpNodeClient::with_interceptor(channel, bearer)
+            .max_decoding_message_size(endpoint::MAX_MESSAGE)
+            .max_encoding_message_size(endpoint::MAX_MESSAGE);
+        Ok(Self {
+            name: config.name.clone(),
+            url: config.url.clone(),
+            rpc,
+            watched: Watched::default(),
+        })
+    }
+
+    /// The node's name in the settings.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// A handle for one request: clones share the channel.
+    fn rpc(&self) -> Rpc {
+        self.rpc.clone()
+    }
 }

@@ -1,13 +1,35 @@
 //! The node: `switchboard node --listen ADDR` serves [`McpNode`](crate::pb::mcp_node_server)
-//! over a [`ConnectionManager`](switchboard_mcp::ConnectionManager) of its own.
+//! over a [`ConnectionManager`] of its own.
 //!
-//! OWNED BY HELPER "node" (issue 15): service.rs (the tonic service), auth.rs (the token,
-//! constant time), tls.rs (rustls), policy.rs (the node's launch rules), this file (bind/run).
+//! [`service`] is the tonic service, [`auth`] the token (constant time), [`tls`] rustls,
+//! [`policy`] the node's own launch rules; this file binds the listener (refusing an empty
+//! token and plaintext off loopback) and runs the server until it is told to stop, then ends
+//! every stdio server's process group.
+
+mod auth;
+mod call;
+mod policy;
+mod service;
+mod specs;
+mod tls;
+mod tools;
+mod watch;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
 
 use switchboard_core::{DestinationRules, LaunchRules};
-use switchboard_mcp::ManagerConfig;
+use switchboard_mcp::{ConnectionManager, ManagerConfig};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tonic::transport::Server;
+use tonic::transport::server::TcpIncoming;
+
+use crate::pb::mcp_node_server::McpNodeServer;
+use auth::TokenCheck;
+use policy::NodePolicy;
+use service::NodeService;
 
 /// How a node runs.
 pub struct NodeOptions {
@@ -57,27 +79,143 @@ pub enum NodeError {
 
 /// A node bound to its address, not yet serving.
 pub struct Node {
-    // fields: helper "node"
+    listener: TcpListener,
+    address: SocketAddr,
+    server: Server,
+    token: TokenCheck,
+    manager: ConnectionManager,
+    policy: Arc<NodePolicy>,
 }
+
+/// The largest request a host may send (a spec with its arguments) and the largest answer
+/// (a tool's result, a resource) the node sends.
+const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+/// HTTP/2 pings find a host that vanished without closing its connection.
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(20);
+const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
+/// TCP keepalive on accepted connections, for the same reason below HTTP/2.
+const TCP_KEEPALIVE: Duration = Duration::from_secs(60);
+/// How long calls still running when the node is told to stop may take to finish before the
+/// servers are closed under them.
+const DRAIN: Duration = Duration::from_secs(5);
+/// How long the server may take to close its connections once the servers are closed.
+const CLOSE: Duration = Duration::from_secs(10);
 
 impl Node {
     /// Checks the options (token, TLS or loopback) and binds the listener.
     pub async fn bind(options: NodeOptions) -> Result<Node, NodeError> {
-        let _ = options;
-        unimplemented!("helper node")
+        let NodeOptions {
+            listen,
+            token,
+            tls,
+            allow_plaintext,
+            launch,
+            destinations,
+            manager,
+        } = options;
+        if token.trim().is_empty() {
+            return Err(NodeError::NoToken);
+        }
+        if tls.is_none() && !allow_plaintext && !listen.ip().is_loopback() {
+            return Err(NodeError::PlaintextRefused(listen));
+        }
+        let mut server = Server::builder()
+            .tcp_nodelay(true)
+            .tcp_keepalive(Some(TCP_KEEPALIVE))
+            .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
+            .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT));
+        if let Some(tls) = &tls {
+            server = server
+                .tls_config(tls::server_tls(tls))
+                .map_err(|error| NodeError::Tls(error.to_string()))?;
+        }
+        let listener = TcpListener::bind(listen)
+            .await
+            .map_err(|source| NodeError::Bind {
+                address: listen,
+                source,
+            })?;
+        let address = listener.local_addr().map_err(|source| NodeError::Bind {
+            address: listen,
+            source,
+        })?;
+        let policy = Arc::new(NodePolicy::new(launch, destinations));
+        let manager = ConnectionManager::with_policy(manager, policy.clone());
+        Ok(Node {
+            listener,
+            address,
+            server,
+            token: TokenCheck::new(&token),
+            manager,
+            policy,
+        })
     }
 
     /// The address it listens on (the port, when 0 was asked for).
     pub fn local_addr(&self) -> SocketAddr {
-        unimplemented!("helper node")
+        self.address
+    }
+
+    /// The node's pool (a clone sharing its connections): its process groups, for tests and
+    /// diagnostics.
+    pub fn manager(&self) -> ConnectionManager {
+        self.manager.clone()
     }
 
     /// Serves until `shutdown` completes, then ends every stdio server's process group.
+    ///
+    /// Once told to stop, the node accepts no new connection and ends `Watch` streams; calls
+    /// still running get a few seconds to finish, then the servers are closed under them
+    /// (they end as lost) and the connections close.
     pub async fn run(
         self,
         shutdown: impl std::future::Future<Output = ()> + Send + 'static,
     ) -> Result<(), NodeError> {
-        let _ = shutdown;
-        unimplemented!("helper node")
+        let Node {
+            listener,
+            mut server,
+            token,
+            manager,
+            policy,
+            ..
+        } = self;
+        let stop = CancellationToken::new();
+        let service = NodeService::new(manager.clone(), policy, stop.clone());
+        let service = McpNodeServer::new(service)
+            .max_decoding_message_size(MAX_MESSAGE_BYTES)
+            .max_encoding_message_size(MAX_MESSAGE_BYTES);
+        let service = tonic::service::interceptor::InterceptedService::new(service, token);
+        let incoming = TcpIncoming::from(listener)
+            .with_nodelay(Some(true))
+            .with_keepalive(Some(TCP_KEEPALIVE));
+        let stopping = stop.clone();
+        let signal = async move {
+            shutdown.await;
+            stopping.cancel();
+        };
+        let serving = server
+            .add_service(service)
+            .serve_with_incoming_shutdown(incoming, signal);
+        tokio::pin!(serving);
+        let served = tokio::select! {
+            served = &mut serving => served,
+            () = async {
+                stop.cancelled().await;
+                tokio::time::sleep(DRAIN).await;
+            } => {
+                // Calls still running end as lost when their servers close; then the
+                // connections can close.
+                manager.shutdown().await;
+                match tokio::time::timeout(CLOSE, &mut serving).await {
+                    Ok(served) => served,
+                    Err(_) => {
+                        tracing::warn!("connections still open after the node stopped serving");
+                        Ok(())
+                    }
+                }
+            }
+        };
+        manager.shutdown().await;
+        served.map_err(|error| NodeError::Serve(error.to_string()))
     }
 }

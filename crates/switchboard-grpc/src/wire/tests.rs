@@ -10,7 +10,9 @@ fn errors_the_host_treats_specially_come_back_as_the_same_variant() {
         server: "fs".into(),
         tool: "write".into(),
     });
-    assert!(matches!(&lost, McpError::LostAfterSend { server, tool } if server == "fs" && tool == "write"));
+    assert!(
+        matches!(&lost, McpError::LostAfterSend { server, tool } if server == "fs" && tool == "write")
+    );
     assert_eq!(lost.retry_safety(), RetrySafety::IfIdempotent);
 
     let timeout = round_trip(McpError::Timeout {
@@ -18,15 +20,22 @@ fn errors_the_host_treats_specially_come_back_as_the_same_variant() {
         method: "tools/call".into(),
         timeout: Duration::from_millis(1500),
     });
-    assert!(matches!(timeout, McpError::Timeout { timeout, .. } if timeout == Duration::from_millis(1500)));
+    assert!(
+        matches!(timeout, McpError::Timeout { timeout, .. } if timeout == Duration::from_millis(1500))
+    );
 
     let invalid = round_trip(McpError::Server {
         server: "fs".into(),
         error: ErrorData::invalid_params("no such path", None),
     });
     assert_eq!(invalid.code(), ErrorCode::McpInvalidParams);
-    assert!(matches!(round_trip(McpError::Cancelled), McpError::Cancelled));
-    assert!(matches!(round_trip(McpError::ShutDown), McpError::NodeUnreachable { node, .. } if node == "box"));
+    assert!(matches!(
+        round_trip(McpError::Cancelled),
+        McpError::Cancelled
+    ));
+    assert!(
+        matches!(round_trip(McpError::ShutDown), McpError::NodeUnreachable { node, .. } if node == "box")
+    );
 }
 
 #[test]
@@ -72,8 +81,11 @@ fn a_status_round_trips() {
         last_active_at: Some(42),
         server: None,
     };
-    let (owner, server, back) =
-        status_from_pb(status_to_pb(&OwnerId("u".into()), &ServerId("s".into()), &snapshot));
+    let (owner, server, back) = status_from_pb(status_to_pb(
+        &OwnerId("u".into()),
+        &ServerId("s".into()),
+        &snapshot,
+    ));
     assert_eq!((owner.0.as_str(), server.0.as_str()), ("u", "s"));
     assert_eq!(back.status, ConnectionStatus::Error);
     assert_eq!(back.last_error.as_deref(), Some("gone"));

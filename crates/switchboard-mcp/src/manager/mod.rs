@@ -313,6 +313,41 @@ impl ConnectionManager {
     }
 }
 
+impl ConnectionManager {
+    /// The state of every connection slot the pool holds, with its owner and server (a node
+    /// sends these to a host that starts watching it).
+    pub fn snapshots(&self) -> Vec<(OwnerId, ServerId, ConnectionSnapshot)> {
+        let entries: Vec<((OwnerId, ServerId), Arc<Entry>)> = self
+            .inner
+            .entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .map(|(key, entry)| (key.clone(), Arc::clone(entry)))
+            .collect();
+        entries
+            .into_iter()
+            .map(|((owner, server), entry)| (owner, server, entry.snapshot()))
+            .collect()
+    }
+
+    /// How many stdio servers are running (connections with a process group).
+    pub fn process_count(&self) -> usize {
+        let entries: Vec<Arc<Entry>> = self
+            .inner
+            .entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .cloned()
+            .collect();
+        entries
+            .iter()
+            .filter(|entry| entry.process_group().is_some())
+            .count()
+    }
+}
+
 /// `result` with `spec`'s secrets cut out of its error: every error the manager hands out
 /// passes here (see [`crate::redact`]).
 fn clean<T>(result: Result<T, McpError>, spec: &ServerSpec) -> Result<T, McpError> {

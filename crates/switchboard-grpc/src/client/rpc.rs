@@ -1,0 +1,174 @@
+//! The node's one-answer requests: tools, resources, prompts, a test connection, closing a
+//! connection, and health.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource};
+use serde::de::DeserializeOwned;
+use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
+use switchboard_mcp::{McpError, ServerReport};
+use tonic::{Response, Status};
+
+use super::{NodeClient, failure};
+use crate::pb::{self, get_tools_response, json_reply};
+use crate::wire;
+
+/// How long the node may take to say what it is.
+const HEALTH_TIMEOUT: Duration = Duration::from_secs(5);
+
+impl NodeClient {
+    /// Every tool of the server (the node's cache when fresh).
+    pub async fn get_tools(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+    ) -> Result<Arc<Vec<ToolInfo>>, McpError> {
+        let request = pb::GetToolsRequest {
+            server: Some(server),
+        };
+        let reply = self
+            .rpc()
+            .get_tools(request)
+            .await
+            .map_err(|status| failure::unreachable(&self.name, &status))?
+            .into_inner();
+        match reply.outcome {
+            Some(get_tools_response::Outcome::Tools(list)) => {
+                serde_json::from_slice::<Vec<ToolInfo>>(&list.tools_json)
+                    .map(Arc::new)
+                    .map_err(|error| failure::unreadable(&spec.name, "a tool list", &error))
+            }
+            Some(get_tools_response::Outcome::Error(error)) => {
+                Err(wire::error_from_pb(&self.name, error))
+            }
+            None => Err(failure::empty_reply(&spec.name, "GetTools")),
+        }
+    }
+
+    pub async fn list_resources(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+    ) -> Result<Vec<Resource>, McpError> {
+        let reply = self.rpc().list_resources(request(server)).await;
+        self.json(spec, "a resource list", reply)
+    }
+
+    pub async fn read_resource(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        uri: &str,
+    ) -> Result<ReadResourceResult, McpError> {
+        let request = pb::ReadResourceRequest {
+            server: Some(server),
+            uri: uri.to_owned(),
+        };
+        let reply = self.rpc().read_resource(request).await;
+        self.json(spec, "a resource", reply)
+    }
+
+    pub async fn list_prompts(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+    ) -> Result<Vec<Prompt>, McpError> {
+        let reply = self.rpc().list_prompts(request(server)).await;
+        self.json(spec, "a prompt list", reply)
+    }
+
+    pub async fn get_prompt(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        name: &str,
+        arguments: Option<JsonObject>,
+    ) -> Result<GetPromptResult, McpError> {
+        let request = pb::GetPromptRequest {
+            server: Some(server),
+            name: name.to_owned(),
+            arguments_json: arguments_json(spec, arguments.as_ref())?,
+        };
+        let reply = self.rpc().get_prompt(request).await;
+        self.json(spec, "a prompt", reply)
+    }
+
+    /// Connects to the server on the node just to look; the node's pool is not touched.
+    pub async fn test_connection(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+    ) -> Result<ServerReport, McpError> {
+        let reply = self.rpc().test_connection(request(server)).await;
+        self.json(spec, "a server report", reply)
+    }
+
+    /// Closes the node's connection to `server` for `owner`.
+    pub async fn disconnect(&self, owner: &OwnerId, server: &ServerId) -> Result<(), McpError> {
+        let request = pb::DisconnectRequest {
+            owner: owner.0.clone(),
+            server_id: server.0.clone(),
+        };
+        self.rpc()
+            .disconnect(request)
+            .await
+            .map(|_| ())
+            .map_err(|status| failure::unreachable(&self.name, &status))
+    }
+
+    /// Asks the node what it is (its version, its connections and processes).
+    pub async fn check_health(&self) -> Result<pb::HealthReply, McpError> {
+        let mut rpc = self.rpc();
+        let asked = tokio::time::timeout(HEALTH_TIMEOUT, rpc.health(pb::HealthRequest {}));
+        match asked.await {
+            Ok(Ok(reply)) => Ok(reply.into_inner()),
+            Ok(Err(status)) => Err(failure::unreachable(&self.name, &status)),
+            Err(_) => Err(McpError::NodeUnreachable {
+                node: self.name.clone(),
+                detail: format!(
+                    "it did not answer a health check within {}s",
+                    HEALTH_TIMEOUT.as_secs()
+                ),
+            }),
+        }
+    }
+
+    /// A [`pb::JsonReply`] read as `T`.
+    fn json<T: DeserializeOwned>(
+        &self,
+        spec: &ServerSpec,
+        what: &str,
+        reply: Result<Response<pb::JsonReply>, Status>,
+    ) -> Result<T, McpError> {
+        let reply = reply
+            .map_err(|status| failure::unreachable(&self.name, &status))?
+            .into_inner();
+        match reply.outcome {
+            Some(json_reply::Outcome::Json(json)) => serde_json::from_slice(&json)
+                .map_err(|error| failure::unreadable(&spec.name, what, &error)),
+            Some(json_reply::Outcome::Error(error)) => Err(wire::error_from_pb(&self.name, error)),
+            None => Err(failure::empty_reply(&spec.name, what)),
+        }
+    }
+}
+
+fn request(server: pb::ServerRef) -> pb::ServerRequest {
+    pb::ServerRequest {
+        server: Some(server),
+    }
+}
+
+/// Arguments as the JSON object the node expects, or nothing.
+pub(super) fn arguments_json(
+    spec: &ServerSpec,
+    arguments: Option<&JsonObject>,
+) -> Result<Vec<u8>, McpError> {
+    match arguments {
+        None => Ok(Vec::new()),
+        Some(arguments) => serde_json::to_vec(arguments).map_err(|error| McpError::Protocol {
+            server: spec.name.clone(),
+            detail: format!("the arguments could not be written as JSON: {error}"),
+        }),
+    }
+}

@@ -1,0 +1,254 @@
+//! The tonic service: `McpNode` over the node's [`ConnectionManager`].
+//!
+//! Every request names its server by spec ([`SpecCache`]); the manager pools connections by
+//! (owner, server), so hosts sending the same spec share one process. What goes wrong in the
+//! MCP layer is an answer (`NodeError` inside the reply, worded and redacted by the manager),
+//! not a gRPC failure: a tonic `Status` means the request itself was wrong (no server, JSON
+//! that cannot be read) or, from the interceptor, the token.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::JsonObject;
+use serde::Serialize;
+use switchboard_core::{OwnerId, ServerId};
+use switchboard_mcp::{CallOptions, ConnectionManager, McpError};
+use tokio_util::sync::CancellationToken;
+use tonic::{Request, Response, Status, Streaming};
+
+use super::call::CallStream;
+use super::policy::NodePolicy;
+use super::specs::{Resolved, SpecCache};
+use super::tools::ToolLists;
+use super::watch::{WatchStream, watch};
+use crate::{pb, wire};
+
+pub(crate) struct NodeService {
+    manager: ConnectionManager,
+    policy: Arc<NodePolicy>,
+    specs: SpecCache,
+    tools: ToolLists,
+    /// Cancelled when the node stops: `Watch` streams end then.
+    stop: CancellationToken,
+}
+
+impl NodeService {
+    pub(crate) fn new(
+        manager: ConnectionManager,
+        policy: Arc<NodePolicy>,
+        stop: CancellationToken,
+    ) -> Self {
+        Self {
+            manager,
+            policy,
+            specs: SpecCache::new(),
+            tools: ToolLists::new(),
+            stop,
+        }
+    }
+
+    fn resolve(&self, server: Option<pb::ServerRef>) -> Result<Resolved, Status> {
+        self.specs.resolve(server, &self.policy)
+    }
+
+    fn tool_list(
+        &self,
+        owner: &OwnerId,
+        server: &ServerId,
+        tools: &Arc<Vec<switchboard_core::ToolInfo>>,
+    ) -> pb::get_tools_response::Outcome {
+        match self.tools.encode(owner, server, tools) {
+            Ok((tools_json, generation)) => {
+                let snapshot = self.manager.snapshot(owner, server);
+                pb::get_tools_response::Outcome::Tools(pb::ToolList {
+                    tools_json,
+                    generation,
+                    status: Some(wire::status_to_pb(owner, server, &snapshot)),
+                })
+            }
+            Err(error) => pb::get_tools_response::Outcome::Error(unwritable(&error)),
+        }
+    }
+}
+
+#[tonic::async_trait]
+impl pb::mcp_node_server::McpNode for NodeService {
+    async fn get_tools(
+        &self,
+        request: Request<pb::GetToolsRequest>,
+    ) -> Result<Response<pb::GetToolsResponse>, Status> {
+        let Resolved { owner, spec } = self.resolve(request.into_inner().server)?;
+        let outcome = match self.manager.list_tools(&owner, &spec).await {
+            Ok(tools) => self.tool_list(&owner, &spec.id, &tools),
+            Err(error) => pb::get_tools_response::Outcome::Error(wire::error_to_pb(&error)),
+        };
+        Ok(Response::new(pb::GetToolsResponse {
+            outcome: Some(outcome),
+        }))
+    }
+
+    type CallToolStream = CallStream;
+
+    async fn call_tool(
+        &self,
+        request: Request<Streaming<pb::CallToolRequest>>,
+    ) -> Result<Response<CallStream>, Status> {
+        let mut host = request.into_inner();
+        let start = match host.message().await? {
+            Some(pb::CallToolRequest {
+                message: Some(pb::call_tool_request::Message::Start(start)),
+            }) => start,
+            _ => return Err(Status::invalid_argument("a call must begin with `start`")),
+        };
+        let Resolved { owner, spec } = self.resolve(start.server)?;
+        let arguments = json_object(&start.arguments_json, "arguments_json")?;
+        let cancel = CancellationToken::new();
+        let (progress, reports) = tokio::sync::mpsc::unbounded_channel();
+        let options = CallOptions {
+            cancel: cancel.clone(),
+            progress: Some(progress),
+            timeout: (start.timeout_ms > 0).then(|| Duration::from_millis(start.timeout_ms)),
+            retry: start.retry.as_ref().map(wire::retry_from_pb),
+        };
+        let manager = self.manager.clone();
+        let tool = start.tool;
+        let call = Box::pin(async move {
+            manager
+                .call_tool(&owner, &spec, &tool, arguments, options)
+                .await
+        });
+        // Answered at once: the host knows the call was accepted before the tool runs.
+        Ok(Response::new(CallStream::new(call, reports, host, cancel)))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Request<pb::ServerRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let Resolved { owner, spec } = self.resolve(request.into_inner().server)?;
+        Ok(json_reply(self.manager.list_resources(&owner, &spec).await))
+    }
+
+    async fn read_resource(
+        &self,
+        request: Request<pb::ReadResourceRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let request = request.into_inner();
+        let Resolved { owner, spec } = self.resolve(request.server)?;
+        Ok(json_reply(
+            self.manager
+                .read_resource(&owner, &spec, &request.uri)
+                .await,
+        ))
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Request<pb::ServerRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let Resolved { owner, spec } = self.resolve(request.into_inner().server)?;
+        Ok(json_reply(self.manager.list_prompts(&owner, &spec).await))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: Request<pb::GetPromptRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let request = request.into_inner();
+        let Resolved { owner, spec } = self.resolve(request.server)?;
+        let arguments = json_object(&request.arguments_json, "arguments_json")?;
+        Ok(json_reply(
+            self.manager
+                .get_prompt(&owner, &spec, &request.name, arguments)
+                .await,
+        ))
+    }
+
+    async fn test_connection(
+        &self,
+        request: Request<pb::ServerRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let Resolved { owner, spec } = self.resolve(request.into_inner().server)?;
+        Ok(json_reply(
+            self.manager.test_connection(&owner, &spec).await,
+        ))
+    }
+
+    async fn disconnect(
+        &self,
+        request: Request<pb::DisconnectRequest>,
+    ) -> Result<Response<pb::DisconnectReply>, Status> {
+        let request = request.into_inner();
+        if request.owner.is_empty() || request.server_id.is_empty() {
+            return Err(Status::invalid_argument(
+                "a disconnect names the owner and the server",
+            ));
+        }
+        let (owner, server) = (OwnerId(request.owner), ServerId(request.server_id));
+        self.manager.disconnect(&owner, &server).await;
+        self.tools.forget(&owner, &server);
+        Ok(Response::new(pb::DisconnectReply {}))
+    }
+
+    async fn health(
+        &self,
+        _request: Request<pb::HealthRequest>,
+    ) -> Result<Response<pb::HealthReply>, Status> {
+        let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Ok(Response::new(pb::HealthReply {
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            servers: count(self.manager.snapshots().len()),
+            processes: count(self.manager.process_count()),
+        }))
+    }
+
+    type WatchStream = WatchStream;
+
+    async fn watch(
+        &self,
+        _request: Request<pb::WatchRequest>,
+    ) -> Result<Response<WatchStream>, Status> {
+        Ok(Response::new(watch(
+            self.manager.clone(),
+            self.stop.clone(),
+        )))
+    }
+}
+
+/// A JSON object sent as bytes (`arguments_json`), empty for none.
+fn json_object(json: &[u8], field: &str) -> Result<Option<JsonObject>, Status> {
+    if json.is_empty() {
+        return Ok(None);
+    }
+    match serde_json::from_slice::<serde_json::Value>(json) {
+        Ok(serde_json::Value::Object(object)) => Ok(Some(object)),
+        Ok(serde_json::Value::Null) => Ok(None),
+        // Neither the value nor serde's message (which may quote it) is echoed.
+        Ok(_) => Err(Status::invalid_argument(format!(
+            "{field} must be a JSON object"
+        ))),
+        Err(error) => Err(Status::invalid_argument(format!(
+            "{field} is not JSON (line {}, column {})",
+            error.line(),
+            error.column()
+        ))),
+    }
+}
+
+fn json_reply<T: Serialize>(result: Result<T, McpError>) -> Response<pb::JsonReply> {
+    let outcome = match result.map(|value| serde_json::to_vec(&value)) {
+        Ok(Ok(json)) => pb::json_reply::Outcome::Json(json),
+        Ok(Err(error)) => pb::json_reply::Outcome::Error(unwritable(&error)),
+        Err(error) => pb::json_reply::Outcome::Error(wire::error_to_pb(&error)),
+    };
+    Response::new(pb::JsonReply {
+        outcome: Some(outcome),
+    })
+}
+
+fn unwritable(error: &serde_json::Error) -> pb::NodeError {
+    wire::error_to_pb(&McpError::Protocol {
+        server: String::new(),
+        detail: format!("the answer could not be written as JSON: {error}"),
+    })
+}

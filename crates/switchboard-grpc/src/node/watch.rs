@@ -1,0 +1,79 @@
+//! `Watch`: the status of every connection slot, then every change as it happens.
+//!
+//! The stream subscribes to the manager's changes before it reads the full state, so nothing
+//! that happens in between is missed. A host that reads too slowly misses changes rather than
+//! slow the node: the manager's broadcast reports `Lagged`, and the host gets `lagged` and the
+//! full state again. Each change is sent as the connection's current snapshot (with its
+//! server details and last activity), not only the bare status of the event. The stream ends
+//! when the node stops.
+
+use std::collections::VecDeque;
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use switchboard_mcp::ConnectionManager;
+use tokio::sync::broadcast::error::RecvError;
+use tokio_util::sync::CancellationToken;
+use tonic::Status;
+
+use crate::{pb, wire};
+
+type Event = pb::watch_event::Event;
+
+pub(crate) type WatchStream = BoxStream<'static, Result<pb::WatchEvent, Status>>;
+
+struct Watching {
+    manager: ConnectionManager,
+    changes: tokio::sync::broadcast::Receiver<switchboard_mcp::StatusChange>,
+    pending: VecDeque<Event>,
+    stop: CancellationToken,
+}
+
+pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> WatchStream {
+    let changes = manager.status_changes();
+    let mut state = Watching {
+        manager,
+        changes,
+        pending: VecDeque::new(),
+        stop,
+    };
+    state.push_full_state();
+    futures::stream::unfold(state, |mut state| async move {
+        loop {
+            if let Some(event) = state.pending.pop_front() {
+                let event = pb::WatchEvent { event: Some(event) };
+                return Some((Ok(event), state));
+            }
+            let received = tokio::select! {
+                received = state.changes.recv() => received,
+                () = state.stop.cancelled() => return None,
+            };
+            match received {
+                Ok(change) => {
+                    let snapshot = state.manager.snapshot(&change.owner, &change.server);
+                    state.pending.push_back(Event::Status(wire::status_to_pb(
+                        &change.owner,
+                        &change.server,
+                        &snapshot,
+                    )));
+                }
+                Err(RecvError::Lagged(_)) => {
+                    state.pending.push_back(Event::Lagged(pb::Lagged {}));
+                    state.push_full_state();
+                }
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    })
+    .boxed()
+}
+
+impl Watching {
+    fn push_full_state(&mut self) {
+        let all = self.manager.snapshots();
+        self.pending
+            .extend(all.iter().map(|(owner, server, snapshot)| {
+                Event::Status(wire::status_to_pb(owner, server, snapshot))
+            }));
+    }
+}

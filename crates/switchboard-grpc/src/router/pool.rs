@@ -1,0 +1,236 @@
+//! The [`ServerPool`] and [`ToolBackend`] of the [`Router`]: each method asks the local manager
+//! or the server's node.
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use rmcp::model::{
+    CallToolResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource,
+};
+use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
+use switchboard_mcp::{
+    CallOptions, ConnectionSnapshot, ConnectionStatus, ManagerConfig, McpError, NodeHealth,
+    ServerPool, ServerReport, ServerTools, StatusChange, ToolBackend,
+};
+use tokio::sync::broadcast;
+
+use super::{Route, Router};
+
+impl Router {
+    async fn tools_of(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+    ) -> Result<Arc<Vec<ToolInfo>>, McpError> {
+        match self.route(spec)? {
+            Route::Local => self.local.list_tools(owner, spec).await,
+            Route::Node(node) => {
+                let server = self.admissions.server_ref(owner, spec).await?;
+                node.get_tools(spec, server).await
+            }
+        }
+    }
+
+    async fn call_tool(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> Result<CallToolResult, McpError> {
+        match self.route(spec)? {
+            Route::Local => {
+                self.local
+                    .call_tool(owner, spec, tool, arguments, options)
+                    .await
+            }
+            Route::Node(node) => {
+                let server = self.admissions.server_ref(owner, spec).await?;
+                node.call_tool(spec, server, tool, arguments, options).await
+            }
+        }
+    }
+}
+
+impl ToolBackend for Router {
+    fn tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        servers: &'a [ServerSpec],
+    ) -> BoxFuture<'a, Vec<ServerTools>> {
+        Box::pin(async move {
+            let enabled = servers.iter().filter(|spec| spec.enabled);
+            let lists = futures::future::join_all(enabled.map(|spec| async move {
+                let tools = self
+                    .tools_of(owner, spec)
+                    .await
+                    .map(|tools| without_disabled(spec, tools));
+                (spec.clone(), tools)
+            }));
+            lists.await
+        })
+    }
+
+    fn call<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        Box::pin(self.call_tool(owner, server, tool, arguments, options))
+    }
+}
+
+/// The tools of `spec` its owner did not turn off, as the local manager's `tools` gives them.
+fn without_disabled(spec: &ServerSpec, tools: Arc<Vec<ToolInfo>>) -> Arc<Vec<ToolInfo>> {
+    if spec.disabled_tools.is_empty() {
+        return tools;
+    }
+    let kept = tools
+        .iter()
+        .filter(|tool| !spec.disabled_tools.contains(&tool.name))
+        .cloned()
+        .collect();
+    Arc::new(kept)
+}
+
+impl ServerPool for Router {
+    fn config(&self) -> &ManagerConfig {
+        self.local.config()
+    }
+
+    fn list_tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
+        Box::pin(self.tools_of(owner, spec))
+    }
+
+    fn list_resources<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Vec<Resource>, McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.list_resources(owner, spec).await,
+                Route::Node(node) => {
+                    let server = self.admissions.server_ref(owner, spec).await?;
+                    node.list_resources(spec, server).await
+                }
+            }
+        })
+    }
+
+    fn read_resource<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        uri: &'a str,
+    ) -> BoxFuture<'a, Result<ReadResourceResult, McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.read_resource(owner, spec, uri).await,
+                Route::Node(node) => {
+                    let server = self.admissions.server_ref(owner, spec).await?;
+                    node.read_resource(spec, server, uri).await
+                }
+            }
+        })
+    }
+
+    fn list_prompts<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Vec<Prompt>, McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.list_prompts(owner, spec).await,
+                Route::Node(node) => {
+                    let server = self.admissions.server_ref(owner, spec).await?;
+                    node.list_prompts(spec, server).await
+                }
+            }
+        })
+    }
+
+    fn get_prompt<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        name: &'a str,
+        arguments: Option<JsonObject>,
+    ) -> BoxFuture<'a, Result<GetPromptResult, McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.get_prompt(owner, spec, name, arguments).await,
+                Route::Node(node) => {
+                    let server = self.admissions.server_ref(owner, spec).await?;
+                    node.get_prompt(spec, server, name, arguments).await
+                }
+            }
+        })
+    }
+
+    fn test_connection<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<ServerReport, McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.test_connection(owner, spec).await,
+                Route::Node(node) => {
+                    let server = self.admissions.server_ref(owner, spec).await?;
+                    node.test_connection(spec, server).await
+                }
+            }
+        })
+    }
+
+    fn snapshot(&self, owner: &OwnerId, spec: &ServerSpec) -> ConnectionSnapshot {
+        match self.route(spec) {
+            Ok(Route::Local) => self.local.snapshot(owner, &spec.id),
+            Ok(Route::Node(node)) => node.snapshot(owner, &spec.id),
+            Err(error) => ConnectionSnapshot {
+                status: ConnectionStatus::Error,
+                last_error: Some(error.to_string()),
+                last_active_at: None,
+                server: None,
+            },
+        }
+    }
+
+    fn status_changes(&self) -> broadcast::Receiver<StatusChange> {
+        self.changes.subscribe()
+    }
+
+    /// The local connection always (the server may have run here before it was moved to a
+    /// node), and the node's when the server names one.
+    fn disconnect<'a>(&'a self, owner: &'a OwnerId, spec: &'a ServerSpec) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            self.local.disconnect(owner, &spec.id).await;
+            if let Ok(Route::Node(node)) = self.route(spec)
+                && let Err(error) = node.disconnect(owner, &spec.id).await
+            {
+                tracing::debug!(node = node.name(), %error, "could not close a connection on a node");
+            }
+        })
+    }
+
+    fn nodes(&self) -> Vec<NodeHealth> {
+        self.nodes.iter().map(|node| node.health()).collect()
+    }
+
+    fn shutdown(&self) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            self.stop.cancel();
+            self.local.shutdown().await;
+        })
+    }
+}
