@@ -62,8 +62,9 @@ impl NodeClient {
             opened = rpc.call_tool(requests) => opened,
         };
         let mut events = opened
-            .map_err(|status| failure::unreachable(&self.name, &status))?
+            .map_err(|status| failure::failed(&self.name, &spec.name, &status))?
             .into_inner();
+        self.reached();
         let lost = || McpError::LostAfterSend {
             server: spec.name.clone(),
             tool: tool.to_owned(),

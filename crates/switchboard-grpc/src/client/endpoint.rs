@@ -57,10 +57,21 @@ impl Bearer {
     }
 }
 
+/// A node's URL as it may be shown (in errors, to admins): a password or query values in it,
+/// which a node URL should not have, are hidden.
+pub(crate) fn shown_url(raw: &str) -> String {
+    if raw.contains('@') || raw.contains('?') {
+        switchboard_core::spec::redact_url(raw)
+    } else {
+        raw.to_owned()
+    }
+}
+
 /// The channel to `config`'s node, not connected yet.
 pub(crate) fn channel(config: &NodeConfig) -> Result<Channel, RouterError> {
+    let shown = shown_url(&config.url);
     let endpoint = Endpoint::from_shared(config.url.clone())
-        .map_err(|error| refuse(config, &format!("`{}` is not a URL: {error}", config.url)))?;
+        .map_err(|error| refuse(config, &format!("`{shown}` is not a URL: {error}")))?;
     let uri = endpoint.uri().clone();
     let host = uri
         .host()
@@ -69,7 +80,7 @@ pub(crate) fn channel(config: &NodeConfig) -> Result<Channel, RouterError> {
                 .trim_end_matches(']')
                 .to_owned()
         })
-        .ok_or_else(|| refuse(config, &format!("`{}` has no host", config.url)))?;
+        .ok_or_else(|| refuse(config, &format!("`{shown}` has no host")))?;
     let endpoint = endpoint
         .tcp_nodelay(true)
         .connect_timeout(CONNECT_TIMEOUT)
@@ -85,10 +96,9 @@ pub(crate) fn channel(config: &NodeConfig) -> Result<Channel, RouterError> {
                 return Err(refuse(
                     config,
                     &format!(
-                        "`{}` is plaintext to `{host}`, which is not a loopback address: use \
-                         https:// with the node's CA, or set allow_plaintext on a network you \
-                         trust",
-                        config.url
+                        "`{shown}` is plaintext to `{host}`, which is not a loopback address: \
+                         use https:// with the node's CA, or set allow_plaintext on a network \
+                         you trust"
                     ),
                 ));
             }
@@ -103,7 +113,7 @@ pub(crate) fn channel(config: &NodeConfig) -> Result<Channel, RouterError> {
         _ => {
             return Err(refuse(
                 config,
-                &format!("`{}` must start with https:// or http://", config.url),
+                &format!("`{shown}` must start with https:// or http://"),
             ));
         }
     };
@@ -166,5 +176,15 @@ mod tests {
         for host in ["example.com", "10.0.0.1", "0.0.0.0", "::"] {
             assert!(!is_loopback(host), "{host}");
         }
+    }
+
+    #[test]
+    fn secrets_in_a_url_are_not_shown() {
+        assert_eq!(shown_url("https://box:7443"), "https://box:7443");
+        let shown = shown_url("https://me:hunter2@box:7443/?key=abc");
+        assert!(
+            !shown.contains("hunter2") && !shown.contains("abc"),
+            "{shown}"
+        );
     }
 }

@@ -5,11 +5,32 @@
 //! itself: it cannot be reached, it refused this host, or the connection broke. Those are all
 //! [`McpError::NodeUnreachable`] when the request never reached a server. A tool call whose
 //! stream broke after it was opened is [`McpError::LostAfterSend`] instead (see `call.rs`).
+//! The one other kind is a request the node could not read (a malformed request, or a method
+//! an older node does not have): the same request would fail again, so it is a protocol error.
 
 use std::error::Error as _;
 
 use switchboard_mcp::McpError;
 use tonic::{Code, Status};
+
+/// What a request about the server `server` on `node` that failed with `status` means.
+pub(crate) fn failed(node: &str, server: &str, status: &Status) -> McpError {
+    match status.code() {
+        Code::InvalidArgument
+        | Code::Unimplemented
+        | Code::FailedPrecondition
+        | Code::OutOfRange
+        | Code::NotFound
+        | Code::AlreadyExists => McpError::Protocol {
+            server: server.to_owned(),
+            detail: format!(
+                "node `{node}` could not take the request: {}",
+                status.message()
+            ),
+        },
+        _ => unreachable(node, status),
+    }
+}
 
 /// The text of an unreachable node for a request that failed with `status`.
 pub(crate) fn unreachable(node: &str, status: &Status) -> McpError {

@@ -45,7 +45,7 @@ impl fmt::Debug for NodeConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("NodeConfig")
             .field("name", &self.name)
-            .field("url", &self.url)
+            .field("url", &endpoint::shown_url(&self.url))
             .field("token", &"***")
             .field("ca_pem", &self.ca_pem.is_some())
             .field("client_identity", &self.client_identity.is_some())
@@ -86,7 +86,7 @@ impl NodeClient {
             .max_encoding_message_size(endpoint::MAX_MESSAGE);
         Ok(Self {
             name: config.name.clone(),
-            url: config.url.clone(),
+            url: endpoint::shown_url(&config.url),
             rpc,
             watched: Watched::default(),
         })
@@ -97,6 +97,7 @@ impl NodeClient {
         &self.name
     }
 
+    /// Where it is reached (a password or query in the URL hidden).
     pub fn url(&self) -> &str {
         &self.url
     }

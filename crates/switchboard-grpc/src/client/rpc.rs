@@ -31,8 +31,9 @@ impl NodeClient {
             .rpc()
             .get_tools(request)
             .await
-            .map_err(|status| failure::unreachable(&self.name, &status))?
+            .map_err(|status| failure::failed(&self.name, &spec.name, &status))?
             .into_inner();
+        self.reached();
         match reply.outcome {
             Some(get_tools_response::Outcome::Tools(list)) => {
                 serde_json::from_slice::<Vec<ToolInfo>>(&list.tools_json)
@@ -142,8 +143,9 @@ impl NodeClient {
         reply: Result<Response<pb::JsonReply>, Status>,
     ) -> Result<T, McpError> {
         let reply = reply
-            .map_err(|status| failure::unreachable(&self.name, &status))?
+            .map_err(|status| failure::failed(&self.name, &spec.name, &status))?
             .into_inner();
+        self.reached();
         match reply.outcome {
             Some(json_reply::Outcome::Json(json)) => serde_json::from_slice(&json)
                 .map_err(|error| failure::unreadable(&spec.name, what, &error)),

@@ -4,13 +4,15 @@
 //! The node is `connecting` until its stream first opens, then `up`. When the stream fails the
 //! node is `down`: each of its servers the host knew of is reported in `error` ("node `x`
 //! cannot be reached: …"), and the host opens the stream again after 100 ms, doubling to 5 s.
-//! When it opens again the node's full state, which it sends first, replaces the host's copy:
-//! a restarted node has no connections, and its servers are `disconnected` until used.
+//! A request that reaches a node thought down cuts the wait short. When the stream opens again
+//! the node's full state, which it sends first, replaces the host's copy: a restarted node has
+//! no connections, and its servers are `disconnected` until used.
 //!
 //! The copy is behind a plain mutex that is never held across an await: requests read it
 //! (`snapshot`) while the task writes it.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
@@ -18,7 +20,7 @@ use switchboard_core::{OwnerId, ServerId};
 use switchboard_mcp::{
     ConnectionSnapshot, ConnectionStatus, McpError, NodeHealth, NodeState, StatusChange,
 };
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{Notify, broadcast, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::{NodeClient, failure};
@@ -35,6 +37,11 @@ pub(super) struct Watched {
     known: Mutex<Known>,
     /// The node's state, for whoever waits for it to change.
     state: watch::Sender<NodeState>,
+    /// Whether the node is down, read without the lock by every request that reached it.
+    down: AtomicBool,
+    /// A request reached a node thought down: try its status stream now, not after the
+    /// backoff.
+    reached: Notify,
 }
 
 impl Default for Watched {
@@ -42,6 +49,8 @@ impl Default for Watched {
         Self {
             known: Mutex::new(Known::default()),
             state: watch::channel(NodeState::Connecting).0,
+            down: AtomicBool::new(false),
+            reached: Notify::new(),
         }
     }
 }
@@ -76,6 +85,7 @@ impl Watched {
             let mut known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
             (f(&mut known), known.state)
         };
+        self.down.store(state == NodeState::Down, Ordering::Relaxed);
         self.state.send_if_modified(|current| {
             let changed = *current != state;
             *current = state;
@@ -86,6 +96,14 @@ impl Watched {
 }
 
 impl NodeClient {
+    /// A request reached the node: if it was thought down, its status stream is opened again
+    /// at once.
+    pub(super) fn reached(&self) {
+        if self.watched.down.load(Ordering::Relaxed) {
+            self.watched.reached.notify_one();
+        }
+    }
+
     /// The node's health as last seen.
     pub fn health(&self) -> NodeHealth {
         self.watched.read(|known| NodeHealth {
@@ -132,6 +150,7 @@ impl NodeClient {
             tokio::select! {
                 biased;
                 () = stop.cancelled() => return,
+                () = self.watched.reached.notified() => {}
                 () = tokio::time::sleep(backoff) => {}
             }
             backoff = (backoff * 2).min(MAX_BACKOFF);

@@ -79,7 +79,7 @@ mod tests {
             Some("Basic s3cret-token"),
             Some("Bearer "),
         ] {
-            let status = check.call(with(refused)).err().expect("refused");
+            let status = check.call(with(refused)).expect_err("refused");
             assert_eq!(status.code(), tonic::Code::Unauthenticated);
             assert_eq!(status.message(), "the node token is missing or wrong");
         }

@@ -127,3 +127,121 @@ pub async fn wait_for_change(
     .await
     .expect("the status change came")
 }
+
+/// A node serving on loopback in a runtime of its own, on its own thread, so that killing it
+/// drops everything it had (tasks, sockets, stdio processes) at once, as a crash would.
+pub struct TestNode {
+    pub address: std::net::SocketAddr,
+    kill: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl TestNode {
+    /// A plaintext node on 127.0.0.1:`port` (0: any free port) with [`TOKEN`].
+    pub async fn start(port: u16) -> TestNode {
+        Self::start_with(port, None).await
+    }
+
+    /// The same, serving TLS when `tls` is given.
+    pub async fn start_with(port: u16, tls: Option<switchboard_grpc::ServerTls>) -> TestNode {
+        let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+        let (kill, killed) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("the node's runtime");
+            runtime.block_on(async move {
+                let options = switchboard_grpc::NodeOptions {
+                    listen: std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+                    token: TOKEN.into(),
+                    tls,
+                    allow_plaintext: false,
+                    launch: Default::default(),
+                    destinations: Default::default(),
+                    manager: manager_config(),
+                };
+                let node = switchboard_grpc::Node::bind(options)
+                    .await
+                    .expect("the node binds");
+                let _ = ready_tx.send(node.local_addr());
+                tokio::select! {
+                    served = node.run(std::future::pending()) => {
+                        served.expect("the node serves");
+                    }
+                    _ = killed => {}
+                }
+            });
+            // Dropping the runtime drops every task of the node, its connections with them.
+            drop(runtime);
+        });
+        let address = ready_rx.await.expect("the node started");
+        TestNode {
+            address,
+            kill: Some(kill),
+            thread: Some(thread),
+        }
+    }
+
+    pub fn port(&self) -> u16 {
+        self.address.port()
+    }
+
+    /// Ends the node at once, without a graceful stop.
+    pub async fn kill(mut self) {
+        self.stop().await;
+    }
+
+    async fn stop(&mut self) {
+        if let Some(kill) = self.kill.take() {
+            let _ = kill.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            tokio::task::spawn_blocking(move || thread.join())
+                .await
+                .expect("joined")
+                .expect("the node's thread ended cleanly");
+        }
+    }
+}
+
+impl Drop for TestNode {
+    fn drop(&mut self) {
+        if let Some(kill) = self.kill.take() {
+            let _ = kill.send(());
+        }
+    }
+}
+
+/// A stdio server's spec from a peer's command.
+pub fn stdio_spec(name: &str, command: &switchboard_testkit::StdioCommand) -> ServerSpec {
+    let mut spec = ServerSpec::stdio(name, command.program.clone(), command.args.clone());
+    for (key, value) in &command.env {
+        spec.env.insert(key.clone(), value.clone());
+    }
+    spec
+}
+
+/// The same spec, run on `node`.
+pub fn on_node(mut spec: ServerSpec, node: &str) -> ServerSpec {
+    spec.node = Some(node.into());
+    spec
+}
+
+pub fn args(value: serde_json::Value) -> Option<rmcp::model::JsonObject> {
+    match value {
+        serde_json::Value::Object(map) => Some(map),
+        _ => None,
+    }
+}
+
+/// The text of every text block of a result, joined.
+pub fn text(result: &rmcp::model::CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect::<Vec<_>>()
+        .join("")
+}

@@ -16,6 +16,7 @@ mod import;
 mod legacy;
 mod local;
 mod manager;
+mod node;
 mod schema;
 mod serve;
 mod servers;
@@ -73,6 +74,8 @@ pub fn parse() -> Cli {
 pub enum Command {
     /// Serve the HTTP API (127.0.0.1:8080 by default) until SIGINT or SIGTERM.
     Serve(serve::ServeArgs),
+    /// Run an MCP node: serve the MCP servers that hosts send it over gRPC.
+    Node(node::NodeArgs),
     /// Add, list, remove and test MCP servers.
     #[command(subcommand)]
     Servers(servers::ServersCommand),
@@ -167,6 +170,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     match cli.command {
         Command::Serve(args) => serve::run(&context, args).await,
+        Command::Node(args) => node::run(&context, args).await,
         Command::Servers(command) => servers::run(&context, command).await,
         Command::Tools(command) => tools::run(&context, command).await,
         Command::Call(args) => call::run(&context, args).await,
@@ -217,6 +221,9 @@ pub fn code_of(error: &anyhow::Error) -> Option<ErrorCode> {
         }
         if cause.is::<SpecError>() {
             return Some(ErrorCode::ValidationError);
+        }
+        if let Some(e) = cause.downcast_ref::<switchboard_grpc::NodeError>() {
+            return node::code(e);
         }
         cause
             .downcast_ref::<ServerFileError>()
