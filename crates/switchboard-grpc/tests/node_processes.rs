@@ -78,3 +78,50 @@ async fn no_process_group_is_left_once_the_node_stopped() {
         "still running after the node stopped: {left:?}"
     );
 }
+
+#[tokio::test]
+async fn a_call_still_running_when_the_node_stops_ends_and_its_group_goes() {
+    let node = start(options()).await;
+    let mut host = client(node.address).await;
+    let spec = py1();
+    let long = json!({"steps": 100_000, "step_ms": 50});
+    let mut running = OpenCall::open(
+        &mut host,
+        start_message(server_ref(&spec), "long_task", long),
+    )
+    .await;
+    assert!(matches!(
+        running.next().await,
+        Some(pb::call_tool_event::Event::Progress(_))
+    ));
+    let pgid = node.manager.process_group(&owner(), &spec.id).unwrap();
+    let stopped = tokio::spawn(node.stop());
+    // After the drain, the server is closed under the call: it ends as lost, or its stream
+    // breaks with the connection.
+    let outcome = tokio::time::timeout(PATIENCE, async {
+        loop {
+            match running.events.message().await {
+                Ok(Some(pb::CallToolEvent {
+                    event: Some(pb::call_tool_event::Event::Progress(_)),
+                })) => continue,
+                Ok(Some(event)) => return Some(event),
+                _ => return None,
+            }
+        }
+    })
+    .await
+    .expect("the call ends once the node stops");
+    if let Some(event) = outcome {
+        let error = error_of(event.event.unwrap());
+        assert!(
+            ["lost_after_send", "connection_lost", "shut_down"].contains(&error.kind.as_str()),
+            "{error:?}"
+        );
+    }
+    stopped.await.unwrap().unwrap();
+    let left = process::wait_until_group_gone(pgid, PATIENCE).await;
+    assert!(
+        left.is_empty(),
+        "still running after the node stopped: {left:?}"
+    );
+}

@@ -90,6 +90,8 @@ pub struct Node {
 /// The largest request a host may send (a spec with its arguments) and the largest answer
 /// (a tool's result, a resource) the node sends.
 const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+/// Calls (HTTP/2 streams) one host connection may have open at once.
+const MAX_STREAMS_PER_CONNECTION: u32 = 1024;
 /// HTTP/2 pings find a host that vanished without closing its connection.
 const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(20);
 const KEEPALIVE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -123,7 +125,8 @@ impl Node {
             .tcp_nodelay(true)
             .tcp_keepalive(Some(TCP_KEEPALIVE))
             .http2_keepalive_interval(Some(KEEPALIVE_INTERVAL))
-            .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT));
+            .http2_keepalive_timeout(Some(KEEPALIVE_TIMEOUT))
+            .max_concurrent_streams(MAX_STREAMS_PER_CONNECTION);
         if let Some(tls) = &tls {
             server = server
                 .tls_config(tls::server_tls(tls))

@@ -45,8 +45,9 @@ pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> Watc
                 return Some((Ok(event), state));
             }
             let received = tokio::select! {
-                received = state.changes.recv() => received,
+                biased;
                 () = state.stop.cancelled() => return None,
+                received = state.changes.recv() => received,
             };
             match received {
                 Ok(change) => {
@@ -75,5 +76,53 @@ impl Watching {
             .extend(all.iter().map(|(owner, server, snapshot)| {
                 Event::Status(wire::status_to_pb(owner, server, snapshot))
             }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use switchboard_core::{OwnerId, ServerId};
+    use switchboard_mcp::ManagerConfig;
+
+    use super::*;
+
+    async fn next(stream: &mut WatchStream) -> Event {
+        let event = tokio::time::timeout(std::time::Duration::from_secs(10), stream.next())
+            .await
+            .expect("an event in time")
+            .expect("the stream goes on")
+            .expect("not an error");
+        event.event.expect("an event")
+    }
+
+    #[tokio::test]
+    async fn a_lagging_watcher_gets_lagged_then_the_full_state_again() {
+        let manager = ConnectionManager::new(ManagerConfig::default());
+        let (owner, server) = (OwnerId("o".into()), ServerId("s".into()));
+        // A slot with no connection yet.
+        let _slot = manager.subscribe(&owner, &server);
+        let stop = CancellationToken::new();
+        let mut stream = watch(manager.clone(), stop.clone());
+        // More changes than the broadcast holds, unread.
+        for _ in 0..1100 {
+            manager.disconnect(&owner, &server).await;
+        }
+        let Event::Status(first) = next(&mut stream).await else {
+            panic!("the full state comes first");
+        };
+        assert_eq!((first.owner.as_str(), first.server_id.as_str()), ("o", "s"));
+        assert!(matches!(next(&mut stream).await, Event::Lagged(_)));
+        let Event::Status(again) = next(&mut stream).await else {
+            panic!("the full state follows `lagged`");
+        };
+        assert_eq!(again.status, "disconnected");
+        stop.cancel();
+        // Whatever was queued is sent, then the stream ends with the node.
+        let ended = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+            while stream.next().await.is_some() {}
+        })
+        .await;
+        assert!(ended.is_ok());
+        manager.shutdown().await;
     }
 }
