@@ -61,6 +61,7 @@ async fn node_servers_list_and_call_beside_local_ones() {
     let node = TestNode::start(0).await;
     let router = router(vec![loopback_node("box", node.port())]);
     let mut changes = router.status_changes();
+    let mut local_changes = router.status_changes();
     let mut everything = on_node(
         stdio_spec("everything", &Peers::locate().everything_stdio()),
         "box",
@@ -104,9 +105,13 @@ async fn node_servers_list_and_call_beside_local_ones() {
     assert!(local_echo.contains("here"), "{local_echo}");
 
     // The node's watch says the server is connected, and the local manager's change comes
-    // through the same channel.
+    // through the same channel (a second receiver reads the local one).
     wait_for_change(&mut changes, |change| {
         change.server == everything.id && change.status == ConnectionStatus::Connected
+    })
+    .await;
+    wait_for_change(&mut local_changes, |change| {
+        change.server == local_python.id && change.status == ConnectionStatus::Connected
     })
     .await;
     assert_eq!(
@@ -136,6 +141,36 @@ async fn node_servers_list_and_call_beside_local_ones() {
         health[0].version.as_deref(),
         Some(env!("CARGO_PKG_VERSION"))
     );
+
+    // Resources, prompts and a test connection come back as MCP's own types.
+    let resources = router
+        .list_resources(&owner(), &everything)
+        .await
+        .expect("resources");
+    let document = resources
+        .iter()
+        .find(|resource| resource.uri.starts_with("demo://resource/static/document/"))
+        .expect("a static document");
+    let read = router
+        .read_resource(&owner(), &everything, &document.uri)
+        .await
+        .expect("read");
+    assert!(!read.contents.is_empty());
+    let prompts = router
+        .list_prompts(&owner(), &everything)
+        .await
+        .expect("prompts");
+    assert!(prompts.iter().any(|prompt| prompt.name == "simple-prompt"));
+    let prompt = router
+        .get_prompt(&owner(), &everything, "simple-prompt", None)
+        .await
+        .expect("prompt");
+    assert!(!prompt.messages.is_empty());
+    let report = router
+        .test_connection(&owner(), &everything)
+        .await
+        .expect("test connection");
+    assert!(report.tools.iter().any(|tool| tool.name == "echo"));
 
     // Disconnecting closes the node's connection; its watch says so.
     router.disconnect(&owner(), &everything).await;

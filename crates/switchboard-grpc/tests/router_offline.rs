@@ -92,6 +92,9 @@ async fn a_server_on_an_unknown_node_is_unreachable() {
     assert_eq!(snapshot.status, ConnectionStatus::Error);
     assert!(snapshot.last_error.unwrap_or_default().contains("nowhere"));
     assert!(router.nodes().is_empty());
+    // The router is the pool the server, the agent and the CLI hold.
+    let pool: Arc<dyn ServerPool> = Arc::new(router);
+    assert!(pool.nodes().is_empty());
 }
 
 #[tokio::test]

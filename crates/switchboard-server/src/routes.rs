@@ -15,6 +15,7 @@ mod locales;
 mod me;
 mod messages;
 mod metrics;
+mod nodes;
 mod providers;
 mod responses;
 mod schemas;
@@ -94,6 +95,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(catalogue::routes())
         .merge(tool_nodes::routes())
         .merge(tool_calls::routes())
+        .merge(nodes::routes())
         .routes(routes!(document))
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use switchboard_agent::{Agent, AgentConfig, AgentObserver, ToolCalls};
 use switchboard_core::OwnerId;
 use switchboard_core::catalogue::Catalogue;
-use switchboard_mcp::{ConnectionManager, ToolBackend};
+use switchboard_mcp::{ConnectionManager, ServerPool, ToolBackend};
 use switchboard_store::Store;
 
 use crate::config::ServerConfig;
@@ -29,7 +29,13 @@ pub enum AuthMode {
 #[derive(Clone)]
 pub struct AppState {
     pub store: Arc<dyn Store>,
+    /// The local connection manager: the servers without a `node` (tests read process groups
+    /// from it). Routes go through [`AppState::servers`], never through it.
     pub manager: Arc<ConnectionManager>,
+    /// Every MCP server, wherever it runs: the local manager, or issue 15's router over the
+    /// configured nodes and the local manager. Every route, the agent, the tool-call service
+    /// and the event log go through it.
+    pub servers: Arc<dyn ServerPool>,
     pub agent: Agent,
     pub auth: AuthMode,
     pub config: Arc<ServerConfig>,
@@ -54,26 +60,40 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state with the default [`ServerConfig`], and an agent on `manager` whose tool and
-    /// model calls are measured. Starts the event log's feed, so it must be called inside a
-    /// Tokio runtime; the feed ends with the agent and the manager.
+    /// The state with the default [`ServerConfig`] and every server in this process: the pool
+    /// is `manager` itself (see [`AppState::with_pool`]).
     pub fn new(
         store: Arc<dyn Store>,
         manager: Arc<ConnectionManager>,
         agent_config: AgentConfig,
         auth: AuthMode,
     ) -> Self {
+        let pool = Arc::clone(&manager) as Arc<dyn ServerPool>;
+        Self::with_pool(store, manager, pool, agent_config, auth)
+    }
+
+    /// The state with the default [`ServerConfig`], servers reached through `pool` (`local`
+    /// is the manager of the servers without a node, usually the pool's own), and an agent
+    /// on the pool whose tool and model calls are measured. Starts the event log's feed, so
+    /// it must be called inside a Tokio runtime; the feed ends with the agent and the pool.
+    pub fn with_pool(
+        store: Arc<dyn Store>,
+        local: Arc<ConnectionManager>,
+        pool: Arc<dyn ServerPool>,
+        agent_config: AgentConfig,
+        auth: AuthMode,
+    ) -> Self {
         let metrics = Arc::new(Metrics::new());
         let limits = crate::limits::Limits::default();
         let metered: Arc<dyn ToolBackend> = Arc::new(MeteredBackend::new(
-            Arc::clone(&manager) as Arc<dyn ToolBackend>,
+            Arc::clone(&pool) as Arc<dyn ToolBackend>,
             Arc::clone(&metrics),
         ));
         let tools = Arc::new(BoundedBackend::new(Arc::clone(&metered), &limits));
         let tool_calls = Arc::new(ToolCalls::new(
             metered,
             Arc::clone(&store),
-            manager.config().retry.clone(),
+            pool.config().retry.clone(),
         ));
         tool_calls.set_audit_keep(limits.audit_records);
         let agent = Agent::new(
@@ -83,7 +103,7 @@ impl AppState {
         )
         .with_tool_calls(Arc::clone(&tool_calls))
         .with_observer(Arc::clone(&metrics) as Arc<dyn AgentObserver>);
-        let events = EventLog::start(agent.events(), &manager);
+        let events = EventLog::start(agent.events(), pool.as_ref());
         let config = Arc::new(ServerConfig::default());
         let runs = Arc::new(Runs::new(
             agent.clone(),
@@ -94,7 +114,8 @@ impl AppState {
         ));
         Self {
             store,
-            manager,
+            manager: local,
+            servers: pool,
             agent,
             auth,
             config,

@@ -48,6 +48,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/mcp/tools/call"),
     ("POST", "/api/mcp/proxy/{server}/tools/{tool}/call"),
     ("GET", "/api/tool-calls"),
+    ("GET", "/api/nodes"),
     ("GET", "/api/providers"),
     ("POST", "/api/providers"),
     ("GET", "/api/providers/{id}"),

@@ -51,6 +51,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "tool call audit",
         include_str!("../migrations/sqlite/0008_tool_call_audit.sql"),
     ),
+    (
+        9,
+        "server node",
+        include_str!("../migrations/sqlite/0009_server_node.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -93,6 +98,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         8,
         "tool call audit",
         include_str!("../migrations/postgres/0008_tool_call_audit.sql"),
+    ),
+    (
+        9,
+        "server node",
+        include_str!("../migrations/postgres/0009_server_node.sql"),
     ),
 ];
 

@@ -67,9 +67,21 @@ fn spec() -> impl Strategy<Value = ServerSpec> {
         name_set(),
         name_set(),
         any::<prop::sample::Index>(),
+        prop::option::of("[a-z0-9][a-z0-9_-]{0,12}"),
     )
         .prop_map(
-            |(name, use_stdio, process, remote, timeout, enabled, disabled, auto, secret_pick)| {
+            |(
+                name,
+                use_stdio,
+                process,
+                remote,
+                timeout,
+                enabled,
+                disabled,
+                auto,
+                secret_pick,
+                node,
+            )| {
                 let mut spec = if use_stdio.is_some() {
                     let (command, args, env, cwd) = process;
                     let mut spec = ServerSpec::stdio(name, command, args);
@@ -92,6 +104,7 @@ fn spec() -> impl Strategy<Value = ServerSpec> {
                 spec.enabled = enabled;
                 spec.disabled_tools = disabled;
                 spec.auto_approved_tools = auto;
+                spec.node = node;
                 spec
             },
         )

@@ -380,3 +380,49 @@ fn a_preset_from_the_catalogue_is_added_with_its_settings() {
         2
     );
 }
+
+/// `servers add --node`: a node the settings declare is stored and listed; another name is
+/// refused, naming the configured ones; `servers test` goes to the node (here a closed port,
+/// so it fails MCP_UNREACHABLE naming the node).
+#[test]
+fn servers_on_a_node() {
+    let sb = Switchboard::new();
+    std::fs::create_dir_all(sb.data_dir()).expect("data dir");
+    std::fs::write(
+        sb.data_dir().join("switchboard.toml"),
+        "[nodes.build-box]\nurl = \"http://127.0.0.1:1\"\ntoken = \"node-s3cret\"\n",
+    )
+    .expect("settings file");
+    let refused = sb
+        .run(&["servers", "add", "x", "--command", "cat", "--node", "nope"])
+        .failed();
+    assert!(
+        refused.stderr.contains("node `nope` is not configured")
+            && refused.stderr.contains("build-box"),
+        "{refused:?}"
+    );
+    let added = sb
+        .run(&[
+            "servers",
+            "add",
+            "far",
+            "--command",
+            "cat",
+            "--node",
+            "build-box",
+        ])
+        .ok();
+    assert!(added.stdout.contains("on node `build-box`"), "{added:?}");
+    sb.run(&["servers", "add", "near", "--command", "cat"]).ok();
+    let table = sb.run(&["servers", "list"]).ok();
+    assert!(table.stdout.contains("NODE"), "{table:?}");
+    assert!(table.stdout.contains("build-box"), "{table:?}");
+    let listed = sb.run(&["--json", "servers", "list"]).ok().json();
+    assert_eq!(server(&listed, "far")["node"], "build-box", "{listed}");
+    assert!(server(&listed, "near").get("node").is_none(), "{listed}");
+
+    let test = sb.run(&["servers", "test", "far"]).failed();
+    assert!(test.stderr.contains("MCP_UNREACHABLE"), "{test:?}");
+    assert!(test.stderr.contains("build-box"), "{test:?}");
+    assert!(!test.stderr.contains("node-s3cret"), "{test:?}");
+}

@@ -180,6 +180,14 @@ pub fn mcp(e: &McpError) -> ApiError {
                 .param("code", code)
                 .param("reason", reason),
         ),
+        McpError::NodeUnreachable { node, detail } => Some(
+            Words::new("error.msg.node_unreachable")
+                .param("node", node)
+                .param("detail", detail),
+        ),
+        McpError::UnknownNode { node } => {
+            Some(Words::new("error.msg.node_not_configured").param("node", node))
+        }
         _ => None,
     };
     match words {

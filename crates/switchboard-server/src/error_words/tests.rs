@@ -224,6 +224,13 @@ fn mcp_errors_keep_their_english() {
             code: ErrorCode::QuotaExceeded,
             reason: "too many".into(),
         },
+        McpError::NodeUnreachable {
+            node: "build-box".into(),
+            detail: "connection refused".into(),
+        },
+        McpError::UnknownNode {
+            node: "build-box".into(),
+        },
     ];
     for e in errors {
         same_english(mcp(&e));

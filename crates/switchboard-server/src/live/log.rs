@@ -14,7 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde_json::{Value, json};
 use switchboard_agent::{AgentEvent, EventBus};
 use switchboard_core::OwnerId;
-use switchboard_mcp::{ConnectionManager, StatusChange};
+use switchboard_mcp::{ServerPool, StatusChange};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -70,8 +70,9 @@ pub struct Subscription {
 }
 
 impl EventLog {
-    /// The log, fed from `bus` and `manager` for as long as the log is in use.
-    pub fn start(bus: &EventBus, manager: &ConnectionManager) -> Arc<Self> {
+    /// The log, fed from `bus` and the status changes of `servers` for as long as the log is
+    /// in use.
+    pub fn start(bus: &EventBus, servers: &dyn ServerPool) -> Arc<Self> {
         let first_id = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(1, |d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX / 2));
@@ -88,7 +89,7 @@ impl EventLog {
         tokio::spawn(feed(
             Arc::downgrade(&log),
             bus.subscribe(),
-            manager.status_changes(),
+            servers.status_changes(),
         ));
         log
     }

@@ -146,6 +146,9 @@ pub struct Seed001Server {
     pub env: BTreeMap<String, String>,
     pub disabled_tools: Vec<String>,
     pub auto_approve_tools: Vec<String>,
+    /// The MCP node it runs on (not seed 001's: issue 15); absent: this machine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
     /// Milliseconds since the Unix epoch.
     pub created_at: i64,
     /// Milliseconds since the Unix epoch.
@@ -168,6 +171,7 @@ impl From<StoredServer> for Seed001Server {
             env: spec.env,
             disabled_tools: spec.disabled_tools.into_iter().collect(),
             auto_approve_tools: spec.auto_approved_tools.into_iter().collect(),
+            node: spec.node,
             created_at: stored.created_at.0,
             updated_at: stored.updated_at.0,
         }

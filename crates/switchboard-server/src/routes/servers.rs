@@ -95,14 +95,31 @@ fn check_command(state: &AppState, caller: &Caller, spec: &ServerSpec) -> Result
     })
 }
 
-/// What a caller may save: a stdio server that fits the launch rules, a URL the destination
-/// guard lets them reach. Checked on every save (create, import, update), and again by the
-/// connection policy before every start.
+/// A server's `node` must be one this host is configured to reach (anyone may choose one).
+fn check_node(state: &AppState, spec: &ServerSpec) -> Result<(), ApiError> {
+    let Some(node) = spec.node.as_deref() else {
+        return Ok(());
+    };
+    if state.servers.nodes().iter().any(|known| known.name == node) {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        ErrorCode::ValidationError,
+        format!("node `{node}` is not configured on this server"),
+    )
+    .key("error.msg.unknown_node")
+    .param("node", node))
+}
+
+/// What a caller may save: a node this host knows, a stdio server that fits the launch rules,
+/// a URL the destination guard lets them reach. Checked on every save (create, import,
+/// update), and again by the connection policy before every start.
 pub(super) fn check_member_rules(
     state: &AppState,
     caller: &Caller,
     spec: &ServerSpec,
 ) -> Result<(), ApiError> {
+    check_node(state, spec)?;
     check_command(state, caller, spec)?;
     check_saved_url(state, caller, spec.url.as_deref())
 }
@@ -239,11 +256,16 @@ pub(super) async fn replace_checked(
 ) -> Result<StoredServer, ApiError> {
     // Every field is checked, env and cwd included, not only a changed command.
     check_member_rules(state, caller, spec)?;
+    // The connection to close is the old spec's: it may run on another node than the new.
+    let old = state
+        .store
+        .connection_spec(&caller.user.id, &spec.id)
+        .await?;
     let updated = state
         .store
         .update_server(&caller.user.id, &spec.id, spec)
         .await?;
-    state.manager.disconnect(&caller.user.id, &spec.id).await;
+    state.servers.disconnect(&caller.user.id, &old).await;
     Ok(updated)
 }
 
@@ -276,8 +298,10 @@ pub(super) async fn delete_checked(
     caller: &Caller,
     id: &ServerId,
 ) -> Result<(), ApiError> {
+    // Read first: the pool needs the spec to know where the connection runs.
+    let spec = state.store.connection_spec(&caller.user.id, id).await?;
     state.store.delete_server(&caller.user.id, id).await?;
-    state.manager.disconnect(&caller.user.id, id).await;
+    state.servers.disconnect(&caller.user.id, &spec).await;
     Ok(())
 }
 
@@ -288,8 +312,8 @@ pub(super) async fn health_of(
     caller: &Caller,
     id: &ServerId,
 ) -> Result<(ConnectionSnapshot, String), ApiError> {
-    state.store.server(&caller.user.id, id).await?;
-    let snapshot = state.manager.snapshot(&caller.user.id, id);
+    let spec = state.store.connection_spec(&caller.user.id, id).await?;
+    let snapshot = state.servers.snapshot(&caller.user.id, &spec);
     let now = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
     Ok((snapshot, now))
 }
@@ -303,7 +327,7 @@ pub(super) async fn test_stored(
 ) -> Result<ServerReport, ApiError> {
     let spec = state.store.connection_spec(&caller.user.id, id).await?;
     Ok(state
-        .manager
+        .servers
         .test_connection(&caller.user.id, &spec)
         .await?)
 }
@@ -316,6 +340,6 @@ pub(super) async fn tools_of(
     id: &ServerId,
 ) -> Result<(ServerSpec, Arc<Vec<ToolInfo>>), ApiError> {
     let spec = state.store.connection_spec(&caller.user.id, id).await?;
-    let listed = state.manager.list_tools(&caller.user.id, &spec).await?;
+    let listed = state.servers.list_tools(&caller.user.id, &spec).await?;
     Ok((spec, listed))
 }

@@ -83,7 +83,7 @@ pub(super) async fn test_unsaved(
     })?;
     check_member_rules(state, caller, &spec)?;
     Ok(state
-        .manager
+        .servers
         .test_connection(&caller.user.id, &spec)
         .await?)
 }

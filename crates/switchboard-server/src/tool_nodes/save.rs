@@ -19,7 +19,7 @@ use switchboard_core::tool_node::is_builtin;
 use switchboard_core::{
     ErrorCode, NodeCheckError, OwnerId, SpecError, ToolInfo, ToolNode, VariableDecl, check_node,
 };
-use switchboard_mcp::{ConnectionManager, McpError};
+use switchboard_mcp::{McpError, ServerPool};
 use switchboard_store::{Store, StoreError};
 
 /// Why a node (or an assistant's variables) cannot be saved.
@@ -71,7 +71,7 @@ impl NodeSaveError {
 /// server's live tools and the variables of its assistant (which must be the owner's).
 pub async fn check_for_save(
     store: &dyn Store,
-    manager: &ConnectionManager,
+    servers: &dyn ServerPool,
     owner: &OwnerId,
     node: &ToolNode,
 ) -> Result<(), NodeSaveError> {
@@ -92,7 +92,7 @@ pub async fn check_for_save(
         }
         .into());
     }
-    let tools = manager.list_tools(owner, &spec).await?;
+    let tools = servers.list_tools(owner, &spec).await?;
     Ok(check_node(node, &tools, &outer)?)
 }
 

@@ -18,7 +18,7 @@ const BASE_URL: &str = "mcp_servers.base_url";
 
 pub(crate) const COLUMNS: &str = "id, name, type, is_active, base_url, headers, timeout_ms, \
      command, args, env, secret_env, cwd, auth_type, auth_header, auth_secret, disabled_tools, \
-     auto_approve_tools, created_at, updated_at";
+     auto_approve_tools, created_at, updated_at, node";
 
 /// One `mcp_servers` row as stored: header values, secret env values, the auth secret and a
 /// URL that carries credentials sealed.
@@ -44,6 +44,7 @@ pub(crate) struct ServerRow {
     pub auto_approve_tools: String,
     pub created_at: i64,
     pub updated_at: i64,
+    pub node: Option<String>,
 }
 
 impl ServerRow {
@@ -121,6 +122,7 @@ impl ServerRow {
             auto_approve_tools: to_json(&spec.auto_approved_tools)?,
             created_at: created_at.0,
             updated_at: updated_at.0,
+            node: spec.node.clone(),
         })
     }
 
@@ -209,8 +211,7 @@ impl ServerRow {
                 "auto_approve_tools",
                 &self.auto_approve_tools,
             )?,
-            // SKELETON: helper "host" stores it (migration 0009).
-            node: None,
+            node: self.node.clone(),
         })
     }
 
@@ -269,7 +270,7 @@ macro_rules! impl_server_store {
                     Ok(())
                 }
 
-                /// Binds `$1`..`$20`: the owner, then the row's columns in table order.
+                /// Binds `$1`..`$21`: the owner, then the row's columns in table order.
                 fn bind_server<'q>(
                     query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>>,
                     owner: &'q OwnerId,
@@ -296,6 +297,7 @@ macro_rules! impl_server_store {
                         .bind(&row.auto_approve_tools)
                         .bind(row.created_at)
                         .bind(row.updated_at)
+                        .bind(&row.node)
                 }
 
                 async fn insert_server(
@@ -308,9 +310,9 @@ macro_rules! impl_server_store {
                             "INSERT INTO mcp_servers (user_id, id, name, type, is_active, \
                              base_url, headers, timeout_ms, command, args, env, secret_env, cwd, \
                              auth_type, auth_header, auth_secret, disabled_tools, \
-                             auto_approve_tools, created_at, updated_at) VALUES ($1, $2, $3, $4, \
-                             $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-                             $19, $20)",
+                             auto_approve_tools, created_at, updated_at, node) VALUES ($1, $2, \
+                             $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+                             $18, $19, $20, $21)",
                         ),
                         owner,
                         row,
@@ -482,7 +484,7 @@ macro_rules! impl_server_store {
                         Timestamp(old.created_at),
                         Timestamp::now(),
                     )?;
-                    // The same twenty parameters as the insert, so one binding serves both.
+                    // The same twenty-one parameters as the insert, so one binding serves both.
                     let done = Self::bind_server(
                         sqlx::query(
                             "UPDATE mcp_servers SET name = $3, type = $4, is_active = $5, \
@@ -490,7 +492,7 @@ macro_rules! impl_server_store {
                              args = $10, env = $11, secret_env = $12, cwd = $13, \
                              auth_type = $14, auth_header = $15, auth_secret = $16, \
                              disabled_tools = $17, auto_approve_tools = $18, created_at = $19, \
-                             updated_at = $20 WHERE user_id = $1 AND id = $2",
+                             updated_at = $20, node = $21 WHERE user_id = $1 AND id = $2",
                         ),
                         owner,
                         &row,

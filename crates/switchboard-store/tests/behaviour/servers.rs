@@ -12,6 +12,7 @@ crate::on_both_backends!(
     invalid_specs_write_nothing,
     delete_removes_the_server,
     import_happens_once,
+    node_round_trips_through_add_update_and_import,
 );
 
 pub fn secret_spec(name: &str) -> ServerSpec {
@@ -236,4 +237,64 @@ async fn import_happens_once(db: &TestDb) {
         store.import_servers_once(&owner, "a:b", &specs).await,
         Err(StoreError::Invalid(_))
     ));
+}
+
+async fn node_round_trips_through_add_update_and_import(db: &TestDb) {
+    let owner = db.local().await;
+    let store = &db.store;
+    let mut remote = ServerSpec::stdio("remote files", "npx", ["-y", "server-filesystem"]);
+    remote.node = Some("build-box".into());
+    let local = ServerSpec::stdio("local files", "npx", ["-y", "server-filesystem"]);
+
+    let created = store.create_server(&owner, &remote).await.unwrap();
+    assert_eq!(created.spec.node.as_deref(), Some("build-box"));
+    store.create_server(&owner, &local).await.unwrap();
+    assert_eq!(
+        store
+            .connection_spec(&owner, &remote.id)
+            .await
+            .unwrap()
+            .node
+            .as_deref(),
+        Some("build-box")
+    );
+    assert_eq!(
+        store.server(&owner, &local.id).await.unwrap().spec.node,
+        None
+    );
+
+    // Moved to another node, then back to this machine.
+    let mut moved = remote.clone();
+    moved.node = Some("gpu-1".into());
+    let updated = store
+        .update_server(&owner, &remote.id, &moved)
+        .await
+        .unwrap();
+    assert_eq!(updated.spec.node.as_deref(), Some("gpu-1"));
+    let listed = store.servers(&owner).await.unwrap();
+    let found = listed.iter().find(|s| s.spec.id == remote.id).unwrap();
+    assert_eq!(found.spec.node.as_deref(), Some("gpu-1"));
+    moved.node = None;
+    store
+        .update_server(&owner, &remote.id, &moved)
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .connection_spec(&owner, &remote.id)
+            .await
+            .unwrap()
+            .node,
+        None
+    );
+
+    let mut imported = ServerSpec::stdio("imported", "npx", ["-y", "server-memory"]);
+    imported.node = Some("build-box".into());
+    store
+        .import_servers_once(&owner, "nodes", std::slice::from_ref(&imported))
+        .await
+        .unwrap();
+    let specs = store.connection_specs(&owner).await.unwrap();
+    let found = specs.iter().find(|s| s.id == imported.id).unwrap();
+    assert_eq!(found.node.as_deref(), Some("build-box"));
 }

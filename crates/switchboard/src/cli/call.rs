@@ -15,7 +15,7 @@ use switchboard_core::OwnerId;
 use switchboard_mcp::{CallOptions, Progress};
 use tokio::sync::mpsc;
 
-use super::manager::with_manager;
+use super::manager::with_pool;
 use super::{CliError, Context};
 use crate::output;
 
@@ -42,9 +42,9 @@ pub async fn run(context: &Context, args: CallArgs) -> anyhow::Result<ExitCode> 
     if !context.json {
         options.progress = Some(progress_tx);
     }
-    let call = with_manager(context, async move |manager| {
-        Ok(manager
-            .call_tool(&OwnerId::local(), &spec, &args.tool, arguments, options)
+    let call = with_pool(context, async move |pool| {
+        Ok(pool
+            .call(&OwnerId::local(), &spec, &args.tool, arguments, options)
             .await?)
     });
     tokio::pin!(call);

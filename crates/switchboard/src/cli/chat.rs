@@ -24,8 +24,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
-use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, StopReason, ToolCalls};
-use switchboard_mcp::ConnectionManager;
+use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, StopReason};
 use switchboard_store::{NewConversation, ToolMode};
 
 pub use error::ChatError;
@@ -131,14 +130,11 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
             setup.description
         );
     }
-    let manager = ConnectionManager::new(super::manager::manager_config(context)?);
-    let backend: Arc<dyn switchboard_mcp::ToolBackend> = Arc::new(manager.clone());
+    // Servers with a node run on it, the rest in this process.
+    let pool = super::manager::pool(context)?;
+    let backend: Arc<dyn switchboard_mcp::ToolBackend> = Arc::clone(&pool) as _;
     // One tool-call service, retrying by the configured `[manager.retry]` policy.
-    let tool_calls = Arc::new(ToolCalls::new(
-        Arc::clone(&backend),
-        Arc::clone(servers.store()),
-        manager.config().retry.clone(),
-    ));
+    let tool_calls = Arc::new(super::manager::tool_calls(&pool, servers.store()));
     let agent = Agent::new(Arc::clone(servers.store()), backend, AgentConfig::default())
         .with_tool_calls(Arc::clone(&tool_calls));
     let mut chat = Chat {
@@ -154,7 +150,7 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
     let result = chat.run().await;
     // The calls' audit records are written in the background: out before the store closes.
     tool_calls.flush().await;
-    manager.shutdown().await;
+    pool.shutdown().await;
     chat.servers.store().close().await;
     result
 }

@@ -1,19 +1,32 @@
-//! The connection manager's lifetime in a command: created for the command, and always shut
+//! The MCP servers' lifetime in a command: a pool created for the command, and always shut
 //! down before the command returns, so no stdio server outlives `switchboard` (also when
-//! Ctrl-C arrives in the middle of a call). Its timeouts and retry policy are the `[manager]`
-//! settings of `serve` (file and environment; these commands have no flags for them).
+//! Ctrl-C arrives in the middle of a call). The pool is the same as `serve`'s: a router that
+//! sends each server with a `node` to that node (`[nodes.NAME]`) and the rest to a local
+//! connection manager, whose timeouts and retry policy are the `[manager]` settings (file
+//! and environment; these commands have no flags for them). The person at the command line
+//! may start anything, so the policy is [`AdmitAll`].
 
 use std::sync::Arc;
 
+use anyhow::Context as _;
 use switchboard_agent::ToolCalls;
-use switchboard_mcp::{ConnectionManager, ManagerConfig, ToolBackend};
+use switchboard_grpc::{NodeConfig, Router};
+use switchboard_mcp::{AdmitAll, ConnectionManager, ManagerConfig, ServerPool, ToolBackend};
 use switchboard_store::Store;
 
 use super::{CliError, Context};
 use crate::settings::{Settings, SettingsError, SettingsFlags};
 
-/// The `[manager]` settings from the settings file and the environment.
-pub fn manager_config(context: &Context) -> Result<ManagerConfig, SettingsError> {
+/// What the commands outside `serve` read of the settings.
+pub struct PoolSettings {
+    /// `[manager]`.
+    pub manager: ManagerConfig,
+    /// `[nodes.NAME]`.
+    pub nodes: Vec<NodeConfig>,
+}
+
+/// The `[manager]` and `[nodes]` settings from the settings file and the environment.
+pub fn pool_settings(context: &Context) -> Result<PoolSettings, SettingsError> {
     let env = |name: &str| std::env::var(name).ok();
     let loaded = Settings::load(
         &context.global.settings_file(),
@@ -21,31 +34,44 @@ pub fn manager_config(context: &Context) -> Result<ManagerConfig, SettingsError>
         &SettingsFlags::default(),
         &context.global.store_shown(),
     )?;
-    Ok(loaded.settings.manager.manager_config())
+    Ok(PoolSettings {
+        manager: loaded.settings.manager.manager_config(),
+        nodes: loaded.settings.nodes,
+    })
 }
 
-/// The tool-call service on `manager` (its checks, retries and audit, as the HTTP API's), with
-/// the manager's retry policy for calls outside a node.
-pub fn tool_calls(manager: &ConnectionManager, store: &Arc<dyn Store>) -> ToolCalls {
+/// A router over the configured nodes and a fresh local manager. Must be called inside a
+/// Tokio runtime (it starts following the nodes).
+pub fn pool(context: &Context) -> anyhow::Result<Arc<dyn ServerPool>> {
+    let settings = pool_settings(context)?;
+    let local = Arc::new(ConnectionManager::new(settings.manager));
+    let router = Router::new(local, settings.nodes, Arc::new(AdmitAll))
+        .context("cannot use the [nodes] of the settings")?;
+    Ok(Arc::new(router))
+}
+
+/// The tool-call service on `pool` (its checks, retries and audit, as the HTTP API's), with
+/// the pool's retry policy for calls outside a tool node.
+pub fn tool_calls(pool: &Arc<dyn ServerPool>, store: &Arc<dyn Store>) -> ToolCalls {
     ToolCalls::new(
-        Arc::new(manager.clone()) as Arc<dyn ToolBackend>,
+        Arc::clone(pool) as Arc<dyn ToolBackend>,
         Arc::clone(store),
-        manager.config().retry.clone(),
+        pool.config().retry.clone(),
     )
 }
 
-/// Runs `work` with a fresh [`ConnectionManager`] and shuts the manager down afterwards.
-/// Ctrl-C abandons `work` and returns [`CliError::Interrupted`].
-pub async fn with_manager<T>(
+/// Runs `work` with a fresh [`pool`] and shuts the pool down afterwards. Ctrl-C abandons
+/// `work` and returns [`CliError::Interrupted`].
+pub async fn with_pool<T>(
     context: &Context,
-    work: impl AsyncFnOnce(&ConnectionManager) -> anyhow::Result<T>,
+    work: impl AsyncFnOnce(&Arc<dyn ServerPool>) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
-    let manager = ConnectionManager::new(manager_config(context)?);
+    let pool = pool(context)?;
     let outcome = tokio::select! {
-        result = work(&manager) => result,
+        result = work(&pool) => result,
         () = interrupted() => Err(CliError::Interrupted.into()),
     };
-    manager.shutdown().await;
+    pool.shutdown().await;
     outcome
 }
 

@@ -146,6 +146,11 @@ pub enum CliError {
     Interrupted,
     #[error("the tool reported an error")]
     ToolFailed,
+    #[error(
+        "node `{node}` is not configured ({known}); declare it as [nodes.{node}] in the \
+         settings file (see `switchboard config show`)"
+    )]
+    UnknownNode { node: String, known: String },
 }
 
 impl CliError {
@@ -157,6 +162,7 @@ impl CliError {
             CliError::BadArguments(_) => ErrorCode::McpInvalidParams,
             CliError::Interrupted => ErrorCode::Cancelled,
             CliError::ToolFailed => ErrorCode::McpExecutionError,
+            CliError::UnknownNode { .. } => ErrorCode::ValidationError,
         }
     }
 }

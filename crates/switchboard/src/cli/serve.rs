@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use anyhow::Context as _;
 use switchboard_core::{OwnerId, ServerSpec};
-use switchboard_mcp::ConnectionManager;
+use switchboard_mcp::{ConnectPolicy, ConnectionManager, ServerPool};
 use switchboard_server::{
     AppState, AuthMode, EnvProvider, GuardConfig, ServerConfig, ServerPolicy, app,
 };
@@ -45,6 +45,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         manager,
         agent,
         quotas,
+        nodes,
     } = Settings::load(
         &context.global.settings_file(),
         &env,
@@ -97,14 +98,29 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         limits: quotas.limits(),
         stream_auth: Default::default(),
     });
-    let policy = ServerPolicy::new(Arc::clone(&store), Arc::clone(&config), server.single_user);
-    let manager = Arc::new(ConnectionManager::with_policy(
-        manager.manager_config(),
-        Arc::new(policy),
-    ));
-    let state = AppState::new(
+    // One policy for both: the local manager checks it before each start, the router sends
+    // its admission with each spec to a node.
+    let policy: Arc<dyn ConnectPolicy> = Arc::new(ServerPolicy::new(
         Arc::clone(&store),
-        manager.clone(),
+        Arc::clone(&config),
+        server.single_user,
+    ));
+    let local = Arc::new(ConnectionManager::with_policy(
+        manager.manager_config(),
+        Arc::clone(&policy),
+    ));
+    let node_count = nodes.len();
+    let pool: Arc<dyn ServerPool> = Arc::new(
+        switchboard_grpc::Router::new(Arc::clone(&local), nodes, policy)
+            .context("cannot use the [nodes] of the settings")?,
+    );
+    if node_count > 0 {
+        tracing::info!(nodes = node_count, "MCP servers with a node run on it");
+    }
+    let state = AppState::with_pool(
+        Arc::clone(&store),
+        local,
+        Arc::clone(&pool),
         agent.agent_config(),
         auth,
     )
@@ -144,7 +160,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     })
     .await;
     runs.shutdown(server.shutdown_grace).await;
-    manager.shutdown().await;
+    pool.shutdown().await;
     store.close().await;
     served.context("the HTTP server failed")?;
     errln!("switchboard stopped");

@@ -16,9 +16,9 @@ use switchboard_core::catalogue::{Catalogue, Launch};
 use switchboard_core::{Auth, ServerSpec, TransportKind};
 use switchboard_store::{ServerShape, StoredServer, WrittenShape};
 
-use super::Context;
 use super::local::Put;
-use super::manager::with_manager;
+use super::manager::with_pool;
+use super::{CliError, Context};
 use crate::output;
 
 #[derive(Debug, Subcommand)]
@@ -151,6 +151,10 @@ pub struct AddArgs {
     /// Time a call may go without an answer or progress, in seconds.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+    /// Run the server on this MCP node (a `[nodes.NAME]` of the settings file) instead of
+    /// on this machine.
+    #[arg(long, value_name = "NAME")]
+    pub node: Option<String>,
     /// Add the server switched off.
     #[arg(long)]
     pub disabled: bool,
@@ -207,7 +211,7 @@ pub async fn run(context: &Context, command: ServersCommand) -> anyhow::Result<E
 /// The spec described by `add`'s flags (clap has already made sure they fit together), and
 /// the preset marks of a catalogue entry.
 fn spec_of(args: AddArgs) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
-    let (timeout, enabled) = (args.timeout, !args.disabled);
+    let (timeout, enabled, node) = (args.timeout, !args.disabled, args.node.clone());
     let (mut spec, shape) = match &args.preset {
         Some(preset) => {
             let (spec, shape) = preset_spec(preset, args.name.as_deref(), args.settings)?;
@@ -219,6 +223,7 @@ fn spec_of(args: AddArgs) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
         spec.timeout = timeout;
     }
     spec.enabled = enabled;
+    spec.node = node;
     Ok((spec, shape))
 }
 
@@ -290,6 +295,9 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     let (spec, shape) = spec_of(args)?;
     spec.validate()
         .with_context(|| format!("server `{}` is not valid", spec.name))?;
+    if let Some(node) = &spec.node {
+        check_node(context, node)?;
+    }
     let target = target(&spec);
     let servers = context.servers().await?;
     let (action, server) = match servers.put(spec, replace).await? {
@@ -306,9 +314,33 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
         let preset = shape.and_then(|shape| shape.preset_type);
         output::print_json(&json!({ "action": action, "server": server, "presetType": preset }));
     } else {
-        outln!("{action} server `{}` ({target})", server.spec.name);
+        match &server.spec.node {
+            Some(node) => outln!(
+                "{action} server `{}` ({target}) on node `{node}`",
+                server.spec.name
+            ),
+            None => outln!("{action} server `{}` ({target})", server.spec.name),
+        }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `node` must be declared in the settings (`[nodes.NAME]`), as the HTTP API requires.
+fn check_node(context: &Context, node: &str) -> anyhow::Result<()> {
+    let nodes = super::manager::pool_settings(context)?.nodes;
+    if nodes.iter().any(|known| known.name == node) {
+        return Ok(());
+    }
+    let known: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+    Err(CliError::UnknownNode {
+        node: node.to_owned(),
+        known: if known.is_empty() {
+            "none is configured".to_owned()
+        } else {
+            format!("the nodes are {}", known.join(", "))
+        },
+    }
+    .into())
 }
 
 async fn list(context: &Context) -> anyhow::Result<ExitCode> {
@@ -332,10 +364,11 @@ fn table(servers: &[StoredServer]) -> String {
                 spec.transport.to_string(),
                 if spec.enabled { "yes" } else { "no" }.to_owned(),
                 target(spec),
+                spec.node.clone().unwrap_or_else(|| "-".to_owned()),
             ]
         })
         .collect();
-    output::table(&["NAME", "TRANSPORT", "ENABLED", "TARGET"], &rows)
+    output::table(&["NAME", "TRANSPORT", "ENABLED", "TARGET", "NODE"], &rows)
 }
 
 async fn remove(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
@@ -355,8 +388,8 @@ async fn test(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
     // Testing is how one checks a server before switching it on, so a disabled server is
     // tested like any other.
     spec.enabled = true;
-    let report = with_manager(context, async |manager| {
-        Ok(manager.test_connection(&owner, &spec).await?)
+    let report = with_pool(context, async |pool| {
+        Ok(pool.test_connection(&owner, &spec).await?)
     })
     .await?;
     let details = &report.details;

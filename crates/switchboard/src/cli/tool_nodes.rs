@@ -20,7 +20,7 @@ use switchboard_store::StoredToolNode;
 use tokio_util::sync::CancellationToken;
 
 use super::local::LocalServers;
-use super::manager::with_manager;
+use super::manager::with_pool;
 use super::{CliError, Context};
 use crate::output;
 
@@ -149,8 +149,8 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     let node = node_of(args, server);
     let owner = servers.owner().clone();
     let store = Arc::clone(servers.store());
-    with_manager(context, async |manager| {
-        Ok(check_for_save(store.as_ref(), manager, &owner, &node).await?)
+    with_pool(context, async |pool| {
+        Ok(check_for_save(store.as_ref(), pool.as_ref(), &owner, &node).await?)
     })
     .await?;
     let created = store
@@ -184,8 +184,8 @@ async fn run_one(context: &Context, args: RunArgs) -> anyhow::Result<ExitCode> {
         variables: args.variables.into_iter().collect::<Map<_, _>>(),
         arguments: args.arguments.into_iter().collect::<Map<_, _>>(),
     };
-    let result = with_manager(context, async |manager| {
-        let tool_calls = super::manager::tool_calls(manager, &store);
+    let result = with_pool(context, async |pool| {
+        let tool_calls = super::manager::tool_calls(pool, &store);
         let result = run_node(
             store.as_ref(),
             &tool_calls,

@@ -12,11 +12,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_core::naming::NameTable;
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
-use switchboard_mcp::{ConnectionManager, McpError};
+use switchboard_mcp::{McpError, ServerPool};
 use tokio::task::JoinSet;
 
 use super::Context;
-use super::manager::with_manager;
+use super::manager::with_pool;
 use crate::output;
 
 #[derive(Debug, Subcommand)]
@@ -54,8 +54,7 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
         Some(name) => vec![servers.connection_spec(&name).await?],
         None => servers.enabled_connection_specs().await?,
     };
-    let results =
-        with_manager(context, async |manager| Ok(list_all(manager, &specs).await)).await?;
+    let results = with_pool(context, async |pool| Ok(list_all(pool, &specs).await)).await?;
 
     let table = NameTable::new(results.iter().flat_map(|(spec, result)| {
         let tools: &[ToolInfo] = result.as_ref().map(|t| t.as_slice()).unwrap_or(&[]);
@@ -132,13 +131,13 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
 type Listing = (ServerSpec, Result<Arc<Vec<ToolInfo>>, McpError>);
 
 /// Every server's tools, asked in parallel, returned in the order of `specs`.
-async fn list_all(manager: &ConnectionManager, specs: &[ServerSpec]) -> Vec<Listing> {
+async fn list_all(pool: &Arc<dyn ServerPool>, specs: &[ServerSpec]) -> Vec<Listing> {
     let owner = OwnerId::local();
     let mut tasks = JoinSet::new();
     for (index, spec) in specs.iter().cloned().enumerate() {
-        let (manager, owner) = (manager.clone(), owner.clone());
+        let (pool, owner) = (Arc::clone(pool), owner.clone());
         tasks.spawn(async move {
-            let result = manager.list_tools(&owner, &spec).await;
+            let result = pool.list_tools(&owner, &spec).await;
             (index, (spec, result))
         });
     }

@@ -19,6 +19,19 @@ pub enum SettingsError {
     Syntax { path: PathBuf, message: String },
     #[error("unknown key `{key}` in the settings file {} (see `switchboard config show` for every key)", .path.display())]
     UnknownKey { key: String, path: PathBuf },
+    #[error("bad `{key}` in the settings file {}: {reason}", .path.display())]
+    BadNode {
+        key: String,
+        path: PathBuf,
+        reason: String,
+    },
+    #[error("cannot read {} named by `{key}` in the settings file: {source}", .file.display())]
+    NodeFile {
+        key: String,
+        file: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     #[error("bad value for `{key}` from {origin}: {reason}; expected {expected}")]
     BadValue {
         key: String,

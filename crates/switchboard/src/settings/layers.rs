@@ -161,6 +161,49 @@ impl<'a> Layers<'a> {
         });
     }
 
+    /// The names of the file's tables under `section` (`build-box` for `[nodes.build-box]`
+    /// under `nodes`): sections whose tables are named by the user, so no static [`Key`]
+    /// names their keys. A value directly under `section` is no table; it stays unread and
+    /// [`Layers::finish`] reports it.
+    pub fn tables_in(&self, section: &str) -> Vec<String> {
+        let prefix = format!("{section}.");
+        let mut names: Vec<String> = self
+            .file
+            .iter()
+            .flat_map(|file| file.values.keys())
+            .filter_map(|key| {
+                let (name, rest) = key.strip_prefix(&prefix)?.split_once('.')?;
+                (!rest.is_empty()).then(|| name.to_owned())
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// The settings file's path, when there is one.
+    pub fn file_path(&self) -> Option<&Path> {
+        self.file.as_ref().map(SettingsFile::path)
+    }
+
+    /// Takes the file's value at the dotted `path` (a key of a user-named table, see
+    /// [`Layers::tables_in`]); crossed off like [`Layers::take`]'s.
+    pub fn take_file(&mut self, path: &str) -> Option<toml::Value> {
+        self.file.as_mut()?.values.remove(path)
+    }
+
+    /// Records a value read with [`Layers::take_file`], for `config show` (`value` is TOML, and
+    /// `"***"` already for a secret).
+    pub fn note_file(&mut self, path: String, value: String, file: PathBuf) {
+        self.shown.push(Shown {
+            key: path,
+            value,
+            origin: Origin::File(file),
+            env: None,
+            flag: None,
+        });
+    }
+
     /// Ends the lookup: an error for the first key in the file that nothing read.
     pub fn finish(self) -> Result<Vec<Shown>, SettingsError> {
         if let Some(file) = self.file

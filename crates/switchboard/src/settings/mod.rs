@@ -16,6 +16,7 @@ mod error;
 mod key;
 mod layers;
 mod manager;
+mod nodes;
 mod origin;
 mod quotas;
 mod server;
@@ -51,13 +52,16 @@ pub struct SettingsFlags {
     pub quotas: QuotaFlags,
 }
 
-/// The effective settings. No section holds a secret, so `Debug` shows them whole.
+/// The effective settings. Only the nodes hold a secret (their tokens), and
+/// [`NodeConfig`](switchboard_grpc::NodeConfig)'s `Debug` hides it.
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub server: ServerSettings,
     pub manager: ManagerSettings,
     pub agent: AgentSettings,
     pub quotas: QuotaSettings,
+    /// `[nodes.NAME]`: the MCP nodes servers may run on (issue 15).
+    pub nodes: Vec<switchboard_grpc::NodeConfig>,
 }
 
 /// The settings and, for `config show`, every value with where it came from.
@@ -94,6 +98,7 @@ impl Settings {
             manager: ManagerSettings::load(&mut layers, &flags.manager)?,
             agent: AgentSettings::load(&mut layers, &flags.agent)?,
             quotas: QuotaSettings::load(&mut layers, &flags.quotas)?,
+            nodes: nodes::load(&mut layers)?,
         };
         Ok(Loaded {
             settings,

@@ -159,11 +159,12 @@ fn an_unknown_key_names_the_key_and_the_file() {
     let text = error.to_string();
     assert!(text.contains("`manager.conect_timeout`"), "{text}");
     assert!(text.contains("switchboard.toml"), "{text}");
-    let (_dir, choice) = file("[nodes.a]\nurl = \"https://a\"\n");
+    // Inside a node's table (a section whose table names are the user's), too.
+    let (_dir, choice) = file("[nodes.a]\nurl = \"https://a\"\ntoken = \"t\"\nurll = \"x\"\n");
     let text = load(&choice, &[], &SettingsFlags::default())
         .unwrap_err()
         .to_string();
-    assert!(text.contains("`nodes.a.url`"), "not yet a section: {text}");
+    assert!(text.contains("unknown key `nodes.a.urll`"), "{text}");
 }
 
 #[test]
