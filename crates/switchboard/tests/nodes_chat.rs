@@ -81,6 +81,9 @@ async fn a_chat_with_an_approval_runs_its_tool_on_the_node() {
     .await;
     let mut served = serve(&sb, &["--single-user"]);
     add_provider(&served, &llm).await;
+    // The local demo server of single-user mode goes, so the only demo-server is the node's.
+    let (status, body) = send(&served, Method::DELETE, "/api/mcp-servers/demo", None).await;
+    assert!(status.is_success(), "{status} {body}");
     let demo = create_server(&served, stdio_body("boxdemo", &demo_command(), Some("box"))).await;
     assert_eq!(demo, "boxdemo");
 
