@@ -18,7 +18,7 @@ use common::serve::{serve, terminate};
 use common::{BIN, Switchboard};
 use reqwest::Method;
 use serde_json::json;
-use switchboard_testkit::{Peers, PyGen, process};
+use switchboard_testkit::{Peers, PyGen, ScriptedLlm, Turn, process};
 
 const TOKEN: &str = "node-token-for-tests";
 
@@ -86,6 +86,117 @@ async fn a_node_killed_and_restarted_on_its_port_serves_the_next_call() {
     let health = health(&served, &demo).await;
     assert_eq!(health["status"], "connected", "{health}");
 
+    assert!(terminate(&mut served).success());
+}
+
+/// The node dies between two turns of one conversation: the turn while it is down gets an
+/// error for the node's tool (its tools cannot be listed, so it is not offered; a call made
+/// anyway is `MCP_UNREACHABLE`) and the run still answers; the turn after its restart calls
+/// the tool on the node again.
+#[tokio::test]
+async fn a_conversation_goes_on_after_its_node_restarts() {
+    let mut node = NodeProc::start(NodeLaunch::plaintext(TOKEN));
+    let sb = Switchboard::new();
+    write_settings(&sb.data_dir(), "", &[node.section("box", &sb.data_dir())]);
+    let echo = |text: &str| Turn::tool_call("mcp__boxdemo__echo", json!({ "text": text }));
+    let llm = ScriptedLlm::start(vec![
+        echo("before"),
+        Turn::text("One."),
+        echo("while down"),
+        Turn::text("Two."),
+        echo("after"),
+        Turn::text("Three."),
+    ])
+    .await;
+    let mut served = serve(&sb, &["--single-user"]);
+    let (status, provider) = send(
+        &served,
+        Method::POST,
+        "/api/providers",
+        Some(
+            json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
+               "apiKey": "k", "defaultModel": "m"}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{provider}");
+    let demo = create_server(&served, stdio_body("boxdemo", &demo_command(), Some("box"))).await;
+    let (status, body) = send(
+        &served,
+        Method::PUT,
+        &format!("/api/mcp-servers/{demo}/tools/echo"),
+        Some(json!({"autoApprove": true})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    let mut conversation = serde_json::Value::Null;
+    let mut turn = async |message: &str| {
+        let mut body = json!({ "message": message });
+        if !conversation.is_null() {
+            body["conversationId"] = conversation.clone();
+        }
+        let (status, answer) = send(&served, Method::POST, "/api/chat/message", Some(body)).await;
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["status"], "completed", "{answer}");
+        conversation = answer["conversationId"].clone();
+        let id = conversation.as_str().unwrap().to_owned();
+        let (_, history) = send(
+            &served,
+            Method::GET,
+            &format!("/api/conversations/{id}"),
+            None,
+        )
+        .await;
+        // The call of this turn: the last one of the conversation.
+        let calls: Vec<serde_json::Value> = history["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|m| m["toolCalls"].as_array())
+            .flatten()
+            .cloned()
+            .collect();
+        (answer, calls.last().cloned().unwrap())
+    };
+
+    let (answer, call) = turn("First").await;
+    assert_eq!(answer["message"]["content"], "One.", "{answer}");
+    assert_eq!(call["status"], "done", "{call}");
+    assert!(call["response"].to_string().contains("before"), "{call}");
+
+    node.kill();
+    let (answer, call) = turn("Second").await;
+    assert_eq!(answer["message"]["content"], "Two.", "{answer}");
+    assert_eq!(call["status"], "error", "{call}");
+    // The server's tools could not be listed, so the model's call names a tool it was not
+    // offered; a call made anyway fails unreachable. Either way the run goes on.
+    let code = call["response"]["error"]["code"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        ["MCP_UNREACHABLE", "MCP_TOOL_NOT_FOUND"].contains(&code),
+        "{call}"
+    );
+
+    node.restart();
+    eventually("the node coming back up", || {
+        let served = &served;
+        async move {
+            let (_, nodes) = send(served, Method::GET, "/api/nodes", None).await;
+            if nodes[0]["state"] == "up" {
+                Ok(())
+            } else {
+                Err(nodes.to_string())
+            }
+        }
+    })
+    .await;
+    let (answer, call) = turn("Third").await;
+    assert_eq!(answer["message"]["content"], "Three.", "{answer}");
+    assert_eq!(call["status"], "done", "{call}");
+    assert!(call["response"].to_string().contains("after"), "{call}");
+    assert_eq!(llm.requests().len(), 6);
     assert!(terminate(&mut served).success());
 }
 
