@@ -27,9 +27,18 @@ struct Ui {
 impl Ui {
     /// `serve` with its model scripted by `turns` (over the OpenAI wire format).
     async fn start(turns: Vec<Turn>) -> Ui {
+        Ui::start_with_settings(turns, None).await
+    }
+
+    /// [`Ui::start`] with `settings` as the data directory's `switchboard.toml`.
+    async fn start_with_settings(turns: Vec<Turn>, settings: Option<&str>) -> Ui {
         let peers = Peers::locate();
         let llm = ScriptedLlm::start(turns).await;
         let sb = Switchboard::new();
+        if let Some(settings) = settings {
+            std::fs::create_dir_all(sb.data_dir()).unwrap();
+            std::fs::write(sb.data_dir().join("switchboard.toml"), settings).unwrap();
+        }
         let base_url = llm.openai_base_url();
         let served = serve_with_env(
             &sb,
@@ -389,5 +398,33 @@ async fn a_tool_node_configured_run_and_chatted_with_in_the_page() {
         second.contains("Bonjour"),
         "the conversation's value reached the tool: {second}"
     );
+    ui.stop();
+}
+
+/// Issue 15 in the page: with an MCP node configured (nothing listens at its address, so it
+/// is down), the server dialog offers "Runs on" with this machine and the node; a server
+/// saved on the node shows "on build-box" and the node's health on its card, and editing it
+/// keeps the node. The API stored the node with the server.
+#[tokio::test(flavor = "multi_thread")]
+async fn settings_put_a_server_on_a_node_and_show_the_nodes_health() {
+    // A loopback port nothing listens on: bound, then freed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let settings =
+        format!("[nodes.build-box]\nurl = \"http://127.0.0.1:{port}\"\ntoken = \"node-token\"\n");
+    let ui = Ui::start_with_settings(vec![], Some(&settings)).await;
+    ui.scenario("nodes").await;
+
+    let server = ui
+        .api(reqwest::Method::GET, "/api/mcp-servers/remote", None)
+        .await;
+    assert_eq!(server["node"], "build-box", "{server}");
+    assert_eq!(server["timeout"], json!(20), "{server}");
+    let nodes = ui.api(reqwest::Method::GET, "/api/nodes", None).await;
+    assert_eq!(nodes[0]["name"], "build-box", "{nodes}");
+    assert_eq!(nodes[0]["state"], "down", "{nodes}");
     ui.stop();
 }

@@ -1,6 +1,6 @@
 // One MCP server on the settings page (seed 001's ServerCard): name, transport, address and
-// live status, and a badge when it was added from the catalogue; Test connection, its tools,
-// Edit and Delete.
+// live status, the node it runs on with that node's health (from `nodes`, GET /api/nodes),
+// and a badge when it was added from the catalogue; Test connection, its tools, Edit and Delete.
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -9,14 +9,17 @@ import { t } from "../i18n.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { ServerTools } from "./server-tools.js";
 import { presetBadge } from "./catalogue-form.js";
+import { nodeLabel, nodeNote } from "./server-node.js";
 
-export function ServerCard({ server, status, presetType, onEdit, onDeleted, onChanged }) {
+export function ServerCard({ server, status, nodes, presetType, onEdit, onDeleted, onChanged }) {
   const [test, setTest] = useState(null);
   const [testing, setTesting] = useState(false);
   const [showTools, setShowTools] = useState(false);
   const [error, setError] = useState(null);
   const state = status?.status || "disconnected";
   const headingId = `server-${server.id}-name`;
+  const node = nodeLabel(server, nodes);
+  const nodeError = nodeNote(node, status);
 
   const runTest = async () => {
     setTesting(true);
@@ -46,11 +49,16 @@ export function ServerCard({ server, status, presetType, onEdit, onDeleted, onCh
       <span class="badge">${server.transport}</span>
       <span class=${`status status-${state}`} data-role="status" title=${status?.lastError || ""}>
         <span class="dot" aria-hidden="true"></span>${statusText(state)}</span>
+      ${node
+        ? html`<span class=${`node-health node-${node.state}`} data-role="node" data-node=${node.name} title=${node.lastError}>
+            ${node.text} <span class="dot" aria-hidden="true"></span>${node.stateText}</span>`
+        : null}
       ${server.enabled === false ? html`<span class="badge muted">${t("ui.server.disabled")}</span>` : null}
       ${presetType ? html`<span class="badge preset" data-role="preset">${presetBadge(presetType)}</span>` : null}
     </header>
     <p class="address"><code>${address(server)}</code></p>
     ${status?.lastError ? html`<p class="muted small">${t("ui.server.last_error", { error: status.lastError })}</p>` : null}
+    ${nodeError ? html`<p class="muted small" data-role="node-error">${nodeError}</p>` : null}
     <div class="actions">
       <button type="button" onClick=${runTest} disabled=${testing}>${testing ? t("ui.server.testing") : t("ui.server.test")}</button>
       <button type="button" aria-expanded=${showTools} onClick=${() => setShowTools(!showTools)}>${t("ui.server.tools")}</button>

@@ -2,7 +2,8 @@
 // the server, shown for its transport. Secrets come masked and stay so unless retyped.
 // "Test these settings" tests the form's current values before saving them
 // (POST /api/mcp-servers/test: nothing is stored; an edited server's masked secrets are the
-// saved ones, for its saved URL only).
+// saved ones, for its saved URL only). "Runs on" picks this machine or one of `nodes` (the
+// configured MCP nodes with their state); it is shown only when there is a node to pick.
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -14,8 +15,9 @@ import { RowsEditor } from "./rows-editor.js";
 import { TestReport } from "./server-card.js";
 import { t } from "../i18n.js";
 import { authTypes, bodyFrom, formFrom, transports, withoutStaleMasks } from "./server-form.js";
+import { nodeOptions, showsNodeChoice } from "./server-node.js";
 
-export function ServerEditModal({ server, onClose, onSaved }) {
+export function ServerEditModal({ server, nodes, onClose, onSaved }) {
   const [form, setForm] = useState(() => formFrom(server));
   const [error, setError] = useState(null);
   const [saving, setSaving] = useState(false);
@@ -77,6 +79,11 @@ export function ServerEditModal({ server, onClose, onSaved }) {
       <${TextField} id="server-name" label=${t("ui.server.name")} required value=${form.name} onInput=${(v) => set({ name: v })} />
       <${Select} id="server-transport" label=${t("ui.server.transport")} value=${form.transport} options=${transports()}
         onChange=${(v) => set({ transport: v })} />
+      ${showsNodeChoice(nodes, server?.node)
+        ? html`<${Select} id="server-node" label=${t("ui.mcp_node.runs_on")} value=${form.node}
+            options=${nodeOptions(nodes, server?.node)} onChange=${(v) => set({ node: v })}
+            hint=${t("ui.mcp_node.runs_on_hint")} />`
+        : null}
       ${http
         ? html`
           <${TextField} id="server-url" label=${t("ui.server.url")} type="url" required value=${form.url}

@@ -1,6 +1,7 @@
 // A server's settings as the edit dialog holds them, and the API body they become. Lists
 // (args) are one per line; maps (env, headers) are rows of name and value; a secret value
-// the API sent masked is sent back masked, which keeps the stored one.
+// the API sent masked is sent back masked, which keeps the stored one. `node` is where it
+// runs: absent from the body for this machine.
 
 import { t } from "../i18n.js";
 
@@ -44,6 +45,8 @@ export function formFrom(server) {
     authSecret: auth.key || auth.token || "",
     timeout: s.timeout != null ? String(s.timeout) : "",
     enabled: s.enabled !== false,
+    // "" is this machine; a node's name is kept as it is, configured or not.
+    node: s.node || "",
     disabledTools: s.disabled_tools || [],
     autoApprovedTools: s.auto_approved_tools || [],
   };
@@ -59,6 +62,7 @@ export function bodyFrom(form) {
     auto_approved_tools: form.autoApprovedTools,
   };
   if (!body.name) throw new Error(t("ui.server.needs_name"));
+  if (form.node) body.node = form.node;
   if (form.transport === "stdio") {
     if (!form.command.trim()) throw new Error(t("ui.server.needs_command"));
     body.command = form.command.trim();

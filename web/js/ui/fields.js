@@ -24,12 +24,14 @@ export function TextArea({ id, label, value, onInput, rows = 3, hint, placeholde
   </div>`;
 }
 
-export function Select({ id, label, value, onChange, options }) {
+export function Select({ id, label, value, onChange, options, hint }) {
   return html`<div class="field">
     <label for=${id}>${label}</label>
-    <select id=${id} name=${id} value=${value} onChange=${(e) => onChange(e.currentTarget.value)}>
+    <select id=${id} name=${id} value=${value} aria-describedby=${hint ? `${id}-hint` : undefined}
+      onChange=${(e) => onChange(e.currentTarget.value)}>
       ${options.map(([v, text]) => html`<option value=${v} selected=${v === value}>${text}</option>`)}
     </select>
+    ${hint ? html`<small id=${`${id}-hint`}>${hint}</small>` : null}
   </div>`;
 }
 

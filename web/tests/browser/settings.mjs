@@ -14,6 +14,8 @@ await run(async (page) => {
   const dialog = page.getByRole("dialog", { name: "Add an MCP server" });
   await dialog.getByLabel("Name").fill("everything");
   await dialog.getByLabel("Transport").selectOption("stdio");
+  // No MCP node is configured: no "Runs on" choice (the server runs on this machine).
+  assert.equal(await dialog.getByLabel("Runs on").count(), 0, "no node selector without nodes");
   await dialog.getByLabel("Command").fill("/nonexistent/mcp-server");
   await dialog.getByLabel("Call timeout (seconds)").fill("30");
 
