@@ -52,7 +52,21 @@ pub fn manager_config() -> ManagerConfig {
     }
 }
 
-pub async fn start_as(mut config: ServerConfig, single_user: bool) -> Api {
+pub async fn start_as(config: ServerConfig, single_user: bool) -> Api {
+    start_full(config, single_user, Vec::new()).await
+}
+
+/// The API with servers reached through a router over `nodes` (issue 15) and the local
+/// manager.
+pub async fn start_with_nodes(nodes: Vec<switchboard_grpc::NodeConfig>) -> Api {
+    start_full(ServerConfig::default(), false, nodes).await
+}
+
+async fn start_full(
+    mut config: ServerConfig,
+    single_user: bool,
+    nodes: Vec<switchboard_grpc::NodeConfig>,
+) -> Api {
     let dir = tempfile::tempdir().unwrap();
     let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
         .await
@@ -72,8 +86,24 @@ pub async fn start_as(mut config: ServerConfig, single_user: bool) -> Api {
     let address = listener.local_addr().unwrap();
     config.guard.listen = Some(address);
     let shared = Arc::clone(&store);
-    let state =
-        AppState::new(store, manager.clone(), AgentConfig::default(), auth).with_config(config);
+    let state = if nodes.is_empty() {
+        AppState::new(store, manager.clone(), AgentConfig::default(), auth)
+    } else {
+        let router = switchboard_grpc::Router::new(
+            Arc::clone(&manager),
+            nodes,
+            Arc::new(switchboard_mcp::AdmitAll),
+        )
+        .unwrap();
+        AppState::with_pool(
+            store,
+            manager.clone(),
+            Arc::new(router),
+            AgentConfig::default(),
+            auth,
+        )
+    }
+    .with_config(config);
     let base = format!("http://{address}");
     let (shutdown, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
