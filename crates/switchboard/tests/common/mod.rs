@@ -2,6 +2,10 @@
 
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod certs;
+pub mod node;
+pub mod postgres;
+pub mod rest;
 pub mod serve;
 
 use std::path::{Path, PathBuf};
