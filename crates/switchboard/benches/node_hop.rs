@@ -89,7 +89,9 @@ async fn run(rounds: usize, throughput_for: Duration) {
         Arc::new(AdmitAll),
     )
     .expect("a router to both nodes");
-    let router: Arc<dyn ToolBackend> = Arc::new(router);
+    let router = Arc::new(router);
+    let plain_node = Arc::clone(router.node("plain").expect("the plaintext node"));
+    let router: Arc<dyn ToolBackend> = router;
     let local = Arc::new(ConnectionManager::new(ManagerConfig::default()));
 
     let demo = ServerSpec::stdio("demo", BIN, ["demo-server"]);
@@ -137,6 +139,13 @@ async fn run(rounds: usize, throughput_for: Duration) {
         }
     }
 
+    // The floor of any hop: an empty unary gRPC round trip (Health) to the plaintext node.
+    let mut empty = Vec::with_capacity(rounds);
+    for _ in 0..rounds {
+        empty.push(timed(async { drop(plain_node.check_health().await.expect("health")) }).await);
+    }
+    let (empty_median, empty_p99) = quantiles(&mut empty);
+
     println!();
     println!(
         "node_hop: demo-server `echo` over stdio, {rounds} sequential rounds, then {CONCURRENT} concurrent callers for {throughput_for:?}"
@@ -164,6 +173,10 @@ async fn run(rounds: usize, throughput_for: Duration) {
             path.name
         );
     }
+
+    println!(
+        "| empty gRPC round trip (Health, plaintext) | {empty_median:.0} µs | {empty_p99:.0} µs | | | |"
+    );
 
     local.shutdown().await;
     drop(paths);

@@ -101,13 +101,7 @@ async fn start_full(
             .unwrap(),
         );
         kept_router = Some(Arc::clone(&router));
-        AppState::with_pool(
-            store,
-            manager.clone(),
-            router,
-            AgentConfig::default(),
-            auth,
-        )
+        AppState::with_pool(store, manager.clone(), router, AgentConfig::default(), auth)
     }
     .with_config(config);
     let base = format!("http://{address}");
