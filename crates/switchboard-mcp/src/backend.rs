@@ -40,24 +40,9 @@ impl ToolBackend for ConnectionManager {
         owner: &'a OwnerId,
         servers: &'a [ServerSpec],
     ) -> BoxFuture<'a, Vec<ServerTools>> {
-        Box::pin(async move {
-            let enabled = servers.iter().filter(|spec| spec.enabled);
-            let lists = futures::future::join_all(enabled.map(|spec| async move {
-                let tools = self.list_tools(owner, spec).await.map(|tools| {
-                    if spec.disabled_tools.is_empty() {
-                        return tools;
-                    }
-                    let kept = tools
-                        .iter()
-                        .filter(|tool| !spec.disabled_tools.contains(&tool.name))
-                        .cloned()
-                        .collect();
-                    Arc::new(kept)
-                });
-                (spec.clone(), tools)
-            }));
-            lists.await
-        })
+        Box::pin(enabled_tools(servers, move |spec| {
+            self.list_tools(owner, spec)
+        }))
     }
 
     fn call<'a>(
@@ -70,4 +55,34 @@ impl ToolBackend for ConnectionManager {
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
         Box::pin(self.call_tool(owner, server, tool, arguments, options))
     }
+}
+
+/// What every [`ToolBackend::tools`] answers, wherever the servers run: the tools of each enabled
+/// server in `servers`, listed (concurrently) by `list`, without the ones its owner turned off.
+pub async fn enabled_tools<'a, F, Fut>(servers: &'a [ServerSpec], list: F) -> Vec<ServerTools>
+where
+    F: Fn(&'a ServerSpec) -> Fut,
+    Fut: Future<Output = Result<Arc<Vec<ToolInfo>>, McpError>>,
+{
+    let enabled = servers.iter().filter(|spec| spec.enabled);
+    let lists = futures::future::join_all(enabled.map(|spec| {
+        let listed = list(spec);
+        async move {
+            let tools = listed.await.map(|tools| without_disabled(spec, tools));
+            (spec.clone(), tools)
+        }
+    }));
+    lists.await
+}
+
+fn without_disabled(spec: &ServerSpec, tools: Arc<Vec<ToolInfo>>) -> Arc<Vec<ToolInfo>> {
+    if spec.disabled_tools.is_empty() {
+        return tools;
+    }
+    let kept = tools
+        .iter()
+        .filter(|tool| !spec.disabled_tools.contains(&tool.name))
+        .cloned()
+        .collect();
+    Arc::new(kept)
 }

@@ -24,7 +24,7 @@ mod redact;
 pub mod transport;
 mod upstream_text;
 
-pub use backend::{ServerTools, ToolBackend};
+pub use backend::{ServerTools, ToolBackend, enabled_tools};
 pub use client::Progress;
 pub use config::{ManagerConfig, RetryPolicy};
 pub use connection::{CallOptions, ServerDetails};

@@ -10,7 +10,7 @@ use rmcp::model::{
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 use switchboard_mcp::{
     CallOptions, ConnectionSnapshot, ConnectionStatus, ManagerConfig, McpError, NodeHealth,
-    ServerPool, ServerReport, ServerTools, StatusChange, ToolBackend,
+    ServerPool, ServerReport, ServerTools, StatusChange, ToolBackend, enabled_tools,
 };
 use tokio::sync::broadcast;
 
@@ -59,17 +59,9 @@ impl ToolBackend for Router {
         owner: &'a OwnerId,
         servers: &'a [ServerSpec],
     ) -> BoxFuture<'a, Vec<ServerTools>> {
-        Box::pin(async move {
-            let enabled = servers.iter().filter(|spec| spec.enabled);
-            let lists = futures::future::join_all(enabled.map(|spec| async move {
-                let tools = self
-                    .tools_of(owner, spec)
-                    .await
-                    .map(|tools| without_disabled(spec, tools));
-                (spec.clone(), tools)
-            }));
-            lists.await
-        })
+        Box::pin(enabled_tools(servers, move |spec| {
+            self.tools_of(owner, spec)
+        }))
     }
 
     fn call<'a>(
@@ -82,19 +74,6 @@ impl ToolBackend for Router {
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
         Box::pin(self.call_tool(owner, server, tool, arguments, options))
     }
-}
-
-/// The tools of `spec` its owner did not turn off, as the local manager's `tools` gives them.
-fn without_disabled(spec: &ServerSpec, tools: Arc<Vec<ToolInfo>>) -> Arc<Vec<ToolInfo>> {
-    if spec.disabled_tools.is_empty() {
-        return tools;
-    }
-    let kept = tools
-        .iter()
-        .filter(|tool| !spec.disabled_tools.contains(&tool.name))
-        .cloned()
-        .collect();
-    Arc::new(kept)
 }
 
 impl ServerPool for Router {
