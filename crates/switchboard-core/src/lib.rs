@@ -16,6 +16,7 @@ pub mod tool;
 pub mod tool_call;
 pub mod tool_node;
 pub mod upstream_text;
+pub mod view;
 
 pub use destination::{DestinationRules, is_public};
 pub use error_code::{ErrorCode, RetrySafety};
@@ -25,6 +26,7 @@ pub use naming::NameTable;
 pub use spec::{Auth, MASK, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};
 pub use tool::{ToolAnnotations, ToolInfo};
 pub use tool_call::{ToolCallRecord, ToolCallStatus};
+pub use view::{ViewServer, ViewSpec};
 pub use tool_node::{
     BUILTIN_VARIABLES, Builtins, MAX_RENDERED_BYTES, Mapping, NodeCheckError, RenderError,
     ResolveError, SelectedTool, Template, TemplateParseError, ToolNode, VarPath, VariableDecl,

@@ -49,6 +49,9 @@ pub struct CallOptions {
     /// that retries itself (the tool-call service, which records every attempt) passes
     /// [`RetryPolicy::never`](crate::RetryPolicy::never), so attempts are not multiplied.
     pub retry: Option<crate::RetryPolicy>,
+    /// Who answers the server's elicitation and sampling requests during this call; `None`:
+    /// they are refused.
+    pub requests: Option<crate::Requester>,
 }
 
 /// How long past its ceiling a call may wait for rmcp to write its cancellation.

@@ -21,6 +21,7 @@ mod manager;
 mod policy;
 mod pool;
 mod redact;
+mod requests;
 pub mod transport;
 mod upstream_text;
 
@@ -33,4 +34,5 @@ pub use manager::{
     ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange,
 };
 pub use policy::{Admission, AdmitAll, ConnectPolicy};
-pub use pool::{NodeHealth, NodeState, ServerPool};
+pub use pool::{ListChange, ListKind, NodeHealth, NodeState, ServerPool};
+pub use requests::{Requester, ServerRequests};

@@ -72,6 +72,10 @@ pub trait ServerPool: ToolBackend {
     /// Every status change of every connection, local and on nodes.
     fn status_changes(&self) -> broadcast::Receiver<StatusChange>;
 
+    /// Every `notifications/{tools,resources,prompts}/list_changed` a server sent, local and
+    /// on nodes (issue 16: the gateway tells its clients).
+    fn list_changes(&self) -> broadcast::Receiver<ListChange>;
+
     /// Closes the connection to `spec` wherever it is (after it was changed or removed).
     fn disconnect<'a>(&'a self, owner: &'a OwnerId, spec: &'a ServerSpec) -> BoxFuture<'a, ()>;
 
@@ -83,6 +87,22 @@ pub trait ServerPool: ToolBackend {
     /// Closes every local connection (stdio servers end with their process groups) and stops
     /// following nodes.
     fn shutdown(&self) -> BoxFuture<'_, ()>;
+}
+
+/// A server said one of its lists changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListChange {
+    pub owner: OwnerId,
+    pub server: switchboard_core::ServerId,
+    pub kind: ListKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListKind {
+    Tools,
+    Resources,
+    Prompts,
 }
 
 /// One configured node as the host sees it.
@@ -177,6 +197,10 @@ impl ServerPool for ConnectionManager {
 
     fn status_changes(&self) -> broadcast::Receiver<StatusChange> {
         ConnectionManager::status_changes(self)
+    }
+
+    fn list_changes(&self) -> broadcast::Receiver<crate::ListChange> {
+        unimplemented!("issue 16 skeleton")
     }
 
     fn disconnect<'a>(&'a self, owner: &'a OwnerId, spec: &'a ServerSpec) -> BoxFuture<'a, ()> {

@@ -42,7 +42,7 @@ pub use error::{Entity, StoreError};
 pub use model::{
     ApiToken, Assistant, AssistantConfig, Conversation, DEFAULT_MAX_ROUNDS, IssuedToken, Message,
     MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,
-    ServerShape, StoredServer, StoredToolNode, Timestamp, ToolMode, User, WrittenShape,
+    ServerShape, StoredServer, StoredToolNode, StoredView, Timestamp, ToolMode, User, WrittenShape,
 };
 pub use model::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use open::{StoreConfig, open, open_postgres, open_sqlite};
@@ -53,7 +53,7 @@ pub use sqlite::{DB_FILE, SqliteStore};
 pub use store::{
     AssistantStore, Backend, ConversationStore, LeaseStore, ProviderStore, ServerEdit,
     ServerShapeStore, ServerStore, SignalStore, Signals, Store, ToolCallEdit, ToolNodeStore,
-    UserStore,
+    UserStore, ViewStore,
 };
 
 /// Every store trait, so their methods can be called on a `dyn Store`.
@@ -61,6 +61,6 @@ pub mod prelude {
     pub use crate::audit_store::AuditStore;
     pub use crate::store::{
         AssistantStore, ConversationStore, LeaseStore, ProviderStore, ServerShapeStore,
-        ServerStore, SignalStore, Store, ToolNodeStore, UserStore,
+        ServerStore, SignalStore, Store, ToolNodeStore, UserStore, ViewStore,
     };
 }

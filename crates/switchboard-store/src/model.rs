@@ -10,6 +10,7 @@ mod conversation;
 mod provider;
 mod server_shape;
 mod user;
+mod view;
 
 pub use assistant::{Assistant, AssistantConfig, DEFAULT_MAX_ROUNDS, ToolMode};
 pub use audit::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
@@ -17,6 +18,7 @@ pub use conversation::{Conversation, Message, MessageRole, NewConversation, NewM
 pub use provider::{Provider, ProviderConfig, ProviderKind};
 pub use server_shape::{ServerShape, WrittenShape};
 pub use user::{ApiToken, IssuedToken, Role, User};
+pub use view::StoredView;
 
 use serde::{Deserialize, Serialize};
 use switchboard_core::{ServerSpec, ToolNode};

@@ -20,6 +20,7 @@ use crate::sql::server_shapes::impl_server_shape_store;
 use crate::sql::servers::impl_server_store;
 use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
+use crate::sql::views::impl_view_store;
 use crate::store::{Backend, SignalStore, Signals, Store};
 
 /// The [`Store`] on Postgres.
@@ -60,6 +61,7 @@ impl_quota!(PostgresStore, Postgres);
 impl_assistant_store!(PostgresStore, Postgres);
 impl_conversation_store!(PostgresStore, Postgres);
 impl_tool_node_store!(PostgresStore, Postgres);
+impl_view_store!(PostgresStore, Postgres);
 impl_lease_store!(PostgresStore, Postgres);
 impl_audit_store!(PostgresStore, Postgres);
 

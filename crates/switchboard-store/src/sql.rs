@@ -26,3 +26,4 @@ pub(crate) mod server_shapes;
 pub(crate) mod servers;
 pub(crate) mod tool_nodes;
 pub(crate) mod users;
+pub(crate) mod views;

@@ -29,6 +29,7 @@ use crate::sql::server_shapes::impl_server_shape_store;
 use crate::sql::servers::impl_server_store;
 use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
+use crate::sql::views::impl_view_store;
 use crate::store::{Backend, SignalStore, Signals, Store};
 
 /// The database file inside the data directory.
@@ -104,6 +105,7 @@ impl_quota!(SqliteStore, Sqlite);
 impl_assistant_store!(SqliteStore, Sqlite);
 impl_conversation_store!(SqliteStore, Sqlite);
 impl_tool_node_store!(SqliteStore, Sqlite);
+impl_view_store!(SqliteStore, Sqlite);
 impl_lease_store!(SqliteStore, Sqlite);
 impl_audit_store!(SqliteStore, Sqlite);
 

@@ -17,7 +17,7 @@ use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolCallRecord, ToolNode};
 use crate::StoreError;
 use crate::model::{
     ApiToken, Assistant, AssistantConfig, Conversation, IssuedToken, Message, NewConversation,
-    NewMessage, Provider, ProviderConfig, Role, ServerShape, StoredServer, StoredToolNode, User,
+    NewMessage, Provider, ProviderConfig, Role, ServerShape, StoredServer, StoredToolNode, StoredView, User,
 };
 
 /// A change to one tool call, applied under the message's row lock. It may refuse (for
@@ -36,6 +36,7 @@ pub trait Store:
     + AssistantStore
     + ConversationStore
     + ToolNodeStore
+    + ViewStore
     + LeaseStore
     + SignalStore
     + crate::audit_store::AuditStore
@@ -392,4 +393,25 @@ pub trait SignalStore {
     async fn notify(&self, channel: &str, payload: &str) -> Result<(), StoreError>;
     /// The payloads sent on `channel` from now on; `None` where the backend has no signals.
     async fn listen(&self, channel: &str) -> Result<Option<Signals>, StoreError>;
+}
+
+/// The views of the MCP gateway (issue 16), owned. Names are unique per owner
+/// (`StoreError::Conflict` otherwise).
+#[async_trait]
+pub trait ViewStore {
+    async fn create_view(
+        &self,
+        owner: &OwnerId,
+        spec: &switchboard_core::ViewSpec,
+    ) -> Result<StoredView, StoreError>;
+    async fn view(&self, owner: &OwnerId, id: &str) -> Result<StoredView, StoreError>;
+    async fn view_by_name(&self, owner: &OwnerId, name: &str) -> Result<StoredView, StoreError>;
+    async fn views(&self, owner: &OwnerId) -> Result<Vec<StoredView>, StoreError>;
+    async fn update_view(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        spec: &switchboard_core::ViewSpec,
+    ) -> Result<StoredView, StoreError>;
+    async fn delete_view(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
 }

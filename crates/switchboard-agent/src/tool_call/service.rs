@@ -248,6 +248,7 @@ impl ToolCalls {
                 timeout,
                 // This loop retries, and records each attempt; the manager must not too.
                 retry: Some(RetryPolicy::never()),
+                requests: req.requests.clone(),
             };
             self.backend.call(
                 &req.owner,

@@ -39,6 +39,9 @@ pub struct ToolCallRequest {
     pub cancel: CancellationToken,
     /// Receives the server's progress reports, for every attempt.
     pub progress: Option<mpsc::UnboundedSender<Progress>>,
+    /// Who answers the server's elicitation and sampling requests during the call (the
+    /// gateway's downstream client); `None`: they are refused.
+    pub requests: Option<switchboard_mcp::Requester>,
 }
 
 impl ToolCallRequest {
@@ -60,6 +63,7 @@ impl ToolCallRequest {
             variables: None,
             cancel: CancellationToken::new(),
             progress: None,
+            requests: None,
         }
     }
 }

@@ -41,6 +41,7 @@ impl NodeClient {
             progress,
             timeout,
             retry,
+            requests: _,
         } = options;
         if cancel.is_cancelled() {
             return Err(McpError::Cancelled);

@@ -112,6 +112,8 @@ impl pb::mcp_node_server::McpNode for NodeService {
             progress: Some(progress),
             timeout: (start.timeout_ms > 0).then(|| Duration::from_millis(start.timeout_ms)),
             retry: start.retry.as_ref().map(wire::retry_from_pb),
+            // Elicitation and sampling do not cross the node hop (yet): refused on the node.
+            requests: None,
         };
         let manager = self.manager.clone();
         let tool = start.tool;

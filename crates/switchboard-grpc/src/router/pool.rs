@@ -189,6 +189,10 @@ impl ServerPool for Router {
         self.changes.subscribe()
     }
 
+    fn list_changes(&self) -> broadcast::Receiver<switchboard_mcp::ListChange> {
+        unimplemented!("issue 16 skeleton")
+    }
+
     /// The local connection always (the server may have run here before it was moved to a
     /// node), and the node's when the server names one.
     fn disconnect<'a>(&'a self, owner: &'a OwnerId, spec: &'a ServerSpec) -> BoxFuture<'a, ()> {

@@ -147,6 +147,7 @@ pub async fn run_node(
         variables: Some(variables.clone()),
         cancel,
         progress: None,
+        requests: None,
     };
     let masked = |arguments: &Map<String, Value>| match redact_json(
         &Value::Object(arguments.clone()),

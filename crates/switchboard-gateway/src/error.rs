@@ -1,0 +1,60 @@
+//! What can go wrong in the gateway, and how each is answered over MCP.
+
+use rmcp::ErrorData;
+use switchboard_core::ErrorCode;
+use switchboard_mcp::McpError;
+use switchboard_store::StoreError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GatewayError {
+    /// A request reached the handler without a scope (a server wiring bug, never a client's).
+    #[error("the request carries no caller")]
+    NoScope,
+    #[error("this session belongs to another caller or view")]
+    SessionMismatch,
+    #[error("no view named `{0}`")]
+    ViewNotFound(String),
+    #[error("no tool named `{0}`")]
+    ToolNotFound(String),
+    #[error("no prompt named `{0}`")]
+    PromptNotFound(String),
+    #[error("no resource `{0}`")]
+    ResourceNotFound(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Mcp(#[from] McpError),
+}
+
+impl GatewayError {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            GatewayError::NoScope => ErrorCode::InternalError,
+            GatewayError::SessionMismatch => ErrorCode::Forbidden,
+            GatewayError::ViewNotFound(_) => ErrorCode::NotFound,
+            GatewayError::ToolNotFound(_) => ErrorCode::McpToolNotFound,
+            GatewayError::PromptNotFound(_) | GatewayError::ResourceNotFound(_) => {
+                ErrorCode::NotFound
+            }
+            GatewayError::Store(e) => e.code(),
+            GatewayError::Mcp(e) => e.code(),
+        }
+    }
+}
+
+impl From<GatewayError> for ErrorData {
+    fn from(error: GatewayError) -> Self {
+        let message = error.to_string();
+        let data = Some(serde_json::json!({ "code": error.code() }));
+        match error {
+            GatewayError::ToolNotFound(_)
+            | GatewayError::PromptNotFound(_)
+            | GatewayError::ViewNotFound(_) => ErrorData::invalid_params(message, data),
+            GatewayError::ResourceNotFound(_) => ErrorData::resource_not_found(message, data),
+            GatewayError::SessionMismatch => ErrorData::invalid_request(message, data),
+            GatewayError::NoScope | GatewayError::Store(_) | GatewayError::Mcp(_) => {
+                ErrorData::internal_error(message, data)
+            }
+        }
+    }
+}

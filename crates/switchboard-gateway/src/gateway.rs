@@ -1,0 +1,68 @@
+//! [`Gateway`]: what every session of the gateway shares.
+
+use std::sync::Arc;
+
+use switchboard_agent::ToolCalls;
+use switchboard_core::OwnerId;
+use switchboard_mcp::ServerPool;
+use switchboard_store::Store;
+
+use crate::changes::ChangeHub;
+use crate::config::GatewayConfig;
+use crate::handler::GatewayHandler;
+use crate::session::Scope;
+
+/// The services the gateway is built on.
+#[derive(Clone)]
+pub struct GatewayDeps {
+    pub store: Arc<dyn Store>,
+    pub servers: Arc<dyn ServerPool>,
+    /// Every call goes through it: validation, tool-node mappings, retries, audit.
+    pub tool_calls: Arc<ToolCalls>,
+}
+
+pub struct Gateway {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) servers: Arc<dyn ServerPool>,
+    pub(crate) tool_calls: Arc<ToolCalls>,
+    pub(crate) config: GatewayConfig,
+    pub(crate) changes: ChangeHub,
+}
+
+impl std::fmt::Debug for Gateway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gateway")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Gateway {
+    /// The gateway; starts following the pool's list changes (inside a Tokio runtime).
+    pub fn new(deps: GatewayDeps, config: GatewayConfig) -> Arc<Self> {
+        let changes = ChangeHub::follow(deps.servers.as_ref());
+        Arc::new(Self {
+            store: deps.store,
+            servers: deps.servers,
+            tool_calls: deps.tool_calls,
+            config,
+            changes,
+        })
+    }
+
+    /// A handler for one rmcp session. `fixed` is the scope of every request (stdio); without
+    /// it each request's scope is read from its HTTP request's extensions.
+    pub fn handler(self: &Arc<Self>, fixed: Option<Scope>) -> GatewayHandler {
+        GatewayHandler::new(Arc::clone(self), fixed)
+    }
+
+    /// Something of `owner`'s that the gateway exports changed (a server or view was saved,
+    /// deleted, switched on or off): their sessions are told every list may have changed.
+    pub fn announce(&self, owner: &OwnerId) {
+        self.changes.announce_owner(owner);
+    }
+
+    pub fn config(&self) -> &GatewayConfig {
+        &self.config
+    }
+}

@@ -1,0 +1,30 @@
+//! The MCP gateway (issue 16): one MCP server that re-exports the tools, resources and prompts
+//! of a person's enabled servers under namespaced names, calling them through the tool-call
+//! service. `switchboard-server` serves it at `/mcp` and `/mcp/v/{name}` over Streamable HTTP
+//! (both protocol generations, on rmcp's server side); `switchboard mcp --stdio` over stdio.
+//!
+//! One [`Gateway`] is built per process; rmcp makes one [`GatewayHandler`] per session (or per
+//! request, in the stateless 2026-07-28 revision). Who is asking ([`Scope`]) comes with every
+//! HTTP request, put there by the server's authentication, or is fixed for stdio.
+
+mod approval;
+mod catalog;
+mod changes;
+mod config;
+mod content;
+mod error;
+mod gateway;
+mod handler;
+mod naming;
+mod relay;
+mod selection;
+mod session;
+mod tools;
+
+pub use changes::ChangeHub;
+pub use config::{GatewayConfig, Unapproved};
+pub use error::GatewayError;
+pub use gateway::{Gateway, GatewayDeps};
+pub use handler::GatewayHandler;
+pub use selection::{SelectedServer, Selection};
+pub use session::Scope;
