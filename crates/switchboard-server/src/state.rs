@@ -57,6 +57,8 @@ pub struct AppState {
     pub locales: Arc<crate::i18n::Catalog>,
     /// The catalogue of ready servers (`GET /api/catalogue`).
     pub catalogue: Arc<Catalogue>,
+    /// The MCP gateway (`/mcp`, `/mcp/v/{name}`, issue 16), on the same tool-call service.
+    pub gateway: Arc<switchboard_gateway::Gateway>,
 }
 
 impl AppState {
@@ -104,6 +106,14 @@ impl AppState {
         .with_tool_calls(Arc::clone(&tool_calls))
         .with_observer(Arc::clone(&metrics) as Arc<dyn AgentObserver>);
         let events = EventLog::start(agent.events(), pool.as_ref());
+        let gateway = switchboard_gateway::Gateway::new(
+            switchboard_gateway::GatewayDeps {
+                store: Arc::clone(&store),
+                servers: Arc::clone(&pool),
+                tool_calls: Arc::clone(&tool_calls),
+            },
+            switchboard_gateway::GatewayConfig::default(),
+        );
         let config = Arc::new(ServerConfig::default());
         let runs = Arc::new(Runs::new(
             agent.clone(),
@@ -124,6 +134,7 @@ impl AppState {
             metrics,
             tools,
             tool_calls,
+            gateway,
             gate: Arc::new(Gate::new(&limits)),
             locales: Arc::new(crate::i18n::Catalog::embedded_or_empty()),
             catalogue: Arc::new(Catalogue::embedded().unwrap_or_else(|error| {
