@@ -1,0 +1,216 @@
+//! The upstream MCP server for the server scenarios of the MCP conformance suite
+//! (`@modelcontextprotocol/conformance`, run by `scripts/conformance.sh server`).
+//!
+//! The suite talks to Switchboard's gateway, which re-exports what this server offers: every
+//! tool, resource, resource template and prompt the scenarios call, behaving as each
+//! scenario's description asks (`dist/index.js` of the suite). It serves one session over
+//! stdio, as the gateway starts it:
+//!
+//! ```text
+//! switchboard servers add conformance --command /path/to/conformance-server
+//! ```
+//!
+//! Tools that need the client (elicitation, sampling, roots) ask it the classic way on
+//! 2025-11-25 sessions and through input-required results on 2026-07-28 (see [`mrtr`]).
+//! Nothing but the protocol is written to stdout; logs go to stderr.
+
+// Logging is deprecated by SEP-2577, but `logging/setLevel` is what the suite tests.
+#![allow(deprecated)]
+
+mod catalog;
+mod content;
+mod mrtr;
+mod tools;
+
+use std::io::Read;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use anyhow::{Context, Result};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::json;
+
+use crate::catalog::typed;
+use crate::mrtr::Asker;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .init();
+    match run().await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("conformance-server: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> Result<()> {
+    let server = ConformanceServer::new(state_key()?);
+    let running = server
+        .serve(rmcp::transport::stdio())
+        .await
+        .context("the MCP handshake on stdio failed")?;
+    running.waiting().await.context("the session failed")?;
+    Ok(())
+}
+
+/// A fresh key per process for sealing `requestState`: a state from another run is refused.
+fn state_key() -> Result<Vec<u8>> {
+    let mut key = vec![0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut random| random.read_exact(&mut key))
+        .context("reading /dev/urandom")?;
+    Ok(key)
+}
+
+#[derive(Clone)]
+pub struct ConformanceServer {
+    asker: Arc<Asker>,
+    /// The threshold `logging/setLevel` chose, for requests that do not name one.
+    log_level: Arc<Mutex<Option<LoggingLevel>>>,
+    /// Set by `test_trigger_tool_change`.
+    extra_tool: Arc<AtomicBool>,
+}
+
+impl ConformanceServer {
+    fn new(key: Vec<u8>) -> Self {
+        Self {
+            asker: Arc::new(Asker::new(key)),
+            log_level: Arc::new(Mutex::new(None)),
+            extra_tool: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+impl ServerHandler for ConformanceServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities: Result<ServerCapabilities, _> = typed(json!({
+            "tools": {"listChanged": true},
+            "prompts": {"listChanged": true},
+            "resources": {"subscribe": true, "listChanged": true},
+            "logging": {},
+            "completions": {},
+        }));
+        let mut info = ServerConfig::new(capabilities.unwrap_or_default());
+        info.server_info =
+            Implementation::new("switchboard-conformance-server", env!("CARGO_PKG_VERSION"));
+        info.instructions = Some(
+            "The tools, resources and prompts of the MCP conformance suite's server scenarios."
+                .to_owned(),
+        );
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(catalog::tools(
+            self.extra_tool.load(Ordering::SeqCst),
+        )?))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(outcome) = self.asker.call(&request, &context).await {
+            return outcome;
+        }
+        tools::call(self, &request, &context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(catalog::prompts()?))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        content::get_prompt(&request, &self.asker)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(catalog::resources()?))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            catalog::resource_templates()?,
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        content::read_resource(&request)
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tracing::debug!(uri = %request.uri, "subscribed");
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tracing::debug!(uri = %request.uri, "unsubscribed");
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        content::complete(&request)
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if let Ok(mut level) = self.log_level.lock() {
+            *level = Some(request.level);
+        }
+        Ok(())
+    }
+}
