@@ -49,4 +49,23 @@ pub struct ToolInfo {
     pub output_schema: Option<Map<String, Value>>,
     #[serde(default)]
     pub annotations: ToolAnnotations,
+    /// Icons the server gave the tool (MCP `Tool.icons`), for clients that show them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<ToolIcon>,
+}
+
+/// An icon of a tool (MCP `Icon`): a URI (often a `data:` URI) and what it suits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ToolIcon {
+    pub src: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// `WxH` sizes (`48x48`) or `any`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<Vec<String>>,
+    /// `light` or `dark`; absent: any theme.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
 }

@@ -1,2 +1,281 @@
 //! The exported tools of a selection, with the table from exported names back to
 //! (server, tool).
+//!
+//! Building a catalog lists every selected server's tools, so it is kept per (person, view)
+//! and used again while the selection it was built from is unchanged (a fingerprint of the
+//! servers' specs, tool sets and prefixes) and for [`FRESH_FOR`] at most, which bounds how long
+//! a tool an upstream added or removed goes unseen. A stale catalog never makes a tool callable
+//! that should not be: a call is checked against the selection read for that very call, and
+//! the tool-call service checks the server's current tool list and switched-off tools again.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{Icon, IconTheme, Tool, ToolAnnotations as McpAnnotations};
+use switchboard_core::{
+    OwnerId, ServerId, ServerSpec, ToolAnnotations, ToolIcon, ToolInfo, ViewSpec,
+};
+use switchboard_mcp::{ServerPool, ServerTools};
+use switchboard_store::User;
+
+use crate::error::GatewayError;
+use crate::gateway::Gateway;
+use crate::naming::{Candidate, Collision, name_all};
+use crate::selection::Selection;
+use crate::session::Scope;
+
+/// How long a catalog is used without listing the servers again.
+pub(crate) const FRESH_FOR: Duration = Duration::from_secs(2);
+
+/// Where an exported name leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub server: ServerId,
+    /// The tool's own name on the server.
+    pub tool: String,
+}
+
+/// The tools a scope sees, under their exported names.
+#[derive(Debug, Default)]
+pub(crate) struct Catalog {
+    /// As `tools/list` answers, sorted by exported name.
+    pub tools: Vec<Tool>,
+    by_name: HashMap<String, Target>,
+    pub collisions: Vec<Collision>,
+}
+
+impl Catalog {
+    /// Lists the selection's servers (a server whose listing fails is left out and logged).
+    pub(crate) async fn list(
+        servers: &dyn ServerPool,
+        owner: &OwnerId,
+        selection: &Selection,
+        template: &str,
+    ) -> Catalog {
+        let specs: Vec<ServerSpec> = selection
+            .servers
+            .iter()
+            .map(|s| ServerSpec::clone(&s.spec))
+            .collect();
+        let listed = servers.tools(owner, &specs).await;
+        Catalog::build(selection, &listed, template)
+    }
+
+    /// The catalog of `selection` given its servers' listings.
+    pub(crate) fn build(selection: &Selection, listed: &[ServerTools], template: &str) -> Catalog {
+        let mut offered: Vec<(&ServerSpec, &ToolInfo, Option<&str>)> = Vec::new();
+        for selected in &selection.servers {
+            let Some((_, result)) = listed.iter().find(|(spec, _)| spec.id == selected.spec.id)
+            else {
+                continue;
+            };
+            match result {
+                Ok(tools) => offered.extend(
+                    tools
+                        .iter()
+                        .filter(|tool| selected.offers(&tool.name))
+                        .map(|tool| (selected.spec.as_ref(), tool, selected.prefix.as_deref())),
+                ),
+                Err(error) => tracing::warn!(
+                    server = %selected.spec.id.0,
+                    %error,
+                    "gateway: a server's tools could not be listed; it is left out"
+                ),
+            }
+        }
+        let candidates: Vec<Candidate<'_>> = offered
+            .iter()
+            .map(|(spec, tool, prefix)| Candidate {
+                server_id: &spec.id.0,
+                server_name: &spec.name,
+                tool: &tool.name,
+                prefix: *prefix,
+            })
+            .collect();
+        let names = name_all(template, &candidates);
+        let mut catalog = Catalog {
+            collisions: names.collisions,
+            ..Catalog::default()
+        };
+        for ((spec, info, _), name) in offered.iter().zip(names.names) {
+            let Some(name) = name else { continue };
+            catalog.tools.push(exported_tool(name.clone(), info));
+            catalog.by_name.insert(
+                name,
+                Target {
+                    server: spec.id.clone(),
+                    tool: info.name.clone(),
+                },
+            );
+        }
+        catalog.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        catalog
+    }
+
+    pub(crate) fn resolve(&self, name: &str) -> Option<&Target> {
+        self.by_name.get(name)
+    }
+}
+
+/// The tool as the gateway offers it: the server's, under `name`.
+fn exported_tool(name: String, info: &ToolInfo) -> Tool {
+    let mut tool = Tool::new_with_raw(
+        name,
+        info.description.clone().map(Into::into),
+        Arc::new(info.input_schema.clone()),
+    );
+    tool.title = info.title.clone();
+    tool.output_schema = info.output_schema.clone().map(Arc::new);
+    tool.annotations = mcp_annotations(&info.annotations);
+    if !info.icons.is_empty() {
+        tool.icons = Some(info.icons.iter().map(mcp_icon).collect());
+    }
+    tool
+}
+
+fn mcp_annotations(annotations: &ToolAnnotations) -> Option<McpAnnotations> {
+    if *annotations == ToolAnnotations::default() {
+        return None;
+    }
+    let mut out = McpAnnotations::default();
+    out.title = annotations.title.clone();
+    out.read_only_hint = annotations.read_only_hint;
+    out.destructive_hint = annotations.destructive_hint;
+    out.idempotent_hint = annotations.idempotent_hint;
+    out.open_world_hint = annotations.open_world_hint;
+    Some(out)
+}
+
+fn mcp_icon(icon: &ToolIcon) -> Icon {
+    let mut out = Icon::new(icon.src.clone());
+    out.mime_type = icon.mime_type.clone();
+    out.sizes = icon.sizes.clone();
+    out.theme = match icon.theme.as_deref() {
+        Some("light") => Some(IconTheme::Light),
+        Some("dark") => Some(IconTheme::Dark),
+        _ => None,
+    };
+    out
+}
+
+/// What a catalog was built from: changes whenever a server is edited, switched on or off,
+/// has a tool switched off, or the view changes what it selects or how it names.
+pub(crate) fn fingerprint(selection: &Selection, template: &str) -> u64 {
+    /// Feeds serialized bytes straight into the hasher (no buffer per call).
+    struct Feed<'a>(&'a mut DefaultHasher);
+    impl std::io::Write for Feed<'_> {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.write(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut hasher = DefaultHasher::new();
+    template.hash(&mut hasher);
+    for server in &selection.servers {
+        // A spec always serializes; were it not to, the error hashes as a marker and the
+        // catalog is simply rebuilt more often.
+        if serde_json::to_writer(Feed(&mut hasher), server.spec.as_ref()).is_err() {
+            0xdead_u32.hash(&mut hasher);
+        }
+        server.tools.hash(&mut hasher);
+        server.prefix.hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// Catalogs kept per (person, view).
+#[derive(Debug, Default)]
+pub(crate) struct Catalogs {
+    entries: Mutex<HashMap<(OwnerId, Option<String>), Cached>>,
+}
+
+#[derive(Debug)]
+struct Cached {
+    fingerprint: u64,
+    built: Instant,
+    catalog: Arc<Catalog>,
+}
+
+type Key = (OwnerId, Option<String>);
+
+impl Catalogs {
+    fn fresh(&self, key: &Key, fingerprint: u64) -> Option<Arc<Catalog>> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let cached = entries.get(key)?;
+        (cached.fingerprint == fingerprint && cached.built.elapsed() < FRESH_FOR)
+            .then(|| Arc::clone(&cached.catalog))
+    }
+
+    fn keep(&self, key: Key, fingerprint: u64, catalog: Arc<Catalog>) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        // Old entries of people who stopped calling are dropped when the map is swept.
+        if entries.len() > 4096 {
+            entries.retain(|_, cached| cached.built.elapsed() < FRESH_FOR);
+        }
+        entries.insert(
+            key,
+            Cached {
+                fingerprint,
+                built: Instant::now(),
+                catalog,
+            },
+        );
+    }
+
+    /// Every catalog of `owner` is built again on its next use.
+    pub(crate) fn forget_owner(&self, owner: &OwnerId) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.retain(|(who, _), _| who != owner);
+    }
+}
+
+impl Gateway {
+    /// What `scope` sees now, and its catalog (kept, or built now).
+    pub(crate) async fn exports(
+        &self,
+        scope: &Scope,
+    ) -> Result<(Selection, Arc<Catalog>), GatewayError> {
+        let selection = Selection::of(self.store.as_ref(), scope).await?;
+        let template = &self.config.name_template;
+        let print = fingerprint(&selection, template);
+        let key = (scope.user.id.clone(), scope.view.clone());
+        if let Some(catalog) = self.catalogs.fresh(&key, print) {
+            return Ok((selection, catalog));
+        }
+        let catalog = Arc::new(
+            Catalog::list(self.servers.as_ref(), &scope.user.id, &selection, template).await,
+        );
+        self.catalogs.keep(key, print, Arc::clone(&catalog));
+        Ok((selection, catalog))
+    }
+
+    /// The exported names that several tools of `spec` (a view of `user`'s, perhaps not saved
+    /// yet) would want, with the tools wanting each, from the servers' current tool lists. A
+    /// view is refused when this is not empty; for a saved view, the same collisions are
+    /// logged and resolved by suffixing (see [`crate::naming`]).
+    pub async fn view_collisions(
+        &self,
+        user: &User,
+        spec: &ViewSpec,
+    ) -> Result<Vec<Collision>, GatewayError> {
+        let scope = Scope {
+            user: user.clone(),
+            view: Some(spec.name.clone()),
+        };
+        let specs = self.store.connection_specs(&user.id).await?;
+        let selection = Selection::of_view(self.store.as_ref(), &scope, spec, specs).await?;
+        let catalog = Catalog::list(
+            self.servers.as_ref(),
+            &user.id,
+            &selection,
+            &self.config.name_template,
+        )
+        .await;
+        Ok(catalog.collisions)
+    }
+}
