@@ -118,9 +118,7 @@ impl Endpoint {
 
 /// The name of the view a view-scoped token is limited to.
 fn token_view(caller: &Caller) -> Option<&str> {
-    // View-scoped tokens arrive with branch `views` (`Caller.view_name`).
-    let _ = caller;
-    None
+    caller.view_name.as_deref()
 }
 
 /// The view a request is for: the path's (`/mcp/v/{name}`), else the token's. A view-scoped
