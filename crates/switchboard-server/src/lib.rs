@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod json;
 pub mod limits;
 pub mod live;
+pub mod mcp_endpoint;
 pub mod metered;
 pub mod metrics;
 pub mod policy;

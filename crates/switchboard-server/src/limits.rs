@@ -71,6 +71,10 @@ pub struct Limits {
     /// keep-alive connection is kept (hyper starts the same timer when it waits for the next
     /// request; see `serve`).
     pub header_read_timeout: Duration,
+    /// MCP gateway sessions (`/mcp`, issue 16) one user may have open at once.
+    pub max_mcp_sessions: usize,
+    /// An MCP gateway session without any request for this long is closed.
+    pub mcp_session_idle: Duration,
 }
 
 impl Default for Limits {
@@ -94,6 +98,8 @@ impl Default for Limits {
             max_connections: 1_024,
             header_read_timeout: Duration::from_secs(20),
             audit_records: 10_000,
+            max_mcp_sessions: 32,
+            mcp_session_idle: Duration::from_secs(30 * 60),
         }
     }
 }

@@ -104,6 +104,9 @@ pub fn app(state: AppState) -> Router {
     let body_limit = axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes);
     let guard = crate::guard::layer(&state.config.guard);
     let (router, document) = router().split_for_parts();
+    // The MCP endpoint is not JSON over REST, so it is outside the OpenAPI document (README
+    // "MCP gateway" describes it), but inside the same front door.
+    let router = router.merge(crate::mcp_endpoint::routes(&state));
     crate::web::with_ui(router)
         .method_not_allowed_fallback(crate::guard::shape::method_not_allowed)
         .layer(Extension(Arc::new(document)))

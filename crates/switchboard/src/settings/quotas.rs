@@ -52,6 +52,9 @@ const AUTH_FAILURE_INTERVAL: Key = Key::new("quotas", "auth_failure_interval", "
 const AUDIT_RECORDS: Key = Key::new("quotas", "audit_records", "10000")
     .env("SWITCHBOARD_AUDIT_RECORDS")
     .flag("--audit-records");
+const MAX_MCP_SESSIONS: Key = Key::new("quotas", "max_mcp_sessions", "32")
+    .env("SWITCHBOARD_MAX_MCP_SESSIONS")
+    .flag("--max-mcp-sessions");
 const LAUNCH_TEMPLATES: Key = Key::new("quotas", "launch_templates", "")
     .env("SWITCHBOARD_LAUNCH_TEMPLATES")
     .flag("--launch-template");
@@ -103,6 +106,9 @@ pub struct QuotaFlags {
     /// deleted [default: 10000].
     #[arg(long, value_name = "N")]
     pub audit_records: Option<String>,
+    /// MCP gateway sessions (`/mcp`) one user may have open at once [default: 32].
+    #[arg(long, value_name = "N")]
+    pub max_mcp_sessions: Option<String>,
     /// A launch template: a stdio server members may run (admins may run any), written
     /// `PROGRAM [ARG]... [env=NAME,...]`. Arguments are matched one for one; an argument with a
     /// `*` takes one package name there (`npx -y @modelcontextprotocol/server-*`); `env=` lists
@@ -137,6 +143,7 @@ pub struct QuotaSettings {
     pub auth_failure_burst: u32,
     pub auth_failure_interval: Duration,
     pub audit_records: u32,
+    pub max_mcp_sessions: usize,
     pub launch_templates: Vec<Template>,
     pub allowed_destinations: Vec<Destination>,
 }
@@ -163,6 +170,7 @@ impl QuotaSettings {
                 flags.auth_failure_interval.as_slice(),
             )?,
             audit_records: layers.take(&AUDIT_RECORDS, flags.audit_records.as_slice())?,
+            max_mcp_sessions: layers.take(&MAX_MCP_SESSIONS, flags.max_mcp_sessions.as_slice())?,
             launch_templates: layers.take(&LAUNCH_TEMPLATES, &flags.launch_templates)?,
             allowed_destinations: layers.take(&ALLOWED_DESTINATIONS, &flags.allow_destinations)?,
         })
@@ -181,6 +189,7 @@ impl QuotaSettings {
             writes: Rate::new(self.write_burst, self.write_interval),
             auth_failures: Rate::new(self.auth_failure_burst, self.auth_failure_interval),
             audit_records: self.audit_records,
+            max_mcp_sessions: self.max_mcp_sessions,
             ..Limits::default()
         }
     }

@@ -1,0 +1,186 @@
+//! `/mcp` over Streamable HTTP against a real `serve` child: who may use it, what is refused
+//! before the MCP layer (in the API's error shape), sessions kept to their person, the
+//! per-person session limit, and isolation between users through an rmcp client.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::gateway::{Gateway, assert_error_shape, initialize, mcp_request};
+use reqwest::Method;
+use rmcp::ServiceExt as _;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::json;
+
+#[tokio::test]
+async fn refusals_before_the_mcp_layer_are_in_the_api_shape() {
+    let gw = Gateway::start(&[]).await;
+    let url = gw.url("/mcp");
+
+    let anonymous = initialize(&url, None).await;
+    assert_eq!(anonymous.status, 401, "{anonymous:?}");
+    assert_error_shape(&anonymous, "UNAUTHORIZED");
+    assert_eq!(
+        anonymous.headers.get("www-authenticate").unwrap(),
+        "Bearer",
+        "MCP clients look for the scheme"
+    );
+
+    let wrong = initialize(&url, Some("sb_not_a_token")).await;
+    assert_eq!(wrong.status, 401, "{wrong:?}");
+    assert_error_shape(&wrong, "UNAUTHORIZED");
+
+    // DNS rebinding: a page whose name was rebound to 127.0.0.1 still sends its own Host.
+    let rebound = reqwest::Client::new()
+        .post(&url)
+        .header("host", "attacker.example:80")
+        .header("accept", "application/json, text/event-stream")
+        .bearer_auth(&gw.admin)
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rebound.status(), 403);
+    let body: serde_json::Value = rebound.json().await.unwrap();
+    assert_eq!(body["code"], "ORIGIN_NOT_ALLOWED", "{body}");
+
+    // A foreign page's Origin is refused too.
+    let foreign = reqwest::Client::new()
+        .post(&url)
+        .header("origin", "https://attacker.example")
+        .header("accept", "application/json, text/event-stream")
+        .bearer_auth(&gw.admin)
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status(), 403);
+
+    // rmcp's own refusals (no session, wrong Accept) come back in the same shape.
+    let no_session = mcp_request(
+        Method::POST,
+        &url,
+        Some(&gw.admin),
+        None,
+        Some(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})),
+    )
+    .await;
+    assert!(no_session.status.is_client_error(), "{no_session:?}");
+
+    let opened = initialize(&url, Some(&gw.admin)).await;
+    assert_eq!(opened.status, 200, "{opened:?}");
+    assert!(opened.session().is_some(), "{opened:?}");
+    assert_eq!(opened.json()["result"]["serverInfo"]["name"], "switchboard");
+}
+
+#[tokio::test]
+async fn a_session_is_refused_to_another_person() {
+    let gw = Gateway::start(&[]).await;
+    let url = gw.url("/mcp");
+    let opened = initialize(&url, Some(&gw.admin)).await;
+    let session = opened.session().unwrap();
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+
+    for method in [Method::POST, Method::GET, Method::DELETE] {
+        let body = (method == Method::POST).then(|| list.clone());
+        let stolen = mcp_request(method.clone(), &url, Some(&gw.bob), Some(&session), body).await;
+        assert_eq!(stolen.status, 403, "{method}: {stolen:?}");
+        assert_error_shape(&stolen, "FORBIDDEN");
+    }
+
+    // Still the admin's: Bob's DELETE did not close it.
+    let closed = mcp_request(Method::DELETE, &url, Some(&gw.admin), Some(&session), None).await;
+    assert!(closed.status.is_success(), "{closed:?}");
+    let gone = mcp_request(Method::POST, &url, Some(&gw.admin), Some(&session), Some(list)).await;
+    assert_eq!(gone.status, 404, "{gone:?}");
+}
+
+#[tokio::test]
+async fn the_sessions_one_person_holds_are_bounded() {
+    let gw = Gateway::start(&["--max-mcp-sessions", "2"]).await;
+    let url = gw.url("/mcp");
+    let first = initialize(&url, Some(&gw.admin)).await.session().unwrap();
+    initialize(&url, Some(&gw.admin)).await.session().unwrap();
+    let third = initialize(&url, Some(&gw.admin)).await;
+    assert_eq!(third.status, 429, "{third:?}");
+    assert_error_shape(&third, "RATE_LIMITED");
+    assert!(third.headers.contains_key("retry-after"));
+
+    // Another person has their own allowance.
+    let bobs = initialize(&url, Some(&gw.bob)).await;
+    assert_eq!(bobs.status, 200, "{bobs:?}");
+
+    // Closing one makes room.
+    let closed = mcp_request(Method::DELETE, &url, Some(&gw.admin), Some(&first), None).await;
+    assert!(closed.status.is_success(), "{closed:?}");
+    let again = initialize(&url, Some(&gw.admin)).await;
+    assert_eq!(again.status, 200, "{again:?}");
+}
+
+/// An rmcp client with `token` on `url`.
+async fn client(
+    url: &str,
+    token: &str,
+) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+    let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);
+    ().serve(StreamableHttpClientTransport::from_config(config))
+        .await
+        .expect("handshake")
+}
+
+#[tokio::test]
+async fn each_person_sees_and_calls_only_their_own_tools() {
+    let gw = Gateway::start(&[]).await;
+    let url = gw.url("/mcp");
+    let admin = client(&url, &gw.admin).await;
+    let bob = client(&url, &gw.bob).await;
+
+    let admins: Vec<String> = admin
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    let bobs: Vec<String> = bob
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert!(admins.contains(&"mcp__demo__echo".to_owned()), "{admins:?}");
+    assert!(bobs.contains(&"mcp__bobs__echo".to_owned()), "{bobs:?}");
+    assert!(!admins.iter().any(|n| n.contains("bobs")), "{admins:?}");
+    assert!(
+        !bobs.iter().any(|n| n.contains("__demo__") || n.contains("everything")),
+        "{bobs:?}"
+    );
+
+    let echoed = admin
+        .call_tool(
+            CallToolRequestParams::new("mcp__demo__echo")
+                .with_arguments(json!({"text": "hello"}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_ne!(echoed.is_error, Some(true), "{echoed:?}");
+    assert!(format!("{:?}", echoed.content).contains("hello"), "{echoed:?}");
+
+    // Bob cannot call the admin's tool by its name.
+    let refused = bob
+        .call_tool(
+            CallToolRequestParams::new("mcp__demo__echo")
+                .with_arguments(json!({"text": "x"}).as_object().unwrap().clone()),
+        )
+        .await;
+    match refused {
+        Err(_) => {}
+        Ok(result) => assert_eq!(result.is_error, Some(true), "{result:?}"),
+    }
+    admin.cancel().await.unwrap();
+    bob.cancel().await.unwrap();
+}
