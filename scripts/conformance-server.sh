@@ -23,6 +23,25 @@ not_scored_scenarios() {
          on && /^    leg: server$/ { print name }' "$REQUIREMENTS/$1.yaml"
 }
 
+# With --direct: conformance-server alone, serving Streamable HTTP; sets `gateway` to its URL.
+start_direct() {
+    cargo build --quiet -p switchboard-testkit --bin conformance-server
+    local upstream base=""
+    upstream=$(cd "$target_dir/debug" && pwd)/conformance-server
+    "$upstream" --http 127.0.0.1:0 >"$results/serve.out" 2>"$results/serve.log" &
+    serve_pid=$!
+    trap stop_gateway EXIT
+    for ((i = 0; i < 600; i++)); do
+        base=$(sed -nE 's/^conformance-server is listening on (http[^ ]+)$/\1/p' "$results/serve.log")
+        [[ -n "$base" ]] && break
+        kill -0 "$serve_pid" 2>/dev/null || die "conformance-server ended: $(tail -n 5 "$results/serve.log")"
+        sleep 0.1
+    done
+    [[ -n "$base" ]] || die "conformance-server did not say where it listens within 60 s"
+    gateway=$base
+    echo "conformance: conformance-server alone at $gateway (no gateway)"
+}
+
 serve_pid=
 stop_gateway() {
     if [[ -n "$serve_pid" ]] && kill -0 "$serve_pid" 2>/dev/null; then
@@ -77,7 +96,11 @@ start_gateway() {
 run_server() {
     local revision scenario name gating reason wanted
     local -a chosen
-    start_gateway
+    if $direct; then
+        start_direct
+    else
+        start_gateway
+    fi
     for revision in "${REVISIONS[@]}"; do
         mapfile -t chosen < <(required_scenarios "$revision")
         ((${#chosen[@]} > 0)) || die "no server scenarios in $REQUIREMENTS/$revision.yaml"
@@ -95,6 +118,7 @@ run_server() {
             fi
             gating=true
             reason=${EXCLUDED[$name]:-}
+            $direct && reason=""
             if [[ -n "$reason" ]]; then
                 gating=false
                 if ! $all && ((${#scenarios[@]} == 0)); then

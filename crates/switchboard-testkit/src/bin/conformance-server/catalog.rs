@@ -14,6 +14,15 @@ pub fn typed<T: DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
         .map_err(|error| ErrorData::internal_error(format!("conformance-server: {error}"), None))
 }
 
+/// [`typed`] for a result: adds `resultType: "complete"` (SEP-2322), as rmcp's own constructors
+/// do; rmcp strips it again for a peer on a revision before 2026-07-28.
+pub fn complete<T: DeserializeOwned>(mut value: Value) -> Result<T, ErrorData> {
+    if let Value::Object(map) = &mut value {
+        map.insert("resultType".to_owned(), json!("complete"));
+    }
+    typed(value)
+}
+
 fn no_arguments(name: &str, description: &str) -> Value {
     json!({
         "name": name,
@@ -93,6 +102,10 @@ pub fn tools(extra: bool) -> Result<Vec<Tool>, ErrorData> {
         no_arguments(
             "test_trigger_prompt_change",
             "Announces a changed prompt list",
+        ),
+        no_arguments(
+            "test_streaming_elicitation",
+            "Needs the user's confirmation, asked through an input-required result on 2026-07-28",
         ),
         no_arguments(
             "test_input_required_result_elicitation",

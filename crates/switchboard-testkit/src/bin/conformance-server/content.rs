@@ -7,7 +7,7 @@ use rmcp::model::{
 };
 use serde_json::{Value, json};
 
-use crate::catalog::{PNG, typed};
+use crate::catalog::{PNG, complete};
 use crate::mrtr::Asker;
 
 pub fn read_resource(
@@ -42,7 +42,7 @@ pub fn read_resource(
             }
         },
     };
-    let result: rmcp::model::ReadResourceResult = typed(json!({"contents": [content]}))?;
+    let result: rmcp::model::ReadResourceResult = complete(json!({"contents": [content]}))?;
     Ok(result.into())
 }
 
@@ -109,13 +109,13 @@ pub fn get_prompt(
             ));
         }
     };
-    let result: rmcp::model::GetPromptResult = typed(json!({"messages": messages}))?;
+    let result: rmcp::model::GetPromptResult = complete(json!({"messages": messages}))?;
     Ok(result.into())
 }
 
 /// Completes `arg1` of `test_prompt_with_arguments` (and the template's `id`) from a short
 /// list, by prefix.
-pub fn complete(request: &CompleteRequestParams) -> Result<CompleteResult, ErrorData> {
+pub fn completion(request: &CompleteRequestParams) -> Result<CompleteResult, ErrorData> {
     let candidates: &[&str] = match (&request.r#ref, request.argument.name.as_str()) {
         (Reference::Prompt(prompt), "arg1" | "arg2")
             if prompt.name == "test_prompt_with_arguments" =>
@@ -131,7 +131,7 @@ pub fn complete(request: &CompleteRequestParams) -> Result<CompleteResult, Error
         .copied()
         .filter(|value| value.starts_with(prefix))
         .collect();
-    typed(json!({
+    complete(json!({
         "completion": {"values": values, "total": values.len(), "hasMore": false},
     }))
 }

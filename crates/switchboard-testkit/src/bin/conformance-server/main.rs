@@ -10,6 +10,10 @@
 //! switchboard servers add conformance --command /path/to/conformance-server
 //! ```
 //!
+//! With `--http 127.0.0.1:PORT` it serves Streamable HTTP at `/mcp` instead, so the suite can
+//! run against it directly (`scripts/conformance.sh server --direct`): what fails there is this
+//! server's fault, not the gateway's.
+//!
 //! Tools that need the client (elicitation, sampling, roots) ask it the classic way on
 //! 2025-11-25 sessions and through input-required results on 2026-07-28 (see [`mrtr`]).
 //! Nothing but the protocol is written to stdout; logs go to stderr.
@@ -28,6 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
+use rmcp::model::SubscriptionFilter;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
@@ -36,8 +41,10 @@ use rmcp::model::{
     ServerConfig, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
+use rmcp::service::SubscriptionContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::json;
+use tokio::sync::broadcast;
 
 use crate::catalog::typed;
 use crate::mrtr::Asker;
@@ -59,12 +66,42 @@ async fn main() -> ExitCode {
 
 async fn run() -> Result<()> {
     let server = ConformanceServer::new(state_key()?);
+    let mut args = std::env::args().skip(1);
+    if let Some(flag) = args.next() {
+        anyhow::ensure!(
+            flag == "--http",
+            "usage: conformance-server [--http ADDRESS]"
+        );
+        let address = args.next().context("--http needs an address")?;
+        return serve_http(server, &address).await;
+    }
     let running = server
         .serve(rmcp::transport::stdio())
         .await
         .context("the MCP handshake on stdio failed")?;
     running.waiting().await.context("the session failed")?;
     Ok(())
+}
+
+/// Serves Streamable HTTP at `/mcp` until the process is killed; prints the URL on stderr.
+async fn serve_http(server: ConformanceServer, address: &str) -> Result<()> {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+
+    let listener = tokio::net::TcpListener::bind(address)
+        .await
+        .with_context(|| format!("binding {address}"))?;
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    eprintln!(
+        "conformance-server is listening on http://{}/mcp",
+        listener.local_addr()?
+    );
+    let app = axum::Router::new().nest_service("/mcp", service);
+    axum::serve(listener, app).await.context("serving HTTP")
 }
 
 /// A fresh key per process for sealing `requestState`: a state from another run is refused.
@@ -83,6 +120,15 @@ pub struct ConformanceServer {
     log_level: Arc<Mutex<Option<LoggingLevel>>>,
     /// Set by `test_trigger_tool_change`.
     extra_tool: Arc<AtomicBool>,
+    /// List changes for the 2026-07-28 `subscriptions/listen` streams open on this server.
+    changes: broadcast::Sender<Change>,
+}
+
+/// A list that changed, for [`ServerHandler::listen`].
+#[derive(Debug, Clone, Copy)]
+pub enum Change {
+    Tools,
+    Prompts,
 }
 
 impl ConformanceServer {
@@ -91,6 +137,7 @@ impl ConformanceServer {
             asker: Arc::new(Asker::new(key)),
             log_level: Arc::new(Mutex::new(None)),
             extra_tool: Arc::new(AtomicBool::new(false)),
+            changes: broadcast::channel(16).0,
         }
     }
 }
@@ -133,6 +180,34 @@ impl ServerHandler for ConformanceServer {
             return outcome;
         }
         tools::call(self, &request, &context).await
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(requested.supported_by(&self.get_info().capabilities))
+    }
+
+    /// Passes the changes the trigger tools make to one stream; rmcp drops what its filter
+    /// does not accept.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let mut changes = self.changes.subscribe();
+        loop {
+            let change = tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                change = changes.recv() => change,
+            };
+            let sent = match change {
+                Ok(Change::Tools) => context.sink().notify_tool_list_changed().await,
+                Ok(Change::Prompts) => context.sink().notify_prompt_list_changed().await,
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return Ok(()),
+            };
+            if let Err(error) = sent {
+                tracing::debug!(%error, "subscription notification not sent");
+            }
+        }
     }
 
     async fn list_prompts(
@@ -200,7 +275,7 @@ impl ServerHandler for ConformanceServer {
         request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        content::complete(&request)
+        content::completion(&request)
     }
 
     async fn set_level(

@@ -26,7 +26,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::{Value, json};
 
-use crate::catalog::typed;
+use crate::catalog::{complete, typed};
 
 /// What one tool asks, round by round.
 struct Script {
@@ -160,6 +160,14 @@ fn script(
                     },
                 }),
                 &[],
+            ),
+        ),
+        "test_streaming_elicitation" => single(
+            "confirmation",
+            elicit(
+                "Please confirm to continue",
+                json!({"confirm": {"type": "boolean"}}),
+                &["confirm"],
             ),
         ),
         "test_input_required_result_elicitation" => single("user_name", user_name()),
@@ -377,7 +385,7 @@ impl Asker {
                     .and_then(|response| response.pointer("/content/context"))
                     .and_then(Value::as_str)
                     .unwrap_or_default();
-                let result: GetPromptResult = typed(json!({"messages": [{
+                let result: GetPromptResult = complete(json!({"messages": [{
                     "role": "user",
                     "content": {"type": "text", "text": format!("Use this context: {context}")},
                 }]}))?;

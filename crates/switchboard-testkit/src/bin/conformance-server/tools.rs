@@ -15,8 +15,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::json;
 
-use crate::ConformanceServer;
-use crate::catalog::{PNG, WAV, typed};
+use crate::catalog::{PNG, WAV, complete};
+use crate::{Change, ConformanceServer};
 
 /// The pause between two log messages or progress steps: the scenarios ask for ~50 ms so a
 /// client sees the notifications arrive while the call is still running.
@@ -51,7 +51,7 @@ pub async fn call(
             }},
         ]),
         "test_error_handling" => {
-            let result: CallToolResult = typed(json!({
+            let result: CallToolResult = complete(json!({
                 "isError": true,
                 "content": [{
                     "type": "text",
@@ -114,12 +114,15 @@ pub async fn call(
         }
         "test_trigger_tool_change" => {
             server.extra_tool.store(true, Ordering::SeqCst);
+            // Nobody listening is not an error.
+            let _ = server.changes.send(Change::Tools);
             if let Err(error) = context.peer.notify_tool_list_changed().await {
                 tracing::debug!(%error, "tool list change not sent");
             }
             json!([{"type": "text", "text": "The tool list changed"}])
         }
         "test_trigger_prompt_change" => {
+            let _ = server.changes.send(Change::Prompts);
             if let Err(error) = context.peer.notify_prompt_list_changed().await {
                 tracing::debug!(%error, "prompt list change not sent");
             }
@@ -133,7 +136,7 @@ pub async fn call(
             ));
         }
     };
-    let result: CallToolResult = typed(json!({"content": content}))?;
+    let result: CallToolResult = complete(json!({"content": content}))?;
     Ok(result.into())
 }
 
