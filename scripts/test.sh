@@ -8,7 +8,7 @@
 #   4. the test suite: cargo nextest (when installed) or cargo test, plus the doctests; the
 #      browser tests of the web UI are part of it (crates/switchboard/tests/web_ui.rs)
 #   5. the web UI's unit and property tests (node --test web/tests/unit/)
-#   6. the MCP conformance suite (scripts/conformance.sh, when present)
+#   6. the MCP conformance suite (scripts/conformance.sh, when present): client and server scenarios
 #
 #   scripts/test.sh                  everything
 #   scripts/test.sh --install-only   step 1 only
@@ -171,10 +171,14 @@ node --test web/tests/unit/
 
 # ---- MCP conformance suite ---------------------------------------------------------------
 # scripts/conformance.sh is owned separately; it runs the pinned @modelcontextprotocol/conformance
-# suite against Switchboard and fails the build when a required scenario fails.
+# suite against Switchboard and fails the build when a required scenario fails: the client
+# scenarios against its MCP client, the server scenarios of both protocol revisions against its
+# MCP gateway.
 if [[ -f scripts/conformance.sh ]]; then
-    step "MCP conformance suite (scripts/conformance.sh)"
-    bash scripts/conformance.sh
+    step "MCP conformance suite, client scenarios (scripts/conformance.sh client)"
+    bash scripts/conformance.sh client
+    step "MCP conformance suite, server scenarios through the gateway (scripts/conformance.sh server)"
+    bash scripts/conformance.sh server
 else
     step "MCP conformance suite: skipped, scripts/conformance.sh does not exist"
 fi
