@@ -116,12 +116,15 @@ pub(crate) async fn get_prompt(
 ) -> Result<GetPromptResponse, ErrorData> {
     let (scope, selection) = selection_of(handler, &context).await?;
     let (server, name) = find(handler, &scope, &selection, &request.name).await?;
-    let result = handler
+    let mut result = handler
         .gateway
         .servers
         .get_prompt(&scope.user.id, &server.spec, &name, request.arguments)
         .await
         .map_err(GatewayError::from)?;
+    // An upstream on an older revision sends no `resultType`; a 2026-07-28 client needs it
+    // (rmcp strips it again for older clients).
+    result.result_type = Some(rmcp::model::ResultType::COMPLETE);
     Ok(result.into())
 }
 
@@ -153,12 +156,13 @@ pub(crate) async fn complete(
     };
     // The downstream's request metadata (progress token, protocol version) is its own.
     request.meta = None;
-    let result = handler
+    let mut result = handler
         .gateway
         .servers
         .complete(&scope.user.id, &server.spec, request)
         .await
         .map_err(GatewayError::from)?;
+    result.result_type = Some(rmcp::model::ResultType::COMPLETE);
     Ok(result)
 }
 
