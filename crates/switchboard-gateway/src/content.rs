@@ -1,77 +1,266 @@
-//! Resources (namespaced URIs), resource templates, prompts (namespaced names) and
-//! `completion/complete`, passed through to the server each came from.
+//! Resources (namespaced URIs, see [`uri`]), resource templates, prompts (namespaced names)
+//! and `completion/complete`, passed through to the server each came from.
+//!
+//! Lists gather every selected server's items concurrently; a server that cannot be reached
+//! or has no such list is left out (logged) rather than failing the whole list. A read, a
+//! prompt or a completion goes to exactly one server of the caller's selection: a URI or name
+//! that maps to none is "not found", so another person's servers are never reached.
 
+mod prompts;
+pub(crate) mod uri;
+
+use std::sync::Arc;
+
+use futures::future::join_all;
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, SubscribeRequestParams,
-    UnsubscribeRequestParams,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
+use switchboard_mcp::McpError;
 
+use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
+use crate::selection::{SelectedServer, Selection};
+use crate::session::Scope;
+
+pub(crate) use prompts::{complete, get_prompt, list_prompts};
+
+/// The scope of a request and what it sees now.
+pub(crate) async fn selection_of(
+    handler: &GatewayHandler,
+    context: &RequestContext<RoleServer>,
+) -> Result<(Scope, Selection), ErrorData> {
+    let scope = handler.scope(context)?;
+    let selection = Selection::of(handler.gateway.store.as_ref(), &scope).await?;
+    Ok((scope, selection))
+}
 
 pub(crate) async fn list_resources(
-    _handler: &GatewayHandler,
+    handler: &GatewayHandler,
     _request: Option<PaginatedRequestParams>,
-    _context: RequestContext<RoleServer>,
+    context: RequestContext<RoleServer>,
 ) -> Result<ListResourcesResult, ErrorData> {
-    unimplemented!("issue 16 skeleton: helper gateway-content")
+    let (scope, selection) = selection_of(handler, &context).await?;
+    let pool = &handler.gateway.servers;
+    let listed = join_all(
+        selection
+            .servers
+            .iter()
+            .map(|server| pool.list_resources(&scope.user.id, &server.spec)),
+    )
+    .await;
+    let mut resources = Vec::new();
+    for (server, listed) in selection.servers.iter().zip(listed) {
+        let Some(listed) = usable(server, "resources/list", listed) else {
+            continue;
+        };
+        resources.extend(listed.into_iter().map(|mut resource| {
+            resource.uri = uri::export(server, &resource.uri);
+            if uri::namespaced(server) {
+                let title = resource.title.as_ref().unwrap_or(&resource.name);
+                resource.title = Some(format!("{}: {title}", server.spec.name));
+            }
+            resource
+        }));
+    }
+    Ok(ListResourcesResult::with_all_items(resources))
 }
 
 pub(crate) async fn list_resource_templates(
-    _handler: &GatewayHandler,
+    handler: &GatewayHandler,
     _request: Option<PaginatedRequestParams>,
-    _context: RequestContext<RoleServer>,
+    context: RequestContext<RoleServer>,
 ) -> Result<ListResourceTemplatesResult, ErrorData> {
-    unimplemented!("issue 16 skeleton: helper gateway-content")
+    let (scope, selection) = selection_of(handler, &context).await?;
+    let pool = &handler.gateway.servers;
+    let listed = join_all(
+        selection
+            .servers
+            .iter()
+            .map(|server| pool.list_resource_templates(&scope.user.id, &server.spec)),
+    )
+    .await;
+    let mut templates = Vec::new();
+    for (server, listed) in selection.servers.iter().zip(listed) {
+        let Some(listed) = usable(server, "resources/templates/list", listed) else {
+            continue;
+        };
+        templates.extend(listed.into_iter().map(|mut template| {
+            template.uri_template = uri::export_template(server, &template.uri_template);
+            if uri::namespaced(server) {
+                let title = template.title.as_ref().unwrap_or(&template.name);
+                template.title = Some(format!("{}: {title}", server.spec.name));
+            }
+            template
+        }));
+    }
+    Ok(ListResourceTemplatesResult::with_all_items(templates))
 }
 
 pub(crate) async fn read_resource(
-    _handler: &GatewayHandler,
-    _request: ReadResourceRequestParams,
-    _context: RequestContext<RoleServer>,
+    handler: &GatewayHandler,
+    request: ReadResourceRequestParams,
+    context: RequestContext<RoleServer>,
 ) -> Result<ReadResourceResponse, ErrorData> {
-    unimplemented!("issue 16 skeleton: helper gateway-content")
+    let (scope, selection) = selection_of(handler, &context).await?;
+    let requested = request.uri;
+    let pool = &handler.gateway.servers;
+    let mut last = GatewayError::ResourceNotFound(requested.clone());
+    for (server, original) in candidates(&selection, &requested) {
+        match pool.read_resource(&scope.user.id, &server.spec, &original).await {
+            Ok(result) => {
+                return Ok(exported_contents(server, &original, &requested, result).into());
+            }
+            Err(error) => last = not_found_or(error, &requested),
+        }
+    }
+    Err(last.into())
 }
 
 pub(crate) async fn subscribe(
-    _handler: &GatewayHandler,
-    _request: SubscribeRequestParams,
-    _context: RequestContext<RoleServer>,
+    handler: &GatewayHandler,
+    request: SubscribeRequestParams,
+    context: RequestContext<RoleServer>,
 ) -> Result<(), ErrorData> {
-    unimplemented!("issue 16 skeleton: helper gateway-content")
+    let (scope, selection) = selection_of(handler, &context).await?;
+    let (server, original) = owner_of(handler, &scope, &selection, &request.uri).await?;
+    handler
+        .gateway
+        .changes
+        .subscribe(
+            &handler.session,
+            handler.gateway.servers.as_ref(),
+            &scope.user.id,
+            Arc::clone(&server.spec),
+            original,
+            request.uri,
+        )
+        .await
+        .map_err(|error| not_found_or(error, "").into())
 }
 
 pub(crate) async fn unsubscribe(
-    _handler: &GatewayHandler,
-    _request: UnsubscribeRequestParams,
-    _context: RequestContext<RoleServer>,
+    handler: &GatewayHandler,
+    request: UnsubscribeRequestParams,
+    context: RequestContext<RoleServer>,
 ) -> Result<(), ErrorData> {
-    unimplemented!("issue 16 skeleton: helper gateway-content")
+    let scope = handler.scope(&context)?;
+    handler
+        .gateway
+        .changes
+        .unsubscribe(
+            &handler.session,
+            handler.gateway.servers.as_ref(),
+            &scope.user.id,
+            &request.uri,
+        )
+        .await;
+    Ok(())
 }
 
-pub(crate) async fn list_prompts(
-    _handler: &GatewayHandler,
-    _request: Option<PaginatedRequestParams>,
-    _context: RequestContext<RoleServer>,
-) -> Result<ListPromptsResult, ErrorData> {
-    unimplemented!("issue 16 skeleton: helper gateway-content")
+/// The servers of `selection` a URI may belong to, each with the server's own URI: the one
+/// server a wrapped URI names, or else every unprefixed server (a plain URI can only be
+/// theirs).
+pub(crate) fn candidates<'a>(
+    selection: &'a Selection,
+    requested: &str,
+) -> Vec<(&'a SelectedServer, String)> {
+    if let Some((id, original)) = uri::unwrap(requested)
+        && let Some(server) = selection
+            .servers
+            .iter()
+            .find(|server| uri::namespaced(server) && server.spec.id.0 == id)
+    {
+        return vec![(server, original)];
+    }
+    selection
+        .servers
+        .iter()
+        .filter(|server| !uri::namespaced(server))
+        .map(|server| (server, requested.to_owned()))
+        .collect()
 }
 
-pub(crate) async fn get_prompt(
-    _handler: &GatewayHandler,
-    _request: GetPromptRequestParams,
-    _context: RequestContext<RoleServer>,
-) -> Result<GetPromptResponse, ErrorData> {
-    unimplemented!("issue 16 skeleton: helper gateway-content")
+/// The one server a URI belongs to: a wrapped URI's, or among several unprefixed servers the
+/// one that lists it (the first when none does: it may be a template's).
+pub(crate) async fn owner_of<'a>(
+    handler: &GatewayHandler,
+    scope: &Scope,
+    selection: &'a Selection,
+    requested: &str,
+) -> Result<(&'a SelectedServer, String), GatewayError> {
+    let mut found = candidates(selection, requested);
+    if found.len() > 1 {
+        for (server, original) in &found {
+            let listed = handler
+                .gateway
+                .servers
+                .list_resources(&scope.user.id, &server.spec)
+                .await;
+            if listed.is_ok_and(|listed| listed.iter().any(|r| &r.uri == original)) {
+                return Ok((server, original.clone()));
+            }
+        }
+    }
+    if found.is_empty() {
+        return Err(GatewayError::ResourceNotFound(requested.to_owned()));
+    }
+    Ok(found.swap_remove(0))
 }
 
-pub(crate) async fn complete(
-    _handler: &GatewayHandler,
-    _request: CompleteRequestParams,
-    _context: RequestContext<RoleServer>,
-) -> Result<CompleteResult, ErrorData> {
-    unimplemented!("issue 16 skeleton: helper gateway-content")
+/// `result` with the URIs of its contents as the scope sees them.
+fn exported_contents(
+    server: &SelectedServer,
+    original: &str,
+    requested: &str,
+    mut result: ReadResourceResult,
+) -> ReadResourceResult {
+    // An upstream on an older revision sends no `resultType`; a 2026-07-28 client needs it
+    // (rmcp strips it again for older clients).
+    result.result_type = Some(rmcp::model::ResultType::COMPLETE);
+    for content in &mut result.contents {
+        let uri = match content {
+            ResourceContents::TextResourceContents { uri, .. }
+            | ResourceContents::BlobResourceContents { uri, .. } => uri,
+            // A kind of contents newer than this code: its URI, if any, is left as it is.
+            _ => continue,
+        };
+        *uri = if uri == original {
+            requested.to_owned()
+        } else {
+            uri::export(server, uri)
+        };
+    }
+    result
+}
+
+/// An upstream's "no such resource" as ours (for `requested`), anything else as it is.
+fn not_found_or(error: McpError, requested: &str) -> GatewayError {
+    match &error {
+        McpError::Server { error: data, .. }
+            if data.code == rmcp::model::ErrorCode::RESOURCE_NOT_FOUND =>
+        {
+            GatewayError::ResourceNotFound(requested.to_owned())
+        }
+        _ => GatewayError::Mcp(error),
+    }
+}
+
+/// The items of one server's list, or `None` (logged) when it could not give them.
+pub(crate) fn usable<T>(
+    server: &SelectedServer,
+    method: &str,
+    listed: Result<T, McpError>,
+) -> Option<T> {
+    match listed {
+        Ok(items) => Some(items),
+        Err(error) => {
+            // Quoted (`?`): the text may carry what the upstream said.
+            tracing::debug!(server = ?server.spec.id.0, method, error = ?error.to_string(), "left out of the list");
+            None
+        }
+    }
 }

@@ -25,6 +25,8 @@ pub struct GatewayHandler {
     pub(crate) gateway: Arc<Gateway>,
     pub(crate) fixed: Option<Scope>,
     pub(crate) binding: Arc<Binding>,
+    /// List-change delivery and resource subscriptions of this session (gw-content).
+    pub(crate) session: Arc<crate::changes::SessionState>,
 }
 
 impl std::fmt::Debug for GatewayHandler {
@@ -41,6 +43,7 @@ impl GatewayHandler {
             gateway,
             fixed,
             binding: Arc::default(),
+            session: Arc::default(),
         }
     }
 

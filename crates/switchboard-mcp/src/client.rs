@@ -6,17 +6,20 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rmcp::ClientHandler;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, Implementation, ListRootsResult, LoggingLevel,
     LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
-    RootsCapabilities,
+    ResourceUpdatedNotificationParam, RootsCapabilities,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleClient};
 use tokio::sync::mpsc;
+
+pub(crate) use crate::notices::Notices;
+use crate::pool::ListKind;
 
 /// One progress report of a running call.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,11 +39,27 @@ pub(crate) struct SessionEvents {
     /// Where progress of each in-flight call goes, by its progress token. A std mutex: it is
     /// held for a map operation only, never across an await.
     progress: Mutex<HashMap<ProgressToken, mpsc::UnboundedSender<Progress>>>,
+    /// Where list changes and resource updates are announced, set by the pool once the
+    /// connection is up (a notice the server sends during the handshake is dropped: nobody
+    /// can have listed through this connection yet).
+    notices: OnceLock<Notices>,
 }
 
 impl SessionEvents {
     pub(crate) fn tools_generation(&self) -> u64 {
         self.tools_generation.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn publish_to(&self, notices: Notices) {
+        // Set once per connection; a second call would be a bug of the pool, and keeping the
+        // first is harmless.
+        let _ = self.notices.set(notices);
+    }
+
+    fn list_changed(&self, kind: ListKind) {
+        if let Some(notices) = self.notices.get() {
+            notices.list_changed(kind);
+        }
     }
 
     /// Hands a progress report to the call it belongs to. Called from the transport as each
@@ -156,6 +175,27 @@ impl ClientHandler for SwitchboardClient {
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
         tracing::debug!(server = %self.server, "tool list changed");
         self.events.tools_generation.fetch_add(1, Ordering::AcqRel);
+        self.events.list_changed(ListKind::Tools);
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        tracing::debug!(server = %self.server, "resource list changed");
+        self.events.list_changed(ListKind::Resources);
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        tracing::debug!(server = %self.server, "prompt list changed");
+        self.events.list_changed(ListKind::Prompts);
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(notices) = self.events.notices.get() {
+            notices.resource_updated(params.uri);
+        }
     }
 
     async fn on_logging_message(

@@ -7,9 +7,10 @@ use std::time::Duration;
 use rmcp::RoleClient;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientRequest, GetPromptRequestParams, GetPromptResult, Implementation, JsonObject,
-    PaginatedRequestParams, Prompt, ReadResourceRequestParams, ReadResourceResult, RequestId,
-    Resource, ServerCapabilities, ServerResult, Tool,
+    ClientRequest, CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult,
+    Implementation, JsonObject, PaginatedRequestParams, Prompt, ReadResourceRequestParams,
+    ReadResourceResult, RequestId, Resource, ResourceTemplate, ServerCapabilities, ServerResult,
+    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{PeerRequestOptions, RunningService};
 use serde::{Deserialize, Serialize};
@@ -148,6 +149,70 @@ impl Connection {
             Ok((page.resources, page.next_cursor))
         })
         .await
+    }
+
+    pub(crate) async fn list_resource_templates(
+        &self,
+        limits: CallLimits,
+    ) -> Result<Vec<ResourceTemplate>, McpError> {
+        self.all_pages("resources/templates/list", limits, |params| async {
+            let page = self.session.list_resource_templates(params).await?;
+            Ok((page.resource_templates, page.next_cursor))
+        })
+        .await
+    }
+
+    /// Where this connection's list changes and resource updates are announced.
+    pub(crate) fn publish_to(&self, notices: crate::client::Notices) {
+        self.events.publish_to(notices);
+    }
+
+    /// Whether the server offers `resources/subscribe`.
+    pub(crate) fn offers_subscriptions(&self) -> bool {
+        self.details
+            .capabilities
+            .resources
+            .as_ref()
+            .and_then(|resources| resources.subscribe)
+            .unwrap_or(false)
+    }
+
+    /// `resources/subscribe` (`on`) or `resources/unsubscribe`.
+    // The 2026-07-28 revision replaces both with `subscriptions/listen`; servers of the
+    // `initialize` generation, which are nearly all of them, still take these.
+    #[allow(deprecated)]
+    pub(crate) async fn subscribe(
+        &self,
+        uri: &str,
+        on: bool,
+        limits: CallLimits,
+    ) -> Result<(), McpError> {
+        if on {
+            let params = SubscribeRequestParams::new(uri);
+            self.bounded(
+                "resources/subscribe",
+                limits,
+                self.session.subscribe(params),
+            )
+            .await
+        } else {
+            let params = UnsubscribeRequestParams::new(uri);
+            self.bounded(
+                "resources/unsubscribe",
+                limits,
+                self.session.unsubscribe(params),
+            )
+            .await
+        }
+    }
+
+    pub(crate) async fn complete(
+        &self,
+        params: CompleteRequestParams,
+        limits: CallLimits,
+    ) -> Result<CompleteResult, McpError> {
+        self.bounded("completion/complete", limits, self.session.complete(params))
+            .await
     }
 
     pub(crate) async fn list_prompts(&self, limits: CallLimits) -> Result<Vec<Prompt>, McpError> {

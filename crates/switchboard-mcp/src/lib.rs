@@ -18,6 +18,7 @@ mod connection;
 pub mod destination;
 mod error;
 mod manager;
+mod notices;
 mod policy;
 mod pool;
 mod redact;
@@ -34,5 +35,5 @@ pub use manager::{
     ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange,
 };
 pub use policy::{Admission, AdmitAll, ConnectPolicy};
-pub use pool::{ListChange, ListKind, NodeHealth, NodeState, ServerPool};
+pub use pool::{ListChange, ListKind, NodeHealth, NodeState, ResourceUpdate, ServerPool};
 pub use requests::{Requester, ServerRequests};

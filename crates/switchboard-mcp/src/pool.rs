@@ -8,7 +8,10 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use rmcp::model::{GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource};
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult,
+    Resource, ResourceTemplate,
+};
 use serde::{Deserialize, Serialize};
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 use tokio::sync::broadcast;
@@ -43,6 +46,43 @@ pub trait ServerPool: ToolBackend {
         spec: &'a ServerSpec,
         uri: &'a str,
     ) -> BoxFuture<'a, Result<ReadResourceResult, McpError>>;
+
+    /// Every resource template of `spec` (issue 16: the gateway re-exports them).
+    fn list_resource_templates<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Vec<ResourceTemplate>, McpError>>;
+
+    /// Starts `notifications/resources/updated` for `uri` on the connection to `spec`; they
+    /// arrive on [`resource_updates`](Self::resource_updates). A server that does not offer
+    /// subscriptions is not asked (`Ok`, and no update ever comes). The subscription lasts
+    /// as long as the connection: after a reconnect it is gone.
+    fn subscribe_resource<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        uri: &'a str,
+    ) -> BoxFuture<'a, Result<(), McpError>>;
+
+    /// Ends a subscription made by [`subscribe_resource`](Self::subscribe_resource).
+    fn unsubscribe_resource<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        uri: &'a str,
+    ) -> BoxFuture<'a, Result<(), McpError>>;
+
+    /// Every `notifications/resources/updated` a server sent.
+    fn resource_updates(&self) -> broadcast::Receiver<ResourceUpdate>;
+
+    /// `completion/complete` on `spec`, `params` in the server's own names.
+    fn complete<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        params: CompleteRequestParams,
+    ) -> BoxFuture<'a, Result<CompleteResult, McpError>>;
 
     fn list_prompts<'a>(
         &'a self,
@@ -95,6 +135,14 @@ pub struct ListChange {
     pub owner: OwnerId,
     pub server: switchboard_core::ServerId,
     pub kind: ListKind,
+}
+
+/// A server said a resource it has (by the server's own URI) changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResourceUpdate {
+    pub owner: OwnerId,
+    pub server: switchboard_core::ServerId,
+    pub uri: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -163,6 +211,51 @@ impl ServerPool for ConnectionManager {
         Box::pin(ConnectionManager::read_resource(self, owner, spec, uri))
     }
 
+    fn list_resource_templates<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Vec<ResourceTemplate>, McpError>> {
+        Box::pin(ConnectionManager::list_resource_templates(
+            self, owner, spec,
+        ))
+    }
+
+    fn subscribe_resource<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        uri: &'a str,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        Box::pin(ConnectionManager::subscribe_resource(
+            self, owner, spec, uri, true,
+        ))
+    }
+
+    fn unsubscribe_resource<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        uri: &'a str,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        Box::pin(ConnectionManager::subscribe_resource(
+            self, owner, spec, uri, false,
+        ))
+    }
+
+    fn resource_updates(&self) -> broadcast::Receiver<ResourceUpdate> {
+        ConnectionManager::resource_updates(self)
+    }
+
+    fn complete<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        params: CompleteRequestParams,
+    ) -> BoxFuture<'a, Result<CompleteResult, McpError>> {
+        Box::pin(ConnectionManager::complete(self, owner, spec, params))
+    }
+
     fn list_prompts<'a>(
         &'a self,
         owner: &'a OwnerId,
@@ -200,7 +293,7 @@ impl ServerPool for ConnectionManager {
     }
 
     fn list_changes(&self) -> broadcast::Receiver<crate::ListChange> {
-        unimplemented!("issue 16 skeleton")
+        ConnectionManager::list_changes(self)
     }
 
     fn disconnect<'a>(&'a self, owner: &'a OwnerId, spec: &'a ServerSpec) -> BoxFuture<'a, ()> {

@@ -9,16 +9,16 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use rmcp::ErrorData;
-use rmcp::model::{CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult};
+use rmcp::model::{
+    CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+};
 
 /// Who answers a server's requests during one call. Set on [`CallOptions::requests`]
 /// (`crate::CallOptions`); a call without one has those requests refused.
 pub trait ServerRequests: Send + Sync + std::fmt::Debug {
     /// `elicitation/create` from the server.
-    fn elicit(
-        &self,
-        params: ElicitRequestParams,
-    ) -> BoxFuture<'_, Result<ElicitResult, ErrorData>>;
+    fn elicit(&self, params: ElicitRequestParams)
+    -> BoxFuture<'_, Result<ElicitResult, ErrorData>>;
 
     /// `sampling/createMessage` from the server.
     fn sample(

@@ -36,7 +36,7 @@ fn assert_saw_everything(seen: &Value) {
 
 fn python_over_http(gw: &Gateway, generation: PyGen, legacy: bool) -> Value {
     let url = gw.url("/mcp");
-    let mut args = vec!["http", url.as_str(), "--token", gw.admin.as_str()];
+    let mut args = vec!["http", "--url", url.as_str(), "--token", gw.admin.as_str()];
     args.extend_from_slice(CALL);
     if legacy {
         args.push("--legacy");
@@ -79,12 +79,15 @@ async fn python_sdks_over_stdio() {
     }
 }
 
-/// The Inspector's answers for one server: tools listed, echo called, the first resource
-/// read, the first prompt got.
-fn inspector_session(target: &[String]) -> Vec<Value> {
+/// The Inspector's answers for one server (named by `before` and `after`, around the method's
+/// options): tools listed, echo called, the first resource read, the first prompt got.
+fn inspector_session(before: &[String], after: &[String]) -> Vec<Value> {
     let run = |extra: &[&str]| {
-        let mut args: Vec<&str> = target.iter().map(String::as_str).collect();
+        // `--header` takes every value up to the next option, and after `--` everything is
+        // the server's command line: the method's options go in between.
+        let mut args: Vec<&str> = before.iter().map(String::as_str).collect();
         args.extend_from_slice(extra);
+        args.extend(after.iter().map(String::as_str));
         inspector(&args).unwrap_or_else(|e| panic!("{e}"))
     };
     let tools = run(&["--method", "tools/list"]);
@@ -137,20 +140,14 @@ fn inspector_session(target: &[String]) -> Vec<Value> {
 async fn mcp_inspector_cli_over_http() {
     let gw = Gateway::start(&[]).await;
     let header = format!("Authorization: Bearer {}", gw.admin);
-    let target = vec![
-        gw.url("/mcp"),
-        "--transport".to_owned(),
-        "http".to_owned(),
-        "--header".to_owned(),
-        header,
-    ];
-    inspector_session(&target);
+    let before = [gw.url("/mcp"), "--transport".to_owned(), "http".to_owned()];
+    inspector_session(&before, &["--header".to_owned(), header]);
 }
 
 #[tokio::test]
 async fn mcp_inspector_cli_over_stdio() {
     let gw = Gateway::start(&[]).await;
-    let mut target = vec!["--transport".to_owned(), "stdio".to_owned(), "--".to_owned()];
-    target.extend(stdio_command(&gw.sb, &["--user", "admin"]));
-    inspector_session(&target);
+    let mut after = vec!["--".to_owned()];
+    after.extend(stdio_command(&gw.sb, &["--user", "admin"]));
+    inspector_session(&["--transport".to_owned(), "stdio".to_owned()], &after);
 }

@@ -5,12 +5,14 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use rmcp::model::{
-    CallToolResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource,
+    CallToolResult, CompleteRequestParams, CompleteResult, GetPromptResult, JsonObject, Prompt,
+    ReadResourceResult, Resource, ResourceTemplate,
 };
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 use switchboard_mcp::{
     CallOptions, ConnectionSnapshot, ConnectionStatus, ManagerConfig, McpError, NodeHealth,
-    ServerPool, ServerReport, ServerTools, StatusChange, ToolBackend, enabled_tools,
+    ResourceUpdate, ServerPool, ServerReport, ServerTools, StatusChange, ToolBackend,
+    enabled_tools,
 };
 use tokio::sync::broadcast;
 
@@ -122,6 +124,66 @@ impl ServerPool for Router {
         })
     }
 
+    fn list_resource_templates<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Vec<ResourceTemplate>, McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.list_resource_templates(owner, spec).await,
+                Route::Node(node) => Err(not_carried(node, spec, "resources/templates/list")),
+            }
+        })
+    }
+
+    fn subscribe_resource<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        uri: &'a str,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.subscribe_resource(owner, spec, uri, true).await,
+                Route::Node(node) => Err(not_carried(node, spec, "resources/subscribe")),
+            }
+        })
+    }
+
+    fn unsubscribe_resource<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        uri: &'a str,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.subscribe_resource(owner, spec, uri, false).await,
+                Route::Node(node) => Err(not_carried(node, spec, "resources/unsubscribe")),
+            }
+        })
+    }
+
+    /// The local manager's only: the node protocol carries no resource updates yet.
+    fn resource_updates(&self) -> broadcast::Receiver<ResourceUpdate> {
+        self.local.resource_updates()
+    }
+
+    fn complete<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        params: CompleteRequestParams,
+    ) -> BoxFuture<'a, Result<CompleteResult, McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.complete(owner, spec, params).await,
+                Route::Node(node) => Err(not_carried(node, spec, "completion/complete")),
+            }
+        })
+    }
+
     fn list_prompts<'a>(
         &'a self,
         owner: &'a OwnerId,
@@ -189,8 +251,10 @@ impl ServerPool for Router {
         self.changes.subscribe()
     }
 
+    /// The local manager's only: the node protocol does not carry list changes yet (a node's
+    /// tool list is fetched again when its cache expires, but nobody is told).
     fn list_changes(&self) -> broadcast::Receiver<switchboard_mcp::ListChange> {
-        unimplemented!("issue 16 skeleton")
+        self.local.list_changes()
     }
 
     /// The local connection always (the server may have run here before it was moved to a
@@ -215,5 +279,19 @@ impl ServerPool for Router {
             self.stop.cancel();
             self.local.shutdown().await;
         })
+    }
+}
+
+/// What a server on a node answers for a method the node protocol does not carry yet (issue
+/// 16 added them to the local pool only).
+fn not_carried(node: &crate::client::NodeClient, spec: &ServerSpec, method: &str) -> McpError {
+    McpError::Remote {
+        code: switchboard_core::ErrorCode::McpProtocolError,
+        message: format!(
+            "`{method}` is not carried to servers on nodes yet (`{}` runs on node `{}`)",
+            spec.name,
+            node.name()
+        ),
+        retry: switchboard_core::RetrySafety::Never,
     }
 }

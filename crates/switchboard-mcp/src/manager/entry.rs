@@ -45,6 +45,8 @@ pub(crate) struct Entry {
     pub(crate) tools: Mutex<Option<CachedTools>>,
     /// Where status changes are announced to everyone (the HTTP layer's event stream).
     changes: (OwnerId, ServerId, broadcast::Sender<StatusChange>),
+    /// Where each connection's list changes and resource updates are announced.
+    notices: crate::client::Notices,
 }
 
 impl Entry {
@@ -52,9 +54,11 @@ impl Entry {
         owner: OwnerId,
         server: ServerId,
         changes: broadcast::Sender<StatusChange>,
+        notices: crate::client::Notices,
     ) -> Self {
         Self {
             changes: (owner, server, changes),
+            notices,
             live: RwLock::new(None),
             connecting: tokio::sync::Mutex::new(()),
             status: watch::Sender::new(ConnectionSnapshot::disconnected()),
@@ -117,6 +121,7 @@ impl Entry {
         };
         match connected {
             Ok(conn) => {
+                conn.publish_to(self.notices.clone());
                 let live = Live {
                     conn: Arc::new(conn),
                     spec: Arc::new(spec.clone()),

@@ -13,13 +13,17 @@ mod tools;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
-use rmcp::model::{GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource};
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult,
+    Resource, ResourceTemplate,
+};
 use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 pub use status::{ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange};
 
+use crate::client::Notices;
 use crate::config::ManagerConfig;
 use crate::connection::CallLimits;
 use crate::destination::HttpClients;
@@ -43,6 +47,8 @@ struct Inner {
     entries: Mutex<HashMap<Key, Arc<Entry>>>,
     stop: CancellationToken,
     changes: tokio::sync::broadcast::Sender<StatusChange>,
+    /// Where every connection's list changes and resource updates go (issue 16).
+    notices: Notices,
 }
 
 impl Drop for Inner {
@@ -67,6 +73,7 @@ impl ConnectionManager {
             entries: Mutex::new(HashMap::new()),
             stop: CancellationToken::new(),
             changes: tokio::sync::broadcast::channel(1024).0,
+            notices: Notices::new(),
         });
         tokio::spawn(reap_idle(Arc::downgrade(&inner), inner.stop.clone()));
         Self { inner }
@@ -90,6 +97,7 @@ impl ConnectionManager {
                         owner.clone(),
                         server.clone(),
                         self.inner.changes.clone(),
+                        self.inner.notices.for_server(owner, server),
                     ))
                 }),
         )
@@ -201,6 +209,63 @@ impl ConnectionManager {
         clean(read, spec)
     }
 
+    pub async fn list_resource_templates(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+    ) -> Result<Vec<ResourceTemplate>, McpError> {
+        let entry = self.entry(owner, &spec.id);
+        let _active = entry.begin();
+        let limits = self.limits(spec, None);
+        let listed = self
+            .with_reconnect(&entry, spec, |live| async move {
+                live.conn.list_resource_templates(limits).await
+            })
+            .await;
+        clean(listed, spec)
+    }
+
+    /// `resources/subscribe` (`on`) or `resources/unsubscribe` for `uri`, when the server
+    /// offers subscriptions; a server that does not is left alone.
+    pub async fn subscribe_resource(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        uri: &str,
+        on: bool,
+    ) -> Result<(), McpError> {
+        let entry = self.entry(owner, &spec.id);
+        let _active = entry.begin();
+        let limits = self.limits(spec, None);
+        let done = self
+            .with_reconnect(&entry, spec, |live| async move {
+                if !live.conn.offers_subscriptions() {
+                    return Ok(());
+                }
+                live.conn.subscribe(uri, on, limits).await
+            })
+            .await;
+        clean(done, spec)
+    }
+
+    pub async fn complete(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        params: CompleteRequestParams,
+    ) -> Result<CompleteResult, McpError> {
+        let entry = self.entry(owner, &spec.id);
+        let _active = entry.begin();
+        let limits = self.limits(spec, None);
+        let completed = self
+            .with_reconnect(&entry, spec, |live| {
+                let params = params.clone();
+                async move { live.conn.complete(params, limits).await }
+            })
+            .await;
+        clean(completed, spec)
+    }
+
     pub async fn list_prompts(
         &self,
         owner: &OwnerId,
@@ -272,6 +337,17 @@ impl ConnectionManager {
     /// changes (`Lagged`) rather than slow the connections; `snapshot` has the current state.
     pub fn status_changes(&self) -> tokio::sync::broadcast::Receiver<StatusChange> {
         self.inner.changes.subscribe()
+    }
+
+    /// Every `notifications/{tools,resources,prompts}/list_changed` of every connection. A
+    /// slow receiver misses some (`Lagged`); it should then treat every list as changed.
+    pub fn list_changes(&self) -> tokio::sync::broadcast::Receiver<crate::ListChange> {
+        self.inner.notices.list_changes()
+    }
+
+    /// Every `notifications/resources/updated` of every connection (lagging as above).
+    pub fn resource_updates(&self) -> tokio::sync::broadcast::Receiver<crate::ResourceUpdate> {
+        self.inner.notices.resource_updates()
     }
 
     /// Follows the state of the connection to `server` as it changes.

@@ -21,7 +21,9 @@ pub const LEGACY_VERSION: &str = "2025-11-25";
 
 /// A `serve` child on a fresh store: `admin` (with the demo server `serve` adds on first
 /// start, and server-everything as `everything`) and `bob` (an admin too, with his own demo
-/// server as `bobs`), each with a token.
+/// server as `bobs`), each with a token. The settings file lets the gateway run tools that are
+/// not auto-approved (`[gateway] unapproved = "run"`), for `serve` and `mcp --stdio` alike:
+/// approval itself is the gateway's own tests' business.
 pub struct Gateway {
     pub sb: Switchboard,
     pub served: Served,
@@ -32,6 +34,12 @@ pub struct Gateway {
 impl Gateway {
     pub async fn start(extra: &[&str]) -> Gateway {
         let sb = Switchboard::new();
+        std::fs::create_dir_all(sb.data_dir()).unwrap();
+        std::fs::write(
+            sb.data_dir().join("switchboard.toml"),
+            "[gateway]\nunapproved = \"run\"\n",
+        )
+        .unwrap();
         let served = serve(&sb, extra);
         let admin = served.token.clone().unwrap();
         let added = sb

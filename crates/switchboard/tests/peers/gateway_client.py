@@ -2,7 +2,7 @@
 gateway's interop tests: it lists tools, calls one, reads the first resource and gets the first
 prompt that needs no arguments, and prints what it saw as one JSON object on stdout.
 
-    gateway_client.py http URL [--token TOKEN] --call NAME --args JSON
+    gateway_client.py http --url URL [--token TOKEN] --call NAME --args JSON
     gateway_client.py stdio --call NAME --args JSON -- COMMAND [ARG]...
 
 With mcp 2.x the client negotiates itself ("auto": `server/discover`, so the stateless
@@ -23,17 +23,20 @@ V2 = hasattr(mcp, "Client")
 
 
 def parse() -> argparse.Namespace:
+    argv = sys.argv[1:]
+    command: list[str] = []
+    if "--" in argv:
+        at = argv.index("--")
+        argv, command = argv[:at], argv[at + 1 :]
     parser = argparse.ArgumentParser()
     parser.add_argument("transport", choices=["http", "stdio"])
-    parser.add_argument("url", nargs="?")
+    parser.add_argument("--url")
     parser.add_argument("--token")
     parser.add_argument("--call", required=True)
     parser.add_argument("--args", default="{}")
     parser.add_argument("--legacy", action="store_true")
-    parser.add_argument("command", nargs=argparse.REMAINDER)
-    args = parser.parse_args()
-    if args.command and args.command[0] == "--":
-        args.command = args.command[1:]
+    args = parser.parse_args(argv)
+    args.command = command
     return args
 
 
@@ -46,7 +49,9 @@ async def exercise(session, args: argparse.Namespace) -> dict:
     tools = await session.list_tools()
     seen["tools"] = sorted(tool.name for tool in tools.tools)
     result = await session.call_tool(args.call, json.loads(args.args))
-    seen["call"] = {"isError": bool(result.isError), "text": text_of(result.content)}
+    # mcp 1.x names the field isError, mcp 2.x (mcp_types) is_error.
+    is_error = getattr(result, "isError", None) or getattr(result, "is_error", None)
+    seen["call"] = {"isError": bool(is_error), "text": text_of(result.content)}
     resources = await session.list_resources()
     seen["resources"] = [str(r.uri) for r in resources.resources]
     if resources.resources:
