@@ -27,6 +27,8 @@ pub struct Gateway {
     pub(crate) tool_calls: Arc<ToolCalls>,
     pub(crate) config: GatewayConfig,
     pub(crate) changes: ChangeHub,
+    /// Calls of stateless clients waiting for their input (`relay`).
+    pub(crate) held: crate::relay::HeldCalls,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -47,6 +49,7 @@ impl Gateway {
             tool_calls: deps.tool_calls,
             config,
             changes,
+            held: crate::relay::HeldCalls::new(),
         })
     }
 
