@@ -15,7 +15,7 @@ mod capabilities;
 mod downstream;
 mod held;
 
-use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+use rmcp::model::CallToolRequestParams;
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use switchboard_agent::{ToolCallError, ToolCallOutcome, ToolCallRequest};
@@ -39,30 +39,18 @@ pub(crate) async fn run_call(
     params: &CallToolRequestParams,
     mut call: ToolCallRequest,
 ) -> Result<Ran, ErrorData> {
+    // A revision without `initialize` (2026-07-28) has no session to send requests on.
     let stateless = context
         .protocol_version()
-        .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+        .is_some_and(|version| !version.has_initialize());
+    let capabilities = Capabilities::of(context.client_capabilities().as_ref());
     if stateless {
-        let capabilities = Capabilities::of(context.meta.client_capabilities().as_ref());
         return handler
             .gateway
             .held
-            .run(
-                &handler.gateway.tool_calls,
-                context,
-                params,
-                call,
-                capabilities,
-            )
+            .run(&handler.gateway.tool_calls, context, params, call, capabilities)
             .await;
     }
-    let capabilities = Capabilities::of(
-        context
-            .peer
-            .peer_info()
-            .map(|info| info.capabilities.clone())
-            .as_ref(),
-    );
     if capabilities.any() {
         call.requests = Some(downstream::Downstream::requester(context, capabilities));
     }
