@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use switchboard_agent::{ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls};
 use switchboard_core::OwnerId;
-use switchboard_mcp::ServerRequests;
+use switchboard_mcp::{Progress, ServerRequests};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -80,6 +80,33 @@ struct Running {
     asks: mpsc::Receiver<Asked>,
     done: JoinHandle<Result<ToolCallOutcome, ToolCallError>>,
     cancel: CancellationToken,
+    /// Where the call's progress goes: to the client's request of the current round, and
+    /// nowhere while the call is held. The caller's progress sender must not outlive its
+    /// request: its request waits for every progress report to be sent before it answers.
+    progress: ProgressTarget,
+}
+
+type ProgressTarget = Arc<Mutex<Option<mpsc::UnboundedSender<Progress>>>>;
+
+/// A sender for a held call's progress, and the task passing it to the current round's.
+fn progress_relay() -> (mpsc::UnboundedSender<Progress>, ProgressTarget) {
+    let (sender, mut receiver) = mpsc::unbounded_channel::<Progress>();
+    let target: ProgressTarget = Arc::default();
+    let current = Arc::clone(&target);
+    tokio::spawn(async move {
+        while let Some(progress) = receiver.recv().await {
+            let current = current.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(sink) = current.as_ref() {
+                // The round's request may have ended; progress is advisory.
+                let _ = sink.send(progress);
+            }
+        }
+    });
+    (sender, target)
+}
+
+fn aim(target: &ProgressTarget, sink: Option<mpsc::UnboundedSender<Progress>>) {
+    *target.lock().unwrap_or_else(PoisonError::into_inner) = sink;
 }
 
 /// Requests the upstream made, waiting for the client's answers (only requests the client
@@ -125,6 +152,7 @@ impl HeldCalls {
     ) -> Result<Ran, ErrorData> {
         let owner = call.owner.clone();
         let bound_to = bound_to(&owner, &params.name);
+        let round_progress = call.progress.take();
         let running = match (&params.request_state, &self.codec) {
             (Some(state), Some(codec)) => {
                 let state: State = codec.open_json_with(state, &bound_to).map_err(|_| {
@@ -156,14 +184,18 @@ impl HeldCalls {
                         Capabilities::default()
                     },
                 }));
+                let (progress, target) = progress_relay();
+                call.progress = Some(progress);
                 let tool_calls = Arc::clone(tool_calls);
                 Running {
                     asks: receiver,
                     done: tokio::spawn(async move { tool_calls.call(call).await }),
                     cancel,
+                    progress: target,
                 }
             }
         };
+        aim(&running.progress, round_progress);
         self.drive(running, owner, &bound_to, context).await
     }
 
@@ -205,6 +237,7 @@ impl HeldCalls {
         asked: Asked,
         bound_to: &[u8],
     ) -> InputRequiredResult {
+        aim(&running.progress, None);
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let result = self.input_required(id, &asked.requests, bound_to);
         self.lock().insert(
