@@ -31,6 +31,8 @@ pub struct Gateway {
     pub(crate) catalogs: crate::catalog::Catalogs,
     /// Seals approval state for the stateless revision (gw-tools).
     pub(crate) approvals: crate::approval::Approvals,
+    /// Calls of stateless clients waiting for their input (`relay`).
+    pub(crate) held: crate::relay::HeldCalls,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -53,6 +55,7 @@ impl Gateway {
             changes,
             catalogs: Default::default(),
             approvals: crate::approval::Approvals::new(),
+            held: crate::relay::HeldCalls::new(),
         })
     }
 

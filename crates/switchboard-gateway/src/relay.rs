@@ -1,6 +1,19 @@
 //! Requests an upstream server sends during a call (elicitation, sampling) passed to the
 //! downstream client that made the call, when it declared the capability; in the stateless
 //! 2026-07-28 revision, as an input-required result.
+//!
+//! - A session client (2025-11-25 and older) that declared elicitation or sampling in
+//!   `initialize` is asked directly, on the stream of its `tools/call` ([`downstream`]).
+//! - A 2026-07-28 client cannot be sent requests; it declares its capabilities in each
+//!   request's `_meta`. The upstream call is held in this process while the client answers,
+//!   and the client's `tools/call` gets an `InputRequiredResult` with a signed `requestState`
+//!   naming the held call; its retry with `inputResponses` resumes it ([`held`]).
+//! - Anything the client did not declare is refused as the upstream's connection would refuse
+//!   it for any caller that cannot answer: an elicitation declined, sampling an error.
+
+mod capabilities;
+mod downstream;
+mod held;
 
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RequestContext;
@@ -8,6 +21,9 @@ use rmcp::{ErrorData, RoleServer};
 use switchboard_agent::{ToolCallError, ToolCallOutcome, ToolCallRequest};
 
 use crate::handler::GatewayHandler;
+
+pub(crate) use capabilities::Capabilities;
+pub(crate) use held::HeldCalls;
 
 /// How a call ended.
 pub(crate) enum Ran {
@@ -19,9 +35,24 @@ pub(crate) enum Ran {
 /// server's requests.
 pub(crate) async fn run_call(
     handler: &GatewayHandler,
-    _context: &RequestContext<RoleServer>,
-    _params: &CallToolRequestParams,
-    call: ToolCallRequest,
+    context: &RequestContext<RoleServer>,
+    params: &CallToolRequestParams,
+    mut call: ToolCallRequest,
 ) -> Result<Ran, ErrorData> {
+    // A revision without `initialize` (2026-07-28) has no session to send requests on.
+    let stateless = context
+        .protocol_version()
+        .is_some_and(|version| !version.has_initialize());
+    let capabilities = Capabilities::of(context.client_capabilities().as_ref());
+    if stateless {
+        return handler
+            .gateway
+            .held
+            .run(&handler.gateway.tool_calls, context, params, call, capabilities)
+            .await;
+    }
+    if capabilities.any() {
+        call.requests = Some(downstream::Downstream::requester(context, capabilities));
+    }
     Ok(Ran::Done(handler.gateway.tool_calls.call(call).await))
 }

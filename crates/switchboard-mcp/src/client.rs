@@ -10,11 +10,13 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rmcp::ClientHandler;
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, ListRootsResult, LoggingLevel,
-    LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
-    ResourceUpdatedNotificationParam, RootsCapabilities,
+    ClientCapabilities, ClientConfig, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequestParams, ElicitResult, ElicitationCapability, FormElicitationCapability,
+    Implementation, ListRootsResult, LoggingLevel, LoggingMessageNotificationParam,
+    ProgressNotificationParam, ProgressToken, ProtocolVersion, ResourceUpdatedNotificationParam,
+    RootsCapabilities, SamplingCapability, UrlElicitationCapability,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleClient};
 use tokio::sync::mpsc;
 
@@ -43,6 +45,8 @@ pub(crate) struct SessionEvents {
     /// connection is up (a notice the server sends during the handshake is dropped: nobody
     /// can have listed through this connection yet).
     notices: OnceLock<Notices>,
+    /// The calls in flight and who answers the server's requests during each.
+    pub(crate) calls: Arc<crate::requests::InFlight>,
 }
 
 impl SessionEvents {
@@ -149,14 +153,32 @@ impl SwitchboardClient {
     pub(crate) fn client_info() -> ClientConfig {
         // Roots are declared (and answered with an empty list) because several servers, the
         // reference server among them, only offer some tools to clients that declare a client
-        // capability. Sampling and elicitation need a person or a model in the loop and are
-        // not declared here.
+        // capability. Elicitation and sampling are declared for every connection, since one
+        // connection serves every caller of the server: a call whose caller can answer them
+        // (the gateway's downstream client) gets them, any other call gets a refusal
+        // (`crate::requests`).
         let mut capabilities = ClientCapabilities::default();
         capabilities.roots = Some(RootsCapabilities::default());
+        let mut elicitation = ElicitationCapability::new();
+        elicitation.form = Some(FormElicitationCapability::new());
+        elicitation.url = Some(UrlElicitationCapability::new());
+        capabilities.elicitation = Some(elicitation);
+        capabilities.sampling = Some(SamplingCapability::default());
         ClientConfig::new(
             capabilities,
             Implementation::new("switchboard", env!("CARGO_PKG_VERSION")),
         )
+    }
+}
+
+impl SwitchboardClient {
+    /// Who answers a request the server sent: the requester of the call it came during.
+    fn requester(&self, context: &RequestContext<RoleClient>) -> Option<crate::Requester> {
+        let origin = match context.extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
+            _ => None,
+        };
+        self.events.calls.requester(origin)
     }
 }
 
@@ -170,6 +192,31 @@ impl ClientHandler for SwitchboardClient {
         _context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
         Ok(ListRootsResult::default())
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        match self.requester(&context) {
+            Some(requester) => requester.elicit(request).await,
+            None => {
+                tracing::debug!(server = %self.server, "elicitation declined: no one to ask");
+                Ok(crate::requests::declined())
+            }
+        }
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        match self.requester(&context) {
+            Some(requester) => requester.sample(params).await,
+            None => Err(crate::requests::no_sampler()),
+        }
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {

@@ -303,6 +303,11 @@ impl Connection {
     /// Calls a tool. A connection that dies before the request is written reports
     /// [`McpError::ConnectionLost`]; one that dies after reports [`McpError::LostAfterSend`],
     /// because the server may have run the tool.
+    ///
+    /// A server on the 2026-07-28 revision may answer with an input-required result instead
+    /// of asking us during the call: its requests are answered by the call's requester (as the
+    /// same requests sent during a call would be) and the call sent again with the answers,
+    /// round after round (`crate::input_required`).
     pub(crate) async fn call_tool(
         &self,
         tool: &str,
@@ -314,6 +319,50 @@ impl Connection {
         if let Some(arguments) = arguments {
             params = params.with_arguments(arguments);
         }
+        let mut rounds = 0;
+        loop {
+            match self
+                .call_once(tool, params.clone(), options, limits)
+                .await?
+            {
+                ServerResult::CallToolResult(result) => return Ok(result),
+                ServerResult::InputRequiredResult(asked) => {
+                    rounds += 1;
+                    if rounds > rmcp::model::DEFAULT_MRTR_MAX_ROUNDS {
+                        return Err(McpError::Protocol {
+                            server: self.server.clone(),
+                            detail: format!(
+                                "tools/call still required input after {} rounds",
+                                rmcp::model::DEFAULT_MRTR_MAX_ROUNDS
+                            ),
+                        });
+                    }
+                    let answers =
+                        crate::input_required::answer(&self.server, asked.input_requests, options)
+                            .await?;
+                    params.input_responses = Some(answers);
+                    params.request_state = asked.request_state;
+                }
+                other => {
+                    return Err(McpError::Protocol {
+                        server: self.server.clone(),
+                        detail: format!(
+                            "expected a tools/call result, got {}",
+                            result_kind(&other)
+                        ),
+                    });
+                }
+            }
+        }
+    }
+
+    async fn call_once(
+        &self,
+        tool: &str,
+        params: CallToolRequestParams,
+        options: &CallOptions,
+        limits: CallLimits,
+    ) -> Result<ServerResult, McpError> {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         if options.cancel.is_cancelled() {
             return Err(McpError::Cancelled);
@@ -326,6 +375,13 @@ impl Connection {
             .send_request_with_option(request, request_options)
             .await
             .map_err(|error| McpError::from_service(&self.server, "tools/call", error))?;
+        // Registered once rmcp has handed out the id, right after the request is queued for
+        // the transport; a server's request about this call can only come after the server
+        // read it, which is later than this on any transport we have.
+        let _in_flight = self
+            .events
+            .calls
+            .enter(handle.id.clone(), options.requests.clone());
         let _progress = options.progress.clone().map(|sink| {
             self.events
                 .watch_progress(handle.progress_token.clone(), sink)
@@ -350,11 +406,7 @@ impl Connection {
         };
         abandoned.disarm();
         match response {
-            Ok(ServerResult::CallToolResult(result)) => Ok(result),
-            Ok(other) => Err(McpError::Protocol {
-                server: self.server.clone(),
-                detail: format!("expected a tools/call result, got {}", result_kind(&other)),
-            }),
+            Ok(result) => Ok(result),
             // Once the request is handed to the transport, a failed write may still have reached
             // the server (an HTTP POST answered 502 by a proxy after the backend ran the
             // tool): the call may have run.
@@ -393,6 +445,7 @@ impl Connection {
 fn result_kind(result: &ServerResult) -> &'static str {
     match result {
         ServerResult::CallToolResult(_) => "a tool result",
+        ServerResult::InputRequiredResult(_) => "an input-required result",
         _ => "another kind of result",
     }
 }

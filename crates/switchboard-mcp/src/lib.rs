@@ -17,6 +17,7 @@ mod connect;
 mod connection;
 pub mod destination;
 mod error;
+mod input_required;
 mod manager;
 mod notices;
 mod policy;

@@ -1,16 +1,24 @@
 //! Requests a server sends us in the middle of a call (elicitation, sampling), and where they
 //! go: to whoever made the call, when it can answer them (issue 16: the gateway's downstream
 //! client), else they are refused.
+//!
+//! A connection is shared by every caller of one (owner, server), so a request that arrives
+//! must be matched to the call it belongs to. Over Streamable HTTP rmcp tells us which of our
+//! requests' response streams it came on (SEP-2260, `InboundStreamOrigin`): that call's
+//! requester answers. Over stdio and legacy SSE nothing ties it to a call, and [`InFlight`]
+//! falls back to the calls in flight that have a requester.
 
 // Sampling is deprecated by SEP-2577 but still sent by deployed servers.
 #![allow(deprecated)]
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use futures::future::BoxFuture;
 use rmcp::ErrorData;
 use rmcp::model::{
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+    ElicitationAction, InputRequests, InputResponses, RequestId,
 };
 
 /// Who answers a server's requests during one call. Set on [`CallOptions::requests`]
@@ -25,7 +33,141 @@ pub trait ServerRequests: Send + Sync + std::fmt::Debug {
         &self,
         params: CreateMessageRequestParams,
     ) -> BoxFuture<'_, Result<CreateMessageResult, ErrorData>>;
+
+    /// The requests of a 2026-07-28 server's input-required result, answered under the keys
+    /// the server gave. By default each is answered in turn through [`Self::elicit`] and
+    /// [`Self::sample`], and roots with an empty list; a caller that can pass the whole set
+    /// on (the gateway to a 2026-07-28 client) overrides it to keep the server's keys.
+    fn input(&self, requests: InputRequests) -> BoxFuture<'_, Result<InputResponses, ErrorData>> {
+        Box::pin(crate::input_required::answer_each(Some(self), requests))
+    }
 }
 
 /// A shared [`ServerRequests`].
 pub type Requester = Arc<dyn ServerRequests>;
+
+/// The answer to an elicitation no one can answer: declined, so the tool can go on without it
+/// (the spec's meaning of `decline`, where `cancel` would end the operation).
+pub(crate) fn declined() -> ElicitResult {
+    ElicitResult::new(ElicitationAction::Decline)
+}
+
+/// The answer to a sampling request no one can answer.
+pub(crate) fn no_sampler() -> ErrorData {
+    ErrorData::invalid_request(
+        "no one can answer sampling/createMessage for this call: the caller did not declare \
+         the sampling capability",
+        None,
+    )
+}
+
+/// The calls in flight on one connection, by the JSON-RPC id of our `tools/call`, each with
+/// its requester (`None`: the caller cannot answer, e.g. the agent's own calls). A std mutex:
+/// held for a map operation only, never across an await.
+#[derive(Debug, Default)]
+pub(crate) struct InFlight {
+    calls: Mutex<HashMap<RequestId, Option<Requester>>>,
+}
+
+impl InFlight {
+    /// Registers a call until the returned guard is dropped.
+    pub(crate) fn enter(
+        self: &Arc<Self>,
+        id: RequestId,
+        requester: Option<Requester>,
+    ) -> InFlightGuard {
+        self.lock().insert(id.clone(), requester);
+        InFlightGuard {
+            calls: Arc::clone(self),
+            id,
+        }
+    }
+
+    /// Who answers a request that came during the call `origin` (when the transport knows),
+    /// or during whichever call is in flight.
+    ///
+    /// Without an origin, exactly one call with a requester → that one. Several → none: the
+    /// connection is one person's, but the calls may come from different clients (two
+    /// editors, a view and the whole set), and a question shown in the wrong one would have
+    /// its answer taken for another call's; a refusal the tool can handle is better than
+    /// that guess.
+    pub(crate) fn requester(&self, origin: Option<&RequestId>) -> Option<Requester> {
+        let calls = self.lock();
+        if let Some(id) = origin {
+            if let Some(requester) = calls.get(id) {
+                return requester.clone();
+            }
+        }
+        let mut able = calls.values().flatten();
+        match (able.next(), able.next()) {
+            (Some(only), None) => Some(Arc::clone(only)),
+            _ => None,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, Option<Requester>>> {
+        self.calls.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Removes a call from [`InFlight`] when it ends.
+pub(crate) struct InFlightGuard {
+    calls: Arc<InFlight>,
+    id: RequestId,
+}
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        self.calls.lock().remove(&self.id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::NumberOrString;
+
+    #[derive(Debug)]
+    struct Named(&'static str);
+
+    impl ServerRequests for Named {
+        fn elicit(
+            &self,
+            _params: ElicitRequestParams,
+        ) -> BoxFuture<'_, Result<ElicitResult, ErrorData>> {
+            Box::pin(async { Ok(declined()) })
+        }
+        fn sample(
+            &self,
+            _params: CreateMessageRequestParams,
+        ) -> BoxFuture<'_, Result<CreateMessageResult, ErrorData>> {
+            Box::pin(async { Err(no_sampler()) })
+        }
+    }
+
+    fn name(requester: Option<Requester>) -> Option<String> {
+        requester.map(|r| format!("{r:?}"))
+    }
+
+    #[test]
+    fn the_origin_wins_then_the_only_able_call_then_no_one() {
+        let calls = Arc::new(InFlight::default());
+        let one = NumberOrString::Number(1);
+        let two = NumberOrString::Number(2);
+        let three = NumberOrString::Number(3);
+        let agent = calls.enter(one.clone(), None);
+        assert_eq!(name(calls.requester(None)), None);
+        let a = calls.enter(two.clone(), Some(Arc::new(Named("a"))));
+        // The agent's own call is not answered by another's client.
+        assert_eq!(name(calls.requester(Some(&one))), None);
+        assert_eq!(name(calls.requester(None)).as_deref(), Some("Named(\"a\")"));
+        let b = calls.enter(three.clone(), Some(Arc::new(Named("b"))));
+        assert_eq!(name(calls.requester(None)), None, "several: no guess");
+        assert_eq!(
+            name(calls.requester(Some(&three))).as_deref(),
+            Some("Named(\"b\")")
+        );
+        drop((a, b, agent));
+        assert!(calls.lock().is_empty());
+    }
+}

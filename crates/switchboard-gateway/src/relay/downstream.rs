@@ -1,0 +1,100 @@
+//! Asking a session client (2025-11-25 and older) directly.
+
+// Sampling is deprecated by SEP-2577 but still sent by deployed servers.
+#![allow(deprecated)]
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use rmcp::model::{
+    ClientResult, CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult,
+    ElicitRequest, ElicitRequestParams, ElicitResult, GetExtensions, RequestId, ServerRequest,
+};
+use rmcp::service::{OriginatingRequestId, RequestContext};
+use rmcp::{ErrorData, Peer, RoleServer, ServiceError};
+use switchboard_mcp::{Requester, ServerRequests};
+
+use super::capabilities::{Capabilities, declined, no_sampler};
+
+/// The downstream client of one `tools/call`.
+#[derive(Debug)]
+pub(super) struct Downstream {
+    peer: Peer<RoleServer>,
+    /// The downstream's `tools/call`.
+    origin: RequestId,
+    capabilities: Capabilities,
+}
+
+impl Downstream {
+    pub(super) fn requester(
+        context: &RequestContext<RoleServer>,
+        capabilities: Capabilities,
+    ) -> Requester {
+        Arc::new(Self {
+            peer: context.peer.clone(),
+            origin: context.id.clone(),
+            capabilities,
+        })
+    }
+
+    async fn ask(&self, mut request: ServerRequest) -> Result<ClientResult, ErrorData> {
+        // rmcp ties a request to the handler's request through a task-local that does not
+        // reach the upstream connection's task, where this runs; without the tie it would go
+        // out on the session's standalone stream, which a client need not open (SEP-2260). The
+        // marker rmcp reads is set by hand.
+        request
+            .extensions_mut()
+            .insert(OriginatingRequestId(self.origin.clone()));
+        self.peer
+            .send_request(request)
+            .await
+            .map_err(|error| match error {
+                ServiceError::McpError(error) => error,
+                other => ErrorData::internal_error(
+                    format!("the gateway's client could not be asked: {other}"),
+                    None,
+                ),
+            })
+    }
+}
+
+impl ServerRequests for Downstream {
+    fn elicit(
+        &self,
+        params: ElicitRequestParams,
+    ) -> BoxFuture<'_, Result<ElicitResult, ErrorData>> {
+        Box::pin(async move {
+            if !self.capabilities.elicits(&params) {
+                return Ok(declined());
+            }
+            let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+            match self.ask(request).await? {
+                ClientResult::ElicitResult(result) => Ok(result),
+                _ => Err(unexpected("elicitation/create")),
+            }
+        })
+    }
+
+    fn sample(
+        &self,
+        params: CreateMessageRequestParams,
+    ) -> BoxFuture<'_, Result<CreateMessageResult, ErrorData>> {
+        Box::pin(async move {
+            if !self.capabilities.sampling {
+                return Err(no_sampler());
+            }
+            let request = ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params));
+            match self.ask(request).await? {
+                ClientResult::CreateMessageResult(result) => Ok(*result),
+                _ => Err(unexpected("sampling/createMessage")),
+            }
+        })
+    }
+}
+
+fn unexpected(method: &str) -> ErrorData {
+    ErrorData::internal_error(
+        format!("the gateway's client answered {method} with another kind of result"),
+        None,
+    )
+}
