@@ -28,7 +28,9 @@ start_direct() {
     cargo build --quiet -p switchboard-testkit --bin conformance-server
     local upstream base=""
     upstream=$(cd "$target_dir/debug" && pwd)/conformance-server
-    "$upstream" --http 127.0.0.1:0 >"$results/serve.out" 2>"$results/serve.log" &
+    # Created here: the background child may not have opened it when the loop first reads it.
+    : >"$results/serve.log"
+    "$upstream" --http 127.0.0.1:0 >"$results/serve.out" 2>>"$results/serve.log" &
     serve_pid=$!
     trap stop_gateway EXIT
     for ((i = 0; i < 600; i++)); do
@@ -69,8 +71,10 @@ start_gateway() {
         die "switchboard servers add failed"
     server_id=$(jq -r .server.id "$results/server.json")
 
+    # Created here: the background child may not have opened it when the loop first reads it.
+    : >"$results/serve.log"
     "${sb[@]}" serve --listen 127.0.0.1:0 --single-user \
-        >"$results/serve.out" 2>"$results/serve.log" &
+        >"$results/serve.out" 2>>"$results/serve.log" &
     serve_pid=$!
     trap stop_gateway EXIT
     # serve prints its address on stderr once it listens.
@@ -81,6 +85,20 @@ start_gateway() {
         sleep 0.1
     done
     [[ -n "$base" ]] || die "switchboard serve did not say where it listens within 60 s"
+
+    # The person trusts their own test server: its tools run without asking for approval
+    # (otherwise the gateway asks through elicitation first, which the suite's clients do not
+    # expect). The approval flow has tests of its own (crates/switchboard-gateway/tests).
+    local tools
+    tools=$("${sb[@]}" --json tools list | jq -c '[.tools[] | select(.server == "conformance") | .tool]')
+    [[ "$tools" != "[]" ]] || die "switchboard tools list found no tools of conformance-server"
+    curl -sS -o "$results/spec.json" "$base/api/mcp-servers/$server_id" ||
+        die "GET /api/mcp-servers/$server_id failed"
+    status=$(curl -sS -o "$results/approved.json" -w '%{http_code}' -X PUT \
+        "$base/api/mcp-servers/$server_id" -H 'Content-Type: application/json' \
+        -d "$(jq --argjson tools "$tools" '.auto_approved_tools = $tools' "$results/spec.json")") ||
+        die "PUT /api/mcp-servers/$server_id failed"
+    [[ "$status" == 2* ]] || die "PUT /api/mcp-servers/$server_id answered $status: $(cat "$results/approved.json")"
 
     # The view exposes the upstream's names unprefixed: the suite calls tools by their own names.
     status=$(curl -sS -o "$results/view.json" -w '%{http_code}' -X POST "$base/api/mcp/views" \
