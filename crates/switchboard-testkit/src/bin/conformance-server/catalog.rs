@@ -140,6 +140,32 @@ pub fn tools(extra: bool) -> Result<Vec<Tool>, ErrorData> {
             "Asks only for what the client declared it can answer",
         ),
     ];
+    // Scenario json-schema-2020-12 (not scored yet): the schema must reach clients unchanged.
+    tools.push(json!({
+        "name": "json_schema_2020_12_tool",
+        "description": "Tool with JSON Schema 2020-12 features",
+        "inputSchema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "$defs": {"address": {
+                "$anchor": "addressDef",
+                "type": "object",
+                "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+            }},
+            "properties": {
+                "name": {"type": "string"},
+                "address": {"$ref": "#/$defs/address"},
+                "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                "phone": {"type": "string"},
+                "email": {"type": "string"},
+            },
+            "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+            "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+            "then": {"required": ["phone"]},
+            "else": {"required": ["email"]},
+            "additionalProperties": false,
+        },
+    }));
     if extra {
         tools.push(no_arguments(
             "test_added_tool",

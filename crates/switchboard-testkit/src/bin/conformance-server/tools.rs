@@ -129,6 +129,7 @@ pub async fn call(
             json!([{"type": "text", "text": "The prompt list changed"}])
         }
         "test_added_tool" => json!([{"type": "text", "text": "Added tool"}]),
+        "json_schema_2020_12_tool" => json!([{"type": "text", "text": "Schema tool called"}]),
         other => {
             return Err(ErrorData::invalid_params(
                 format!("unknown tool {other}"),
