@@ -353,7 +353,7 @@ mod tests {
             echo.annotations.as_ref().and_then(|a| a.read_only_hint),
             Some(true)
         );
-        let icons = echo.icons.as_ref().map(Vec::as_slice).unwrap_or_default();
+        let icons = echo.icons.as_deref().unwrap_or_default();
         assert_eq!(icons.len(), 1);
         assert_eq!(icons[0].theme, Some(IconTheme::Dark));
         assert!(catalog.collisions.is_empty());
