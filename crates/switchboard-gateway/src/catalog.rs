@@ -279,3 +279,98 @@ impl Gateway {
         Ok(catalog.collisions)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::selection::SelectedServer;
+    use switchboard_mcp::McpError;
+
+    fn spec(name: &str) -> ServerSpec {
+        ServerSpec::stdio(name, "cmd", Vec::<String>::new())
+    }
+
+    fn tool(server: &ServerSpec, name: &str) -> ToolInfo {
+        serde_json::from_value(serde_json::json!({
+            "serverId": server.id.0,
+            "name": name,
+            "title": format!("{name} title"),
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true},
+            "icons": [{"src": "data:,", "theme": "dark"}],
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn selected(spec: &ServerSpec, tools: Option<&[&str]>, prefix: Option<&str>) -> SelectedServer {
+        SelectedServer {
+            spec: Arc::new(spec.clone()),
+            tools: tools.map(|t| t.iter().map(|s| (*s).to_owned()).collect()),
+            prefix: prefix.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_view_selects_tools_names_them_and_skips_a_failing_server() {
+        let (a, b, down) = (spec("a"), spec("b"), spec("down"));
+        let selection = Selection {
+            servers: vec![
+                selected(&a, Some(&["echo"]), Some("")),
+                selected(&b, None, Some("b.")),
+                selected(&down, None, None),
+            ],
+        };
+        let listed: Vec<ServerTools> = vec![
+            (
+                a.clone(),
+                Ok(Arc::new(vec![tool(&a, "echo"), tool(&a, "hidden")])),
+            ),
+            (b.clone(), Ok(Arc::new(vec![tool(&b, "echo")]))),
+            (
+                down.clone(),
+                Err(McpError::ConnectionLost {
+                    server: "down".into(),
+                }),
+            ),
+        ];
+        let catalog = Catalog::build(&selection, &listed, crate::naming::DEFAULT_TEMPLATE);
+        let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(names, ["b.echo", "echo"]);
+        assert_eq!(
+            catalog.resolve("echo"),
+            Some(&Target {
+                server: a.id.clone(),
+                tool: "echo".into()
+            })
+        );
+        assert_eq!(catalog.resolve("hidden"), None);
+        assert_eq!(catalog.resolve("mcp__a__hidden"), None);
+        let echo = &catalog.tools[1];
+        assert_eq!(echo.title.as_deref(), Some("echo title"));
+        assert!(echo.output_schema.is_some());
+        assert_eq!(
+            echo.annotations.as_ref().and_then(|a| a.read_only_hint),
+            Some(true)
+        );
+        let icons = echo.icons.as_deref().unwrap_or_default();
+        assert_eq!(icons.len(), 1);
+        assert_eq!(icons[0].theme, Some(IconTheme::Dark));
+        assert!(catalog.collisions.is_empty());
+    }
+
+    #[test]
+    fn the_fingerprint_follows_what_the_catalog_depends_on() {
+        let a = spec("a");
+        let of = |spec: &ServerSpec, prefix: Option<&str>| Selection {
+            servers: vec![selected(spec, None, prefix)],
+        };
+        let base = fingerprint(&of(&a, None), "t{tool}");
+        assert_eq!(base, fingerprint(&of(&a, None), "t{tool}"));
+        assert_ne!(base, fingerprint(&of(&a, Some("")), "t{tool}"));
+        assert_ne!(base, fingerprint(&of(&a, None), "u{tool}"));
+        let mut disabled = a.clone();
+        disabled.disabled_tools.insert("echo".into());
+        assert_ne!(base, fingerprint(&of(&disabled, None), "t{tool}"));
+    }
+}
