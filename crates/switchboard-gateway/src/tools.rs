@@ -1,7 +1,9 @@
 //! `tools/list` and `tools/call`: the selection's tools under their exported names, each call
 //! through the tool-call service (approval first, progress and cancellation passed through).
 
-use rmcp::model::{CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
+};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
