@@ -161,7 +161,11 @@ impl ChangeHub {
         );
         if self.forget(&key)
             && let Err(error) = pool
-                .unsubscribe_resource(&subscription.owner, &subscription.spec, &subscription.original)
+                .unsubscribe_resource(
+                    &subscription.owner,
+                    &subscription.spec,
+                    &subscription.original,
+                )
                 .await
         {
             tracing::debug!(server = ?key.1.0, error = ?error.to_string(), "could not unsubscribe upstream");
@@ -303,7 +307,10 @@ fn listen_result(sent: Result<(), rmcp::service::SubscriptionSendError>) -> Resu
 
 /// Runs for a session once it is initialized: starts the task that sends it the changes of
 /// its scope, until the session ends.
-pub(crate) async fn watch_session(handler: &GatewayHandler, context: NotificationContext<RoleServer>) {
+pub(crate) async fn watch_session(
+    handler: &GatewayHandler,
+    context: NotificationContext<RoleServer>,
+) {
     let scope = match notification_scope(handler, &context) {
         Ok(scope) => scope,
         Err(error) => {
@@ -450,7 +457,8 @@ pub(crate) async fn listen(
     handler: &GatewayHandler,
     context: SubscriptionContext,
 ) -> Result<(), ErrorData> {
-    let (scope, selection) = crate::content::selection_of(handler, context.request_context()).await?;
+    let (scope, selection) =
+        crate::content::selection_of(handler, context.request_context()).await?;
     let gateway = &handler.gateway;
     let events = gateway.changes.events.subscribe();
     let state = SessionState::default();

@@ -110,7 +110,10 @@ pub(crate) async fn read_resource(
     let pool = &handler.gateway.servers;
     let mut last = GatewayError::ResourceNotFound(requested.clone());
     for (server, original) in candidates(&selection, &requested) {
-        match pool.read_resource(&scope.user.id, &server.spec, &original).await {
+        match pool
+            .read_resource(&scope.user.id, &server.spec, &original)
+            .await
+        {
             Ok(result) => {
                 return Ok(exported_contents(server, &original, &requested, result).into());
             }

@@ -141,8 +141,7 @@ pub(crate) async fn complete(
             server
         }
         Reference::Resource(ResourceTemplateReference { uri: requested, .. }) => {
-            let (server, original) =
-                template_owner(handler, &scope, &selection, requested).await?;
+            let (server, original) = template_owner(handler, &scope, &selection, requested).await?;
             *requested = original;
             server
         }

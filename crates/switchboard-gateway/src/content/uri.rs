@@ -108,10 +108,7 @@ mod tests {
         let uri = "demo://resource/static/document/a b%2F.md?x=1#y";
         let wrapped = export(&server(None), uri);
         assert!(wrapped.starts_with("switchboard://srv%201/demo%3A%2F%2F"));
-        assert_eq!(
-            unwrap(&wrapped),
-            Some(("srv 1".to_owned(), uri.to_owned()))
-        );
+        assert_eq!(unwrap(&wrapped), Some(("srv 1".to_owned(), uri.to_owned())));
         assert_eq!(export(&server(Some("ev_")), uri), wrapped);
     }
 
@@ -119,10 +116,7 @@ mod tests {
     fn an_unprefixed_view_passes_uris_unchanged() {
         let server = server(Some(""));
         assert_eq!(export(&server, "test://static-text"), "test://static-text");
-        assert_eq!(
-            export_template(&server, "test://t/{id}"),
-            "test://t/{id}"
-        );
+        assert_eq!(export_template(&server, "test://t/{id}"), "test://t/{id}");
     }
 
     #[test]
