@@ -94,7 +94,14 @@ async fn a_session_is_refused_to_another_person() {
     // Still the admin's: Bob's DELETE did not close it.
     let closed = mcp_request(Method::DELETE, &url, Some(&gw.admin), Some(&session), None).await;
     assert!(closed.status.is_success(), "{closed:?}");
-    let gone = mcp_request(Method::POST, &url, Some(&gw.admin), Some(&session), Some(list)).await;
+    let gone = mcp_request(
+        Method::POST,
+        &url,
+        Some(&gw.admin),
+        Some(&session),
+        Some(list),
+    )
+    .await;
     assert_eq!(gone.status, 404, "{gone:?}");
 }
 
@@ -120,11 +127,41 @@ async fn the_sessions_one_person_holds_are_bounded() {
     assert_eq!(again.status, 200, "{again:?}");
 }
 
+#[tokio::test]
+async fn open_sessions_do_not_hold_the_shutdown() {
+    let mut gw = Gateway::start(&[]).await;
+    let url = gw.url("/mcp");
+    let session = initialize(&url, Some(&gw.admin)).await.session().unwrap();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let accepted = mcp_request(
+        Method::POST,
+        &url,
+        Some(&gw.admin),
+        Some(&session),
+        Some(initialized),
+    )
+    .await;
+    assert!(accepted.status.is_success(), "{accepted:?}");
+    // The session's event stream stays open until the server ends it.
+    let stream = reqwest::Client::new()
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", common::gateway::LEGACY_VERSION)
+        .bearer_auth(&gw.admin)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    assert!(
+        gw.stop(std::time::Duration::from_secs(20)).await,
+        "serve did not stop with a session's stream open"
+    );
+    drop(stream);
+}
+
 /// An rmcp client with `token` on `url`.
-async fn client(
-    url: &str,
-    token: &str,
-) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+async fn client(url: &str, token: &str) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);
     ().serve(StreamableHttpClientTransport::from_config(config))
         .await
@@ -156,7 +193,9 @@ async fn each_person_sees_and_calls_only_their_own_tools() {
     assert!(bobs.contains(&"mcp__bobs__echo".to_owned()), "{bobs:?}");
     assert!(!admins.iter().any(|n| n.contains("bobs")), "{admins:?}");
     assert!(
-        !bobs.iter().any(|n| n.contains("__demo__") || n.contains("everything")),
+        !bobs
+            .iter()
+            .any(|n| n.contains("__demo__") || n.contains("everything")),
         "{bobs:?}"
     );
 
@@ -168,7 +207,10 @@ async fn each_person_sees_and_calls_only_their_own_tools() {
         .await
         .unwrap();
     assert_ne!(echoed.is_error, Some(true), "{echoed:?}");
-    assert!(format!("{:?}", echoed.content).contains("hello"), "{echoed:?}");
+    assert!(
+        format!("{:?}", echoed.content).contains("hello"),
+        "{echoed:?}"
+    );
 
     // Bob cannot call the admin's tool by its name.
     let refused = bob
