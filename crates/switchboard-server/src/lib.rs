@@ -28,6 +28,7 @@ pub mod stream_auth;
 pub mod tool_lookup;
 pub mod tool_nodes;
 mod unknown_fields;
+pub mod views;
 mod web;
 
 pub use config::{EnvProvider, ServerConfig};

@@ -44,6 +44,8 @@ pub struct Limits {
     pub max_providers: u32,
     /// Tool nodes one user may store (issue 14).
     pub max_tool_nodes: u32,
+    /// Views of the MCP gateway one user may store (issue 16).
+    pub max_views: u32,
     /// `GET /api/events` streams one user may have open at once.
     pub max_event_streams: usize,
     /// Runs (model answers going on) one user may have at once.
@@ -84,6 +86,7 @@ impl Default for Limits {
             max_assistants: 100,
             max_providers: 20,
             max_tool_nodes: 200,
+            max_views: 50,
             max_event_streams: 8,
             max_runs: 4,
             listing_servers: 100,

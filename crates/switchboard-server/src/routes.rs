@@ -31,6 +31,7 @@ mod tool_node_run;
 mod tool_nodes;
 mod tools;
 mod unsaved_test;
+mod views;
 
 use std::sync::Arc;
 
@@ -96,6 +97,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(tool_nodes::routes())
         .merge(tool_calls::routes())
         .merge(nodes::routes())
+        .merge(views::routes())
         .routes(routes!(document))
 }
 

@@ -31,3 +31,23 @@ pub fn view(e: &ViewError) -> Words {
         other => Words::new("error.msg.detail").param("detail", other),
     }
 }
+
+/// A view that cannot be saved: its rules, its links, or tool names that collide (409
+/// `CONFLICT`, naming them).
+pub fn save(e: &crate::views::ViewSaveError) -> crate::error::ApiError {
+    use crate::error::ApiError;
+    use crate::views::ViewSaveError;
+    use switchboard_gateway::GatewayError;
+    match e {
+        ViewSaveError::Store(e) | ViewSaveError::Gateway(GatewayError::Store(e)) => {
+            super::store(e)
+        }
+        ViewSaveError::Gateway(GatewayError::Mcp(e)) => super::mcp(e),
+        ViewSaveError::Gateway(other) => ApiError::new(other.code(), other.to_string()),
+        ViewSaveError::Collisions(collisions) => {
+            ApiError::new(switchboard_core::ErrorCode::Conflict, e.to_string())
+                .key("error.msg.view_collisions")
+                .param("names", crate::views::describe(collisions))
+        }
+    }
+}

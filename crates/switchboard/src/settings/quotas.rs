@@ -25,6 +25,9 @@ const MAX_PROVIDERS: Key = Key::new("quotas", "max_providers", "20")
 const MAX_TOOL_NODES: Key = Key::new("quotas", "max_tool_nodes", "200")
     .env("SWITCHBOARD_MAX_TOOL_NODES")
     .flag("--max-tool-nodes");
+const MAX_VIEWS: Key = Key::new("quotas", "max_views", "50")
+    .env("SWITCHBOARD_MAX_VIEWS")
+    .flag("--max-views");
 const MAX_EVENT_STREAMS: Key = Key::new("quotas", "max_event_streams", "8")
     .env("SWITCHBOARD_MAX_EVENT_STREAMS")
     .flag("--max-event-streams");
@@ -77,6 +80,9 @@ pub struct QuotaFlags {
     /// Tool nodes (workflow tool configurations) one user may store [default: 200].
     #[arg(long, value_name = "N")]
     pub max_tool_nodes: Option<String>,
+    /// Views of the MCP gateway (`/mcp/v/{name}`) one user may store [default: 50].
+    #[arg(long, value_name = "N")]
+    pub max_views: Option<String>,
     /// Event streams (`GET /api/events`) one user may have open at once [default: 8].
     #[arg(long, value_name = "N")]
     pub max_event_streams: Option<String>,
@@ -134,6 +140,7 @@ pub struct QuotaSettings {
     pub max_assistants: u32,
     pub max_providers: u32,
     pub max_tool_nodes: u32,
+    pub max_views: u32,
     pub max_event_streams: usize,
     pub max_runs: usize,
     pub max_connections: usize,
@@ -155,6 +162,7 @@ impl QuotaSettings {
             max_assistants: layers.take(&MAX_ASSISTANTS, flags.max_assistants.as_slice())?,
             max_providers: layers.take(&MAX_PROVIDERS, flags.max_providers.as_slice())?,
             max_tool_nodes: layers.take(&MAX_TOOL_NODES, flags.max_tool_nodes.as_slice())?,
+            max_views: layers.take(&MAX_VIEWS, flags.max_views.as_slice())?,
             max_event_streams: layers
                 .take(&MAX_EVENT_STREAMS, flags.max_event_streams.as_slice())?,
             max_runs: layers.take(&MAX_RUNS, flags.max_runs.as_slice())?,
@@ -182,6 +190,7 @@ impl QuotaSettings {
             max_assistants: self.max_assistants,
             max_providers: self.max_providers,
             max_tool_nodes: self.max_tool_nodes,
+            max_views: self.max_views,
             max_event_streams: self.max_event_streams,
             max_runs: self.max_runs,
             max_connections: self.max_connections,
