@@ -138,10 +138,10 @@ impl Answer {
         let data = self
             .text
             .lines()
+            .rev()
             .filter_map(|line| line.strip_prefix("data:"))
             .map(str::trim)
-            .filter(|data| !data.is_empty())
-            .last()
+            .find(|data| !data.is_empty())
             .unwrap_or_else(|| panic!("no JSON in {self:?}"));
         serde_json::from_str(data).unwrap()
     }
