@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::gateway::{Gateway, assert_error_shape, initialize, mcp_request};
+use common::gateway::{Gateway, assert_error_shape, initialize, mcp_request, send_as};
 use reqwest::Method;
 use rmcp::ServiceExt as _;
 use rmcp::model::CallToolRequestParams;
@@ -94,7 +94,14 @@ async fn a_session_is_refused_to_another_person() {
     // Still the admin's: Bob's DELETE did not close it.
     let closed = mcp_request(Method::DELETE, &url, Some(&gw.admin), Some(&session), None).await;
     assert!(closed.status.is_success(), "{closed:?}");
-    let gone = mcp_request(Method::POST, &url, Some(&gw.admin), Some(&session), Some(list)).await;
+    let gone = mcp_request(
+        Method::POST,
+        &url,
+        Some(&gw.admin),
+        Some(&session),
+        Some(list),
+    )
+    .await;
     assert_eq!(gone.status, 404, "{gone:?}");
 }
 
@@ -120,11 +127,41 @@ async fn the_sessions_one_person_holds_are_bounded() {
     assert_eq!(again.status, 200, "{again:?}");
 }
 
+#[tokio::test]
+async fn open_sessions_do_not_hold_the_shutdown() {
+    let mut gw = Gateway::start(&[]).await;
+    let url = gw.url("/mcp");
+    let session = initialize(&url, Some(&gw.admin)).await.session().unwrap();
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let accepted = mcp_request(
+        Method::POST,
+        &url,
+        Some(&gw.admin),
+        Some(&session),
+        Some(initialized),
+    )
+    .await;
+    assert!(accepted.status.is_success(), "{accepted:?}");
+    // The session's event stream stays open until the server ends it.
+    let stream = reqwest::Client::new()
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", common::gateway::LEGACY_VERSION)
+        .bearer_auth(&gw.admin)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    assert!(
+        gw.stop(std::time::Duration::from_secs(20)).await,
+        "serve did not stop with a session's stream open"
+    );
+    drop(stream);
+}
+
 /// An rmcp client with `token` on `url`.
-async fn client(
-    url: &str,
-    token: &str,
-) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+async fn client(url: &str, token: &str) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);
     ().serve(StreamableHttpClientTransport::from_config(config))
         .await
@@ -156,7 +193,9 @@ async fn each_person_sees_and_calls_only_their_own_tools() {
     assert!(bobs.contains(&"mcp__bobs__echo".to_owned()), "{bobs:?}");
     assert!(!admins.iter().any(|n| n.contains("bobs")), "{admins:?}");
     assert!(
-        !bobs.iter().any(|n| n.contains("__demo__") || n.contains("everything")),
+        !bobs
+            .iter()
+            .any(|n| n.contains("__demo__") || n.contains("everything")),
         "{bobs:?}"
     );
 
@@ -168,7 +207,10 @@ async fn each_person_sees_and_calls_only_their_own_tools() {
         .await
         .unwrap();
     assert_ne!(echoed.is_error, Some(true), "{echoed:?}");
-    assert!(format!("{:?}", echoed.content).contains("hello"), "{echoed:?}");
+    assert!(
+        format!("{:?}", echoed.content).contains("hello"),
+        "{echoed:?}"
+    );
 
     // Bob cannot call the admin's tool by its name.
     let refused = bob
@@ -183,4 +225,91 @@ async fn each_person_sees_and_calls_only_their_own_tools() {
     }
     admin.cancel().await.unwrap();
     bob.cancel().await.unwrap();
+}
+
+async fn tool_names(url: &str, token: &str) -> Vec<String> {
+    let client = client(url, token).await;
+    let names = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    client.cancel().await.unwrap();
+    names
+}
+
+#[tokio::test]
+async fn a_view_scoped_token_sees_only_its_view() {
+    let gw = Gateway::start(&[]).await;
+    let base = &gw.served.base;
+    let (status, servers) = send_as(base, &gw.admin, Method::GET, "/api/mcp-servers", None).await;
+    assert_eq!(status, 200, "{servers}");
+    let demo = servers
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "demo")
+        .unwrap()["id"]
+        .clone();
+    let view =
+        json!({"name": "work", "servers": [{"serverId": demo, "tools": ["echo"], "prefix": ""}]});
+    let (status, created) =
+        send_as(base, &gw.admin, Method::POST, "/api/mcp/views", Some(view)).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap();
+    let (status, issued) = send_as(
+        base,
+        &gw.admin,
+        Method::POST,
+        &format!("/api/mcp/views/{id}/tokens"),
+        Some(json!({"label": "claude"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{issued}");
+    let scoped = issued["secret"].as_str().unwrap();
+
+    // The token's view at /mcp and at its own path; the person's whole set without a view.
+    assert_eq!(tool_names(&gw.url("/mcp"), scoped).await, ["echo"]);
+    assert_eq!(tool_names(&gw.url("/mcp/v/work"), scoped).await, ["echo"]);
+    assert_eq!(
+        tool_names(&gw.url("/mcp/v/work"), &gw.admin).await,
+        ["echo"]
+    );
+    let everything = tool_names(&gw.url("/mcp"), &gw.admin).await;
+    assert!(
+        everything.len() > 1 && !everything.contains(&"echo".to_owned()),
+        "{everything:?}"
+    );
+
+    // Nothing else: another view's path, the REST API.
+    let other = initialize(&gw.url("/mcp/v/other"), Some(scoped)).await;
+    assert_eq!(other.status, 403, "{other:?}");
+    assert_error_shape(&other, "FORBIDDEN");
+    let (status, refused) = send_as(base, scoped, Method::GET, "/api/mcp-servers", None).await;
+    assert_eq!(status, 403, "{refused}");
+
+    // A view is its owner's: unknown to anyone else, and an unknown name is a 404.
+    let bobs = initialize(&gw.url("/mcp/v/work"), Some(&gw.bob)).await;
+    assert_eq!(bobs.status, 404, "{bobs:?}");
+    assert_error_shape(&bobs, "NOT_FOUND");
+    let missing = initialize(&gw.url("/mcp/v/nothing"), Some(&gw.admin)).await;
+    assert_eq!(missing.status, 404, "{missing:?}");
+
+    // A session opened through the view is not the person's whole set.
+    let session = initialize(&gw.url("/mcp/v/work"), Some(&gw.admin))
+        .await
+        .session()
+        .unwrap();
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let crossed = mcp_request(
+        Method::POST,
+        &gw.url("/mcp"),
+        Some(&gw.admin),
+        Some(&session),
+        Some(list),
+    )
+    .await;
+    assert_eq!(crossed.status, 403, "{crossed:?}");
 }

@@ -13,7 +13,12 @@ use common::gateway::{Gateway, inspector, python_client, stdio_command};
 use serde_json::Value;
 use switchboard_testkit::PyGen;
 
-const CALL: &[&str] = &["--call", "mcp__demo__echo", "--args", r#"{"text": "hello"}"#];
+const CALL: &[&str] = &[
+    "--call",
+    "mcp__demo__echo",
+    "--args",
+    r#"{"text": "hello"}"#,
+];
 
 /// What every client must have seen: the demo's echo called, a resource read and a prompt got,
 /// and none of the other person's tools.
@@ -26,10 +31,16 @@ fn assert_saw_everything(seen: &Value) {
         .map(|t| t.as_str().unwrap())
         .collect();
     assert!(tools.contains(&"mcp__demo__echo"), "{seen}");
-    assert!(tools.iter().any(|t| t.starts_with("mcp__everything__")), "{seen}");
+    assert!(
+        tools.iter().any(|t| t.starts_with("mcp__everything__")),
+        "{seen}"
+    );
     assert!(!tools.iter().any(|t| t.contains("bobs")), "{seen}");
     assert_eq!(seen["call"]["isError"], false, "{seen}");
-    assert!(seen["call"]["text"].as_str().unwrap().contains("hello"), "{seen}");
+    assert!(
+        seen["call"]["text"].as_str().unwrap().contains("hello"),
+        "{seen}"
+    );
     assert!(seen["read"]["contents"].as_u64().unwrap() >= 1, "{seen}");
     assert!(seen["prompt"]["messages"].as_u64().unwrap() >= 1, "{seen}");
 }

@@ -48,7 +48,11 @@ impl Gateway {
             .json();
         let bob = added["token"]["secret"].as_str().unwrap().to_owned();
         let peers = Peers::locate();
-        create_server(&served, stdio_body("everything", &peers.everything_stdio(), None)).await;
+        create_server(
+            &served,
+            stdio_body("everything", &peers.everything_stdio(), None),
+        )
+        .await;
         let (status, body) = send_as(
             &served.base,
             &bob,
@@ -71,9 +75,28 @@ impl Gateway {
     }
 }
 
+impl Gateway {
+    /// Asks `serve` to stop (SIGTERM) and waits for it, at most `within`: whether it ended.
+    pub async fn stop(&mut self, within: std::time::Duration) -> bool {
+        let pid = self.served.child.id();
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(i32::try_from(pid).unwrap()),
+            nix::sys::signal::Signal::SIGTERM,
+        );
+        switchboard_testkit::process::wait_until_gone(&[pid], within)
+            .await
+            .is_empty()
+    }
+}
+
 impl Drop for Gateway {
     fn drop(&mut self) {
-        super::serve::terminate(&mut self.served);
+        // SIGTERM, so `serve` ends its stdio servers; it may have been stopped already.
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(i32::try_from(self.served.child.id()).unwrap()),
+            nix::sys::signal::Signal::SIGTERM,
+        );
+        let _ = self.served.child.wait();
     }
 }
 
@@ -115,10 +138,10 @@ impl Answer {
         let data = self
             .text
             .lines()
+            .rev()
             .filter_map(|line| line.strip_prefix("data:"))
             .map(str::trim)
-            .filter(|data| !data.is_empty())
-            .last()
+            .find(|data| !data.is_empty())
             .unwrap_or_else(|| panic!("no JSON in {self:?}"));
         serde_json::from_str(data).unwrap()
     }
@@ -178,8 +201,8 @@ pub async fn initialize(url: &str, token: Option<&str>) -> Answer {
 /// The API's error shape: `{code, message, timestamp}`.
 #[track_caller]
 pub fn assert_error_shape(answer: &Answer, code: &str) {
-    let body: Value = serde_json::from_str(&answer.text)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {answer:?}"));
+    let body: Value =
+        serde_json::from_str(&answer.text).unwrap_or_else(|e| panic!("not JSON ({e}): {answer:?}"));
     assert_eq!(body["code"], code, "{answer:?}");
     assert!(body["message"].is_string(), "{answer:?}");
     assert!(body["timestamp"].is_string(), "{answer:?}");
@@ -243,7 +266,10 @@ fn parse_output(output: &std::process::Output) -> Result<Value, String> {
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
-        return Err(format!("{}\nstdout: {stdout}\nstderr: {stderr}", output.status));
+        return Err(format!(
+            "{}\nstdout: {stdout}\nstderr: {stderr}",
+            output.status
+        ));
     }
     serde_json::from_str(stdout.trim())
         .map_err(|e| format!("stdout is not JSON ({e}): {stdout}\nstderr: {stderr}"))
