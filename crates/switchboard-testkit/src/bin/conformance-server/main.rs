@@ -21,6 +21,7 @@
 // Logging is deprecated by SEP-2577, but `logging/setLevel` is what the suite tests.
 #![allow(deprecated)]
 
+mod asks;
 mod catalog;
 mod content;
 mod mrtr;
