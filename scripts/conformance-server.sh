@@ -48,6 +48,16 @@ start_direct() {
     echo "conformance: conformance-server alone at $gateway (no gateway)"
 }
 
+# Evaluates a JavaScript expression over the JSON on stdin (`input`) and prints the result as
+# JSON (a string as itself): Node is needed anyway, jq is not.
+js() {
+    "$NODE" -e '
+        const input = JSON.parse(require("fs").readFileSync(0, "utf8"));
+        const out = eval(process.argv[1]);
+        console.log(typeof out === "string" ? out : JSON.stringify(out));
+    ' "$1"
+}
+
 serve_pid=
 stop_gateway() {
     if [[ -n "$serve_pid" ]] && kill -0 "$serve_pid" 2>/dev/null; then
@@ -60,6 +70,7 @@ stop_gateway() {
 # Starts `switchboard serve` with the conformance upstream and the view; sets `gateway` to the
 # view's MCP URL.
 start_gateway() {
+    command -v curl >/dev/null || die "curl is needed to set up the gateway"
     cargo build --quiet -p switchboard --bin switchboard \
         -p switchboard-testkit --bin conformance-server
     local bin upstream data base="" server_id status
@@ -73,7 +84,7 @@ start_gateway() {
         -u SWITCHBOARD_DATA_DIR "$bin" --data-dir "$data")
     "${sb[@]}" servers add --json --command "$upstream" conformance >"$results/server.json" ||
         die "switchboard servers add failed"
-    server_id=$(jq -r .server.id "$results/server.json")
+    server_id=$(js 'input.server.id' <"$results/server.json")
 
     # Created here: the background child may not have opened it when the loop first reads it.
     : >"$results/serve.log"
@@ -94,21 +105,23 @@ start_gateway() {
     # (otherwise the gateway asks through elicitation first, which the suite's clients do not
     # expect). The approval flow has tests of its own (crates/switchboard-gateway/tests).
     local tools
-    tools=$("${sb[@]}" --json tools list | jq -c '[.tools[] | select(.server == "conformance") | .tool]')
+    tools=$("${sb[@]}" --json tools list |
+        js 'input.tools.filter((t) => t.server === "conformance").map((t) => t.tool)')
     [[ "$tools" != "[]" ]] || die "switchboard tools list found no tools of conformance-server"
     curl -sS -o "$results/spec.json" "$base/api/mcp-servers/$server_id" ||
         die "GET /api/mcp-servers/$server_id failed"
     status=$(curl -sS -o "$results/approved.json" -w '%{http_code}' -X PUT \
         "$base/api/mcp-servers/$server_id" -H 'Content-Type: application/json' \
-        -d "$(jq --argjson tools "$tools" '.auto_approved_tools = $tools' "$results/spec.json")") ||
+        -d "$(TOOLS=$tools js '({...input, auto_approved_tools: JSON.parse(process.env.TOOLS)})' \
+            <"$results/spec.json")") ||
         die "PUT /api/mcp-servers/$server_id failed"
     [[ "$status" == 2* ]] || die "PUT /api/mcp-servers/$server_id answered $status: $(cat "$results/approved.json")"
 
     # The view exposes the upstream's names unprefixed: the suite calls tools by their own names.
     status=$(curl -sS -o "$results/view.json" -w '%{http_code}' -X POST "$base/api/mcp/views" \
         -H 'Content-Type: application/json' \
-        -d "$(jq -n --arg id "$server_id" --arg name "$VIEW" \
-            '{name: $name, servers: [{serverId: $id, prefix: ""}]}')") ||
+        -d "$(echo null | ID=$server_id NAME=$VIEW js \
+            '({name: process.env.NAME, servers: [{serverId: process.env.ID, prefix: ""}]})')") ||
         die "POST /api/mcp/views failed"
     [[ "$status" == 2* ]] || die "POST /api/mcp/views answered $status: $(cat "$results/view.json")"
     gateway="$base/mcp/v/$VIEW"
