@@ -27,6 +27,22 @@ not_scored_scenarios() {
          on && /^    leg: server$/ { print name }' "$REQUIREMENTS/$1.yaml"
 }
 
+# The URL the background process `serve_pid` printed on stderr (serve.log) after `prefix`, once
+# it listens; waits up to 60 s, and gives up early when the process ends.
+listening_at() {
+    local prefix=$1 url
+    for ((i = 0; i < 600; i++)); do
+        url=$(sed -nE "s|^$prefix (http[^ ]+)\$|\\1|p" "$results/serve.log")
+        if [[ -n "$url" ]]; then
+            echo "$url"
+            return 0
+        fi
+        kill -0 "$serve_pid" 2>/dev/null || die "the server process ended: $(tail -n 5 "$results/serve.log")"
+        sleep 0.1
+    done
+    die "no \"$prefix\" within 60 s: $(tail -n 5 "$results/serve.log")"
+}
+
 # With --direct: conformance-server alone, serving Streamable HTTP; sets `gateway` to its URL.
 start_direct() {
     cargo build --quiet -p switchboard-testkit --bin conformance-server
@@ -37,13 +53,7 @@ start_direct() {
     "$upstream" --http 127.0.0.1:0 >"$results/serve.out" 2>>"$results/serve.log" &
     serve_pid=$!
     trap stop_gateway EXIT
-    for ((i = 0; i < 600; i++)); do
-        base=$(sed -nE 's/^conformance-server is listening on (http[^ ]+)$/\1/p' "$results/serve.log")
-        [[ -n "$base" ]] && break
-        kill -0 "$serve_pid" 2>/dev/null || die "conformance-server ended: $(tail -n 5 "$results/serve.log")"
-        sleep 0.1
-    done
-    [[ -n "$base" ]] || die "conformance-server did not say where it listens within 60 s"
+    base=$(listening_at "conformance-server is listening on") || exit 1
     gateway=$base
     echo "conformance: conformance-server alone at $gateway (no gateway)"
 }
@@ -92,14 +102,7 @@ start_gateway() {
         >"$results/serve.out" 2>>"$results/serve.log" &
     serve_pid=$!
     trap stop_gateway EXIT
-    # serve prints its address on stderr once it listens.
-    for ((i = 0; i < 600; i++)); do
-        base=$(sed -nE 's/^switchboard is listening on (http[^ ]+)$/\1/p' "$results/serve.log")
-        [[ -n "$base" ]] && break
-        kill -0 "$serve_pid" 2>/dev/null || die "switchboard serve ended: $(tail -n 5 "$results/serve.log")"
-        sleep 0.1
-    done
-    [[ -n "$base" ]] || die "switchboard serve did not say where it listens within 60 s"
+    base=$(listening_at "switchboard is listening on") || exit 1
 
     # The person trusts their own test server: its tools run without asking for approval
     # (otherwise the gateway asks through elicitation first, which the suite's clients do not
