@@ -95,9 +95,9 @@ async fn resolve(
     scope: &Scope,
     name: &str,
 ) -> Result<(Arc<ServerSpec>, String), ErrorData> {
-    let (selection, catalog) = handler.gateway.exports(scope).await?;
+    let (selection, target) = handler.gateway.export_of(scope, name).await?;
     let not_found = || ErrorData::from(GatewayError::ToolNotFound(name.to_owned()));
-    let target = catalog.resolve(name).ok_or_else(not_found)?;
+    let target = target.ok_or_else(not_found)?;
     let server = selection
         .servers
         .iter()
