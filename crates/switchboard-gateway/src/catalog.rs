@@ -1,16 +1,16 @@
 //! The exported tools of a selection, with the table from exported names back to
 //! (server, tool).
 //!
-//! Building a catalog lists every selected server's tools, so it is kept per (person, view)
-//! and used again while the selection it was built from is unchanged (a fingerprint of the
-//! servers' specs, tool sets and prefixes, read from the store on every request). `tools/list`
-//! uses one for [`FRESH_FOR`] at most, which bounds how long a tool an upstream added or
-//! removed goes unseen; a call resolves its name in one up to [`CALL_FRESH_FOR`] old (and
-//! builds a new one when the name is unknown to a catalog older than [`FRESH_FOR`]), so that
-//! calls, the hot path, do not list servers. A stale catalog never makes a tool callable that
-//! should not be: the server and tool are checked against the selection read for that very
-//! call, and the tool-call service checks the server's current tool list and switched-off
-//! tools again.
+//! `tools/list` builds the catalog afresh each time from the pool's tool lists (which the pool
+//! caches, and drops when a server says its list changed), so a client re-listing after
+//! `notifications/tools/list_changed` sees the change. The catalog is then kept per (person,
+//! view) for calls, the hot path, which must not list every server: a call resolves its name
+//! in the kept catalog while the selection it was built from is unchanged (a fingerprint of
+//! the servers' specs, tool sets and prefixes, read from the store on every request) and for
+//! [`CALL_FRESH_FOR`] at most, and builds a new one when the name is unknown to a catalog
+//! older than [`FRESH_FOR`]. A kept catalog never makes a tool callable that should not be:
+//! the server and tool are checked against the selection read for that very call, and the
+//! tool-call service checks the server's current tool list and switched-off tools again.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -30,7 +30,8 @@ use crate::naming::{Candidate, Collision, name_all};
 use crate::selection::Selection;
 use crate::session::Scope;
 
-/// How long `tools/list` uses a catalog without listing the servers again.
+/// A call naming a tool unknown to a catalog younger than this is refused without listing
+/// the servers again (so unknown names cannot make every call list them).
 pub(crate) const FRESH_FOR: Duration = Duration::from_secs(2);
 /// How long a call resolves names in a catalog that knows them.
 pub(crate) const CALL_FRESH_FOR: Duration = Duration::from_secs(60);
@@ -242,7 +243,8 @@ impl Catalogs {
 }
 
 impl Gateway {
-    /// What `scope` sees now, and its catalog (kept for at most [`FRESH_FOR`], or built now).
+    /// What `scope` sees now, and its catalog built now from the pool's tool lists (and kept
+    /// for calls).
     pub(crate) async fn exports(
         &self,
         scope: &Scope,
@@ -250,11 +252,6 @@ impl Gateway {
         let selection = Selection::of(self.store.as_ref(), scope).await?;
         let print = fingerprint(&selection, &self.config.name_template);
         let key = (scope.user.id.clone(), scope.view.clone());
-        if let Some((catalog, age)) = self.catalogs.kept(&key, print)
-            && age < FRESH_FOR
-        {
-            return Ok((selection, catalog));
-        }
         let catalog = self.build(scope, &selection, key, print).await;
         Ok((selection, catalog))
     }
