@@ -154,10 +154,23 @@ impl World {
 
     /// The gateway at `http://127.0.0.1:PORT/mcp`, every request acting for `user`.
     pub async fn serve(&mut self, user: &User) -> String {
-        let scope = Scope {
+        self.serve_scope(Scope {
             user: user.clone(),
             view: None,
-        };
+        })
+        .await
+    }
+
+    /// The gateway with every request acting for `user` through their view `view`.
+    pub async fn serve_view(&mut self, user: &User, view: &str) -> String {
+        self.serve_scope(Scope {
+            user: user.clone(),
+            view: Some(view.to_owned()),
+        })
+        .await
+    }
+
+    async fn serve_scope(&mut self, scope: Scope) -> String {
         let gateway = Arc::clone(&self.gateway);
         let mut config = StreamableHttpServerConfig::default();
         let ct = CancellationToken::new();
