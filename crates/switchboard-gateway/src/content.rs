@@ -267,3 +267,68 @@ pub(crate) fn usable<T>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use switchboard_core::{ServerId, ServerSpec};
+
+    use super::*;
+
+    fn server(id: &str, prefix: Option<&str>) -> SelectedServer {
+        let mut spec = ServerSpec::stdio(id, "node", Vec::<String>::new());
+        spec.id = ServerId(id.into());
+        SelectedServer {
+            spec: Arc::new(spec),
+            tools: None,
+            prefix: prefix.map(str::to_owned),
+        }
+    }
+
+    fn ids(found: &[(&SelectedServer, String)]) -> Vec<(String, String)> {
+        found
+            .iter()
+            .map(|(server, uri)| (server.spec.id.0.clone(), uri.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_wrapped_uri_maps_to_the_one_server_it_names() {
+        let selection = Selection {
+            servers: vec![server("a", None), server("b", Some("b_")), server("c", Some(""))],
+        };
+        let wrapped = uri::export(&selection.servers[1], "file:///x");
+        assert_eq!(
+            ids(&candidates(&selection, &wrapped)),
+            vec![("b".to_owned(), "file:///x".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_plain_uri_can_only_be_an_unprefixed_servers() {
+        let selection = Selection {
+            servers: vec![server("a", None), server("c", Some("")), server("d", Some(""))],
+        };
+        assert_eq!(
+            ids(&candidates(&selection, "test://static-text")),
+            vec![
+                ("c".to_owned(), "test://static-text".to_owned()),
+                ("d".to_owned(), "test://static-text".to_owned()),
+            ]
+        );
+        let only_namespaced = Selection {
+            servers: vec![server("a", None)],
+        };
+        assert!(candidates(&only_namespaced, "test://static-text").is_empty());
+    }
+
+    #[test]
+    fn a_uri_naming_a_server_outside_the_selection_maps_to_nothing() {
+        let mine = Selection {
+            servers: vec![server("mine", None)],
+        };
+        let theirs = uri::export(&server("theirs", None), "file:///secret");
+        assert!(candidates(&mine, &theirs).is_empty());
+    }
+}
