@@ -48,7 +48,13 @@ pub(crate) async fn run_call(
         return handler
             .gateway
             .held
-            .run(&handler.gateway.tool_calls, context, params, call, capabilities)
+            .run(
+                &handler.gateway.tool_calls,
+                context,
+                params,
+                call,
+                capabilities,
+            )
             .await;
     }
     if capabilities.any() {

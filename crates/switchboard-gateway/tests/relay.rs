@@ -8,11 +8,11 @@ mod relay_support;
 
 use std::collections::BTreeMap;
 
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ElicitRequestParams, ErrorCode, InputRequest,
-};
 use relay_support::{
     Client, Declares, ELICIT, NAME, REPLY, SAMPLE, World, accept_name, sampled, text,
+};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ElicitRequestParams, ErrorCode, InputRequest,
 };
 use switchboard_agent::{CallerKind, ToolCallRequest};
 
@@ -40,7 +40,12 @@ async fn an_elicitation_reaches_the_session_client_and_its_answer_the_server() {
         },
     )
     .await;
-    let result = complete(client.call_once(call(ELICIT, serde_json::json!({}))).await.unwrap());
+    let result = complete(
+        client
+            .call_once(call(ELICIT, serde_json::json!({})))
+            .await
+            .unwrap(),
+    );
     assert_ne!(result.is_error, Some(true), "{result:?}");
     assert!(text(&result).contains(NAME), "{}", text(&result));
     let asked = client.seen.elicitations.lock().unwrap().clone();
@@ -74,7 +79,12 @@ async fn a_client_without_the_capabilities_is_not_asked_and_the_server_is_refuse
     let client = Client::session(&url, Declares::default()).await;
     // The gateway's upstream connection declared both, so the tools are there; the server's
     // requests are refused for this client: the elicitation declined, sampling an error.
-    let declined = complete(client.call_once(call(ELICIT, serde_json::json!({}))).await.unwrap());
+    let declined = complete(
+        client
+            .call_once(call(ELICIT, serde_json::json!({})))
+            .await
+            .unwrap(),
+    );
     assert!(text(&declined).contains("declined"), "{}", text(&declined));
     let arguments = serde_json::json!({"prompt": "Say something", "maxTokens": 20});
     let refused = complete(client.call_once(call(SAMPLE, arguments)).await.unwrap());
@@ -111,7 +121,10 @@ async fn a_stateless_client_gets_input_required_then_the_result_on_its_retry() {
         },
     )
     .await;
-    let first = client.call_once(call(ELICIT, serde_json::json!({}))).await.unwrap();
+    let first = client
+        .call_once(call(ELICIT, serde_json::json!({})))
+        .await
+        .unwrap();
     let CallToolResponse::InputRequired(asked) = first else {
         panic!("an input-required result expected, got {first:?}")
     };
@@ -147,8 +160,16 @@ async fn a_stateless_client_gets_input_required_then_the_result_on_its_retry() {
 
     // Sampling the same way, through rmcp's own driver of the rounds.
     let arguments = serde_json::json!({"prompt": "Say something", "maxTokens": 20});
-    let sampled_result = client.service.call_tool(call(SAMPLE, arguments)).await.unwrap();
-    assert!(text(&sampled_result).contains(REPLY), "{}", text(&sampled_result));
+    let sampled_result = client
+        .service
+        .call_tool(call(SAMPLE, arguments))
+        .await
+        .unwrap();
+    assert!(
+        text(&sampled_result).contains(REPLY),
+        "{}",
+        text(&sampled_result)
+    );
     let _ = sampled();
 }
 
@@ -163,7 +184,10 @@ async fn a_tampered_request_state_is_refused_as_invalid_params() {
         },
     )
     .await;
-    let first = client.call_once(call(ELICIT, serde_json::json!({}))).await.unwrap();
+    let first = client
+        .call_once(call(ELICIT, serde_json::json!({})))
+        .await
+        .unwrap();
     let CallToolResponse::InputRequired(asked) = first else {
         panic!("an input-required result expected")
     };
@@ -185,6 +209,11 @@ async fn a_tampered_request_state_is_refused_as_invalid_params() {
 async fn a_stateless_client_without_elicitation_gets_the_server_refused() {
     let (_world, url) = World::new().await;
     let client = Client::stateless(&url, Declares::default()).await;
-    let result = complete(client.call_once(call(ELICIT, serde_json::json!({}))).await.unwrap());
+    let result = complete(
+        client
+            .call_once(call(ELICIT, serde_json::json!({})))
+            .await
+            .unwrap(),
+    );
     assert!(text(&result).contains("declined"), "{}", text(&result));
 }

@@ -11,14 +11,16 @@ use std::sync::{Arc, Mutex};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientInfo,
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
-    ElicitationAction, ElicitationCapability, Implementation, ProtocolVersion,
-    SamplingCapability, SamplingMessage,
+    ElicitationAction, ElicitationCapability, Implementation, ProtocolVersion, SamplingCapability,
+    SamplingMessage,
 };
 use rmcp::service::{RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, RoleClient, ServiceExt};
+use rmcp::{
+    ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, RoleClient, ServiceExt,
+};
 use switchboard_agent::ToolCalls;
 use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_gateway::{Gateway, GatewayConfig, GatewayDeps, Scope};
@@ -202,8 +204,11 @@ pub fn accept_name() -> ElicitResult {
 }
 
 pub fn sampled() -> CreateMessageResult {
-    CreateMessageResult::new(SamplingMessage::assistant_text(REPLY), "test-model".to_owned())
-        .with_stop_reason(CreateMessageResult::STOP_REASON_END_TURN)
+    CreateMessageResult::new(
+        SamplingMessage::assistant_text(REPLY),
+        "test-model".to_owned(),
+    )
+    .with_stop_reason(CreateMessageResult::STOP_REASON_END_TURN)
 }
 
 pub struct Client {

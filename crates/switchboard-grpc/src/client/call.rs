@@ -41,6 +41,8 @@ impl NodeClient {
             progress,
             timeout,
             retry,
+            // Elicitation and sampling do not cross the node hop (yet): the node refuses them
+            // as for a caller without a requester (node/service.rs).
             requests: _,
         } = options;
         if cancel.is_cancelled() {
