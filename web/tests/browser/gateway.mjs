@@ -13,7 +13,7 @@ await run(async (page) => {
 
   await section.getByRole("button", { name: "New view" }).click();
   const dialog = page.getByRole("dialog", { name: "New view" });
-  await dialog.getByLabel("Name", { exact: true }).fill("Desktop App");
+  await dialog.locator("#view-name").fill("Desktop App");
   await dialog.getByLabel("everything", { exact: true }).check();
   await dialog.getByLabel("Every enabled tool").uncheck();
   await dialog.getByLabel("echo", { exact: true }).check();
@@ -24,7 +24,7 @@ await run(async (page) => {
   await problems.getByText("The name must be 1 to 64 characters", { exact: false }).waitFor();
   await assertLabelled(page);
 
-  await dialog.getByLabel("Name", { exact: true }).fill("desktop");
+  await dialog.locator("#view-name").fill("desktop");
   await dialog.getByRole("button", { name: "Save" }).click();
   await dialog.waitFor({ state: "detached" });
   const item = section.locator('li[data-view="desktop"]');
