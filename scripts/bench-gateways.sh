@@ -14,6 +14,7 @@
 # connection, and calls/s with 16 and 64 connections.
 #
 #   scripts/bench-gateways.sh            # BENCH_DURATION=10s per measurement by default
+#   SWITCHBOARD_BIN=target/debug/switchboard BENCH_DURATION=2s scripts/bench-gateways.sh  # a try
 #
 # Needs: cargo, python3 (>= 3.10, venv), wrk (Debian: apt-get install wrk). Installs the two
 # Python gateways into .peers/bench-mcp-proxy and .peers/bench-fastmcp (SWITCHBOARD_PEERS
@@ -57,8 +58,13 @@ install_venv() {
 install_venv mcp-proxy
 install_venv fastmcp
 
-cargo build --release --quiet -p switchboard
-BIN=$TARGET/release/switchboard
+# SWITCHBOARD_BIN runs another build (a debug one, to try the script); the figures are the
+# release build's.
+BIN=${SWITCHBOARD_BIN:-}
+if [[ -z $BIN ]]; then
+    cargo build --release --quiet -p switchboard
+    BIN=$TARGET/release/switchboard
+fi
 
 free_port() {
     "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -164,19 +170,23 @@ echo "switchboard $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ), $(
 echo
 echo "| path to the demo server's echo | p50, 1 connection | calls/s, 16 | calls/s, 64 | bad answers |"
 echo "|---|---:|---:|---:|---:|"
+# 2026-07-28 requests name their method and tool in headers too (SEP-2243).
 MODERN="$ACCEPT
 $JSON
-MCP-Protocol-Version: 2026-07-28"
+MCP-Protocol-Version: 2026-07-28
+Mcp-Method: tools/call"
 LEGACY="$ACCEPT
 $JSON
 MCP-Protocol-Version: 2025-06-18"
 row "(a) direct, rmcp Streamable HTTP" "http://127.0.0.1:$DEMO_PORT/mcp" \
-    "$(mcp_body echo modern)" "$MODERN"
+    "$(mcp_body echo modern)" "$MODERN
+Mcp-Name: echo"
 row "(b) Switchboard REST proxy" "http://127.0.0.1:$SB_PORT/api/mcp/proxy/demo/tools/echo/call" \
     "{\"text\":\"$EXPECT\"}" "$JSON
 Authorization: Bearer $TOKEN"
 row "(c) Switchboard /mcp" "http://127.0.0.1:$SB_PORT/mcp" \
     "$(mcp_body mcp__demo__echo modern)" "$MODERN
+Mcp-Name: mcp__demo__echo
 Authorization: Bearer $TOKEN"
 row "(d) mcp-proxy 0.13" "http://127.0.0.1:$PROXY_PORT/mcp" \
     "$(mcp_body echo legacy)" "$LEGACY"

@@ -160,6 +160,38 @@ async fn open_sessions_do_not_hold_the_shutdown() {
     drop(stream);
 }
 
+#[tokio::test]
+async fn an_idle_session_is_closed_and_frees_its_place() {
+    let gw = Gateway::start(&[
+        "--max-mcp-sessions",
+        "1",
+        "--gateway-session-idle-timeout",
+        "300ms",
+    ])
+    .await;
+    let url = gw.url("/mcp");
+    let idle = initialize(&url, Some(&gw.admin)).await.session().unwrap();
+    // Refused while the first is open; a refused handshake does not touch the idle one, so
+    // once it has been idle long enough it is closed and the next handshake gets its place.
+    let deadline = tokio::time::Instant::now() + common::rest::PATIENCE;
+    let opened = loop {
+        let next = initialize(&url, Some(&gw.admin)).await;
+        if next.status == 200 {
+            break next;
+        }
+        assert_eq!(next.status, 429, "{next:?}");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the idle session stayed open"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert_ne!(opened.session().unwrap(), idle);
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let gone = mcp_request(Method::POST, &url, Some(&gw.admin), Some(&idle), Some(list)).await;
+    assert_eq!(gone.status, 404, "{gone:?}");
+}
+
 /// An rmcp client with `token` on `url`.
 async fn client(url: &str, token: &str) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
     let config = StreamableHttpClientTransportConfig::with_uri(url.to_owned()).auth_header(token);
