@@ -219,20 +219,36 @@ impl Catalogs {
             .then(|| (Arc::clone(&cached.catalog), cached.built.elapsed()))
     }
 
+    /// Keeps `catalog` for calls, and logs the collisions the previous one did not have (so a
+    /// lasting collision is logged once, not on every listing).
     fn keep(&self, key: Key, fingerprint: u64, catalog: Arc<Catalog>) {
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        // Old entries of people who stopped calling are dropped when the map is swept.
-        if entries.len() > 4096 {
-            entries.retain(|_, cached| cached.built.elapsed() < CALL_FRESH_FOR);
+        let previous = {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            // Old entries of people who stopped calling are dropped when the map is swept.
+            if entries.len() > 4096 {
+                entries.retain(|_, cached| cached.built.elapsed() < CALL_FRESH_FOR);
+            }
+            entries.insert(
+                key.clone(),
+                Cached {
+                    fingerprint,
+                    built: Instant::now(),
+                    catalog: Arc::clone(&catalog),
+                },
+            )
+        };
+        let known = previous.map(|p| Arc::clone(&p.catalog)).unwrap_or_default();
+        for collision in &catalog.collisions {
+            if !known.collisions.contains(collision) {
+                tracing::warn!(
+                    owner = %key.0.0,
+                    view = ?key.1,
+                    name = %collision.name,
+                    tools = ?collision.tools,
+                    "gateway: exported tool names collide; each is offered under a suffixed name"
+                );
+            }
         }
-        entries.insert(
-            key,
-            Cached {
-                fingerprint,
-                built: Instant::now(),
-                catalog,
-            },
-        );
     }
 
     /// Every catalog of `owner` is built again on its next use.

@@ -385,3 +385,38 @@ async fn collisions_of_a_view_are_reported() {
         .unwrap();
     assert!(templated.is_empty(), "{templated:?}");
 }
+
+#[tokio::test]
+async fn progress_reaches_a_stateless_client() {
+    let mut world = World::new(refuse()).await;
+    let alice = world.alice.clone();
+    world.add_py(&alice, "py", &["long_task"]).await;
+    let mut client = Client::connect(&world.serve(&alice).await, None, Revision::Stateless).await;
+    let mut params = rmcp::model::CallToolRequestParams::new("mcp__py__long_task");
+    params.arguments = json!({"steps": 2, "step_ms": 1}).as_object().cloned();
+    let handle = client
+        .service
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(params)),
+            rmcp::service::PeerRequestOptions::no_options(),
+        )
+        .await
+        .unwrap();
+    let token = handle.progress_token.clone();
+    let response = tokio::time::timeout(WAIT, handle.await_response())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        format!("{response:?}").contains("done after 2 steps"),
+        "{response:?}"
+    );
+    for step in 1..=2 {
+        let progress = tokio::time::timeout(WAIT, client.progress.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(progress.progress_token, token);
+        assert_eq!(progress.progress, f64::from(step));
+    }
+}
