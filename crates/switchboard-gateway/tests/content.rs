@@ -8,7 +8,7 @@ mod content_support;
 
 use content_support::{Harness, Heard, everything};
 use rmcp::model::{
-    ArgumentInfo, CompleteRequestParams, ErrorCode, GetPromptRequestParams,
+    ArgumentInfo, CompleteRequestParams, ContentBlock, ErrorCode, GetPromptRequestParams,
     ReadResourceRequestParams, Reference, ResourceContents, SubscribeRequestParams,
     UnsubscribeRequestParams,
 };
@@ -146,6 +146,32 @@ async fn prompts_are_named_like_tools_and_get_and_complete_reach_their_server() 
         .map(|text| text.text.clone())
         .expect("a text message");
     assert!(text.contains("Lisbon"), "{text}");
+
+    // An embedded resource comes back under a URI the client can read.
+    let arguments = json!({ "resourceType": "Text", "resourceId": "2" });
+    let prompt = client
+        .session
+        .get_prompt(
+            GetPromptRequestParams::new("mcp__everything__resource-prompt")
+                .with_arguments(arguments.as_object().cloned().expect("object")),
+        )
+        .await
+        .expect("get");
+    let embedded = prompt
+        .messages
+        .iter()
+        .find_map(|message| match &message.content {
+            ContentBlock::Resource(embedded) => Some(embedded.resource.clone()),
+            _ => None,
+        })
+        .expect("an embedded resource");
+    let (uri, _) = text_of(std::slice::from_ref(&embedded));
+    assert!(uri.starts_with("switchboard://everything/"), "{uri}");
+    client
+        .session
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .expect("read the embedded resource back");
 
     let completed = client
         .session

@@ -14,7 +14,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use switchboard_core::naming::sanitize;
 
-use super::{candidates, selection_of, usable};
+use super::{candidates, selection_of, uri, usable};
 use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
 use crate::selection::{SelectedServer, Selection};
@@ -116,12 +116,15 @@ pub(crate) async fn get_prompt(
 ) -> Result<GetPromptResponse, ErrorData> {
     let (scope, selection) = selection_of(handler, &context).await?;
     let (server, name) = find(handler, &scope, &selection, &request.name).await?;
-    let result = handler
+    let mut result = handler
         .gateway
         .servers
         .get_prompt(&scope.user.id, &server.spec, &name, request.arguments)
         .await
         .map_err(GatewayError::from)?;
+    for message in &mut result.messages {
+        uri::export_block(server, &mut message.content);
+    }
     Ok(result.into())
 }
 
