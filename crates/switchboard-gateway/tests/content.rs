@@ -227,6 +227,40 @@ async fn a_subscription_forwards_the_servers_updates_under_the_namespaced_uri() 
 }
 
 #[tokio::test]
+async fn a_closed_session_does_not_end_another_sessions_subscription_to_the_same_resource() {
+    let harness = Harness::start().await;
+    let leaving = harness.client(&harness.alice, None).await;
+    let mut staying = harness.client(&harness.alice, None).await;
+    let uri = leaving.session.list_all_resources().await.expect("list")[0]
+        .uri
+        .clone();
+    for client in [&leaving, &staying] {
+        client
+            .session
+            .subscribe(SubscribeRequestParams::new(uri.clone()))
+            .await
+            .expect("subscribe");
+    }
+    // Both share one upstream subscription; the first session's end must not cancel it.
+    let _ = leaving.session.cancel().await;
+    let spec = stored_everything(&harness).await;
+    harness
+        .pool
+        .call(
+            &harness.alice.id,
+            &spec,
+            "toggle-subscriber-updates",
+            None,
+            CallOptions::default(),
+        )
+        .await
+        .expect("start the updates");
+    let heard = staying.until(|h| matches!(h, Heard::Updated(_))).await;
+    assert_eq!(heard, Heard::Updated(uri));
+    let _ = staying.session.cancel().await;
+}
+
+#[tokio::test]
 async fn another_user_sees_none_of_alices_resources_prompts_or_templates() {
     let harness = Harness::start().await;
     let alice = harness.client(&harness.alice, None).await;
