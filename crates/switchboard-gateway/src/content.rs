@@ -225,17 +225,15 @@ fn exported_contents(
     // (rmcp strips it again for older clients).
     result.result_type = Some(rmcp::model::ResultType::COMPLETE);
     for content in &mut result.contents {
-        let uri = match content {
+        match content {
             ResourceContents::TextResourceContents { uri, .. }
-            | ResourceContents::BlobResourceContents { uri, .. } => uri,
-            // A kind of contents newer than this code: its URI, if any, is left as it is.
-            _ => continue,
-        };
-        *uri = if uri == original {
-            requested.to_owned()
-        } else {
-            uri::export(server, uri)
-        };
+            | ResourceContents::BlobResourceContents { uri, .. }
+                if uri == original =>
+            {
+                *uri = requested.to_owned();
+            }
+            other => uri::export_contents(server, other),
+        }
     }
     result
 }
@@ -296,7 +294,11 @@ mod tests {
     #[test]
     fn a_wrapped_uri_maps_to_the_one_server_it_names() {
         let selection = Selection {
-            servers: vec![server("a", None), server("b", Some("b_")), server("c", Some(""))],
+            servers: vec![
+                server("a", None),
+                server("b", Some("b_")),
+                server("c", Some("")),
+            ],
         };
         let wrapped = uri::export(&selection.servers[1], "file:///x");
         assert_eq!(
@@ -308,7 +310,11 @@ mod tests {
     #[test]
     fn a_plain_uri_can_only_be_an_unprefixed_servers() {
         let selection = Selection {
-            servers: vec![server("a", None), server("c", Some("")), server("d", Some(""))],
+            servers: vec![
+                server("a", None),
+                server("c", Some("")),
+                server("d", Some("")),
+            ],
         };
         assert_eq!(
             ids(&candidates(&selection, "test://static-text")),

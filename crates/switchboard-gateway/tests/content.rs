@@ -8,7 +8,7 @@ mod content_support;
 
 use content_support::{Harness, Heard, everything};
 use rmcp::model::{
-    ArgumentInfo, CompleteRequestParams, ErrorCode, GetPromptRequestParams,
+    ArgumentInfo, CompleteRequestParams, ContentBlock, ErrorCode, GetPromptRequestParams,
     ReadResourceRequestParams, Reference, ResourceContents, SubscribeRequestParams,
     UnsubscribeRequestParams,
 };
@@ -147,6 +147,32 @@ async fn prompts_are_named_like_tools_and_get_and_complete_reach_their_server() 
         .expect("a text message");
     assert!(text.contains("Lisbon"), "{text}");
 
+    // An embedded resource comes back under a URI the client can read.
+    let arguments = json!({ "resourceType": "Text", "resourceId": "2" });
+    let prompt = client
+        .session
+        .get_prompt(
+            GetPromptRequestParams::new("mcp__everything__resource-prompt")
+                .with_arguments(arguments.as_object().cloned().expect("object")),
+        )
+        .await
+        .expect("get");
+    let embedded = prompt
+        .messages
+        .iter()
+        .find_map(|message| match &message.content {
+            ContentBlock::Resource(embedded) => Some(embedded.resource.clone()),
+            _ => None,
+        })
+        .expect("an embedded resource");
+    let (uri, _) = text_of(std::slice::from_ref(&embedded));
+    assert!(uri.starts_with("switchboard://everything/"), "{uri}");
+    client
+        .session
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .expect("read the embedded resource back");
+
     let completed = client
         .session
         .complete(CompleteRequestParams::new(
@@ -198,6 +224,40 @@ async fn a_subscription_forwards_the_servers_updates_under_the_namespaced_uri() 
         .await
         .expect("unsubscribe");
     let _ = client.session.cancel().await;
+}
+
+#[tokio::test]
+async fn a_closed_session_does_not_end_another_sessions_subscription_to_the_same_resource() {
+    let harness = Harness::start().await;
+    let leaving = harness.client(&harness.alice, None).await;
+    let mut staying = harness.client(&harness.alice, None).await;
+    let uri = leaving.session.list_all_resources().await.expect("list")[0]
+        .uri
+        .clone();
+    for client in [&leaving, &staying] {
+        client
+            .session
+            .subscribe(SubscribeRequestParams::new(uri.clone()))
+            .await
+            .expect("subscribe");
+    }
+    // Both share one upstream subscription; the first session's end must not cancel it.
+    let _ = leaving.session.cancel().await;
+    let spec = stored_everything(&harness).await;
+    harness
+        .pool
+        .call(
+            &harness.alice.id,
+            &spec,
+            "toggle-subscriber-updates",
+            None,
+            CallOptions::default(),
+        )
+        .await
+        .expect("start the updates");
+    let heard = staying.until(|h| matches!(h, Heard::Updated(_))).await;
+    assert_eq!(heard, Heard::Updated(uri));
+    let _ = staying.session.cancel().await;
 }
 
 #[tokio::test]

@@ -186,3 +186,42 @@ async fn a_cancelled_call_is_not_sent() {
         .expect_err("cancelled");
     assert!(matches!(error, McpError::Cancelled), "{error}");
 }
+
+/// Templates, completion and resource subscriptions do not cross the node hop yet (issue 16
+/// added them to the local pool): a server on a node answers with a clean error naming it,
+/// without a request to the node.
+#[tokio::test]
+async fn what_the_node_protocol_does_not_carry_is_refused_cleanly() {
+    let port = closed_port().await;
+    let router = build(vec![loopback_node("n1", port)]).expect("router");
+    let spec = remote_spec("srv", "n1");
+    let owner = owner();
+    let templates = router
+        .list_resource_templates(&owner, &spec)
+        .await
+        .expect_err("not carried");
+    let subscribe = router
+        .subscribe_resource(&owner, &spec, "file:///x")
+        .await
+        .expect_err("not carried");
+    let complete = router
+        .complete(
+            &owner,
+            &spec,
+            rmcp::model::CompleteRequestParams::new(
+                rmcp::model::Reference::for_prompt("p"),
+                rmcp::model::ArgumentInfo::new("a", "b"),
+            ),
+        )
+        .await
+        .expect_err("not carried");
+    for error in [templates, subscribe, complete] {
+        assert_eq!(error.code(), ErrorCode::McpProtocolError);
+        assert_eq!(error.retry_safety(), RetrySafety::Never);
+        let text = error.to_string();
+        assert!(
+            text.contains("not carried") && text.contains("n1"),
+            "{text}"
+        );
+    }
+}

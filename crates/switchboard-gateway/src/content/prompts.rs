@@ -14,7 +14,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use switchboard_core::naming::sanitize;
 
-use super::{candidates, selection_of, usable};
+use super::{candidates, selection_of, uri, usable};
 use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
 use crate::selection::{SelectedServer, Selection};
@@ -27,26 +27,45 @@ struct Exported<'a> {
     prompt: Prompt,
 }
 
-// TODO(gw-tools naming.rs): switch to its `name_all`, which also settles collisions by hash
-// and reports them; this is the same rule without the collision handling.
-fn export_name(template: &str, server: &SelectedServer, name: &str) -> String {
-    match server.prefix.as_deref() {
-        Some(prefix) => format!("{prefix}{name}"),
-        None => template
-            .replace("{server}", &sanitize(&server.spec.id.0))
-            .replace("{tool}", &sanitize(name)),
+/// The exported name of each `(server, prompt name)`, by the tool naming rules; `None` where
+/// two want one name. After the merge with gw-tools this is their `crate::naming::name_all`:
+///
+/// ```text
+/// let candidates: Vec<naming::Candidate> = wanted.iter().map(|(server, name)| naming::Candidate {
+///     server_id: &server.spec.id.0, server_name: &server.spec.name, tool: name,
+///     prefix: server.prefix.as_deref() }).collect();
+/// naming::name_all(template, &candidates).names
+/// ```
+///
+/// Until then: the same rule without the hashed suffixes for collisions (both are left out).
+fn export_names(template: &str, wanted: &[(&SelectedServer, &str)]) -> Vec<Option<String>> {
+    let names: Vec<String> = wanted
+        .iter()
+        .map(|(server, name)| match server.prefix.as_deref() {
+            Some(prefix) => format!("{prefix}{name}"),
+            None => template
+                .replace("{server}", &sanitize(&server.spec.id.0))
+                .replace("{tool}", &sanitize(name)),
+        })
+        .collect();
+    let mut counts = std::collections::HashMap::<&str, usize>::new();
+    for name in &names {
+        *counts.entry(name.as_str()).or_default() += 1;
     }
+    names
+        .iter()
+        .map(|name| (counts.get(name.as_str()) == Some(&1)).then(|| name.clone()))
+        .collect()
 }
 
-/// Every prompt of the selection under its exported name; of two wanting one name the first
-/// keeps it and the other is left out, logged.
+/// Every prompt of the selection under its exported name; prompts that could not be given
+/// a name of their own are left out, logged.
 async fn exported<'a>(
     handler: &GatewayHandler,
     scope: &Scope,
     selection: &'a Selection,
 ) -> Vec<Exported<'a>> {
     let pool = &handler.gateway.servers;
-    let template = &handler.gateway.config.name_template;
     let listed = join_all(
         selection
             .servers
@@ -54,26 +73,32 @@ async fn exported<'a>(
             .map(|server| pool.list_prompts(&scope.user.id, &server.spec)),
     )
     .await;
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
+    let mut prompts: Vec<(&SelectedServer, Prompt)> = Vec::new();
     for (server, listed) in selection.servers.iter().zip(listed) {
-        let Some(prompts) = usable(server, "prompts/list", listed) else {
-            continue;
-        };
-        for prompt in prompts {
-            let name = export_name(template, server, &prompt.name);
-            if !seen.insert(name.clone()) {
-                tracing::warn!(name, server = ?server.spec.id.0, "two prompts want one name; this one is left out");
-                continue;
-            }
-            out.push(Exported {
+        if let Some(listed) = usable(server, "prompts/list", listed) {
+            prompts.extend(listed.into_iter().map(|prompt| (server, prompt)));
+        }
+    }
+    let wanted: Vec<(&SelectedServer, &str)> = prompts
+        .iter()
+        .map(|(server, prompt)| (*server, prompt.name.as_str()))
+        .collect();
+    let names = export_names(&handler.gateway.config.name_template, &wanted);
+    prompts
+        .into_iter()
+        .zip(names)
+        .filter_map(|((server, prompt), name)| {
+            let Some(name) = name else {
+                tracing::warn!(prompt = ?prompt.name, server = ?server.spec.id.0, "two prompts want one name; left out");
+                return None;
+            };
+            Some(Exported {
                 name,
                 server,
                 prompt,
-            });
-        }
-    }
-    out
+            })
+        })
+        .collect()
 }
 
 pub(crate) async fn list_prompts(
@@ -122,6 +147,9 @@ pub(crate) async fn get_prompt(
         .get_prompt(&scope.user.id, &server.spec, &name, request.arguments)
         .await
         .map_err(GatewayError::from)?;
+    for message in &mut result.messages {
+        uri::export_block(server, &mut message.content);
+    }
     // An upstream on an older revision sends no `resultType`; a 2026-07-28 client needs it
     // (rmcp strips it again for older clients).
     result.result_type = Some(rmcp::model::ResultType::COMPLETE);
@@ -190,4 +218,50 @@ async fn template_owner<'a>(
         return Err(GatewayError::ResourceNotFound(requested.to_owned()));
     }
     Ok(found.swap_remove(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use switchboard_core::{ServerId, ServerSpec};
+
+    use super::*;
+
+    fn server(id: &str, prefix: Option<&str>) -> SelectedServer {
+        let mut spec = ServerSpec::stdio(id, "node", Vec::<String>::new());
+        spec.id = ServerId(id.into());
+        SelectedServer {
+            spec: Arc::new(spec),
+            tools: None,
+            prefix: prefix.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn prompts_are_named_by_template_or_prefix_and_collisions_get_no_name() {
+        let (a, b, c) = (
+            server("a b", None),
+            server("b", Some("")),
+            server("c", Some("")),
+        );
+        let names = export_names(
+            "mcp__{server}__{tool}",
+            &[
+                (&a, "greet.me"),
+                (&b, "greet"),
+                (&c, "greet"),
+                (&c, "other"),
+            ],
+        );
+        assert_eq!(
+            names,
+            vec![
+                Some("mcp__a_b__greet_me".to_owned()),
+                None,
+                None,
+                Some("other".to_owned()),
+            ]
+        );
+    }
 }

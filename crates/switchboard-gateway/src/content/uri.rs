@@ -9,6 +9,8 @@
 //! and reading decodes the whole tail. An unprefixed view (prefix `Some("")`) passes URIs
 //! unchanged: its person chose the servers' own names.
 
+use rmcp::model::{ContentBlock, ResourceContents};
+
 use crate::selection::SelectedServer;
 
 const SCHEME: &str = "switchboard://";
@@ -45,6 +47,26 @@ pub(crate) fn export_template(server: &SelectedServer, template: &str) -> String
     }
     out.push_str(&encode(rest));
     out
+}
+
+/// `contents` with its URI as the scope sees it (contents of a kind newer than this code are
+/// left as they are).
+pub(crate) fn export_contents(server: &SelectedServer, contents: &mut ResourceContents) {
+    match contents {
+        ResourceContents::TextResourceContents { uri, .. }
+        | ResourceContents::BlobResourceContents { uri, .. } => *uri = export(server, uri),
+        _ => {}
+    }
+}
+
+/// A content block (of a prompt message or a tool result) with the URIs of its embedded
+/// resource or resource link as the scope sees them, so the client can read them back.
+pub(crate) fn export_block(server: &SelectedServer, block: &mut ContentBlock) {
+    match block {
+        ContentBlock::Resource(embedded) => export_contents(server, &mut embedded.resource),
+        ContentBlock::ResourceLink(link) => link.uri = export(server, &link.uri),
+        _ => {}
+    }
 }
 
 /// A wrapped URI taken apart: the server id and the server's own URI.
