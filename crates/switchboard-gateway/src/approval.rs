@@ -346,6 +346,67 @@ mod tests {
         assert!(!approves(&serde_json::json!("yes")));
     }
 
+    fn scope(owner: &str, view: Option<&str>) -> Scope {
+        Scope {
+            user: switchboard_store::User {
+                id: switchboard_core::OwnerId(owner.into()),
+                name: owner.into(),
+                role: switchboard_store::Role::Member,
+                created_at: switchboard_store::Timestamp(0),
+                locale: None,
+            },
+            view: view.map(str::to_owned),
+        }
+    }
+
+    fn params(name: &str, arguments: serde_json::Value) -> CallToolRequestParams {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        params.arguments = arguments.as_object().cloned();
+        params
+    }
+
+    #[test]
+    fn a_sealed_state_opens_only_for_the_same_person_view_tool_and_arguments() {
+        let approvals = Approvals::new();
+        let alice = scope("alice", None);
+        let call = params("mcp__a__x", serde_json::json!({"n": 1}));
+        let state = approvals
+            .seal(Phase::Asked, &alice, &call, None)
+            .unwrap_or_default();
+        assert!(approvals.open(&state, &alice, &call).is_some());
+        assert!(approvals.open(&state, &scope("bob", None), &call).is_none());
+        assert!(
+            approvals
+                .open(&state, &scope("alice", Some("v")), &call)
+                .is_none()
+        );
+        let other_tool = params("mcp__a__y", serde_json::json!({"n": 1}));
+        assert!(approvals.open(&state, &alice, &other_tool).is_none());
+        let other_arguments = params("mcp__a__x", serde_json::json!({"n": 2}));
+        assert!(approvals.open(&state, &alice, &other_arguments).is_none());
+        // Another process's key (a restart) or a forged value does not open.
+        assert!(Approvals::new().open(&state, &alice, &call).is_none());
+        assert!(approvals.open("forged", &alice, &call).is_none());
+    }
+
+    #[test]
+    fn a_carried_state_keeps_the_upstreams_inside_an_approved_one() {
+        let approvals = Approvals::new();
+        let alice = scope("alice", None);
+        let call = params("mcp__a__x", serde_json::json!({}));
+        let upstream = InputRequiredResult::new(None, Some("upstream-state".into()));
+        let carried = approvals.carry(&alice, &call, upstream);
+        let Some(state) = carried.ok().and_then(|r| r.request_state) else {
+            panic!("a state")
+        };
+        let opened = approvals.open(&state, &alice, &call);
+        assert!(opened.as_ref().is_some_and(|s| s.phase == Phase::Approved));
+        assert_eq!(
+            opened.and_then(|s| s.inner).as_deref(),
+            Some("upstream-state")
+        );
+    }
+
     #[test]
     fn the_question_masks_secrets_and_names_server_and_tool() {
         let mut spec = ServerSpec::stdio("files", "cmd", Vec::<String>::new());

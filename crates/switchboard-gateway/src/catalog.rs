@@ -1,12 +1,16 @@
 //! The exported tools of a selection, with the table from exported names back to
 //! (server, tool).
 //!
-//! Building a catalog lists every selected server's tools, so it is kept per (person, view)
-//! and used again while the selection it was built from is unchanged (a fingerprint of the
-//! servers' specs, tool sets and prefixes) and for [`FRESH_FOR`] at most, which bounds how long
-//! a tool an upstream added or removed goes unseen. A stale catalog never makes a tool callable
-//! that should not be: a call is checked against the selection read for that very call, and
-//! the tool-call service checks the server's current tool list and switched-off tools again.
+//! `tools/list` builds the catalog afresh each time from the pool's tool lists (which the pool
+//! caches, and drops when a server says its list changed), so a client re-listing after
+//! `notifications/tools/list_changed` sees the change. The catalog is then kept per (person,
+//! view) for calls, the hot path, which must not list every server: a call resolves its name
+//! in the kept catalog while the selection it was built from is unchanged (a fingerprint of
+//! the servers' specs, tool sets and prefixes, read from the store on every request) and for
+//! [`CALL_FRESH_FOR`] at most, and builds a new one when the name is unknown to a catalog
+//! older than [`FRESH_FOR`]. A kept catalog never makes a tool callable that should not be:
+//! the server and tool are checked against the selection read for that very call, and the
+//! tool-call service checks the server's current tool list and switched-off tools again.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -26,8 +30,11 @@ use crate::naming::{Candidate, Collision, name_all};
 use crate::selection::Selection;
 use crate::session::Scope;
 
-/// How long a catalog is used without listing the servers again.
+/// A call naming a tool unknown to a catalog younger than this is refused without listing
+/// the servers again (so unknown names cannot make every call list them).
 pub(crate) const FRESH_FOR: Duration = Duration::from_secs(2);
+/// How long a call resolves names in a catalog that knows them.
+pub(crate) const CALL_FRESH_FOR: Duration = Duration::from_secs(60);
 
 /// Where an exported name leads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,27 +211,44 @@ struct Cached {
 type Key = (OwnerId, Option<String>);
 
 impl Catalogs {
-    fn fresh(&self, key: &Key, fingerprint: u64) -> Option<Arc<Catalog>> {
+    /// The kept catalog built from this fingerprint, and its age.
+    fn kept(&self, key: &Key, fingerprint: u64) -> Option<(Arc<Catalog>, Duration)> {
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let cached = entries.get(key)?;
-        (cached.fingerprint == fingerprint && cached.built.elapsed() < FRESH_FOR)
-            .then(|| Arc::clone(&cached.catalog))
+        (cached.fingerprint == fingerprint)
+            .then(|| (Arc::clone(&cached.catalog), cached.built.elapsed()))
     }
 
+    /// Keeps `catalog` for calls, and logs the collisions the previous one did not have (so a
+    /// lasting collision is logged once, not on every listing).
     fn keep(&self, key: Key, fingerprint: u64, catalog: Arc<Catalog>) {
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        // Old entries of people who stopped calling are dropped when the map is swept.
-        if entries.len() > 4096 {
-            entries.retain(|_, cached| cached.built.elapsed() < FRESH_FOR);
+        let previous = {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            // Old entries of people who stopped calling are dropped when the map is swept.
+            if entries.len() > 4096 {
+                entries.retain(|_, cached| cached.built.elapsed() < CALL_FRESH_FOR);
+            }
+            entries.insert(
+                key.clone(),
+                Cached {
+                    fingerprint,
+                    built: Instant::now(),
+                    catalog: Arc::clone(&catalog),
+                },
+            )
+        };
+        let known = previous.map(|p| Arc::clone(&p.catalog)).unwrap_or_default();
+        for collision in &catalog.collisions {
+            if !known.collisions.contains(collision) {
+                tracing::warn!(
+                    owner = %key.0.0,
+                    view = ?key.1,
+                    name = %collision.name,
+                    tools = ?collision.tools,
+                    "gateway: exported tool names collide; each is offered under a suffixed name"
+                );
+            }
         }
-        entries.insert(
-            key,
-            Cached {
-                fingerprint,
-                built: Instant::now(),
-                catalog,
-            },
-        );
     }
 
     /// Every catalog of `owner` is built again on its next use.
@@ -235,23 +259,56 @@ impl Catalogs {
 }
 
 impl Gateway {
-    /// What `scope` sees now, and its catalog (kept, or built now).
+    /// What `scope` sees now, and its catalog built now from the pool's tool lists (and kept
+    /// for calls).
     pub(crate) async fn exports(
         &self,
         scope: &Scope,
     ) -> Result<(Selection, Arc<Catalog>), GatewayError> {
         let selection = Selection::of(self.store.as_ref(), scope).await?;
-        let template = &self.config.name_template;
-        let print = fingerprint(&selection, template);
+        let print = fingerprint(&selection, &self.config.name_template);
         let key = (scope.user.id.clone(), scope.view.clone());
-        if let Some(catalog) = self.catalogs.fresh(&key, print) {
-            return Ok((selection, catalog));
+        let catalog = self.build(scope, &selection, key, print).await;
+        Ok((selection, catalog))
+    }
+
+    /// What `scope` sees now, and where the exported `name` leads in it (see the module docs
+    /// for how old a catalog a call may use).
+    pub(crate) async fn export_of(
+        &self,
+        scope: &Scope,
+        name: &str,
+    ) -> Result<(Selection, Option<Target>), GatewayError> {
+        let selection = Selection::of(self.store.as_ref(), scope).await?;
+        let print = fingerprint(&selection, &self.config.name_template);
+        let key = (scope.user.id.clone(), scope.view.clone());
+        if let Some((catalog, age)) = self.catalogs.kept(&key, print) {
+            match catalog.resolve(name) {
+                Some(target) if age < CALL_FRESH_FOR => {
+                    return Ok((selection, Some(target.clone())));
+                }
+                None if age < FRESH_FOR => return Ok((selection, None)),
+                _ => {}
+            }
         }
+        let catalog = self.build(scope, &selection, key, print).await;
+        let target = catalog.resolve(name).cloned();
+        Ok((selection, target))
+    }
+
+    async fn build(
+        &self,
+        scope: &Scope,
+        selection: &Selection,
+        key: Key,
+        print: u64,
+    ) -> Arc<Catalog> {
+        let template = &self.config.name_template;
         let catalog = Arc::new(
-            Catalog::list(self.servers.as_ref(), &scope.user.id, &selection, template).await,
+            Catalog::list(self.servers.as_ref(), &scope.user.id, selection, template).await,
         );
         self.catalogs.keep(key, print, Arc::clone(&catalog));
-        Ok((selection, catalog))
+        catalog
     }
 
     /// The exported names that several tools of `spec` (a view of `user`'s, perhaps not saved
@@ -277,5 +334,100 @@ impl Gateway {
         )
         .await;
         Ok(catalog.collisions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::selection::SelectedServer;
+    use switchboard_mcp::McpError;
+
+    fn spec(name: &str) -> ServerSpec {
+        ServerSpec::stdio(name, "cmd", Vec::<String>::new())
+    }
+
+    fn tool(server: &ServerSpec, name: &str) -> ToolInfo {
+        serde_json::from_value(serde_json::json!({
+            "serverId": server.id.0,
+            "name": name,
+            "title": format!("{name} title"),
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true},
+            "icons": [{"src": "data:,", "theme": "dark"}],
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn selected(spec: &ServerSpec, tools: Option<&[&str]>, prefix: Option<&str>) -> SelectedServer {
+        SelectedServer {
+            spec: Arc::new(spec.clone()),
+            tools: tools.map(|t| t.iter().map(|s| (*s).to_owned()).collect()),
+            prefix: prefix.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_view_selects_tools_names_them_and_skips_a_failing_server() {
+        let (a, b, down) = (spec("a"), spec("b"), spec("down"));
+        let selection = Selection {
+            servers: vec![
+                selected(&a, Some(&["echo"]), Some("")),
+                selected(&b, None, Some("b.")),
+                selected(&down, None, None),
+            ],
+        };
+        let listed: Vec<ServerTools> = vec![
+            (
+                a.clone(),
+                Ok(Arc::new(vec![tool(&a, "echo"), tool(&a, "hidden")])),
+            ),
+            (b.clone(), Ok(Arc::new(vec![tool(&b, "echo")]))),
+            (
+                down.clone(),
+                Err(McpError::ConnectionLost {
+                    server: "down".into(),
+                }),
+            ),
+        ];
+        let catalog = Catalog::build(&selection, &listed, crate::naming::DEFAULT_TEMPLATE);
+        let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(names, ["b.echo", "echo"]);
+        assert_eq!(
+            catalog.resolve("echo"),
+            Some(&Target {
+                server: a.id.clone(),
+                tool: "echo".into()
+            })
+        );
+        assert_eq!(catalog.resolve("hidden"), None);
+        assert_eq!(catalog.resolve("mcp__a__hidden"), None);
+        let echo = &catalog.tools[1];
+        assert_eq!(echo.title.as_deref(), Some("echo title"));
+        assert!(echo.output_schema.is_some());
+        assert_eq!(
+            echo.annotations.as_ref().and_then(|a| a.read_only_hint),
+            Some(true)
+        );
+        let icons = echo.icons.as_deref().unwrap_or_default();
+        assert_eq!(icons.len(), 1);
+        assert_eq!(icons[0].theme, Some(IconTheme::Dark));
+        assert!(catalog.collisions.is_empty());
+    }
+
+    #[test]
+    fn the_fingerprint_follows_what_the_catalog_depends_on() {
+        let a = spec("a");
+        let of = |spec: &ServerSpec, prefix: Option<&str>| Selection {
+            servers: vec![selected(spec, None, prefix)],
+        };
+        let base = fingerprint(&of(&a, None), "t{tool}");
+        assert_eq!(base, fingerprint(&of(&a, None), "t{tool}"));
+        assert_ne!(base, fingerprint(&of(&a, Some("")), "t{tool}"));
+        assert_ne!(base, fingerprint(&of(&a, None), "u{tool}"));
+        let mut disabled = a.clone();
+        disabled.disabled_tools.insert("echo".into());
+        assert_ne!(base, fingerprint(&of(&disabled, None), "t{tool}"));
     }
 }

@@ -11,8 +11,8 @@
 //! A view that does so is refused when saved ([`crate::Gateway::view_collisions`]), but an
 //! upstream can add a tool later. Then neither tool keeps the contested name and neither is
 //! dropped: each gets `_` and 6 hex digits of a SHA-256 over its server id and tool name
-//! appended (so the outcome never depends on listing order), and the collision is logged and
-//! reported.
+//! appended (so the outcome never depends on listing order), and the collision is logged (once,
+//! when it appears in a person's catalog) and reported.
 
 use std::collections::BTreeMap;
 
@@ -75,7 +75,8 @@ fn suffix(server_id: &str, tool: &str, digits: usize) -> String {
         .collect()
 }
 
-/// Names every candidate under `template`, resolving collisions as the module docs say.
+/// Names every candidate under `template`, resolving collisions as the module docs say (the
+/// caller logs the collisions it reports; [`crate::catalog`] does when one appears).
 pub(crate) fn name_all(template: &str, candidates: &[Candidate<'_>]) -> Names {
     let template = if template.contains("{tool}") {
         template
@@ -123,11 +124,6 @@ pub(crate) fn name_all(template: &str, candidates: &[Candidate<'_>]) -> Names {
             .map(|c| (c.server_name.to_owned(), c.tool.to_owned()))
             .collect();
         tools.sort();
-        tracing::warn!(
-            name,
-            ?tools,
-            "exported tool names collide; each is offered under a suffixed name"
-        );
         collisions.push(Collision {
             name: (*name).to_owned(),
             tools,

@@ -12,6 +12,7 @@
 //! is a tool result with `isError`, worded as the REST API words it, so a model can read it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
@@ -30,6 +31,9 @@ use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
 use crate::relay::{self, Ran};
 use crate::session::Scope;
+
+/// The longest a finished call's answer waits for its progress notifications to be sent.
+const PROGRESS_FLUSH: Duration = Duration::from_secs(1);
 
 pub(crate) async fn list(
     handler: &GatewayHandler,
@@ -75,9 +79,12 @@ pub(crate) async fn call(
     // Dropping this future (the client went away) stops the call too.
     let _stop = cancel.drop_guard();
     let ran = relay::run_call(handler, &context, &params, request).await;
-    if let Some(forwarder) = forwarder {
-        // Every progress notification goes out before the result.
-        let _ = forwarder.await;
+    if let Some(forwarder) = forwarder
+        && matches!(ran, Ok(Ran::Done(_)))
+    {
+        // Every progress notification goes out before the result; bounded, so that a sender
+        // kept elsewhere (a call the relay holds across rounds) cannot hold the answer back.
+        let _ = tokio::time::timeout(PROGRESS_FLUSH, forwarder).await;
     }
     match ran? {
         Ran::Done(Ok(outcome)) => Ok(CallToolResponse::Complete(outcome.result)),
@@ -95,9 +102,9 @@ async fn resolve(
     scope: &Scope,
     name: &str,
 ) -> Result<(Arc<ServerSpec>, String), ErrorData> {
-    let (selection, catalog) = handler.gateway.exports(scope).await?;
+    let (selection, target) = handler.gateway.export_of(scope, name).await?;
     let not_found = || ErrorData::from(GatewayError::ToolNotFound(name.to_owned()));
-    let target = catalog.resolve(name).ok_or_else(not_found)?;
+    let target = target.ok_or_else(not_found)?;
     let server = selection
         .servers
         .iter()
