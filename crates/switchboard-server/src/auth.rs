@@ -167,3 +167,48 @@ fn is_tool_call(path: &str) -> bool {
     path == "/api/mcp/tools/call"
         || (path.starts_with("/api/mcp/proxy/") && path.ends_with("/call"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(name: &str) -> TokenView {
+        TokenView {
+            id: "v1".into(),
+            name: name.into(),
+        }
+    }
+
+    #[test]
+    fn a_view_token_opens_the_gateway_endpoint_and_its_view_only() {
+        let desktop = view("desktop");
+        for allowed in ["/mcp", "/mcp/v/desktop"] {
+            assert!(limit_to_view(allowed, &desktop).is_ok(), "{allowed}");
+        }
+        for refused in [
+            "/api/me",
+            "/api/mcp/views",
+            "/mcp/v/other",
+            "/mcp/v/desktop/x",
+            "/mcp/v/desktop2",
+            "/mcp/v/",
+            "/mcp/",
+            "/mcpx",
+            "/",
+            "/metrics",
+        ] {
+            let error = limit_to_view(refused, &desktop).unwrap_err();
+            assert_eq!(error.code, ErrorCode::Forbidden, "{refused}");
+            assert_eq!(error.key, Some("error.msg.view_token_forbidden"));
+        }
+    }
+
+    #[test]
+    fn the_gateway_endpoints_are_mcp_and_its_views() {
+        assert!(is_mcp_endpoint("/mcp"));
+        assert!(is_mcp_endpoint("/mcp/v/desktop"));
+        assert!(!is_mcp_endpoint("/mcp/v/"));
+        assert!(!is_mcp_endpoint("/mcp/v/a/b"));
+        assert!(!is_mcp_endpoint("/api/mcp/views"));
+    }
+}

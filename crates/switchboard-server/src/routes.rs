@@ -65,7 +65,16 @@ impl Modify for BearerAuth {
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             "bearer",
-            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "An API token. A token limited to a view of the MCP gateway \
+                         (POST /api/mcp/views/{id}/tokens) is refused with 403 FORBIDDEN on \
+                         every route here; it opens only /mcp and /mcp/v/{its view}.",
+                    ))
+                    .build(),
+            ),
         );
     }
 }

@@ -88,7 +88,10 @@ mod tests {
 
     #[test]
     fn collisions_are_named_on_one_short_line() {
-        let one = [collision("search", &[("files", "search"), ("web", "search")])];
+        let one = [collision(
+            "search",
+            &[("files", "search"), ("web", "search")],
+        )];
         assert_eq!(describe(&one), "search (files/search, web/search)");
         let evil = [collision(
             "x\nINJECTED",

@@ -39,9 +39,7 @@ pub fn save(e: &crate::views::ViewSaveError) -> crate::error::ApiError {
     use crate::views::ViewSaveError;
     use switchboard_gateway::GatewayError;
     match e {
-        ViewSaveError::Store(e) | ViewSaveError::Gateway(GatewayError::Store(e)) => {
-            super::store(e)
-        }
+        ViewSaveError::Store(e) | ViewSaveError::Gateway(GatewayError::Store(e)) => super::store(e),
         ViewSaveError::Gateway(GatewayError::Mcp(e)) => super::mcp(e),
         ViewSaveError::Gateway(other) => ApiError::new(other.code(), other.to_string()),
         ViewSaveError::Collisions(collisions) => {

@@ -189,7 +189,11 @@ async fn read(
     Path(id): Path<String>,
 ) -> Result<axum::Json<ViewDetail>, ApiError> {
     let view = state.store.view(&caller.user.id, &id).await?;
-    let collisions = match state.gateway.view_collisions(&caller.user, &view.spec).await {
+    let collisions = match state
+        .gateway
+        .view_collisions(&caller.user, &view.spec)
+        .await
+    {
         Ok(found) => found.into_iter().map(ViewCollision::from).collect(),
         // The view is still worth showing (its assistant may have been deleted).
         Err(error) => {
@@ -286,8 +290,9 @@ async fn list_tokens(
     Ok(axum::Json(tokens))
 }
 
-/// Makes an API token that opens only this view (`/mcp` and `/mcp/v/{name}`); its secret is
-/// in this answer only.
+/// Makes an API token that opens only this view; its secret is in this answer only.
+///
+/// The token is accepted at `/mcp` and `/mcp/v/{name}` and refused (403) everywhere else.
 #[utoipa::path(
     post,
     path = "/api/mcp/views/{id}/tokens",
