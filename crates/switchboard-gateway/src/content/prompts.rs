@@ -14,7 +14,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use switchboard_core::naming::sanitize;
 
-use super::{candidates, selection_of, uri, usable};
+use super::{candidates, passed_through, selection_of, uri, usable};
 use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
 use crate::selection::{SelectedServer, Selection};
@@ -146,7 +146,7 @@ pub(crate) async fn get_prompt(
         .servers
         .get_prompt(&scope.user.id, &server.spec, &name, request.arguments)
         .await
-        .map_err(GatewayError::from)?;
+        .map_err(passed_through)?;
     for message in &mut result.messages {
         uri::export_block(server, &mut message.content);
     }
@@ -185,7 +185,7 @@ pub(crate) async fn complete(
         .servers
         .complete(&scope.user.id, &server.spec, request)
         .await
-        .map_err(GatewayError::from)?;
+        .map_err(passed_through)?;
     Ok(result)
 }
 
