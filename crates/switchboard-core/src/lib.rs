@@ -24,12 +24,12 @@ pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
 pub use locale::{Locale, UnknownLocale};
 pub use naming::NameTable;
 pub use spec::{Auth, MASK, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};
-pub use tool::{ToolAnnotations, ToolInfo};
+pub use tool::{ToolAnnotations, ToolIcon, ToolInfo};
 pub use tool_call::{ToolCallRecord, ToolCallStatus};
-pub use view::{ViewServer, ViewSpec};
 pub use tool_node::{
     BUILTIN_VARIABLES, Builtins, MAX_RENDERED_BYTES, Mapping, NodeCheckError, RenderError,
     ResolveError, SelectedTool, Template, TemplateParseError, ToolNode, VarPath, VariableDecl,
     VariableType, Variables, check_node, hide_mapped, is_builtin, resolve_arguments,
     validate_variables,
 };
+pub use view::{ViewError, ViewServer, ViewSpec};

@@ -7,11 +7,17 @@
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
+use thiserror::Error;
 
 use crate::ServerId;
 
 /// The longest view name.
 pub const MAX_VIEW_NAME: usize = 64;
+/// The longest prefix of a server's exported tool names: with the tool's own name the whole
+/// must still fit the 64 characters LLM clients accept for a function name.
+pub const MAX_VIEW_PREFIX: usize = 32;
+/// The longest description.
+pub const MAX_VIEW_DESCRIPTION: usize = 2_000;
 
 /// A view as a person defines it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,3 +51,128 @@ pub struct ViewServer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prefix: Option<String>,
 }
+
+/// Why a [`ViewSpec`] cannot be saved. `field` names the JSON field at fault
+/// (`servers[1].prefix`).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ViewError {
+    /// Not 1 to 64 of `[a-z0-9_-]` (the name is a URL path segment and a CLI argument).
+    #[error("the view name {name:?} must be 1 to 64 characters of a-z, 0-9, `_` and `-`")]
+    InvalidName { name: String },
+    /// Neither an assistant nor any server: the view would offer nothing.
+    #[error("a view needs an assistant or at least one server")]
+    Empty,
+    /// Both an assistant and servers: which one wins would be a guess.
+    #[error("a view follows an assistant or lists servers, not both")]
+    AssistantAndServers,
+    /// A prefix with characters a tool name cannot carry, or too long.
+    #[error(
+        "{field}: {prefix:?} may only contain ASCII letters, digits, `_` and `-`, \
+         at most 32 characters"
+    )]
+    InvalidPrefix { field: String, prefix: String },
+    /// A tool named by an empty (or blank) name.
+    #[error("{field}: a tool name must not be empty")]
+    EmptyToolName { field: String },
+    /// A tool set with no tool in it: leave `tools` out to offer every tool.
+    #[error("{field} must name at least one tool (leave it out to offer every tool)")]
+    NoTools { field: String },
+    /// The same server listed twice.
+    #[error("{field}: server {server:?} is listed more than once")]
+    DuplicateServer { field: String, server: String },
+    /// An empty id where one is needed.
+    #[error("{field} must not be empty")]
+    EmptyId { field: String },
+    /// A description longer than [`MAX_VIEW_DESCRIPTION`] characters.
+    #[error("description must be at most 2000 characters")]
+    DescriptionTooLong,
+}
+
+/// Whether `name` can name a view: 1 to [`MAX_VIEW_NAME`] of `[a-z0-9_-]`.
+pub fn is_view_name(name: &str) -> bool {
+    (1..=MAX_VIEW_NAME).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-')
+}
+
+impl ViewSpec {
+    /// Checks every rule that needs nothing but the spec, and returns the first broken one in
+    /// field order. Whether the servers and the assistant exist, are the person's, and whether
+    /// the exported names collide is checked where they are known (the store, the gateway).
+    pub fn validate(&self) -> Result<(), ViewError> {
+        if !is_view_name(&self.name) {
+            return Err(ViewError::InvalidName {
+                name: self.name.clone(),
+            });
+        }
+        if self
+            .description
+            .as_ref()
+            .is_some_and(|d| d.chars().count() > MAX_VIEW_DESCRIPTION)
+        {
+            return Err(ViewError::DescriptionTooLong);
+        }
+        match (&self.assistant_id, self.servers.is_empty()) {
+            (Some(_), false) => return Err(ViewError::AssistantAndServers),
+            (None, true) => return Err(ViewError::Empty),
+            (Some(id), true) if id.trim().is_empty() => {
+                return Err(ViewError::EmptyId {
+                    field: "assistantId".into(),
+                });
+            }
+            _ => {}
+        }
+        let mut seen = BTreeSet::new();
+        for (i, server) in self.servers.iter().enumerate() {
+            server.validate(&format!("servers[{i}]"))?;
+            if !seen.insert(&server.server_id.0) {
+                return Err(ViewError::DuplicateServer {
+                    field: format!("servers[{i}].serverId"),
+                    server: server.server_id.0.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ViewServer {
+    fn validate(&self, at: &str) -> Result<(), ViewError> {
+        if self.server_id.0.trim().is_empty() {
+            return Err(ViewError::EmptyId {
+                field: format!("{at}.serverId"),
+            });
+        }
+        if let Some(tools) = &self.tools {
+            if tools.is_empty() {
+                return Err(ViewError::NoTools {
+                    field: format!("{at}.tools"),
+                });
+            }
+            if tools.iter().any(|t| t.trim().is_empty()) {
+                return Err(ViewError::EmptyToolName {
+                    field: format!("{at}.tools"),
+                });
+            }
+        }
+        if let Some(prefix) = &self.prefix {
+            let fits = prefix.len() <= MAX_VIEW_PREFIX
+                && prefix
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+            if !fits {
+                return Err(ViewError::InvalidPrefix {
+                    field: format!("{at}.prefix"),
+                    prefix: prefix.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[path = "view/tests.rs"]
+mod tests;

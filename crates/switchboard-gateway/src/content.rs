@@ -221,6 +221,9 @@ fn exported_contents(
     requested: &str,
     mut result: ReadResourceResult,
 ) -> ReadResourceResult {
+    // An upstream on an older revision sends no `resultType`; a 2026-07-28 client needs it
+    // (rmcp strips it again for older clients).
+    result.result_type = Some(rmcp::model::ResultType::COMPLETE);
     for content in &mut result.contents {
         match content {
             ResourceContents::TextResourceContents { uri, .. }

@@ -69,7 +69,10 @@ impl ServerHandler for GatewayHandler {
             .enable_logging()
             .build();
         ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new("switchboard", env!("CARGO_PKG_VERSION")))
+            .with_server_info(Implementation::new(
+                "switchboard",
+                env!("CARGO_PKG_VERSION"),
+            ))
             .with_instructions(
                 "Switchboard's MCP gateway: the tools, resources and prompts of your MCP servers.",
             )

@@ -226,6 +226,12 @@ impl From<crate::tool_nodes::NodeRunError> for ApiError {
     }
 }
 
+impl From<crate::views::ViewSaveError> for ApiError {
+    fn from(e: crate::views::ViewSaveError) -> Self {
+        crate::error_words::view::save(&e)
+    }
+}
+
 impl From<ParseError> for ApiError {
     fn from(e: ParseError) -> Self {
         crate::error_words::import_file(&e)

@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod json;
 pub mod limits;
 pub mod live;
+pub mod mcp_endpoint;
 pub mod metered;
 pub mod metrics;
 pub mod policy;
@@ -27,6 +28,7 @@ pub mod stream_auth;
 pub mod tool_lookup;
 pub mod tool_nodes;
 mod unknown_fields;
+pub mod views;
 mod web;
 
 pub use config::{EnvProvider, ServerConfig};

@@ -44,6 +44,8 @@ pub struct Limits {
     pub max_providers: u32,
     /// Tool nodes one user may store (issue 14).
     pub max_tool_nodes: u32,
+    /// Views of the MCP gateway one user may store (issue 16).
+    pub max_views: u32,
     /// `GET /api/events` streams one user may have open at once.
     pub max_event_streams: usize,
     /// Runs (model answers going on) one user may have at once.
@@ -71,6 +73,10 @@ pub struct Limits {
     /// keep-alive connection is kept (hyper starts the same timer when it waits for the next
     /// request; see `serve`).
     pub header_read_timeout: Duration,
+    /// MCP gateway sessions (`/mcp`, issue 16) one user may have open at once.
+    pub max_mcp_sessions: usize,
+    /// An MCP gateway session without any request for this long is closed.
+    pub mcp_session_idle: Duration,
 }
 
 impl Default for Limits {
@@ -80,6 +86,7 @@ impl Default for Limits {
             max_assistants: 100,
             max_providers: 20,
             max_tool_nodes: 200,
+            max_views: 50,
             max_event_streams: 8,
             max_runs: 4,
             listing_servers: 100,
@@ -94,6 +101,8 @@ impl Default for Limits {
             max_connections: 1_024,
             header_read_timeout: Duration::from_secs(20),
             audit_records: 10_000,
+            max_mcp_sessions: 32,
+            mcp_session_idle: Duration::from_secs(30 * 60),
         }
     }
 }

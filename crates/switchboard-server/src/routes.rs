@@ -31,6 +31,7 @@ mod tool_node_run;
 mod tool_nodes;
 mod tools;
 mod unsaved_test;
+mod views;
 
 use std::sync::Arc;
 
@@ -64,7 +65,16 @@ impl Modify for BearerAuth {
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             "bearer",
-            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .description(Some(
+                        "An API token. A token limited to a view of the MCP gateway \
+                         (POST /api/mcp/views/{id}/tokens) is refused with 403 FORBIDDEN on \
+                         every route here; it opens only /mcp and /mcp/v/{its view}.",
+                    ))
+                    .build(),
+            ),
         );
     }
 }
@@ -96,6 +106,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(tool_nodes::routes())
         .merge(tool_calls::routes())
         .merge(nodes::routes())
+        .merge(views::routes())
         .routes(routes!(document))
 }
 
@@ -104,6 +115,9 @@ pub fn app(state: AppState) -> Router {
     let body_limit = axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes);
     let guard = crate::guard::layer(&state.config.guard);
     let (router, document) = router().split_for_parts();
+    // The MCP endpoint is not JSON over REST, so it is outside the OpenAPI document (README
+    // "MCP gateway" describes it), but inside the same front door.
+    let router = router.merge(crate::mcp_endpoint::routes(&state));
     crate::web::with_ui(router)
         .method_not_allowed_fallback(crate::guard::shape::method_not_allowed)
         .layer(Extension(Arc::new(document)))

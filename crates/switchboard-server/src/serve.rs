@@ -66,6 +66,11 @@ pub async fn serve(
                 }
             },
         };
+        // Small MCP and SSE messages are written as soon as they are ready: without this,
+        // Nagle's algorithm holds a small write back until the previous one is acknowledged.
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%peer, %error, "cannot set TCP_NODELAY");
+        }
         let app = app.clone();
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
             request.extensions_mut().insert(ConnectInfo(peer));

@@ -145,6 +145,20 @@ impl AppState {
         }
     }
 
+    /// The state with the MCP gateway configured by `config` (`[gateway]`); called before
+    /// serving, as the gateway is rebuilt on the same services.
+    pub fn with_gateway_config(mut self, config: switchboard_gateway::GatewayConfig) -> Self {
+        self.gateway = switchboard_gateway::Gateway::new(
+            switchboard_gateway::GatewayDeps {
+                store: Arc::clone(&self.store),
+                servers: Arc::clone(&self.servers),
+                tool_calls: Arc::clone(&self.tool_calls),
+            },
+            config,
+        );
+        self
+    }
+
     /// The state with `config`; called before serving (it replaces the run service, which
     /// takes the configuration's provider).
     pub fn with_config(self, config: ServerConfig) -> Self {

@@ -90,6 +90,14 @@ const ROUTES: &[(&str, &str)] = &[
     ),
     ("POST", "/api/agent-retrieval/in/v1/action-info"),
     ("GET", "/api/mcp/servers/{id}/tools/{tool}"),
+    ("GET", "/api/mcp/views"),
+    ("POST", "/api/mcp/views"),
+    ("GET", "/api/mcp/views/{id}"),
+    ("PUT", "/api/mcp/views/{id}"),
+    ("DELETE", "/api/mcp/views/{id}"),
+    ("GET", "/api/mcp/views/{id}/tokens"),
+    ("POST", "/api/mcp/views/{id}/tokens"),
+    ("DELETE", "/api/mcp/views/{id}/tokens/{tokenId}"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {

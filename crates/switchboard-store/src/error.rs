@@ -1,6 +1,6 @@
 //! What can go wrong in the store, with the error code each maps to.
 
-use switchboard_core::{ErrorCode, SpecError};
+use switchboard_core::{ErrorCode, SpecError, ViewError};
 use thiserror::Error;
 
 use crate::secret::SecretError;
@@ -19,6 +19,8 @@ pub enum Entity {
     ToolCall,
     ToolNode,
     AuditRecord,
+    /// A view of the MCP gateway (issue 16).
+    View,
 }
 
 impl Entity {
@@ -34,6 +36,7 @@ impl Entity {
             Entity::ToolCall => "tool call",
             Entity::ToolNode => "tool node",
             Entity::AuditRecord => "tool-call record",
+            Entity::View => "view",
         }
     }
 }
@@ -60,6 +63,9 @@ pub enum StoreError {
     /// The input breaks a rule of the domain.
     #[error(transparent)]
     InvalidSpec(#[from] SpecError),
+    /// A view of the gateway that breaks a rule ([`ViewError`]).
+    #[error(transparent)]
+    InvalidView(#[from] ViewError),
     /// The input breaks a rule of the store (an empty name, a bad transition).
     #[error("{0}")]
     Invalid(String),
@@ -100,7 +106,9 @@ impl StoreError {
             StoreError::NotFound { .. } => ErrorCode::NotFound,
             StoreError::Conflict { .. } => ErrorCode::Conflict,
             StoreError::QuotaExceeded { .. } => ErrorCode::QuotaExceeded,
-            StoreError::InvalidSpec(_) | StoreError::Invalid(_) => ErrorCode::ValidationError,
+            StoreError::InvalidSpec(_) | StoreError::InvalidView(_) | StoreError::Invalid(_) => {
+                ErrorCode::ValidationError
+            }
             StoreError::Secret(_)
             | StoreError::Corrupt { .. }
             | StoreError::Migrate(_)

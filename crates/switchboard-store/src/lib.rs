@@ -42,7 +42,8 @@ pub use error::{Entity, StoreError};
 pub use model::{
     ApiToken, Assistant, AssistantConfig, Conversation, DEFAULT_MAX_ROUNDS, IssuedToken, Message,
     MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,
-    ServerShape, StoredServer, StoredToolNode, StoredView, Timestamp, ToolMode, User, WrittenShape,
+    ServerShape, StoredServer, StoredToolNode, StoredView, Timestamp, TokenAccess, TokenView,
+    ToolMode, User, WrittenShape,
 };
 pub use model::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use open::{StoreConfig, open, open_postgres, open_sqlite};

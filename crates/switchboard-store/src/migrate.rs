@@ -56,6 +56,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "server node",
         include_str!("../migrations/sqlite/0009_server_node.sql"),
     ),
+    (
+        10,
+        "mcp views",
+        include_str!("../migrations/sqlite/0010_mcp_views.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -103,6 +108,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         9,
         "server node",
         include_str!("../migrations/postgres/0009_server_node.sql"),
+    ),
+    (
+        10,
+        "mcp views",
+        include_str!("../migrations/postgres/0010_mcp_views.sql"),
     ),
 ];
 

@@ -17,7 +17,7 @@ pub use audit::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use conversation::{Conversation, Message, MessageRole, NewConversation, NewMessage};
 pub use provider::{Provider, ProviderConfig, ProviderKind};
 pub use server_shape::{ServerShape, WrittenShape};
-pub use user::{ApiToken, IssuedToken, Role, User};
+pub use user::{ApiToken, IssuedToken, Role, TokenAccess, TokenView, User};
 pub use view::StoredView;
 
 use serde::{Deserialize, Serialize};

@@ -17,7 +17,8 @@ use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolCallRecord, ToolNode};
 use crate::StoreError;
 use crate::model::{
     ApiToken, Assistant, AssistantConfig, Conversation, IssuedToken, Message, NewConversation,
-    NewMessage, Provider, ProviderConfig, Role, ServerShape, StoredServer, StoredToolNode, StoredView, User,
+    NewMessage, Provider, ProviderConfig, Role, ServerShape, StoredServer, StoredToolNode,
+    StoredView, TokenAccess, User,
 };
 
 /// A change to one tool call, applied under the message's row lock. It may refuse (for
@@ -82,6 +83,18 @@ pub trait UserStore {
         user: &OwnerId,
         label: &str,
         expires_at: Option<crate::Timestamp>,
+    ) -> Result<IssuedToken, StoreError> {
+        self.issue_token_for(user, label, expires_at, None).await
+    }
+    /// A new API token, refused from `expires_at` on (when given), limited to the user's view
+    /// `view_id` when given ([`StoreError::NotFound`] of a view when it is not theirs).
+    /// Deleting the view deletes the token.
+    async fn issue_token_for(
+        &self,
+        user: &OwnerId,
+        label: &str,
+        expires_at: Option<crate::Timestamp>,
+        view_id: Option<&str>,
     ) -> Result<IssuedToken, StoreError>;
     async fn tokens(&self, user: &OwnerId) -> Result<Vec<ApiToken>, StoreError>;
     async fn revoke_token(&self, user: &OwnerId, token_id: &str) -> Result<(), StoreError>;
@@ -92,7 +105,14 @@ pub trait UserStore {
         locale: Option<switchboard_core::Locale>,
     ) -> Result<User, StoreError>;
     /// The user a bearer token belongs to, if it is a live token (not revoked, not expired).
-    async fn user_by_token(&self, secret: &str) -> Result<Option<User>, StoreError>;
+    /// A token limited to a view gives its user too: use [`UserStore::token_access`] where
+    /// the limit matters (every request's authentication).
+    async fn user_by_token(&self, secret: &str) -> Result<Option<User>, StoreError> {
+        Ok(self.token_access(secret).await?.map(|access| access.user))
+    }
+    /// What a bearer token opens, if it is a live token: its user and the view it is limited
+    /// to, in one lookup.
+    async fn token_access(&self, secret: &str) -> Result<Option<TokenAccess>, StoreError>;
 }
 
 /// The shape each server was written in through the seeds' shared path
@@ -396,7 +416,10 @@ pub trait SignalStore {
 }
 
 /// The views of the MCP gateway (issue 16), owned. Names are unique per owner
-/// (`StoreError::Conflict` otherwise).
+/// (`StoreError::Conflict` otherwise). A write checks the spec ([`ViewSpec::validate`]
+/// (switchboard_core::ViewSpec::validate), [`StoreError::InvalidView`]) and that every server it
+/// names and the assistant it follows are the owner's ([`StoreError::NotFound`] of that server
+/// or assistant), in the writing transaction. Deleting a view deletes the tokens limited to it.
 #[async_trait]
 pub trait ViewStore {
     async fn create_view(
@@ -404,8 +427,16 @@ pub trait ViewStore {
         owner: &OwnerId,
         spec: &switchboard_core::ViewSpec,
     ) -> Result<StoredView, StoreError>;
+    /// As [`ViewStore::create_view`], within a quota of `max` views.
+    async fn create_view_within(
+        &self,
+        owner: &OwnerId,
+        spec: &switchboard_core::ViewSpec,
+        max: u32,
+    ) -> Result<StoredView, StoreError>;
     async fn view(&self, owner: &OwnerId, id: &str) -> Result<StoredView, StoreError>;
     async fn view_by_name(&self, owner: &OwnerId, name: &str) -> Result<StoredView, StoreError>;
+    /// Every view of the owner, in the order they were created.
     async fn views(&self, owner: &OwnerId) -> Result<Vec<StoredView>, StoreError>;
     async fn update_view(
         &self,

@@ -218,3 +218,59 @@ fn unknown_users_and_taken_names_are_errors() {
         1
     );
 }
+
+/// `users token --view NAME`: the token opens only that view of the user (the store says so,
+/// as the server's authentication asks it); a view the user does not have issues nothing.
+#[test]
+fn a_token_can_be_limited_to_one_of_the_users_views() {
+    let sb = Switchboard::new();
+    sb.run(&["users", "add", "alice"]).ok();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let config = StoreConfig::in_dir(sb.data_dir());
+    let open = || switchboard_store::open(&config);
+    let view_id = runtime.block_on(async {
+        let store = open().await.unwrap();
+        let alice = store.users().await.unwrap().remove(0);
+        let spec = switchboard_core::ServerSpec::http("files", "https://mcp.example.com/mcp", None);
+        store.create_server(&alice.id, &spec).await.unwrap();
+        let view: switchboard_core::ViewSpec = serde_json::from_value(serde_json::json!({
+            "name": "desktop", "servers": [{"serverId": "files"}]
+        }))
+        .unwrap();
+        let id = store.create_view(&alice.id, &view).await.unwrap().id;
+        store.close().await;
+        id
+    });
+
+    let issued = sb
+        .run(&["users", "token", "alice", "--view", "desktop"])
+        .ok();
+    assert!(
+        issued.stdout.contains("opens only the MCP view `desktop`"),
+        "{issued:?}"
+    );
+    let secret = secret_in(&issued.stdout, "alice");
+    let json = sb
+        .run(&["--json", "users", "token", "alice", "--view", "desktop"])
+        .ok()
+        .json();
+    assert_eq!(json["token"]["viewId"], view_id.as_str());
+    let view = runtime.block_on(async {
+        let store = open().await.unwrap();
+        let access = store.token_access(&secret).await.unwrap().unwrap();
+        store.close().await;
+        access.view.map(|v| v.name)
+    });
+    assert_eq!(view.as_deref(), Some("desktop"));
+
+    let refused = sb
+        .run(&["users", "token", "alice", "--view", "nope"])
+        .failed();
+    assert!(
+        refused.stderr.starts_with("error NOT_FOUND:"),
+        "{refused:?}"
+    );
+}

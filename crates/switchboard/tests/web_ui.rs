@@ -174,6 +174,33 @@ async fn settings_add_test_switch_try_and_import_servers() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn settings_make_a_gateway_view_and_a_token_limited_to_it() {
+    let ui = Ui::start(vec![]).await;
+    ui.add_everything().await;
+    ui.scenario("gateway").await;
+
+    let views = ui.api(reqwest::Method::GET, "/api/mcp/views", None).await;
+    assert_eq!(views.as_array().unwrap().len(), 1, "{views}");
+    let view = &views[0];
+    assert_eq!(view["name"], "desktop", "{view}");
+    assert_eq!(
+        view["servers"],
+        json!([{"serverId": "everything", "tools": ["echo", "get-sum"], "prefix": ""}]),
+        "{view}"
+    );
+    let tokens = ui
+        .api(
+            reqwest::Method::GET,
+            &format!("/api/mcp/views/{}/tokens", view["id"].as_str().unwrap()),
+            None,
+        )
+        .await;
+    assert_eq!(tokens.as_array().unwrap().len(), 1, "{tokens}");
+    assert_eq!(tokens[0]["label"], "Claude Desktop", "{tokens}");
+    ui.stop();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn settings_add_servers_from_the_catalogue() {
     let ui = Ui::start(vec![]).await;
     let root = tempfile::tempdir().unwrap();

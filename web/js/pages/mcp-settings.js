@@ -17,6 +17,7 @@ import { ImportPanel } from "../mcp/import-panel.js";
 import { CataloguePanel } from "../mcp/catalogue-panel.js";
 import { presetsById } from "../mcp/catalogue-form.js";
 import { coalesced } from "../mcp/server-node.js";
+import { GatewayPanel } from "../gateway/views-panel.js";
 
 /** How often the node list is fetched again while the page is open and visible. */
 const NODES_EVERY_MS = 30000;
@@ -90,6 +91,7 @@ export function McpSettingsPage() {
     </div>
     <${CataloguePanel} onAdded=${load} />
     <${ImportPanel} onImported=${load} />
+    <${GatewayPanel} servers=${servers} />
     ${editing
       ? html`<${ServerEditModal} server=${editing === "new" ? null : editing} nodes=${nodes}
           onClose=${() => setEditing(null)} onSaved=${() => { setEditing(null); load(); }} />`

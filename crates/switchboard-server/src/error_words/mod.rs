@@ -17,6 +17,7 @@ use crate::recall::RecallError;
 
 pub mod spec;
 pub mod tool_node;
+pub mod view;
 
 /// `error`'s code and English text, worded by `words` when there are any.
 fn worded(code: ErrorCode, english: String, words: Option<Words>) -> ApiError {
@@ -39,6 +40,7 @@ pub fn entity(entity: Entity) -> Words {
         Entity::Message => "error.msg.entity_message",
         Entity::ToolCall => "error.msg.entity_tool_call",
         Entity::ToolNode => "error.msg.entity_tool_node",
+        Entity::View => "error.msg.entity_view",
         _ => return Words::new("error.msg.detail").param("detail", entity),
     })
 }
@@ -62,6 +64,7 @@ pub fn store(e: &StoreError) -> ApiError {
             .param_words("entity", entity(*kind))
             .param("limit", limit),
         StoreError::InvalidSpec(spec) => error.words(spec::spec(spec)),
+        StoreError::InvalidView(e) => error.words(view::view(e)),
         _ => error,
     }
 }

@@ -180,6 +180,12 @@ impl EventLog {
         self.closed.cancel();
     }
 
+    /// Cancelled when the log closes (the server is stopping): for other streams that must
+    /// end then too (the MCP endpoint's sessions).
+    pub fn closing(&self) -> CancellationToken {
+        self.closed.clone()
+    }
+
     /// The owner's events after `after` (none when `None`), then the live ones.
     pub fn subscribe(&self, owner: &OwnerId, after: Option<u64>) -> Subscription {
         let ring = self.ring.lock().unwrap_or_else(PoisonError::into_inner);

@@ -124,12 +124,13 @@ async fn update(
         &config.variables,
     )
     .await?;
-    Ok(axum::Json(
-        state
-            .store
-            .update_assistant(&caller.user.id, &id, &config)
-            .await?,
-    ))
+    let updated = state
+        .store
+        .update_assistant(&caller.user.id, &id, &config)
+        .await?;
+    // A gateway view may follow this assistant's servers.
+    state.gateway.announce(&caller.user.id);
+    Ok(axum::Json(updated))
 }
 
 /// Deletes an assistant.
@@ -151,6 +152,7 @@ async fn remove(
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     state.store.delete_assistant(&caller.user.id, &id).await?;
+    state.gateway.announce(&caller.user.id);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -212,6 +214,7 @@ async fn set_servers(
         .store
         .set_assistant_servers(&caller.user.id, &id, &body.server_ids)
         .await?;
+    state.gateway.announce(&caller.user.id);
     Ok(axum::Json(ServerIds {
         server_ids: assistant.server_ids,
     }))

@@ -132,10 +132,13 @@ pub(super) async fn create_checked(
 ) -> Result<StoredServer, ApiError> {
     check_member_rules(state, caller, spec)?;
     let max = state.config.limits.max_servers;
-    Ok(state
+    let created = state
         .store
         .create_server_within(&caller.user.id, spec, max)
-        .await?)
+        .await?;
+    // The MCP gateway's sessions of this person are told their lists changed.
+    state.gateway.announce(&caller.user.id);
+    Ok(created)
 }
 
 /// Lists the caller's MCP servers, secrets masked.
@@ -266,6 +269,7 @@ pub(super) async fn replace_checked(
         .update_server(&caller.user.id, &spec.id, spec)
         .await?;
     state.servers.disconnect(&caller.user.id, &old).await;
+    state.gateway.announce(&caller.user.id);
     Ok(updated)
 }
 
@@ -302,6 +306,7 @@ pub(super) async fn delete_checked(
     let spec = state.store.connection_spec(&caller.user.id, id).await?;
     state.store.delete_server(&caller.user.id, id).await?;
     state.servers.disconnect(&caller.user.id, &spec).await;
+    state.gateway.announce(&caller.user.id);
     Ok(())
 }
 

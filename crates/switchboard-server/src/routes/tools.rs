@@ -304,5 +304,7 @@ async fn set_flags(
             Ok(spec)
         })
         .await?;
+    // A tool switched off leaves the gateway's lists of this person.
+    state.gateway.announce(&caller.user.id);
     Ok(axum::Json(edited))
 }

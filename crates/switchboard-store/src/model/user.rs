@@ -53,6 +53,24 @@ pub struct ApiToken {
     /// When the token stops being accepted; `None`: when revoked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<Timestamp>,
+    /// The view of the MCP gateway the token is limited to (issue 16); `None`: the whole
+    /// account.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view_id: Option<String>,
+}
+
+/// What a live bearer token opens: its user, and the view it is limited to, if any.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenAccess {
+    pub user: User,
+    pub view: Option<TokenView>,
+}
+
+/// The view a token is limited to, as it is named now (a view can be renamed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenView {
+    pub id: String,
+    pub name: String,
 }
 
 /// A token just created: the only time its secret is available.

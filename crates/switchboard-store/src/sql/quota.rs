@@ -12,6 +12,7 @@ pub(crate) fn table(entity: crate::error::Entity) -> Option<&'static str> {
         Entity::Provider => Some("providers"),
         Entity::Assistant => Some("assistants"),
         Entity::ToolNode => Some("tool_presets"),
+        Entity::View => Some("mcp_views"),
         _ => None,
     }
 }

@@ -56,6 +56,37 @@ pub(crate) struct TokenRow {
     pub label: String,
     pub created_at: i64,
     pub expires_at: Option<i64>,
+    pub view_id: Option<String>,
+}
+
+/// A live token's user with the view it is limited to (`LEFT JOIN mcp_views`).
+#[derive(Debug, sqlx::FromRow)]
+pub(crate) struct AccessRow {
+    #[sqlx(flatten)]
+    pub user: UserRow,
+    pub view_id: Option<String>,
+    pub view_name: Option<String>,
+}
+
+impl AccessRow {
+    pub(crate) fn decode(self) -> Result<crate::model::TokenAccess, StoreError> {
+        let view = match (self.view_id, self.view_name) {
+            (Some(id), Some(name)) => Some(crate::model::TokenView { id, name }),
+            (None, _) => None,
+            // The foreign key deletes a view's tokens with it, so this is a broken row.
+            (Some(id), None) => {
+                return Err(StoreError::corrupt(
+                    Entity::ApiToken,
+                    &id,
+                    "a token's view does not exist",
+                ));
+            }
+        };
+        Ok(crate::model::TokenAccess {
+            user: self.user.decode()?,
+            view,
+        })
+    }
 }
 
 impl TokenRow {
@@ -66,6 +97,7 @@ impl TokenRow {
             label: self.label,
             created_at: Timestamp(self.created_at),
             expires_at: self.expires_at.map(Timestamp),
+            view_id: self.view_id,
         }
     }
 }
@@ -99,9 +131,11 @@ macro_rules! impl_user_store {
         const _: () = {
             use switchboard_core::OwnerId;
             use $crate::error::{Entity, StoreError};
-            use $crate::model::{ApiToken, IssuedToken, Role, Timestamp, User, new_id};
+            use $crate::model::{ApiToken, IssuedToken, Role, Timestamp, TokenAccess, User, new_id};
             use $crate::sql::common::one_row;
-            use $crate::sql::users::{TokenRow, UserRow, check_name, new_token_secret, token_hash};
+            use $crate::sql::users::{
+                AccessRow, TokenRow, UserRow, check_name, new_token_secret, token_hash,
+            };
 
             #[async_trait::async_trait]
             impl $crate::store::UserStore for $store {
@@ -186,14 +220,19 @@ macro_rules! impl_user_store {
                     Ok(())
                 }
 
-                async fn issue_token_until(
+                async fn issue_token_for(
                     &self,
                     user: &OwnerId,
                     label: &str,
                     expires_at: Option<Timestamp>,
+                    view_id: Option<&str>,
                 ) -> Result<IssuedToken, StoreError> {
                     crate::text::refuse_nul("label", label)?;
                     self.user(user).await?;
+                    if let Some(view) = view_id {
+                        // Another owner's view is "not found", like one that does not exist.
+                        $crate::store::ViewStore::view(self, user, view).await?;
+                    }
                     let secret = new_token_secret();
                     let row = TokenRow {
                         id: new_id(),
@@ -201,10 +240,13 @@ macro_rules! impl_user_store {
                         label: label.to_owned(),
                         created_at: Timestamp::now().0,
                         expires_at: expires_at.map(|t| t.0),
+                        view_id: view_id.map(str::to_owned),
                     };
+                    // A view deleted between the check and here fails the foreign key: the
+                    // token is not issued.
                     sqlx::query(
                         "INSERT INTO api_tokens (id, user_id, label, token_hash, created_at, \
-                         expires_at) VALUES ($1, $2, $3, $4, $5, $6)",
+                         expires_at, view_id) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                     )
                     .bind(&row.id)
                     .bind(&row.user_id)
@@ -212,6 +254,7 @@ macro_rules! impl_user_store {
                     .bind(token_hash(&secret))
                     .bind(row.created_at)
                     .bind(row.expires_at)
+                    .bind(&row.view_id)
                     .execute(&self.pool)
                     .await
                     .map_err(|e| StoreError::from_write(e, Entity::ApiToken, label))?;
@@ -223,7 +266,7 @@ macro_rules! impl_user_store {
 
                 async fn tokens(&self, user: &OwnerId) -> Result<Vec<ApiToken>, StoreError> {
                     Ok(sqlx::query_as::<_, TokenRow>(
-                        "SELECT id, user_id, label, created_at, expires_at FROM api_tokens \
+                        "SELECT id, user_id, label, created_at, expires_at, view_id FROM api_tokens \
                          WHERE user_id = $1 ORDER BY created_at, id",
                     )
                     .bind(&user.0)
@@ -261,17 +304,23 @@ macro_rules! impl_user_store {
                     self.user(id).await
                 }
 
-                async fn user_by_token(&self, secret: &str) -> Result<Option<User>, StoreError> {
-                    sqlx::query_as::<_, UserRow>(
-                        "SELECT u.id, u.name, u.role, u.created_at, u.locale FROM users u \
-                         JOIN api_tokens t ON t.user_id = u.id WHERE t.token_hash = $1 \
+                async fn token_access(
+                    &self,
+                    secret: &str,
+                ) -> Result<Option<TokenAccess>, StoreError> {
+                    sqlx::query_as::<_, AccessRow>(
+                        "SELECT u.id, u.name, u.role, u.created_at, u.locale, \
+                         t.view_id, v.name AS view_name FROM users u \
+                         JOIN api_tokens t ON t.user_id = u.id \
+                         LEFT JOIN mcp_views v ON v.id = t.view_id AND v.user_id = u.id \
+                         WHERE t.token_hash = $1 \
                          AND (t.expires_at IS NULL OR t.expires_at > $2)",
                     )
                     .bind(token_hash(secret))
                     .bind(Timestamp::now().0)
                     .fetch_optional(&self.pool)
                     .await?
-                    .map(UserRow::decode)
+                    .map(AccessRow::decode)
                     .transpose()
                 }
             }

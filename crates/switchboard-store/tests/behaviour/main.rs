@@ -21,3 +21,4 @@ mod servers;
 mod sessions;
 mod tool_nodes;
 mod users;
+mod views;

@@ -16,6 +16,7 @@ mod import;
 mod legacy;
 mod local;
 mod manager;
+mod mcp;
 mod node;
 mod schema;
 mod serve;
@@ -92,6 +93,9 @@ pub enum Command {
     Chat(chat::ChatArgs),
     /// Import servers from a Claude Desktop, Cursor or VS Code configuration file.
     Import(import::ImportArgs),
+    /// Serve the MCP gateway (every enabled server's tools, resources and prompts, or a
+    /// view's) over stdio, for MCP clients that launch a command.
+    Mcp(mcp::McpArgs),
     /// Run the built-in demo MCP server (stdio, or Streamable HTTP with --http).
     DemoServer(demo::DemoArgs),
     /// Convert tool schemas for an LLM provider's function calling.
@@ -131,6 +135,8 @@ pub enum CliError {
     UserNotFound(String),
     #[error("no tool node named `{0}` (see `switchboard tool-nodes list`)")]
     NodeNotFound(String),
+    #[error("no MCP view named `{0}` for this user")]
+    ViewNotFound(String),
     /// The store's conflict on a name or id, with what to do about it.
     #[error("{source}; {hint}")]
     Taken {
@@ -157,7 +163,9 @@ impl CliError {
     fn code(&self) -> ErrorCode {
         match self {
             CliError::ServerNotFound(_) => ErrorCode::McpServerNotFound,
-            CliError::UserNotFound(_) | CliError::NodeNotFound(_) => ErrorCode::NotFound,
+            CliError::UserNotFound(_) | CliError::NodeNotFound(_) | CliError::ViewNotFound(_) => {
+                ErrorCode::NotFound
+            }
             CliError::Taken { source, .. } | CliError::Store(source) => source.code(),
             CliError::BadArguments(_) => ErrorCode::McpInvalidParams,
             CliError::Interrupted => ErrorCode::Cancelled,
@@ -184,6 +192,7 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Chat(args) => chat::run(&context, args).await,
         Command::Import(args) => import::run(&context, args).await,
         Command::DemoServer(args) => demo::run(args).await,
+        Command::Mcp(args) => mcp::run(&context, args).await,
         Command::Schema(command) => schema::run(command),
         Command::Users(command) => users::run(&context, command).await,
         Command::Config(command) => config::run(&context, command),

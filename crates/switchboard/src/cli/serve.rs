@@ -46,6 +46,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         agent,
         quotas,
         nodes,
+        gateway,
     } = Settings::load(
         &context.global.settings_file(),
         &env,
@@ -95,7 +96,10 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
             ..GuardConfig::default()
         },
         destinations: quotas.destination_rules(),
-        limits: quotas.limits(),
+        limits: switchboard_server::Limits {
+            mcp_session_idle: gateway.session_idle_timeout,
+            ..quotas.limits()
+        },
         stream_auth: Default::default(),
     });
     // One policy for both: the local manager checks it before each start, the router sends
@@ -124,7 +128,8 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         agent.agent_config(),
         auth,
     )
-    .with_shared_config(Arc::clone(&config));
+    .with_shared_config(Arc::clone(&config))
+    .with_gateway_config(gateway.gateway_config());
     if switchboard_server::live::relay::start(Arc::clone(&store), &state.events, &state.agent)
         .await
         .context("cannot listen for the other replicas' events")?

@@ -51,6 +51,10 @@ pub enum UsersCommand {
         /// revoked. Event streams opened with it end when it expires.
         #[arg(long, value_name = "DURATION", value_parser = humantime::parse_duration)]
         expires_in: Option<std::time::Duration>,
+        /// Limit the token to the user's MCP gateway view NAME: it then opens only `/mcp` and
+        /// `/mcp/v/NAME` (for an MCP client's configuration file), and goes with the view.
+        #[arg(long, value_name = "NAME")]
+        view: Option<String>,
     },
     /// List a user's API tokens (never their secrets).
     Tokens {
@@ -102,7 +106,8 @@ pub async fn run(context: &Context, command: UsersCommand) -> anyhow::Result<Exi
             user,
             label,
             expires_in,
-        } => token(store, json, &user, &label, expires_in).await,
+            view,
+        } => token(store, json, &user, &label, expires_in, view.as_deref()).await,
         UsersCommand::Tokens { user } => tokens(store, json, &user).await,
         UsersCommand::Revoke { user, token_id } => revoke(store, json, &user, &token_id).await,
     };
@@ -197,8 +202,13 @@ async fn token(
     key: &str,
     label: &str,
     expires_in: Option<std::time::Duration>,
+    view: Option<&str>,
 ) -> anyhow::Result<()> {
     let user = find(store, key).await?;
+    let view_id = match view {
+        Some(name) => Some(store.view_by_name(&user.id, name).await?.id),
+        None => None,
+    };
     let expires_at = match expires_in {
         Some(after) => {
             let ms = i64::try_from(after.as_millis())
@@ -209,11 +219,16 @@ async fn token(
         }
         None => None,
     };
-    let issued = store.issue_token_until(&user.id, label, expires_at).await?;
+    let issued = store
+        .issue_token_for(&user.id, label, expires_at, view_id.as_deref())
+        .await?;
     if json {
         output::print_json(&json!({ "user": user.name, "token": token_json(&issued) }));
     } else {
         outln!("issued token {} for `{}`", issued.token.id, user.name);
+        if let Some(name) = view {
+            outln!("it opens only the MCP view `{name}` (/mcp and /mcp/v/{name})");
+        }
         if let Some(at) = issued.token.expires_at {
             outln!("it expires at {} UTC", when(at));
         }
@@ -268,6 +283,7 @@ fn token_json(issued: &IssuedToken) -> Value {
         "label": token.label,
         "createdAt": token.created_at,
         "expiresAt": token.expires_at,
+        "viewId": token.view_id,
         "secret": issued.secret,
     })
 }

@@ -101,6 +101,14 @@ pub async fn serve_http(
         config,
     );
     let app = axum::Router::new().nest_service(HTTP_PATH, service);
+    // Each answer is written in small pieces (an SSE event, then the end of the body): without
+    // TCP_NODELAY, Nagle's algorithm holds the last one back until the client's delayed ACK,
+    // about 40 ms per call.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |stream| {
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
+        }
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;

@@ -13,6 +13,7 @@
 
 mod agent;
 mod error;
+mod gateway;
 mod key;
 mod layers;
 mod manager;
@@ -27,6 +28,7 @@ use std::path::Path;
 
 pub use agent::{AgentFlags, AgentSettings};
 pub use error::SettingsError;
+pub use gateway::{GatewayFlags, GatewaySettings};
 pub use layers::{FileChoice, Shown};
 pub use manager::{ManagerFlags, ManagerSettings};
 pub use origin::Origin;
@@ -50,6 +52,8 @@ pub struct SettingsFlags {
     pub agent: AgentFlags,
     #[command(flatten)]
     pub quotas: QuotaFlags,
+    #[command(flatten)]
+    pub gateway: GatewayFlags,
 }
 
 /// The effective settings. Only the nodes hold a secret (their tokens), and
@@ -62,6 +66,8 @@ pub struct Settings {
     pub quotas: QuotaSettings,
     /// `[nodes.NAME]`: the MCP nodes servers may run on (issue 15).
     pub nodes: Vec<switchboard_grpc::NodeConfig>,
+    /// `[gateway]`: the MCP gateway (issue 16).
+    pub gateway: GatewaySettings,
 }
 
 /// The settings and, for `config show`, every value with where it came from.
@@ -99,6 +105,7 @@ impl Settings {
             agent: AgentSettings::load(&mut layers, &flags.agent)?,
             quotas: QuotaSettings::load(&mut layers, &flags.quotas)?,
             nodes: nodes::load(&mut layers)?,
+            gateway: GatewaySettings::load(&mut layers, &flags.gateway)?,
         };
         Ok(Loaded {
             settings,

@@ -25,6 +25,9 @@ const MAX_PROVIDERS: Key = Key::new("quotas", "max_providers", "20")
 const MAX_TOOL_NODES: Key = Key::new("quotas", "max_tool_nodes", "200")
     .env("SWITCHBOARD_MAX_TOOL_NODES")
     .flag("--max-tool-nodes");
+const MAX_VIEWS: Key = Key::new("quotas", "max_views", "50")
+    .env("SWITCHBOARD_MAX_VIEWS")
+    .flag("--max-views");
 const MAX_EVENT_STREAMS: Key = Key::new("quotas", "max_event_streams", "8")
     .env("SWITCHBOARD_MAX_EVENT_STREAMS")
     .flag("--max-event-streams");
@@ -52,6 +55,9 @@ const AUTH_FAILURE_INTERVAL: Key = Key::new("quotas", "auth_failure_interval", "
 const AUDIT_RECORDS: Key = Key::new("quotas", "audit_records", "10000")
     .env("SWITCHBOARD_AUDIT_RECORDS")
     .flag("--audit-records");
+const MAX_MCP_SESSIONS: Key = Key::new("quotas", "max_mcp_sessions", "32")
+    .env("SWITCHBOARD_MAX_MCP_SESSIONS")
+    .flag("--max-mcp-sessions");
 const LAUNCH_TEMPLATES: Key = Key::new("quotas", "launch_templates", "")
     .env("SWITCHBOARD_LAUNCH_TEMPLATES")
     .flag("--launch-template");
@@ -74,6 +80,9 @@ pub struct QuotaFlags {
     /// Tool nodes (workflow tool configurations) one user may store [default: 200].
     #[arg(long, value_name = "N")]
     pub max_tool_nodes: Option<String>,
+    /// Views of the MCP gateway (`/mcp/v/{name}`) one user may store [default: 50].
+    #[arg(long, value_name = "N")]
+    pub max_views: Option<String>,
     /// Event streams (`GET /api/events`) one user may have open at once [default: 8].
     #[arg(long, value_name = "N")]
     pub max_event_streams: Option<String>,
@@ -103,6 +112,9 @@ pub struct QuotaFlags {
     /// deleted [default: 10000].
     #[arg(long, value_name = "N")]
     pub audit_records: Option<String>,
+    /// MCP gateway sessions (`/mcp`) one user may have open at once [default: 32].
+    #[arg(long, value_name = "N")]
+    pub max_mcp_sessions: Option<String>,
     /// A launch template: a stdio server members may run (admins may run any), written
     /// `PROGRAM [ARG]... [env=NAME,...]`. Arguments are matched one for one; an argument with a
     /// `*` takes one package name there (`npx -y @modelcontextprotocol/server-*`); `env=` lists
@@ -128,6 +140,7 @@ pub struct QuotaSettings {
     pub max_assistants: u32,
     pub max_providers: u32,
     pub max_tool_nodes: u32,
+    pub max_views: u32,
     pub max_event_streams: usize,
     pub max_runs: usize,
     pub max_connections: usize,
@@ -137,6 +150,7 @@ pub struct QuotaSettings {
     pub auth_failure_burst: u32,
     pub auth_failure_interval: Duration,
     pub audit_records: u32,
+    pub max_mcp_sessions: usize,
     pub launch_templates: Vec<Template>,
     pub allowed_destinations: Vec<Destination>,
 }
@@ -148,6 +162,7 @@ impl QuotaSettings {
             max_assistants: layers.take(&MAX_ASSISTANTS, flags.max_assistants.as_slice())?,
             max_providers: layers.take(&MAX_PROVIDERS, flags.max_providers.as_slice())?,
             max_tool_nodes: layers.take(&MAX_TOOL_NODES, flags.max_tool_nodes.as_slice())?,
+            max_views: layers.take(&MAX_VIEWS, flags.max_views.as_slice())?,
             max_event_streams: layers
                 .take(&MAX_EVENT_STREAMS, flags.max_event_streams.as_slice())?,
             max_runs: layers.take(&MAX_RUNS, flags.max_runs.as_slice())?,
@@ -163,6 +178,7 @@ impl QuotaSettings {
                 flags.auth_failure_interval.as_slice(),
             )?,
             audit_records: layers.take(&AUDIT_RECORDS, flags.audit_records.as_slice())?,
+            max_mcp_sessions: layers.take(&MAX_MCP_SESSIONS, flags.max_mcp_sessions.as_slice())?,
             launch_templates: layers.take(&LAUNCH_TEMPLATES, &flags.launch_templates)?,
             allowed_destinations: layers.take(&ALLOWED_DESTINATIONS, &flags.allow_destinations)?,
         })
@@ -174,6 +190,7 @@ impl QuotaSettings {
             max_assistants: self.max_assistants,
             max_providers: self.max_providers,
             max_tool_nodes: self.max_tool_nodes,
+            max_views: self.max_views,
             max_event_streams: self.max_event_streams,
             max_runs: self.max_runs,
             max_connections: self.max_connections,
@@ -181,6 +198,7 @@ impl QuotaSettings {
             writes: Rate::new(self.write_burst, self.write_interval),
             auth_failures: Rate::new(self.auth_failure_burst, self.auth_failure_interval),
             audit_records: self.audit_records,
+            max_mcp_sessions: self.max_mcp_sessions,
             ..Limits::default()
         }
     }

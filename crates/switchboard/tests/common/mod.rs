@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test file uses a different part
 
 pub mod certs;
+pub mod gateway;
 pub mod node;
 pub mod postgres;
 pub mod rest;

@@ -1,0 +1,172 @@
+//! What every request to the MCP endpoint passes before rmcp sees it: the caller, the view,
+//! the session's owner. Refusals here are ordinary API errors (`{code, message, timestamp}`).
+
+use std::sync::Arc;
+
+use axum::extract::{FromRequestParts as _, RawPathParams, Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse as _, Response};
+use switchboard_core::ErrorCode;
+use switchboard_gateway::Scope;
+use switchboard_store::StoreError;
+
+use super::sessions::{Checked, Owner, Sessions};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The header a session's requests carry (Streamable HTTP, 2025-03-26 and later).
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// What the admission layer needs.
+pub(crate) struct Endpoint {
+    pub state: AppState,
+    pub sessions: Sessions,
+}
+
+/// The admission layer (an axum `from_fn` middleware on the endpoint's routes).
+pub(crate) async fn admit(
+    State(endpoint): State<Arc<Endpoint>>,
+    params: RawPathParams,
+    request: Request,
+    next: Next,
+) -> Response {
+    let path_view = params
+        .iter()
+        .find(|(name, _)| *name == "name")
+        .map(|(_, value)| value.to_owned());
+    match endpoint.admit(path_view, request, next).await {
+        Ok(response) => response,
+        Err(error) => refusal(error),
+    }
+}
+
+impl Endpoint {
+    async fn admit(
+        &self,
+        path_view: Option<String>,
+        request: Request,
+        next: Next,
+    ) -> Result<Response, ApiError> {
+        let (mut parts, body) = request.into_parts();
+        let caller = Caller::from_request_parts(&mut parts, &self.state).await?;
+        let view = view_of(path_view.as_deref(), token_view(&caller))?;
+        if let Some(name) = &path_view {
+            self.check_view_exists(&caller, name).await?;
+        }
+        let owner = Owner {
+            user: caller.user.id.clone(),
+            view: view.clone(),
+        };
+        let session = parts
+            .headers
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        if let Some(id) = &session
+            && self.sessions.check(id, &owner) == Checked::Foreign
+        {
+            return Err(ApiError::new(
+                ErrorCode::Forbidden,
+                "this MCP session was opened by another caller or for another view",
+            )
+            .key("error.msg.mcp_session_foreign"));
+        }
+        let deleting = parts.method == Method::DELETE;
+        parts.extensions.insert(Scope {
+            user: caller.user,
+            view,
+        });
+        let response = next.run(Request::from_parts(parts, body)).await;
+        match session {
+            Some(id) => {
+                if deleting && response.status().is_success() {
+                    self.sessions.forget(&id);
+                }
+            }
+            None => {
+                let opened = response
+                    .headers()
+                    .get(SESSION_HEADER)
+                    .and_then(|v| v.to_str().ok());
+                if let Some(opened) = opened {
+                    let max = self.state.config.limits.max_mcp_sessions;
+                    if !self.sessions.bind(opened, owner, max).await {
+                        return Err(too_many_sessions(max));
+                    }
+                }
+            }
+        }
+        Ok(response)
+    }
+
+    /// A view named in the path must be the caller's (404 otherwise, before any MCP message).
+    async fn check_view_exists(&self, caller: &Caller, name: &str) -> Result<(), ApiError> {
+        match self.state.store.view_by_name(&caller.user.id, name).await {
+            Ok(_) => Ok(()),
+            Err(StoreError::NotFound { .. }) => Err(ApiError::new(
+                ErrorCode::NotFound,
+                format!("no MCP view named {name:?}"),
+            )
+            .key("error.msg.mcp_view_not_found")
+            .param("name", name)),
+            Err(error) => Err(error.into()),
+        }
+    }
+}
+
+/// The name of the view a view-scoped token is limited to.
+fn token_view(caller: &Caller) -> Option<&str> {
+    caller.view_name.as_deref()
+}
+
+/// The view a request is for: the path's (`/mcp/v/{name}`), else the token's. A view-scoped
+/// token may name only its own view in the path.
+fn view_of(path: Option<&str>, token: Option<&str>) -> Result<Option<String>, ApiError> {
+    match (path, token) {
+        (Some(path), Some(token)) if path != token => Err(ApiError::new(
+            ErrorCode::Forbidden,
+            format!("this API token is limited to the MCP view {token:?}: use it at /mcp or /mcp/v/{token}"),
+        )
+        .key("error.msg.view_token_forbidden")
+        .param("view", token)),
+        (Some(name), _) | (None, Some(name)) => Ok(Some(name.to_owned())),
+        (None, None) => Ok(None),
+    }
+}
+
+fn too_many_sessions(max: usize) -> ApiError {
+    crate::limits::rate_limited(
+        "error.msg.too_many_mcp_sessions",
+        &format!("at most {max} MCP sessions may be open at once; close one first"),
+        std::time::Duration::from_secs(1),
+    )
+    .param("limit", max)
+}
+
+/// An error answer; a 401 also names the scheme, as MCP clients expect.
+fn refusal(error: ApiError) -> Response {
+    let mut response = error.into_response();
+    if response.status() == StatusCode::UNAUTHORIZED {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_view_comes_from_the_path_or_the_token() {
+        assert_eq!(view_of(None, None).unwrap(), None);
+        assert_eq!(view_of(Some("a"), None).unwrap().as_deref(), Some("a"));
+        assert_eq!(view_of(None, Some("t")).unwrap().as_deref(), Some("t"));
+        assert_eq!(view_of(Some("t"), Some("t")).unwrap().as_deref(), Some("t"));
+        let refused = view_of(Some("other"), Some("t")).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::Forbidden);
+    }
+}

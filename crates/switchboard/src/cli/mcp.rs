@@ -1,0 +1,109 @@
+//! `switchboard mcp --stdio [--view NAME] [--user NAME]`: the MCP gateway (the same server as
+//! `serve`'s `/mcp`) over standard input and output, for clients that only launch commands
+//! (Claude Desktop: `{"command": "switchboard", "args": ["mcp", "--stdio", "--view", "NAME"]}`).
+//!
+//! It uses the local store, as the other local commands do, and acts for one person and view
+//! fixed at start: the command line's `local` user unless `--user` names another. The upstream
+//! servers it needs are started on demand by a pool of its own, and all of them (their process
+//! groups) end with it: when the client closes stdin, or on SIGINT or SIGTERM. stdout carries
+//! the protocol, so nothing else is ever written there; logs go to stderr (`main.rs`).
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use clap::Args;
+use rmcp::ServiceExt as _;
+use switchboard_gateway::{Gateway, GatewayDeps, Scope};
+use switchboard_store::{Store, StoreError, User};
+
+use super::{CliError, Context, manager};
+use crate::settings::{Settings, SettingsFlags};
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve on standard input and output (the HTTP endpoint is `serve`'s /mcp).
+    #[arg(long, required = true)]
+    pub stdio: bool,
+    /// Offer only this view's servers and tools (see the settings page, or /api/mcp/views).
+    #[arg(long, value_name = "NAME")]
+    pub view: Option<String>,
+    /// Act for this user of the store [default: the command line's local user].
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
+}
+
+pub async fn run(context: &Context, args: McpArgs) -> anyhow::Result<ExitCode> {
+    let local = context.servers().await?;
+    let store = Arc::clone(local.store());
+    let user = match &args.user {
+        Some(name) => user_named(store.as_ref(), name).await?,
+        None => store.user(local.owner()).await?,
+    };
+    if let Some(view) = &args.view {
+        check_view(store.as_ref(), &user, view).await?;
+    }
+    let env = |name: &str| std::env::var(name).ok();
+    let settings = Settings::load(
+        &context.global.settings_file(),
+        &env,
+        &SettingsFlags::default(),
+        &context.global.store_shown(),
+    )?
+    .settings;
+    let pool = manager::pool(context)?;
+    let tool_calls = Arc::new(manager::tool_calls(&pool, &store));
+    let gateway = Gateway::new(
+        GatewayDeps {
+            store: Arc::clone(&store),
+            servers: Arc::clone(&pool),
+            tool_calls,
+        },
+        settings.gateway.gateway_config(),
+    );
+    let scope = Scope {
+        user,
+        view: args.view,
+    };
+    let served = serve(&gateway, scope).await;
+    // Every upstream server this session started ends here, whatever ended the session.
+    pool.shutdown().await;
+    store.close().await;
+    served?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Serves one session on stdio until the client hangs up or a signal asks to stop.
+async fn serve(gateway: &Arc<Gateway>, scope: Scope) -> anyhow::Result<()> {
+    let running = gateway
+        .handler(Some(scope))
+        .serve(rmcp::transport::stdio_pipes())
+        .await
+        .context("the MCP handshake on stdio failed")?;
+    let cancel = running.cancellation_token();
+    tokio::select! {
+        quit = running.waiting() => {
+            let quit = quit.context("the MCP session failed")?;
+            tracing::debug!(?quit, "stdio session ended");
+        }
+        () = super::serve::shutdown_signal() => cancel.cancel(),
+    }
+    Ok(())
+}
+
+async fn user_named(store: &dyn Store, name: &str) -> anyhow::Result<User> {
+    store
+        .users()
+        .await?
+        .into_iter()
+        .find(|user| user.name == name)
+        .ok_or_else(|| CliError::UserNotFound(name.to_owned()).into())
+}
+
+async fn check_view(store: &dyn Store, user: &User, view: &str) -> anyhow::Result<()> {
+    match store.view_by_name(&user.id, view).await {
+        Ok(_) => Ok(()),
+        Err(StoreError::NotFound { .. }) => Err(CliError::ViewNotFound(view.to_owned()).into()),
+        Err(error) => Err(error.into()),
+    }
+}

@@ -1,0 +1,111 @@
+// The view editor's state (issue 16), kept apart from the page so it can be tested: a view
+// either follows an assistant or lists servers, each with the tools it offers (all, or those
+// checked) and how their names are exported (the gateway's `mcp__server__tool`, the tools'
+// own names, or a prefix). `formFrom` reads a saved view into the form, `bodyFrom` writes the
+// API's body, `problems` says what must change before saving (the server checks again,
+// including names that collide).
+
+/** The rules the server applies (switchboard_core::view). */
+export const NAME_RULE = /^[a-z0-9_-]{1,64}$/;
+export const PREFIX_RULE = /^[A-Za-z0-9_-]{0,32}$/;
+
+/** How a server's tools are named: the template, their own names, or a prefix. */
+export const NAMING = ["template", "own", "prefix"];
+
+/** One server's row of the form. */
+function row(server, chosen) {
+  const prefix = chosen?.prefix;
+  return {
+    serverId: server.id,
+    name: server.name || server.id,
+    included: !!chosen,
+    allTools: !chosen?.tools,
+    tools: [...(chosen?.tools || [])],
+    naming: prefix === undefined || prefix === null ? "template" : prefix === "" ? "own" : "prefix",
+    prefix: prefix || "",
+  };
+}
+
+/**
+ * The form for `view` (null: a new one), with a row for each of `servers` (the person's
+ * servers, `{id, name}`) and one for a server the view names that no longer exists.
+ */
+export function formFrom(view, servers) {
+  const chosen = new Map((view?.servers || []).map((s) => [s.serverId, s]));
+  const rows = (servers || []).map((s) => row(s, chosen.get(s.id)));
+  for (const [id, s] of chosen) {
+    if (!rows.some((r) => r.serverId === id)) rows.push(row({ id, name: id }, s));
+  }
+  return {
+    name: view?.name || "",
+    description: view?.description || "",
+    mode: view?.assistantId ? "assistant" : "servers",
+    assistantId: view?.assistantId || "",
+    servers: rows,
+  };
+}
+
+/** The API's body (`ViewSpec`) for `form`. */
+export function bodyFrom(form) {
+  const body = { name: form.name.trim() };
+  const description = form.description.trim();
+  if (description) body.description = description;
+  if (form.mode === "assistant") {
+    body.assistantId = form.assistantId;
+    return body;
+  }
+  body.servers = form.servers
+    .filter((r) => r.included)
+    .map((r) => {
+      const server = { serverId: r.serverId };
+      if (!r.allTools) server.tools = [...new Set(r.tools)].sort();
+      if (r.naming === "own") server.prefix = "";
+      else if (r.naming === "prefix") server.prefix = r.prefix.trim();
+      return server;
+    });
+  return body;
+}
+
+/** What must change before `form` can be saved: `[{field, key, params?}]`, `key` a `ui.*` text. */
+export function problems(form) {
+  const found = [];
+  if (!NAME_RULE.test(form.name.trim())) found.push({ field: "name", key: "ui.gateway.name_rule" });
+  if (form.mode === "assistant") {
+    if (!form.assistantId) found.push({ field: "assistantId", key: "ui.gateway.pick_assistant" });
+    return found;
+  }
+  const included = form.servers.filter((r) => r.included);
+  if (included.length === 0) found.push({ field: "servers", key: "ui.gateway.pick_server" });
+  for (const r of included) {
+    if (!r.allTools && r.tools.length === 0) {
+      found.push({ field: `tools-${r.serverId}`, key: "ui.gateway.pick_tool", params: { server: r.name } });
+    }
+    if (r.naming === "prefix" && (!r.prefix.trim() || !PREFIX_RULE.test(r.prefix.trim()))) {
+      found.push({ field: `prefix-${r.serverId}`, key: "ui.gateway.prefix_rule", params: { server: r.name } });
+    }
+  }
+  return found;
+}
+
+/** `form` with the server row `serverId` changed by `change` (an object of fields). */
+export function withRow(form, serverId, change) {
+  return { ...form, servers: form.servers.map((r) => (r.serverId === serverId ? { ...r, ...change } : r)) };
+}
+
+/** `form` with `tool` of the server `serverId` checked or not. */
+export function withTool(form, serverId, tool, checked) {
+  const r = form.servers.find((each) => each.serverId === serverId);
+  if (!r) return form;
+  const tools = checked ? [...new Set([...r.tools, tool])] : r.tools.filter((each) => each !== tool);
+  return withRow(form, serverId, { tools });
+}
+
+/** What a view offers, in a few words: its assistant, or its servers' names. */
+export function summary(view, servers, assistants) {
+  if (view.assistantId) {
+    const assistant = (assistants || []).find((a) => a.id === view.assistantId);
+    return { key: "ui.gateway.follows", params: { name: assistant?.name || view.assistantId } };
+  }
+  const names = (view.servers || []).map((s) => (servers || []).find((each) => each.id === s.serverId)?.name || s.serverId);
+  return { key: "ui.gateway.offers", params: { servers: names.join(", ") } };
+}
