@@ -238,15 +238,31 @@ fn exported_contents(
     result
 }
 
-/// An upstream's "no such resource" as ours (for `requested`), anything else as it is.
+/// An upstream's "no such resource" as ours (for `requested`), anything else as it is. Older
+/// SDKs answer an unknown URI with "invalid params" rather than -32002.
 fn not_found_or(error: McpError, requested: &str) -> GatewayError {
     match &error {
         McpError::Server { error: data, .. }
-            if data.code == rmcp::model::ErrorCode::RESOURCE_NOT_FOUND =>
+            if data.code == rmcp::model::ErrorCode::RESOURCE_NOT_FOUND
+                || data.code == rmcp::model::ErrorCode::INVALID_PARAMS =>
         {
             GatewayError::ResourceNotFound(requested.to_owned())
         }
         _ => GatewayError::Mcp(error),
+    }
+}
+
+/// An upstream's error answer to a request passed through: a client's mistake the server
+/// refused (invalid params, such as a missing prompt argument) stays one, with our text
+/// (which quotes the server's, shortened); anything else is the gateway's failure.
+pub(crate) fn passed_through(error: McpError) -> ErrorData {
+    match &error {
+        McpError::Server { error: data, .. }
+            if data.code == rmcp::model::ErrorCode::INVALID_PARAMS =>
+        {
+            ErrorData::invalid_params(error.to_string(), None)
+        }
+        _ => GatewayError::Mcp(error).into(),
     }
 }
 

@@ -74,6 +74,14 @@ async fn resources_are_listed_under_namespaced_uris_and_read_back_from_their_ser
         .await
         .expect_err("a namespaced scope has no plain URIs");
     assert_eq!(error_code(plain), Some(ErrorCode::RESOURCE_NOT_FOUND));
+    let absent = client
+        .session
+        .read_resource(ReadResourceRequestParams::new(
+            "switchboard://everything/demo%3A%2F%2Fresource%2Fstatic%2Fdocument%2Fnone.md",
+        ))
+        .await
+        .expect_err("the server has no such resource");
+    assert_eq!(error_code(absent), Some(ErrorCode::RESOURCE_NOT_FOUND));
     let _ = client.session.cancel().await;
 }
 
@@ -182,6 +190,13 @@ async fn prompts_are_named_like_tools_and_get_and_complete_reach_their_server() 
         .await
         .expect("complete a prompt argument");
     assert_eq!(completed.completion.values, vec!["Engineering".to_owned()]);
+
+    let missing = client
+        .session
+        .get_prompt(GetPromptRequestParams::new("mcp__everything__args-prompt"))
+        .await
+        .expect_err("a required argument is missing");
+    assert_eq!(error_code(missing), Some(ErrorCode::INVALID_PARAMS));
 
     let unknown = client
         .session

@@ -1,9 +1,6 @@
 //! Through a view that exports its server unprefixed (`prefix: ""`), URIs, templates and
 //! prompt names are the server's own: the conformance suite reads `test://static-text` by its
 //! exact URI this way.
-//!
-//! Views are stored by the `views` branch; until it is merged `ViewStore` is a stub, so this
-//! test is ignored here (run it with `--run-ignored all` after the merge).
 
 mod content_support;
 
@@ -16,7 +13,6 @@ use serde_json::json;
 use switchboard_core::ViewSpec;
 
 #[tokio::test]
-#[ignore = "needs the views branch's ViewStore"]
 async fn an_unprefixed_view_passes_uris_and_names_unchanged() {
     let harness = Harness::start().await;
     let view: ViewSpec = serde_json::from_value(json!({

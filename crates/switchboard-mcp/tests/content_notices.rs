@@ -76,6 +76,31 @@ async fn templates_completion_subscriptions_and_list_changes_come_from_the_right
         (update.owner, update.server, update.uri.as_str()),
         (owner.clone(), spec.id.clone(), uri)
     );
+    // A new connection (here after a disconnect; also after the server died) is subscribed
+    // again: the server's updates keep coming.
+    pool.disconnect(&owner, &spec.id).await;
+    while updates.try_recv().is_ok() {}
+    pool.call(
+        &owner,
+        &spec,
+        "toggle-subscriber-updates",
+        None,
+        CallOptions::default(),
+    )
+    .await
+    .expect("start updates on the new server process");
+    let update = tokio::time::timeout(PATIENCE, async {
+        loop {
+            match updates.recv().await {
+                Ok(update) => return update,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(closed) => panic!("{closed}"),
+            }
+        }
+    })
+    .await
+    .expect("an update after reconnecting");
+    assert_eq!(update.uri, uri);
     ServerPool::unsubscribe_resource(&pool, &owner, &spec, uri)
         .await
         .expect("unsubscribe");

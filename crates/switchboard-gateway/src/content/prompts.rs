@@ -12,11 +12,11 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
-use switchboard_core::naming::sanitize;
 
-use super::{candidates, selection_of, uri, usable};
+use super::{candidates, passed_through, selection_of, uri, usable};
 use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
+use crate::naming;
 use crate::selection::{SelectedServer, Selection};
 use crate::session::Scope;
 
@@ -27,35 +27,19 @@ struct Exported<'a> {
     prompt: Prompt,
 }
 
-/// The exported name of each `(server, prompt name)`, by the tool naming rules; `None` where
-/// two want one name. After the merge with gw-tools this is their `crate::naming::name_all`:
-///
-/// ```text
-/// let candidates: Vec<naming::Candidate> = wanted.iter().map(|(server, name)| naming::Candidate {
-///     server_id: &server.spec.id.0, server_name: &server.spec.name, tool: name,
-///     prefix: server.prefix.as_deref() }).collect();
-/// naming::name_all(template, &candidates).names
-/// ```
-///
-/// Until then: the same rule without the hashed suffixes for collisions (both are left out).
+/// The exported name of each `(server, prompt name)`, by the tools' naming rules
+/// ([`naming::name_all`]: template or prefix, collisions suffixed by hash).
 fn export_names(template: &str, wanted: &[(&SelectedServer, &str)]) -> Vec<Option<String>> {
-    let names: Vec<String> = wanted
+    let candidates: Vec<naming::Candidate<'_>> = wanted
         .iter()
-        .map(|(server, name)| match server.prefix.as_deref() {
-            Some(prefix) => format!("{prefix}{name}"),
-            None => template
-                .replace("{server}", &sanitize(&server.spec.id.0))
-                .replace("{tool}", &sanitize(name)),
+        .map(|(server, name)| naming::Candidate {
+            server_id: &server.spec.id.0,
+            server_name: &server.spec.name,
+            tool: name,
+            prefix: server.prefix.as_deref(),
         })
         .collect();
-    let mut counts = std::collections::HashMap::<&str, usize>::new();
-    for name in &names {
-        *counts.entry(name.as_str()).or_default() += 1;
-    }
-    names
-        .iter()
-        .map(|name| (counts.get(name.as_str()) == Some(&1)).then(|| name.clone()))
-        .collect()
+    naming::name_all(template, &candidates).names
 }
 
 /// Every prompt of the selection under its exported name; prompts that could not be given
@@ -146,7 +130,7 @@ pub(crate) async fn get_prompt(
         .servers
         .get_prompt(&scope.user.id, &server.spec, &name, request.arguments)
         .await
-        .map_err(GatewayError::from)?;
+        .map_err(passed_through)?;
     for message in &mut result.messages {
         uri::export_block(server, &mut message.content);
     }
@@ -188,7 +172,7 @@ pub(crate) async fn complete(
         .servers
         .complete(&scope.user.id, &server.spec, request)
         .await
-        .map_err(GatewayError::from)?;
+        .map_err(passed_through)?;
     result.result_type = Some(rmcp::model::ResultType::COMPLETE);
     Ok(result)
 }
@@ -239,7 +223,7 @@ mod tests {
     }
 
     #[test]
-    fn prompts_are_named_by_template_or_prefix_and_collisions_get_no_name() {
+    fn prompts_are_named_by_template_or_prefix_and_collisions_are_suffixed() {
         let (a, b, c) = (
             server("a b", None),
             server("b", Some("")),
@@ -254,14 +238,12 @@ mod tests {
                 (&c, "other"),
             ],
         );
-        assert_eq!(
-            names,
-            vec![
-                Some("mcp__a_b__greet_me".to_owned()),
-                None,
-                None,
-                Some("other".to_owned()),
-            ]
-        );
+        assert_eq!(names[0].as_deref(), Some("mcp__a_b__greet_me"));
+        assert_eq!(names[3].as_deref(), Some("other"));
+        for contested in [&names[1], &names[2]] {
+            let name = contested.as_deref().expect("a name of its own");
+            assert!(name.starts_with("greet_") && name != "greet", "{name}");
+        }
+        assert_ne!(names[1], names[2]);
     }
 }

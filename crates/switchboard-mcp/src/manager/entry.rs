@@ -47,6 +47,9 @@ pub(crate) struct Entry {
     changes: (OwnerId, ServerId, broadcast::Sender<StatusChange>),
     /// Where each connection's list changes and resource updates are announced.
     notices: crate::client::Notices,
+    /// The resources subscribed on this server (by its URIs), subscribed again on every new
+    /// connection: a subscription lives in the server's session, which a reconnect replaces.
+    pub(crate) subscriptions: Mutex<std::collections::BTreeSet<String>>,
 }
 
 impl Entry {
@@ -59,6 +62,7 @@ impl Entry {
         Self {
             changes: (owner, server, changes),
             notices,
+            subscriptions: Mutex::default(),
             live: RwLock::new(None),
             connecting: tokio::sync::Mutex::new(()),
             status: watch::Sender::new(ConnectionSnapshot::disconnected()),
@@ -134,6 +138,7 @@ impl Entry {
                     Some(live.conn.details().clone()),
                 );
                 *self.live.write().unwrap_or_else(PoisonError::into_inner) = Some(live.clone());
+                self.resubscribe(&live, config);
                 tokio::spawn(watch_for_death(
                     Arc::downgrade(self),
                     live.clone(),
@@ -152,6 +157,33 @@ impl Entry {
                 Err(error)
             }
         }
+    }
+
+    /// Subscribes the new connection `live` to what the previous one was subscribed to, on a
+    /// task of its own (the caller that connected should not wait for it).
+    fn resubscribe(&self, live: &Live, config: &ManagerConfig) {
+        let uris: Vec<String> = self
+            .subscriptions
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .cloned()
+            .collect();
+        if uris.is_empty() || !live.conn.offers_subscriptions() {
+            return;
+        }
+        let conn = Arc::clone(&live.conn);
+        let limits = crate::connection::CallLimits {
+            idle: config.call_timeout,
+            ceiling: config.call_timeout_ceiling,
+        };
+        tokio::spawn(async move {
+            for uri in uris {
+                if let Err(error) = conn.subscribe(&uri, true, limits).await {
+                    tracing::debug!(error = ?error.to_string(), "could not subscribe again after reconnecting");
+                }
+            }
+        });
     }
 
     /// The failure of an attempt that began after `attempts_seen`, i.e. one this caller

@@ -245,6 +245,17 @@ impl ConnectionManager {
                 live.conn.subscribe(uri, on, limits).await
             })
             .await;
+        if done.is_ok() {
+            let mut subscriptions = entry
+                .subscriptions
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if on {
+                subscriptions.insert(uri.to_owned());
+            } else {
+                subscriptions.remove(uri);
+            }
+        }
         clean(done, spec)
     }
 
