@@ -93,10 +93,8 @@ impl InFlight {
     /// that guess.
     pub(crate) fn requester(&self, origin: Option<&RequestId>) -> Option<Requester> {
         let calls = self.lock();
-        if let Some(id) = origin {
-            if let Some(requester) = calls.get(id) {
-                return requester.clone();
-            }
+        if let Some(requester) = origin.and_then(|id| calls.get(id)) {
+            return requester.clone();
         }
         let mut able = calls.values().flatten();
         match (able.next(), able.next()) {
