@@ -24,7 +24,7 @@ pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
 pub use locale::{Locale, UnknownLocale};
 pub use naming::NameTable;
 pub use spec::{Auth, MASK, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};
-pub use tool::{ToolAnnotations, ToolInfo};
+pub use tool::{ToolAnnotations, ToolIcon, ToolInfo};
 pub use tool_call::{ToolCallRecord, ToolCallStatus};
 pub use view::{ViewServer, ViewSpec};
 pub use tool_node::{

@@ -49,4 +49,56 @@ pub struct ToolInfo {
     pub output_schema: Option<Map<String, Value>>,
     #[serde(default)]
     pub annotations: ToolAnnotations,
+    /// Icons the server gave the tool (MCP `Tool.icons`), for clients that show them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<ToolIcon>,
+}
+
+/// An icon of a tool (MCP `Icon`): a URI (often a `data:` URI) and what it suits.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ToolIcon {
+    pub src: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// `WxH` sizes (`48x48`) or `any`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<Vec<String>>,
+    /// `light` or `dark`; absent: any theme.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn icons_round_trip_and_may_be_absent() {
+        // As a node of an older version sends it (ToolInfo crosses the gRPC wire as JSON).
+        let old: ToolInfo = serde_json::from_value(serde_json::json!({
+            "serverId": "s", "name": "t", "inputSchema": {}
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(old.icons.is_empty());
+        assert!(serde_json::to_value(&old).is_ok_and(|v| v.get("icons").is_none()));
+
+        let with_icons = ToolInfo {
+            icons: vec![ToolIcon {
+                src: "data:,".into(),
+                mime_type: Some("image/png".into()),
+                sizes: Some(vec!["16x16".into()]),
+                theme: Some("dark".into()),
+            }],
+            ..old
+        };
+        let json = serde_json::to_value(&with_icons).unwrap_or_default();
+        assert_eq!(
+            json["icons"],
+            serde_json::json!([{"src": "data:,", "mimeType": "image/png", "sizes": ["16x16"], "theme": "dark"}])
+        );
+        let back: ToolInfo = serde_json::from_value(json).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, with_icons);
+    }
 }

@@ -227,6 +227,7 @@ impl Case {
             input_schema: self.schema(),
             output_schema: None,
             annotations: Default::default(),
+            icons: Vec::new(),
         }
     }
 

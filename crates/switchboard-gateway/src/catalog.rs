@@ -1,2 +1,433 @@
 //! The exported tools of a selection, with the table from exported names back to
 //! (server, tool).
+//!
+//! `tools/list` builds the catalog afresh each time from the pool's tool lists (which the pool
+//! caches, and drops when a server says its list changed), so a client re-listing after
+//! `notifications/tools/list_changed` sees the change. The catalog is then kept per (person,
+//! view) for calls, the hot path, which must not list every server: a call resolves its name
+//! in the kept catalog while the selection it was built from is unchanged (a fingerprint of
+//! the servers' specs, tool sets and prefixes, read from the store on every request) and for
+//! [`CALL_FRESH_FOR`] at most, and builds a new one when the name is unknown to a catalog
+//! older than [`FRESH_FOR`]. A kept catalog never makes a tool callable that should not be:
+//! the server and tool are checked against the selection read for that very call, and the
+//! tool-call service checks the server's current tool list and switched-off tools again.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{Icon, IconTheme, Tool, ToolAnnotations as McpAnnotations};
+use switchboard_core::{
+    OwnerId, ServerId, ServerSpec, ToolAnnotations, ToolIcon, ToolInfo, ViewSpec,
+};
+use switchboard_mcp::{ServerPool, ServerTools};
+use switchboard_store::User;
+
+use crate::error::GatewayError;
+use crate::gateway::Gateway;
+use crate::naming::{Candidate, Collision, name_all};
+use crate::selection::Selection;
+use crate::session::Scope;
+
+/// A call naming a tool unknown to a catalog younger than this is refused without listing
+/// the servers again (so unknown names cannot make every call list them).
+pub(crate) const FRESH_FOR: Duration = Duration::from_secs(2);
+/// How long a call resolves names in a catalog that knows them.
+pub(crate) const CALL_FRESH_FOR: Duration = Duration::from_secs(60);
+
+/// Where an exported name leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub server: ServerId,
+    /// The tool's own name on the server.
+    pub tool: String,
+}
+
+/// The tools a scope sees, under their exported names.
+#[derive(Debug, Default)]
+pub(crate) struct Catalog {
+    /// As `tools/list` answers, sorted by exported name.
+    pub tools: Vec<Tool>,
+    by_name: HashMap<String, Target>,
+    pub collisions: Vec<Collision>,
+}
+
+impl Catalog {
+    /// Lists the selection's servers (a server whose listing fails is left out and logged).
+    pub(crate) async fn list(
+        servers: &dyn ServerPool,
+        owner: &OwnerId,
+        selection: &Selection,
+        template: &str,
+    ) -> Catalog {
+        let specs: Vec<ServerSpec> = selection
+            .servers
+            .iter()
+            .map(|s| ServerSpec::clone(&s.spec))
+            .collect();
+        let listed = servers.tools(owner, &specs).await;
+        Catalog::build(selection, &listed, template)
+    }
+
+    /// The catalog of `selection` given its servers' listings.
+    pub(crate) fn build(selection: &Selection, listed: &[ServerTools], template: &str) -> Catalog {
+        let mut offered: Vec<(&ServerSpec, &ToolInfo, Option<&str>)> = Vec::new();
+        for selected in &selection.servers {
+            let Some((_, result)) = listed.iter().find(|(spec, _)| spec.id == selected.spec.id)
+            else {
+                continue;
+            };
+            match result {
+                Ok(tools) => offered.extend(
+                    tools
+                        .iter()
+                        .filter(|tool| selected.offers(&tool.name))
+                        .map(|tool| (selected.spec.as_ref(), tool, selected.prefix.as_deref())),
+                ),
+                Err(error) => tracing::warn!(
+                    server = %selected.spec.id.0,
+                    %error,
+                    "gateway: a server's tools could not be listed; it is left out"
+                ),
+            }
+        }
+        let candidates: Vec<Candidate<'_>> = offered
+            .iter()
+            .map(|(spec, tool, prefix)| Candidate {
+                server_id: &spec.id.0,
+                server_name: &spec.name,
+                tool: &tool.name,
+                prefix: *prefix,
+            })
+            .collect();
+        let names = name_all(template, &candidates);
+        let mut catalog = Catalog {
+            collisions: names.collisions,
+            ..Catalog::default()
+        };
+        for ((spec, info, _), name) in offered.iter().zip(names.names) {
+            let Some(name) = name else { continue };
+            catalog.tools.push(exported_tool(name.clone(), info));
+            catalog.by_name.insert(
+                name,
+                Target {
+                    server: spec.id.clone(),
+                    tool: info.name.clone(),
+                },
+            );
+        }
+        catalog.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        catalog
+    }
+
+    pub(crate) fn resolve(&self, name: &str) -> Option<&Target> {
+        self.by_name.get(name)
+    }
+}
+
+/// The tool as the gateway offers it: the server's, under `name`.
+fn exported_tool(name: String, info: &ToolInfo) -> Tool {
+    let mut tool = Tool::new_with_raw(
+        name,
+        info.description.clone().map(Into::into),
+        Arc::new(info.input_schema.clone()),
+    );
+    tool.title = info.title.clone();
+    tool.output_schema = info.output_schema.clone().map(Arc::new);
+    tool.annotations = mcp_annotations(&info.annotations);
+    if !info.icons.is_empty() {
+        tool.icons = Some(info.icons.iter().map(mcp_icon).collect());
+    }
+    tool
+}
+
+fn mcp_annotations(annotations: &ToolAnnotations) -> Option<McpAnnotations> {
+    if *annotations == ToolAnnotations::default() {
+        return None;
+    }
+    let mut out = McpAnnotations::default();
+    out.title = annotations.title.clone();
+    out.read_only_hint = annotations.read_only_hint;
+    out.destructive_hint = annotations.destructive_hint;
+    out.idempotent_hint = annotations.idempotent_hint;
+    out.open_world_hint = annotations.open_world_hint;
+    Some(out)
+}
+
+fn mcp_icon(icon: &ToolIcon) -> Icon {
+    let mut out = Icon::new(icon.src.clone());
+    out.mime_type = icon.mime_type.clone();
+    out.sizes = icon.sizes.clone();
+    out.theme = match icon.theme.as_deref() {
+        Some("light") => Some(IconTheme::Light),
+        Some("dark") => Some(IconTheme::Dark),
+        _ => None,
+    };
+    out
+}
+
+/// What a catalog was built from: changes whenever a server is edited, switched on or off,
+/// has a tool switched off, or the view changes what it selects or how it names.
+pub(crate) fn fingerprint(selection: &Selection, template: &str) -> u64 {
+    /// Feeds serialized bytes straight into the hasher (no buffer per call).
+    struct Feed<'a>(&'a mut DefaultHasher);
+    impl std::io::Write for Feed<'_> {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.write(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut hasher = DefaultHasher::new();
+    template.hash(&mut hasher);
+    for server in &selection.servers {
+        // A spec always serializes; were it not to, the error hashes as a marker and the
+        // catalog is simply rebuilt more often.
+        if serde_json::to_writer(Feed(&mut hasher), server.spec.as_ref()).is_err() {
+            0xdead_u32.hash(&mut hasher);
+        }
+        server.tools.hash(&mut hasher);
+        server.prefix.hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// Catalogs kept per (person, view).
+#[derive(Debug, Default)]
+pub(crate) struct Catalogs {
+    entries: Mutex<HashMap<(OwnerId, Option<String>), Cached>>,
+}
+
+#[derive(Debug)]
+struct Cached {
+    fingerprint: u64,
+    built: Instant,
+    catalog: Arc<Catalog>,
+}
+
+type Key = (OwnerId, Option<String>);
+
+impl Catalogs {
+    /// The kept catalog built from this fingerprint, and its age.
+    fn kept(&self, key: &Key, fingerprint: u64) -> Option<(Arc<Catalog>, Duration)> {
+        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        let cached = entries.get(key)?;
+        (cached.fingerprint == fingerprint)
+            .then(|| (Arc::clone(&cached.catalog), cached.built.elapsed()))
+    }
+
+    /// Keeps `catalog` for calls, and logs the collisions the previous one did not have (so a
+    /// lasting collision is logged once, not on every listing).
+    fn keep(&self, key: Key, fingerprint: u64, catalog: Arc<Catalog>) {
+        let previous = {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            // Old entries of people who stopped calling are dropped when the map is swept.
+            if entries.len() > 4096 {
+                entries.retain(|_, cached| cached.built.elapsed() < CALL_FRESH_FOR);
+            }
+            entries.insert(
+                key.clone(),
+                Cached {
+                    fingerprint,
+                    built: Instant::now(),
+                    catalog: Arc::clone(&catalog),
+                },
+            )
+        };
+        let known = previous.map(|p| Arc::clone(&p.catalog)).unwrap_or_default();
+        for collision in &catalog.collisions {
+            if !known.collisions.contains(collision) {
+                tracing::warn!(
+                    owner = %key.0.0,
+                    view = ?key.1,
+                    name = %collision.name,
+                    tools = ?collision.tools,
+                    "gateway: exported tool names collide; each is offered under a suffixed name"
+                );
+            }
+        }
+    }
+
+    /// Every catalog of `owner` is built again on its next use.
+    pub(crate) fn forget_owner(&self, owner: &OwnerId) {
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        entries.retain(|(who, _), _| who != owner);
+    }
+}
+
+impl Gateway {
+    /// What `scope` sees now, and its catalog built now from the pool's tool lists (and kept
+    /// for calls).
+    pub(crate) async fn exports(
+        &self,
+        scope: &Scope,
+    ) -> Result<(Selection, Arc<Catalog>), GatewayError> {
+        let selection = Selection::of(self.store.as_ref(), scope).await?;
+        let print = fingerprint(&selection, &self.config.name_template);
+        let key = (scope.user.id.clone(), scope.view.clone());
+        let catalog = self.build(scope, &selection, key, print).await;
+        Ok((selection, catalog))
+    }
+
+    /// What `scope` sees now, and where the exported `name` leads in it (see the module docs
+    /// for how old a catalog a call may use).
+    pub(crate) async fn export_of(
+        &self,
+        scope: &Scope,
+        name: &str,
+    ) -> Result<(Selection, Option<Target>), GatewayError> {
+        let selection = Selection::of(self.store.as_ref(), scope).await?;
+        let print = fingerprint(&selection, &self.config.name_template);
+        let key = (scope.user.id.clone(), scope.view.clone());
+        if let Some((catalog, age)) = self.catalogs.kept(&key, print) {
+            match catalog.resolve(name) {
+                Some(target) if age < CALL_FRESH_FOR => {
+                    return Ok((selection, Some(target.clone())));
+                }
+                None if age < FRESH_FOR => return Ok((selection, None)),
+                _ => {}
+            }
+        }
+        let catalog = self.build(scope, &selection, key, print).await;
+        let target = catalog.resolve(name).cloned();
+        Ok((selection, target))
+    }
+
+    async fn build(
+        &self,
+        scope: &Scope,
+        selection: &Selection,
+        key: Key,
+        print: u64,
+    ) -> Arc<Catalog> {
+        let template = &self.config.name_template;
+        let catalog = Arc::new(
+            Catalog::list(self.servers.as_ref(), &scope.user.id, selection, template).await,
+        );
+        self.catalogs.keep(key, print, Arc::clone(&catalog));
+        catalog
+    }
+
+    /// The exported names that several tools of `spec` (a view of `user`'s, perhaps not saved
+    /// yet) would want, with the tools wanting each, from the servers' current tool lists. A
+    /// view is refused when this is not empty; for a saved view, the same collisions are
+    /// logged and resolved by suffixing (see [`crate::naming`]).
+    pub async fn view_collisions(
+        &self,
+        user: &User,
+        spec: &ViewSpec,
+    ) -> Result<Vec<Collision>, GatewayError> {
+        let scope = Scope {
+            user: user.clone(),
+            view: Some(spec.name.clone()),
+        };
+        let specs = self.store.connection_specs(&user.id).await?;
+        let selection = Selection::of_view(self.store.as_ref(), &scope, spec, specs).await?;
+        let catalog = Catalog::list(
+            self.servers.as_ref(),
+            &user.id,
+            &selection,
+            &self.config.name_template,
+        )
+        .await;
+        Ok(catalog.collisions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::selection::SelectedServer;
+    use switchboard_mcp::McpError;
+
+    fn spec(name: &str) -> ServerSpec {
+        ServerSpec::stdio(name, "cmd", Vec::<String>::new())
+    }
+
+    fn tool(server: &ServerSpec, name: &str) -> ToolInfo {
+        serde_json::from_value(serde_json::json!({
+            "serverId": server.id.0,
+            "name": name,
+            "title": format!("{name} title"),
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true},
+            "icons": [{"src": "data:,", "theme": "dark"}],
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn selected(spec: &ServerSpec, tools: Option<&[&str]>, prefix: Option<&str>) -> SelectedServer {
+        SelectedServer {
+            spec: Arc::new(spec.clone()),
+            tools: tools.map(|t| t.iter().map(|s| (*s).to_owned()).collect()),
+            prefix: prefix.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_view_selects_tools_names_them_and_skips_a_failing_server() {
+        let (a, b, down) = (spec("a"), spec("b"), spec("down"));
+        let selection = Selection {
+            servers: vec![
+                selected(&a, Some(&["echo"]), Some("")),
+                selected(&b, None, Some("b.")),
+                selected(&down, None, None),
+            ],
+        };
+        let listed: Vec<ServerTools> = vec![
+            (
+                a.clone(),
+                Ok(Arc::new(vec![tool(&a, "echo"), tool(&a, "hidden")])),
+            ),
+            (b.clone(), Ok(Arc::new(vec![tool(&b, "echo")]))),
+            (
+                down.clone(),
+                Err(McpError::ConnectionLost {
+                    server: "down".into(),
+                }),
+            ),
+        ];
+        let catalog = Catalog::build(&selection, &listed, crate::naming::DEFAULT_TEMPLATE);
+        let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_ref()).collect();
+        assert_eq!(names, ["b.echo", "echo"]);
+        assert_eq!(
+            catalog.resolve("echo"),
+            Some(&Target {
+                server: a.id.clone(),
+                tool: "echo".into()
+            })
+        );
+        assert_eq!(catalog.resolve("hidden"), None);
+        assert_eq!(catalog.resolve("mcp__a__hidden"), None);
+        let echo = &catalog.tools[1];
+        assert_eq!(echo.title.as_deref(), Some("echo title"));
+        assert!(echo.output_schema.is_some());
+        assert_eq!(
+            echo.annotations.as_ref().and_then(|a| a.read_only_hint),
+            Some(true)
+        );
+        let icons = echo.icons.as_deref().unwrap_or_default();
+        assert_eq!(icons.len(), 1);
+        assert_eq!(icons[0].theme, Some(IconTheme::Dark));
+        assert!(catalog.collisions.is_empty());
+    }
+
+    #[test]
+    fn the_fingerprint_follows_what_the_catalog_depends_on() {
+        let a = spec("a");
+        let of = |spec: &ServerSpec, prefix: Option<&str>| Selection {
+            servers: vec![selected(spec, None, prefix)],
+        };
+        let base = fingerprint(&of(&a, None), "t{tool}");
+        assert_eq!(base, fingerprint(&of(&a, None), "t{tool}"));
+        assert_ne!(base, fingerprint(&of(&a, Some("")), "t{tool}"));
+        assert_ne!(base, fingerprint(&of(&a, None), "u{tool}"));
+        let mut disabled = a.clone();
+        disabled.disabled_tools.insert("echo".into());
+        assert_ne!(base, fingerprint(&of(&disabled, None), "t{tool}"));
+    }
+}

@@ -17,10 +17,30 @@ pub struct GatewayConfig {
 impl Default for GatewayConfig {
     fn default() -> Self {
         Self {
-            name_template: "mcp__{server}__{tool}".to_owned(),
+            name_template: crate::naming::DEFAULT_TEMPLATE.to_owned(),
             unapproved: Unapproved::Refuse,
         }
     }
+}
+
+impl GatewayConfig {
+    /// Whether the settings can be used: the name template must hold `{tool}` (else every
+    /// tool of a server would get one name).
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        if self.name_template.contains("{tool}") {
+            Ok(())
+        } else {
+            Err(ConfigError::TemplateWithoutTool(self.name_template.clone()))
+        }
+    }
+}
+
+/// Why `[gateway]` settings cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    #[error("gateway.name_template {0:?} must contain {{tool}}")]
+    TemplateWithoutTool(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,4 +50,22 @@ pub enum Unapproved {
     Refuse,
     /// Run it.
     Run,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_must_name_the_tool() {
+        assert_eq!(GatewayConfig::default().validate(), Ok(()));
+        let config = GatewayConfig {
+            name_template: "{server}".into(),
+            ..GatewayConfig::default()
+        };
+        assert_eq!(
+            config.validate(),
+            Err(ConfigError::TemplateWithoutTool("{server}".into()))
+        );
+    }
 }

@@ -22,9 +22,10 @@ mod session;
 mod tools;
 
 pub use changes::ChangeHub;
-pub use config::{GatewayConfig, Unapproved};
+pub use config::{ConfigError, GatewayConfig, Unapproved};
 pub use error::GatewayError;
 pub use gateway::{Gateway, GatewayDeps};
 pub use handler::GatewayHandler;
+pub use naming::Collision;
 pub use selection::{SelectedServer, Selection};
 pub use session::Scope;

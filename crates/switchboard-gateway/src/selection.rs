@@ -58,7 +58,7 @@ impl Selection {
         Self::of_view(store, scope, &view, specs).await
     }
 
-    async fn of_view(
+    pub(crate) async fn of_view(
         store: &dyn Store,
         scope: &Scope,
         view: &ViewSpec,

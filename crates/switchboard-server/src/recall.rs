@@ -217,6 +217,7 @@ mod tests {
             input_schema,
             output_schema: None,
             annotations: ToolAnnotations::default(),
+            icons: Vec::new(),
         }
     }
 

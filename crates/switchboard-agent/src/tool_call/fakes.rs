@@ -214,6 +214,7 @@ pub(crate) fn tool(spec: &ServerSpec, name: &str, schema: Value, repeatable: boo
             idempotent_hint: repeatable.then_some(true),
             ..ToolAnnotations::default()
         },
+        icons: Vec::new(),
     }
 }
 

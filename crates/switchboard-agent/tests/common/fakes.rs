@@ -141,6 +141,7 @@ pub fn echo_tool() -> ToolInfo {
         .unwrap(),
         output_schema: None,
         annotations: Default::default(),
+        icons: Vec::new(),
     }
 }
 

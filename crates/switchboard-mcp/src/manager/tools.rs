@@ -3,8 +3,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rmcp::model::Tool;
-use switchboard_core::{ServerId, ToolAnnotations, ToolInfo};
+use rmcp::model::{Icon, IconTheme, Tool};
+use switchboard_core::{ServerId, ToolAnnotations, ToolIcon, ToolInfo};
 
 /// A tool list as fetched from one connection instance.
 #[derive(Debug, Clone)]
@@ -52,5 +52,24 @@ pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
         input_schema: Arc::unwrap_or_clone(tool.input_schema),
         output_schema: tool.output_schema.map(Arc::unwrap_or_clone),
         annotations,
+        icons: tool
+            .icons
+            .unwrap_or_default()
+            .into_iter()
+            .map(tool_icon)
+            .collect(),
+    }
+}
+
+fn tool_icon(icon: Icon) -> ToolIcon {
+    ToolIcon {
+        theme: icon.theme.and_then(|theme| match theme {
+            IconTheme::Light => Some("light".to_owned()),
+            IconTheme::Dark => Some("dark".to_owned()),
+            _ => None,
+        }),
+        src: icon.src,
+        mime_type: icon.mime_type,
+        sizes: icon.sizes,
     }
 }

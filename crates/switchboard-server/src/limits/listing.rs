@@ -237,6 +237,7 @@ mod tests {
                                 input_schema: serde_json::Map::new(),
                                 output_schema: None,
                                 annotations: ToolAnnotations::default(),
+                                icons: Vec::new(),
                             })
                             .collect();
                         (spec.clone(), Ok(Arc::new(tools)))

@@ -76,6 +76,7 @@ fn tool(name: &str, schema: Value) -> ToolInfo {
         input_schema: object(schema),
         output_schema: None,
         annotations: Default::default(),
+        icons: Vec::new(),
     }
 }
 
