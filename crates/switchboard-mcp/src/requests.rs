@@ -161,8 +161,9 @@ mod tests {
     use super::*;
     use rmcp::model::NumberOrString;
 
+    /// Told apart by its `Debug` text.
     #[derive(Debug)]
-    struct Named(&'static str);
+    struct Named(#[allow(dead_code)] &'static str);
 
     impl ServerRequests for Named {
         fn elicit(
