@@ -173,12 +173,12 @@ impl SwitchboardClient {
 
 impl SwitchboardClient {
     /// Who answers a request the server sent: the requester of the call it came during.
-    fn requester(&self, context: &RequestContext<RoleClient>) -> Option<crate::Requester> {
+    async fn requester(&self, context: &RequestContext<RoleClient>) -> Option<crate::Requester> {
         let origin = match context.extensions.get::<InboundStreamOrigin>() {
             Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
             _ => None,
         };
-        self.events.calls.requester(origin)
+        self.events.calls.requester(origin).await
     }
 }
 
@@ -199,7 +199,7 @@ impl ClientHandler for SwitchboardClient {
         request: ElicitRequestParams,
         context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        match self.requester(&context) {
+        match self.requester(&context).await {
             Some(requester) => requester.elicit(request).await,
             None => {
                 tracing::debug!(server = %self.server, "elicitation declined: no one to ask");
@@ -213,7 +213,7 @@ impl ClientHandler for SwitchboardClient {
         params: CreateMessageRequestParams,
         context: RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, ErrorData> {
-        match self.requester(&context) {
+        match self.requester(&context).await {
             Some(requester) => requester.sample(params).await,
             None => Err(crate::requests::no_sampler()),
         }

@@ -67,7 +67,14 @@ pub(crate) fn no_sampler() -> ErrorData {
 #[derive(Debug, Default)]
 pub(crate) struct InFlight {
     calls: Mutex<HashMap<RequestId, Option<Requester>>>,
+    /// Told of every call that enters.
+    entered: tokio::sync::Notify,
 }
+
+/// How long a server's request waits for the call it came during to be registered. rmcp hands
+/// out a request's id only once the request is queued for the transport, and a loaded machine
+/// may run the server's answer before the caller's task registers the call.
+const REGISTRATION_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl InFlight {
     /// Registers a call until the returned guard is dropped.
@@ -77,6 +84,7 @@ impl InFlight {
         requester: Option<Requester>,
     ) -> InFlightGuard {
         self.lock().insert(id.clone(), requester);
+        self.entered.notify_waiters();
         InFlightGuard {
             calls: Arc::clone(self),
             id,
@@ -84,30 +92,56 @@ impl InFlight {
     }
 
     /// Who answers a request that came during the call `origin` (when the transport knows),
-    /// or during whichever call is in flight.
-    ///
+    /// or during whichever call is in flight; waits a little for a call not yet registered.
+    pub(crate) async fn requester(&self, origin: Option<&RequestId>) -> Option<Requester> {
+        let deadline = tokio::time::Instant::now() + REGISTRATION_WAIT;
+        loop {
+            let entered = self.entered.notified();
+            tokio::pin!(entered);
+            entered.as_mut().enable();
+            match self.lookup(origin) {
+                Lookup::Found(requester) => return requester,
+                Lookup::NotYet => {
+                    if tokio::time::timeout_at(deadline, entered).await.is_err() {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
     /// Without an origin, exactly one call with a requester → that one. Several → none: the
     /// connection is one person's, but the calls may come from different clients (two
     /// editors, a view and the whole set), and a question shown in the wrong one would have
     /// its answer taken for another call's; a refusal the tool can handle is better than
     /// that guess.
-    pub(crate) fn requester(&self, origin: Option<&RequestId>) -> Option<Requester> {
+    fn lookup(&self, origin: Option<&RequestId>) -> Lookup {
         let calls = self.lock();
         if let Some(id) = origin {
-            if let Some(requester) = calls.get(id) {
-                return requester.clone();
-            }
+            return match calls.get(id) {
+                Some(requester) => Lookup::Found(requester.clone()),
+                None => Lookup::NotYet,
+            };
+        }
+        if calls.is_empty() {
+            return Lookup::NotYet;
         }
         let mut able = calls.values().flatten();
-        match (able.next(), able.next()) {
+        Lookup::Found(match (able.next(), able.next()) {
             (Some(only), None) => Some(Arc::clone(only)),
             _ => None,
-        }
+        })
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<RequestId, Option<Requester>>> {
         self.calls.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+enum Lookup {
+    Found(Option<Requester>),
+    /// The call it came during is not registered (yet).
+    NotYet,
 }
 
 /// Removes a call from [`InFlight`] when it ends.
@@ -127,8 +161,9 @@ mod tests {
     use super::*;
     use rmcp::model::NumberOrString;
 
+    /// Told apart by its `Debug` text.
     #[derive(Debug)]
-    struct Named(&'static str);
+    struct Named(#[allow(dead_code)] &'static str);
 
     impl ServerRequests for Named {
         fn elicit(
@@ -149,25 +184,44 @@ mod tests {
         requester.map(|r| format!("{r:?}"))
     }
 
-    #[test]
-    fn the_origin_wins_then_the_only_able_call_then_no_one() {
+    #[tokio::test(start_paused = true)]
+    async fn the_origin_wins_then_the_only_able_call_then_no_one() {
         let calls = Arc::new(InFlight::default());
         let one = NumberOrString::Number(1);
         let two = NumberOrString::Number(2);
         let three = NumberOrString::Number(3);
         let agent = calls.enter(one.clone(), None);
-        assert_eq!(name(calls.requester(None)), None);
+        assert_eq!(name(calls.requester(None).await), None);
         let a = calls.enter(two.clone(), Some(Arc::new(Named("a"))));
         // The agent's own call is not answered by another's client.
-        assert_eq!(name(calls.requester(Some(&one))), None);
-        assert_eq!(name(calls.requester(None)).as_deref(), Some("Named(\"a\")"));
-        let b = calls.enter(three.clone(), Some(Arc::new(Named("b"))));
-        assert_eq!(name(calls.requester(None)), None, "several: no guess");
+        assert_eq!(name(calls.requester(Some(&one)).await), None);
         assert_eq!(
-            name(calls.requester(Some(&three))).as_deref(),
+            name(calls.requester(None).await).as_deref(),
+            Some("Named(\"a\")")
+        );
+        let b = calls.enter(three.clone(), Some(Arc::new(Named("b"))));
+        assert_eq!(name(calls.requester(None).await), None, "several: no guess");
+        assert_eq!(
+            name(calls.requester(Some(&three)).await).as_deref(),
             Some("Named(\"b\")")
         );
         drop((a, b, agent));
         assert!(calls.lock().is_empty());
+        // Nothing in flight, and nothing comes: nobody, after a while.
+        assert_eq!(name(calls.requester(None).await), None);
+    }
+
+    #[tokio::test]
+    async fn a_request_that_outruns_its_call_waits_for_it_to_be_registered() {
+        let calls = Arc::new(InFlight::default());
+        let id = NumberOrString::Number(7);
+        let asked = tokio::spawn({
+            let calls = Arc::clone(&calls);
+            let id = id.clone();
+            async move { name(calls.requester(Some(&id)).await) }
+        });
+        tokio::task::yield_now().await;
+        let _call = calls.enter(id, Some(Arc::new(Named("late"))));
+        assert_eq!(asked.await.unwrap().as_deref(), Some("Named(\"late\")"));
     }
 }
