@@ -343,7 +343,7 @@ fn shown_arguments(spec: &ServerSpec, arguments: Option<&JsonObject>) -> Option<
     let redactor = spec.redactor();
     let mut shown = String::new();
     for (key, value) in arguments {
-        let key = serde_json::to_string(key).unwrap_or_default();
+        let key = redactor.redact(&serde_json::to_string(key).unwrap_or_default());
         let value = redactor.redact(&serde_json::to_string(value).unwrap_or_default());
         let length = value.chars().count();
         shown.push_str(&key);

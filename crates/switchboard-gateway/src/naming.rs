@@ -124,7 +124,8 @@ pub(crate) fn name_all(template: &str, candidates: &[Candidate<'_>]) -> Names {
         .iter()
         .zip(candidates)
         .map(|(name, c)| {
-            let ok = is_valid_name(name);
+            // Template names are built from sanitized parts; a prefix keeps the raw name.
+            let ok = c.prefix.is_none() || is_valid_name(name);
             if !ok {
                 tracing::warn!(
                     server = c.server_name,
