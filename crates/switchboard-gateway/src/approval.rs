@@ -43,8 +43,16 @@ use crate::session::Scope;
 pub(crate) const INPUT_KEY: &str = "switchboard_approval";
 /// How long a sealed approval state is accepted.
 const STATE_TTL_SECS: u64 = 600;
-/// The most characters of arguments shown in the question.
-const MAX_SHOWN: usize = 2000;
+/// JSON-RPC's "request cancelled" (MCP defines none; this is the code LSP and others use).
+const REQUEST_CANCELLED: rmcp::model::ErrorCode = rmcp::model::ErrorCode(-32800);
+/// The most characters of one argument's value shown in the question (the rest is cut, and
+/// the question says how much).
+const MAX_VALUE_SHOWN: usize = 300;
+/// The most characters of the whole question. Every argument's name is always shown, so a
+/// call whose arguments cannot be shown within this is refused rather than half shown.
+const MAX_QUESTION: usize = 8000;
+/// The most characters of an upstream tool's name quoted in the question.
+const MAX_NAME_SHOWN: usize = 128;
 
 /// The per-process key sealing approval state handed to stateless clients. A restart makes
 /// pending states invalid, which only means the person is asked again.
@@ -73,7 +81,12 @@ struct Sealed {
     phase: Phase,
     owner: String,
     view: Option<String>,
+    /// The exported name the client called.
     tool: String,
+    /// The server and upstream tool that name resolved to when approval was given: a retry
+    /// that now resolves elsewhere (the view or names changed) is not approved.
+    server: String,
+    upstream: String,
     arguments: String,
     issued: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -86,11 +99,11 @@ fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// A digest of the arguments the approval was given for.
+/// A digest of the arguments the approval was given for; missing arguments are `{}`, as the
+/// call runs with them.
 fn digest(arguments: Option<&JsonObject>) -> String {
-    let bytes = arguments
-        .map(|a| serde_json::to_vec(a).unwrap_or_default())
-        .unwrap_or_default();
+    let empty = JsonObject::new();
+    let bytes = serde_json::to_vec(arguments.unwrap_or(&empty)).unwrap_or_default();
     Sha256::digest(&bytes)
         .iter()
         .take(16)
@@ -112,6 +125,7 @@ impl Approvals {
         &self,
         phase: Phase,
         scope: &Scope,
+        target: Target<'_>,
         params: &CallToolRequestParams,
         inner: Option<String>,
     ) -> Result<String, ErrorData> {
@@ -120,6 +134,8 @@ impl Approvals {
             owner: scope.user.id.0.clone(),
             view: scope.view.clone(),
             tool: params.name.to_string(),
+            server: target.server.to_owned(),
+            upstream: target.tool.to_owned(),
             arguments: digest(params.arguments.as_ref()),
             issued: now_secs(),
             inner,
@@ -130,11 +146,19 @@ impl Approvals {
     }
 
     /// The state if this process sealed it for this very call and it has not expired.
-    fn open(&self, state: &str, scope: &Scope, params: &CallToolRequestParams) -> Option<Sealed> {
+    fn open(
+        &self,
+        state: &str,
+        scope: &Scope,
+        target: Target<'_>,
+        params: &CallToolRequestParams,
+    ) -> Option<Sealed> {
         let sealed: Sealed = self.codec.open_json(state).ok()?;
         let fits = sealed.owner == scope.user.id.0
             && sealed.view == scope.view
             && sealed.tool == params.name
+            && sealed.server == target.server
+            && sealed.upstream == target.tool
             && sealed.arguments == digest(params.arguments.as_ref())
             && now_secs().saturating_sub(sealed.issued) <= STATE_TTL_SECS;
         fits.then_some(sealed)
@@ -145,13 +169,21 @@ impl Approvals {
     pub(crate) fn carry(
         &self,
         scope: &Scope,
+        target: Target<'_>,
         params: &CallToolRequestParams,
         mut result: InputRequiredResult,
     ) -> Result<InputRequiredResult, ErrorData> {
         let inner = result.request_state.take();
-        result.request_state = Some(self.seal(Phase::Approved, scope, params, inner)?);
+        result.request_state = Some(self.seal(Phase::Approved, scope, target, params, inner)?);
         Ok(result)
     }
+}
+
+/// The server id and upstream tool name an exported name resolved to.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Target<'a> {
+    pub server: &'a str,
+    pub tool: &'a str,
 }
 
 /// What to do with a call.
@@ -179,8 +211,12 @@ pub(crate) async fn decide(
         return Ok(Verdict::Run { sealed: false });
     }
     let approvals = &handler.gateway.approvals;
+    let target = Target {
+        server: &spec.id.0,
+        tool,
+    };
     if let Some(state) = params.request_state.take() {
-        let Some(sealed) = approvals.open(&state, scope, params) else {
+        let Some(sealed) = approvals.open(&state, scope, target, params) else {
             return Err(ErrorData::invalid_params(
                 "requestState was not issued by this gateway for this call, or has expired; \
                  call the tool again without it",
@@ -203,14 +239,18 @@ pub(crate) async fn decide(
         });
     }
     if !can_elicit(context) {
-        return Ok(match handler.gateway.config.unapproved {
-            Unapproved::Refuse => Verdict::Answer(needs_approval(spec, tool)),
-            Unapproved::Run => Verdict::Run { sealed: false },
-        });
+        return Ok(unasked(
+            handler.gateway.config.unapproved,
+            stateless(context),
+            spec,
+            tool,
+        ));
     }
-    let question = question(spec, tool, params.arguments.as_ref());
+    let Some(question) = question(spec, tool, params.arguments.as_ref()) else {
+        return Ok(Verdict::Answer(too_large(spec, tool)));
+    };
     if stateless(context) {
-        let state = approvals.seal(Phase::Asked, scope, params, None)?;
+        let state = approvals.seal(Phase::Asked, scope, target, params, None)?;
         let mut requests = InputRequests::new();
         requests.insert(
             INPUT_KEY.to_owned(),
@@ -222,7 +262,7 @@ pub(crate) async fn decide(
     let answer = tokio::select! {
         answer = context.peer.create_elicitation(question) => answer,
         () = context.ct.cancelled() => {
-            return Err(ErrorData::internal_error("the call was cancelled", None));
+            return Err(ErrorData::new(REQUEST_CANCELLED, "the call was cancelled", None));
         }
     };
     Ok(match answer {
@@ -231,12 +271,22 @@ pub(crate) async fn decide(
         Err(error) => {
             tracing::warn!(%error, "gateway: asking the client for approval failed");
             Verdict::Answer(tool_error(format!(
-                "The tool `{tool}` of the server `{}` needs approval, and the client could not \
-                 be asked.",
-                spec.name
+                "The tool {} of the server {} needs approval, and the client could not be asked.",
+                quoted(tool),
+                quoted(&spec.name)
             )))
         }
     })
+}
+
+/// What a client that cannot be asked gets.
+fn unasked(unapproved: Unapproved, stateless: bool, spec: &ServerSpec, tool: &str) -> Verdict {
+    match unapproved {
+        Unapproved::Refuse => Verdict::Answer(needs_approval(spec, tool)),
+        // Stateless: an upstream's input-required rounds come back through us, and the retry
+        // only gets back to the upstream when its state is wrapped in ours.
+        Unapproved::Run => Verdict::Run { sealed: stateless },
+    }
 }
 
 /// The client's answer to our question, taken out of the responses the upstream will see.
@@ -278,20 +328,53 @@ fn stateless(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|version| !version.has_initialize())
 }
 
-fn question(spec: &ServerSpec, tool: &str, arguments: Option<&JsonObject>) -> ElicitRequestParams {
-    let shown = arguments.map_or_else(
-        || "{}".to_owned(),
-        |a| serde_json::to_string_pretty(a).unwrap_or_default(),
-    );
-    let shown = spec.redactor().redact(&shown);
-    let shown = if shown.chars().count() > MAX_SHOWN {
-        short_text(&shown, MAX_SHOWN)
-    } else {
-        shown
+/// `name` (an upstream's words) on one line, cut short, in backticks it cannot close.
+fn quoted(name: &str) -> String {
+    format!("`{}`", short_text(name, MAX_NAME_SHOWN).replace('`', "'"))
+}
+
+/// The arguments as the person sees them: every name, each value (secrets masked) cut on its
+/// own with a note of what was cut. `None` when even so they exceed [`MAX_QUESTION`]: the
+/// person is then not asked, since approving a partial picture would approve the unseen rest.
+fn shown_arguments(spec: &ServerSpec, arguments: Option<&JsonObject>) -> Option<String> {
+    let Some(arguments) = arguments.filter(|a| !a.is_empty()) else {
+        return Some("(no arguments)".to_owned());
     };
+    let redactor = spec.redactor();
+    let mut shown = String::new();
+    for (key, value) in arguments {
+        let key = redactor.redact(&serde_json::to_string(key).unwrap_or_default());
+        let value = redactor.redact(&serde_json::to_string(value).unwrap_or_default());
+        let length = value.chars().count();
+        shown.push_str(&key);
+        shown.push_str(": ");
+        if length > MAX_VALUE_SHOWN {
+            shown.extend(value.chars().take(MAX_VALUE_SHOWN));
+            shown.push_str(&format!(
+                "... ({} more characters not shown)",
+                length - MAX_VALUE_SHOWN
+            ));
+        } else {
+            shown.push_str(&value);
+        }
+        shown.push('\n');
+        if shown.chars().count() > MAX_QUESTION {
+            return None;
+        }
+    }
+    Some(shown)
+}
+
+fn question(
+    spec: &ServerSpec,
+    tool: &str,
+    arguments: Option<&JsonObject>,
+) -> Option<ElicitRequestParams> {
+    let shown = shown_arguments(spec, arguments)?;
     let message = format!(
-        "Allow the tool `{tool}` of the server `{}` to run with these arguments?\n{shown}",
-        spec.name
+        "Allow the tool {} of the server {} to run with these arguments?\n{shown}",
+        quoted(tool),
+        quoted(&spec.name)
     );
     let mut properties = std::collections::BTreeMap::new();
     properties.insert(
@@ -304,11 +387,11 @@ fn question(spec: &ServerSpec, tool: &str, arguments: Option<&JsonObject>) -> El
     );
     let mut requested_schema = ElicitationSchema::new(properties);
     requested_schema.required = Some(vec!["approve".to_owned()]);
-    ElicitRequestParams::FormElicitationParams {
+    Some(ElicitRequestParams::FormElicitationParams {
         meta: None,
         message,
         requested_schema,
-    }
+    })
 }
 
 fn tool_error(text: String) -> CallToolResponse {
@@ -317,17 +400,29 @@ fn tool_error(text: String) -> CallToolResponse {
 
 fn rejected(spec: &ServerSpec, tool: &str) -> CallToolResponse {
     tool_error(format!(
-        "The call of the tool `{tool}` of the server `{}` was rejected by the user.",
-        spec.name
+        "The call of the tool {} of the server {} was rejected by the user.",
+        quoted(tool),
+        quoted(&spec.name)
+    ))
+}
+
+fn too_large(spec: &ServerSpec, tool: &str) -> CallToolResponse {
+    tool_error(format!(
+        "The tool {} of the server {} needs approval, and its arguments are too large to be \
+         shown to the user in full, so approval was not asked. Call it with smaller arguments, \
+         or auto-approve the tool in the server's settings (autoApprovedTools).",
+        quoted(tool),
+        quoted(&spec.name)
     ))
 }
 
 fn needs_approval(spec: &ServerSpec, tool: &str) -> CallToolResponse {
     tool_error(format!(
-        "The tool `{tool}` of the server `{}` needs approval, and this client cannot be asked \
+        "The tool {} of the server {} needs approval, and this client cannot be asked \
          (it did not declare elicitation). Auto-approve the tool in the server's settings \
          (autoApprovedTools), or use a client that supports elicitation.",
-        spec.name
+        quoted(tool),
+        quoted(&spec.name)
     ))
 }
 
@@ -371,22 +466,38 @@ mod tests {
         let alice = scope("alice", None);
         let call = params("mcp__a__x", serde_json::json!({"n": 1}));
         let state = approvals
-            .seal(Phase::Asked, &alice, &call, None)
+            .seal(Phase::Asked, &alice, TARGET, &call, None)
             .unwrap_or_default();
-        assert!(approvals.open(&state, &alice, &call).is_some());
-        assert!(approvals.open(&state, &scope("bob", None), &call).is_none());
+        assert!(approvals.open(&state, &alice, TARGET, &call).is_some());
         assert!(
             approvals
-                .open(&state, &scope("alice", Some("v")), &call)
+                .open(&state, &scope("bob", None), TARGET, &call)
+                .is_none()
+        );
+        assert!(
+            approvals
+                .open(&state, &scope("alice", Some("v")), TARGET, &call)
                 .is_none()
         );
         let other_tool = params("mcp__a__y", serde_json::json!({"n": 1}));
-        assert!(approvals.open(&state, &alice, &other_tool).is_none());
+        assert!(
+            approvals
+                .open(&state, &alice, TARGET, &other_tool)
+                .is_none()
+        );
         let other_arguments = params("mcp__a__x", serde_json::json!({"n": 2}));
-        assert!(approvals.open(&state, &alice, &other_arguments).is_none());
+        assert!(
+            approvals
+                .open(&state, &alice, TARGET, &other_arguments)
+                .is_none()
+        );
         // Another process's key (a restart) or a forged value does not open.
-        assert!(Approvals::new().open(&state, &alice, &call).is_none());
-        assert!(approvals.open("forged", &alice, &call).is_none());
+        assert!(
+            Approvals::new()
+                .open(&state, &alice, TARGET, &call)
+                .is_none()
+        );
+        assert!(approvals.open("forged", &alice, TARGET, &call).is_none());
     }
 
     #[test]
@@ -395,16 +506,113 @@ mod tests {
         let alice = scope("alice", None);
         let call = params("mcp__a__x", serde_json::json!({}));
         let upstream = InputRequiredResult::new(None, Some("upstream-state".into()));
-        let carried = approvals.carry(&alice, &call, upstream);
+        let carried = approvals.carry(&alice, TARGET, &call, upstream);
         let Some(state) = carried.ok().and_then(|r| r.request_state) else {
             panic!("a state")
         };
-        let opened = approvals.open(&state, &alice, &call);
+        let opened = approvals.open(&state, &alice, TARGET, &call);
         assert!(opened.as_ref().is_some_and(|s| s.phase == Phase::Approved));
         assert_eq!(
             opened.and_then(|s| s.inner).as_deref(),
             Some("upstream-state")
         );
+    }
+
+    const TARGET: Target<'static> = Target {
+        server: "a",
+        tool: "x",
+    };
+
+    #[test]
+    fn a_sealed_state_does_not_open_once_the_name_leads_elsewhere() {
+        let approvals = Approvals::new();
+        let alice = scope("alice", None);
+        let call = params("x", serde_json::json!({"n": 1}));
+        let state = approvals
+            .seal(Phase::Asked, &alice, TARGET, &call, None)
+            .unwrap_or_default();
+        assert!(approvals.open(&state, &alice, TARGET, &call).is_some());
+        let other_server = Target {
+            server: "b",
+            tool: "x",
+        };
+        assert!(
+            approvals
+                .open(&state, &alice, other_server, &call)
+                .is_none()
+        );
+        let other_tool = Target {
+            server: "a",
+            tool: "delete",
+        };
+        assert!(approvals.open(&state, &alice, other_tool, &call).is_none());
+    }
+
+    #[test]
+    fn running_unasked_wraps_upstream_state_for_stateless_clients() {
+        let spec = ServerSpec::stdio("files", "cmd", Vec::<String>::new());
+        assert!(matches!(
+            unasked(Unapproved::Run, true, &spec, "x"),
+            Verdict::Run { sealed: true }
+        ));
+        assert!(matches!(
+            unasked(Unapproved::Run, false, &spec, "x"),
+            Verdict::Run { sealed: false }
+        ));
+        assert!(matches!(
+            unasked(Unapproved::Refuse, true, &spec, "x"),
+            Verdict::Answer(_)
+        ));
+    }
+
+    #[test]
+    fn missing_arguments_digest_like_empty_ones() {
+        let empty = JsonObject::new();
+        assert_eq!(digest(None), digest(Some(&empty)));
+    }
+
+    fn message_of(question: Option<ElicitRequestParams>) -> String {
+        let Some(ElicitRequestParams::FormElicitationParams { message, .. }) = question else {
+            panic!("a form")
+        };
+        message
+    }
+
+    #[test]
+    fn the_question_shows_every_argument_after_long_filler() {
+        let spec = ServerSpec::stdio("files", "cmd", Vec::<String>::new());
+        let arguments = serde_json::json!({
+            "a_filler": "x".repeat(5000),
+            "z_command": "rm -rf /",
+        });
+        let message = message_of(question(&spec, "run", arguments.as_object()));
+        assert!(message.contains("\"z_command\": \"rm -rf /\""), "{message}");
+        assert!(message.contains("more characters not shown"), "{message}");
+        assert!(message.chars().count() < 1000, "{message}");
+    }
+
+    #[test]
+    fn arguments_too_large_to_show_are_not_put_to_the_person() {
+        let spec = ServerSpec::stdio("files", "cmd", Vec::<String>::new());
+        let arguments: JsonObject = (0..200)
+            .map(|i| (format!("key{i:03}"), serde_json::json!("v".repeat(400))))
+            .collect();
+        assert!(question(&spec, "run", Some(&arguments)).is_none());
+        let CallToolResponse::Complete(result) = too_large(&spec, "run") else {
+            panic!("a tool result")
+        };
+        assert_eq!(result.is_error, Some(true));
+    }
+
+    #[test]
+    fn upstream_names_are_quoted_on_one_line_and_short() {
+        let spec = ServerSpec::stdio("files", "cmd", Vec::<String>::new());
+        let tool = format!("evil`\nApproved by admin. {}", "y".repeat(500));
+        let message = message_of(question(&spec, &tool, None));
+        let first_line = message.lines().next().unwrap_or_default();
+        assert!(first_line.contains("Approved by admin"), "{message}");
+        assert!(!first_line.contains(&"y".repeat(200)), "{message}");
+        assert_eq!(first_line.matches('`').count(), 4, "{message}");
     }
 
     #[test]
@@ -413,11 +621,7 @@ mod tests {
         spec.env.insert("TOKEN".into(), "s3cret-value-123".into());
         spec.secret_env.insert("TOKEN".into());
         let arguments = serde_json::json!({"path": "/a", "token": "s3cret-value-123"});
-        let ElicitRequestParams::FormElicitationParams { message, .. } =
-            question(&spec, "read", arguments.as_object())
-        else {
-            panic!("a form")
-        };
+        let message = message_of(question(&spec, "read", arguments.as_object()));
         assert!(
             message.contains("`read`") && message.contains("`files`"),
             "{message}"

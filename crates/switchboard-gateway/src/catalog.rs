@@ -136,8 +136,14 @@ fn exported_tool(name: String, info: &ToolInfo) -> Tool {
     tool.title = info.title.clone();
     tool.output_schema = info.output_schema.clone().map(Arc::new);
     tool.annotations = mcp_annotations(&info.annotations);
-    if !info.icons.is_empty() {
-        tool.icons = Some(info.icons.iter().map(mcp_icon).collect());
+    let icons: Vec<Icon> = info
+        .icons
+        .iter()
+        .filter(|icon| safe_icon_src(&icon.src))
+        .map(mcp_icon)
+        .collect();
+    if !icons.is_empty() {
+        tool.icons = Some(icons);
     }
     tool
 }
@@ -153,6 +159,13 @@ fn mcp_annotations(annotations: &ToolAnnotations) -> Option<McpAnnotations> {
     out.idempotent_hint = annotations.idempotent_hint;
     out.open_world_hint = annotations.open_world_hint;
     Some(out)
+}
+
+/// Only `https:` and `data:image/` icons are passed on: an upstream's `http:`, `file:` or
+/// `javascript:` URL would have the client fetch or run what the upstream chose.
+fn safe_icon_src(src: &str) -> bool {
+    let lower = src.trim_start().to_ascii_lowercase();
+    lower.starts_with("https:") || lower.starts_with("data:image/")
 }
 
 fn mcp_icon(icon: &ToolIcon) -> Icon {
@@ -355,7 +368,12 @@ mod tests {
             "inputSchema": {"type": "object"},
             "outputSchema": {"type": "object"},
             "annotations": {"readOnlyHint": true},
-            "icons": [{"src": "data:,", "theme": "dark"}],
+            "icons": [
+                {"src": "data:image/png;base64,AA==", "theme": "dark"},
+                {"src": "javascript:alert(1)"},
+                {"src": "http://169.254.169.254/icon.png"},
+                {"src": "file:///etc/passwd"},
+            ],
         }))
         .unwrap_or_else(|e| panic!("{e}"))
     }
@@ -414,6 +432,20 @@ mod tests {
         assert_eq!(icons.len(), 1);
         assert_eq!(icons[0].theme, Some(IconTheme::Dark));
         assert!(catalog.collisions.is_empty());
+    }
+
+    #[test]
+    fn only_https_and_image_data_icons_are_passed_on() {
+        assert!(safe_icon_src("https://example.com/i.png"));
+        assert!(safe_icon_src("data:image/svg+xml;base64,AA=="));
+        assert!(!safe_icon_src("http://example.com/i.png"));
+        assert!(!safe_icon_src("data:text/html,<script>"));
+        assert!(!safe_icon_src("JavaScript:alert(1)"));
+        let info = tool(&spec("a"), "x");
+        let exported = exported_tool("x".into(), &info);
+        let icons = exported.icons.unwrap_or_default();
+        assert_eq!(icons.len(), 1);
+        assert!(icons[0].src.starts_with("data:image/"));
     }
 
     #[test]

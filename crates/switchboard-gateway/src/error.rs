@@ -52,9 +52,37 @@ impl From<GatewayError> for ErrorData {
             | GatewayError::ViewNotFound(_) => ErrorData::invalid_params(message, data),
             GatewayError::ResourceNotFound(_) => ErrorData::resource_not_found(message, data),
             GatewayError::SessionMismatch => ErrorData::invalid_request(message, data),
-            GatewayError::NoScope | GatewayError::Store(_) | GatewayError::Mcp(_) => {
+            // An MCP error's text is made to be quoted (see switchboard-mcp's upstream_text).
+            GatewayError::Mcp(_) => ErrorData::internal_error(message, data),
+            // A store error of the caller's making (not found, a quota) says so in our words.
+            GatewayError::Store(ref e) if e.code().http_status() < 500 => {
                 ErrorData::internal_error(message, data)
             }
+            // Ours or the database's detail (sqlx's words, a row's content) is for the log,
+            // not for the client.
+            GatewayError::NoScope | GatewayError::Store(_) => {
+                tracing::error!(%error, "gateway: internal error");
+                ErrorData::internal_error("internal error", data)
+            }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_errors_reach_the_client_without_their_detail() {
+        let error = GatewayError::Store(StoreError::Corrupt {
+            entity: switchboard_store::Entity::Server,
+            id: "s1".into(),
+            reason: "password=hunter2 in row".into(),
+        });
+        let code = error.code();
+        let data = ErrorData::from(error);
+        assert_eq!(data.message, "internal error");
+        assert!(!data.to_string().contains("hunter2"));
+        assert_eq!(data.data, Some(serde_json::json!({ "code": code })));
     }
 }

@@ -16,17 +16,19 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    PaginatedRequestParams, ProgressNotificationParam,
 };
-use rmcp::service::{Peer, RequestContext};
+use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use switchboard_agent::{CallerKind, ToolCallError, ToolCallRequest, builtins_now};
+use switchboard_core::spec::Redactor;
+use switchboard_core::upstream_text::short_text;
 use switchboard_core::{ServerSpec, Variables};
 use switchboard_mcp::Progress;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::approval::{self, Verdict};
+use crate::approval::{self, Target, Verdict};
 use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
 use crate::relay::{self, Ran};
@@ -34,6 +36,8 @@ use crate::session::Scope;
 
 /// The longest a finished call's answer waits for its progress notifications to be sent.
 const PROGRESS_FLUSH: Duration = Duration::from_secs(1);
+/// The most characters of an upstream's progress message passed on.
+const MAX_PROGRESS_MESSAGE: usize = 500;
 
 pub(crate) async fn list(
     handler: &GatewayHandler,
@@ -58,8 +62,12 @@ pub(crate) async fn call(
             Verdict::Answer(response) => return Ok(response),
         };
 
+    let server_id = spec.id.0.clone();
     let cancel = context.ct.child_token();
-    let (progress, forwarder) = forward_progress(&context);
+    let (progress, forwarder) = forward_progress(&context, spec.redactor());
+    // Progress after the final response is forbidden: the forwarder ends with this call,
+    // whichever way it returns (or is dropped).
+    let mut forwarder = forwarder.map(AbortOnDrop);
     let request = ToolCallRequest {
         variables: Some(Variables::new(builtins_now(
             &scope.user.id.0,
@@ -72,25 +80,33 @@ pub(crate) async fn call(
             scope.user.id.clone(),
             CallerKind::Gateway,
             spec,
-            tool,
+            tool.clone(),
             params.arguments.clone().unwrap_or_default(),
         )
     };
     // Dropping this future (the client went away) stops the call too.
     let _stop = cancel.drop_guard();
     let ran = relay::run_call(handler, &context, &params, request).await;
-    if let Some(forwarder) = forwarder
+    if let Some(AbortOnDrop(forwarder)) = forwarder.as_mut()
         && matches!(ran, Ok(Ran::Done(_)))
     {
         // Every progress notification goes out before the result; bounded, so that a sender
         // kept elsewhere (a call the relay holds across rounds) cannot hold the answer back.
         let _ = tokio::time::timeout(PROGRESS_FLUSH, forwarder).await;
     }
+    drop(forwarder);
+    let target = Target {
+        server: &server_id,
+        tool: &tool,
+    };
     match ran? {
         Ran::Done(Ok(outcome)) => Ok(CallToolResponse::Complete(outcome.result)),
         Ran::Done(Err(error)) => call_failed(&params.name, error),
         Ran::InputRequired(result) if sealed => Ok(CallToolResponse::InputRequired(
-            handler.gateway.approvals.carry(&scope, &params, result)?,
+            handler
+                .gateway
+                .approvals
+                .carry(&scope, target, &params, result)?,
         )),
         Ran::InputRequired(result) => Ok(CallToolResponse::InputRequired(result)),
     }
@@ -113,11 +129,21 @@ async fn resolve(
     Ok((Arc::clone(&server.spec), target.tool.clone()))
 }
 
+/// A task aborted when dropped.
+struct AbortOnDrop(JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// When the request carries a progress token: a sender for the server's progress, and the
 /// task sending each one to the client as `notifications/progress` with that token (it ends
-/// when the sender is dropped with the request).
+/// when the sender is dropped with the request; the caller aborts it when the call ends).
 fn forward_progress(
     context: &RequestContext<RoleServer>,
+    redactor: Redactor,
 ) -> (
     Option<mpsc::UnboundedSender<Progress>>,
     Option<JoinHandle<()>>,
@@ -126,22 +152,67 @@ fn forward_progress(
         return (None, None);
     };
     let (sender, receiver) = mpsc::unbounded_channel();
-    let task = tokio::spawn(send_progress(context.peer.clone(), token, receiver));
+    let peer = context.peer.clone();
+    let task = tokio::spawn(coalesce(receiver, move |progress: Progress| {
+        let mut param = ProgressNotificationParam::new(token.clone(), progress.progress);
+        param.total = progress.total;
+        param.message = progress
+            .message
+            .as_deref()
+            .map(|m| progress_message(&redactor, m));
+        let peer = peer.clone();
+        async move {
+            match peer.notify_progress(param).await {
+                Ok(()) => true,
+                Err(error) => {
+                    tracing::debug!(%error, "gateway: progress could not be sent to the client");
+                    false
+                }
+            }
+        }
+    }));
     (Some(sender), Some(task))
 }
 
-async fn send_progress(
-    peer: Peer<RoleServer>,
-    token: ProgressToken,
-    mut receiver: mpsc::UnboundedReceiver<Progress>,
-) {
-    while let Some(progress) = receiver.recv().await {
-        let mut param = ProgressNotificationParam::new(token.clone(), progress.progress);
-        param.total = progress.total;
-        param.message = progress.message;
-        if let Err(error) = peer.notify_progress(param).await {
-            tracing::debug!(%error, "gateway: progress could not be sent to the client");
-            return;
+/// An upstream's progress message with the server's secrets masked, on one line, cut short.
+fn progress_message(redactor: &Redactor, message: &str) -> String {
+    short_text(&redactor.redact(message), MAX_PROGRESS_MESSAGE)
+}
+
+/// Sends each progress with `send` (which says whether to go on), keeping only the latest
+/// one that arrives while a send is under way: a slow client never makes a queue grow.
+async fn coalesce<F, Fut>(mut receiver: mpsc::UnboundedReceiver<Progress>, mut send: F)
+where
+    F: FnMut(Progress) -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let mut latest: Option<Progress> = None;
+    let mut open = true;
+    loop {
+        let progress = match latest.take() {
+            Some(progress) => progress,
+            None if open => match receiver.recv().await {
+                Some(progress) => progress,
+                None => return,
+            },
+            None => return,
+        };
+        let sending = send(progress);
+        tokio::pin!(sending);
+        loop {
+            tokio::select! {
+                biased;
+                next = receiver.recv(), if open => match next {
+                    Some(next) => latest = Some(next),
+                    None => open = false,
+                },
+                sent = &mut sending => {
+                    if !sent {
+                        return;
+                    }
+                    break;
+                }
+            }
         }
     }
 }
@@ -155,9 +226,10 @@ fn call_failed(name: &str, error: ToolCallError) -> Result<CallToolResponse, Err
             Err(GatewayError::ToolNotFound(name.to_owned()).into())
         }
         ToolCallError::Store(_) | ToolCallError::OtherServer { .. } => {
+            // The detail (a database's words) is for the log, not for the client.
             tracing::error!(%error, tool = name, "gateway: tool call failed");
             Err(ErrorData::internal_error(
-                error.to_string(),
+                "internal error",
                 Some(serde_json::json!({ "code": error.code() })),
             ))
         }
@@ -177,6 +249,84 @@ fn call_failed(name: &str, error: ToolCallError) -> Result<CallToolResponse, Err
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn store_failures_reach_the_client_without_their_detail() {
+        let failed = call_failed(
+            "mcp__a__x",
+            ToolCallError::Store(switchboard_store::StoreError::Invalid(
+                "sqlx: relation secret_table".into(),
+            )),
+        );
+        let Err(error) = failed else {
+            panic!("a JSON-RPC error")
+        };
+        assert_eq!(error.message, "internal error");
+        assert!(!error.to_string().contains("secret_table"));
+        assert!(error.data.is_some());
+    }
+
+    #[test]
+    fn progress_messages_are_masked_and_short() {
+        let mut spec = ServerSpec::stdio("files", "cmd", Vec::<String>::new());
+        spec.env.insert("TOKEN".into(), "s3cret-value-123".into());
+        spec.secret_env.insert("TOKEN".into());
+        let message = format!("using s3cret-value-123\n{}", "z".repeat(2000));
+        let shown = progress_message(&spec.redactor(), &message);
+        assert!(!shown.contains("s3cret-value-123"), "{shown}");
+        assert!(!shown.contains('\n'));
+        assert!(shown.chars().count() <= MAX_PROGRESS_MESSAGE + 3);
+    }
+
+    fn at(progress: f64) -> Progress {
+        Progress {
+            progress,
+            total: None,
+            message: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn progress_arriving_during_a_slow_send_is_coalesced_to_the_latest() {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let (sent_tx, mut sent_rx) = mpsc::unbounded_channel();
+        let (go_tx, go_rx) = tokio::sync::watch::channel(0u32);
+        // Each send waits until the test lets it finish.
+        let task = tokio::spawn(coalesce(receiver, move |progress: Progress| {
+            let sent_tx = sent_tx.clone();
+            let mut go_rx = go_rx.clone();
+            async move {
+                let _ = sent_tx.send(progress.progress);
+                let _ = go_rx.changed().await;
+                true
+            }
+        }));
+        let _ = sender.send(at(1.0));
+        assert_eq!(sent_rx.recv().await, Some(1.0));
+        // While the first send is under way, three more arrive.
+        for p in [2.0, 3.0, 4.0] {
+            let _ = sender.send(at(p));
+        }
+        tokio::task::yield_now().await;
+        drop(sender);
+        let _ = go_tx.send(1);
+        assert_eq!(sent_rx.recv().await, Some(4.0));
+        let _ = go_tx.send(2);
+        let _ = task.await;
+        assert_eq!(sent_rx.recv().await, None);
+    }
+
+    #[tokio::test]
+    async fn a_dropped_forwarder_guard_stops_the_task() {
+        let (_sender, receiver) = mpsc::unbounded_channel::<Progress>();
+        let task = tokio::spawn(coalesce(receiver, |_| async { true }));
+        let guard = AbortOnDrop(task);
+        let AbortOnDrop(handle) = &guard;
+        let abort = handle.abort_handle();
+        drop(guard);
+        tokio::task::yield_now().await;
+        assert!(abort.is_finished());
+    }
 
     #[test]
     fn validation_errors_are_tool_errors_and_unknown_tools_protocol_errors() {
