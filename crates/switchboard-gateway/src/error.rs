@@ -50,7 +50,11 @@ impl From<GatewayError> for ErrorData {
             GatewayError::ToolNotFound(_)
             | GatewayError::PromptNotFound(_)
             | GatewayError::ViewNotFound(_) => ErrorData::invalid_params(message, data),
-            GatewayError::ResourceNotFound(_) => ErrorData::resource_not_found(message, data),
+            // SEP-2164: the requested URI goes back in `data.uri`; it is the client's own.
+            GatewayError::ResourceNotFound(uri) => ErrorData::resource_not_found(
+                message,
+                Some(serde_json::json!({ "code": ErrorCode::NotFound, "uri": uri })),
+            ),
             GatewayError::SessionMismatch => ErrorData::invalid_request(message, data),
             GatewayError::NoScope | GatewayError::Store(_) | GatewayError::Mcp(_) => {
                 ErrorData::internal_error(message, data)

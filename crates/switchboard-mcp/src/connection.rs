@@ -10,7 +10,7 @@ use rmcp::model::{
     ClientRequest, CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult,
     Implementation, JsonObject, PaginatedRequestParams, Prompt, ReadResourceRequestParams,
     ReadResourceResult, RequestId, Resource, ResourceTemplate, ServerCapabilities, ServerResult,
-    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{PeerRequestOptions, RunningService};
 use serde::{Deserialize, Serialize};
@@ -72,6 +72,9 @@ pub(crate) struct Connection {
     ended: CancellationToken,
     process: Option<(ProcessGroupGuard, StderrTail)>,
     details: ServerDetails,
+    /// The `subscriptions/listen` streams open for resources of a 2026-07-28 server, by URI;
+    /// removing one ends its stream (`crate::listen`).
+    listens: crate::listen::Listens,
 }
 
 impl Connection {
@@ -103,6 +106,7 @@ impl Connection {
             ended,
             process,
             details,
+            listens: crate::listen::Listens::default(),
         }
     }
 
@@ -177,9 +181,10 @@ impl Connection {
             .unwrap_or(false)
     }
 
-    /// `resources/subscribe` (`on`) or `resources/unsubscribe`.
-    // The 2026-07-28 revision replaces both with `subscriptions/listen`; servers of the
-    // `initialize` generation, which are nearly all of them, still take these.
+    /// `resources/subscribe` (`on`) or `resources/unsubscribe`; on a 2026-07-28 server, which
+    /// refuses both, a `subscriptions/listen` stream for the URI opened or ended instead.
+    // Servers of the `initialize` generation, which are nearly all of them, still take the
+    // legacy methods.
     #[allow(deprecated)]
     pub(crate) async fn subscribe(
         &self,
@@ -187,6 +192,28 @@ impl Connection {
         on: bool,
         limits: CallLimits,
     ) -> Result<(), McpError> {
+        if crate::listen::uses_listen(&self.details.protocol_version) {
+            if !on {
+                self.listens.end(uri);
+                return Ok(());
+            }
+            let filter = SubscriptionFilter::builder()
+                .resource_subscription(uri)
+                .build();
+            let subscription = self
+                .bounded(
+                    "subscriptions/listen",
+                    limits,
+                    self.session.peer().listen(filter),
+                )
+                .await?;
+            return self.listens.start(
+                &self.server,
+                uri,
+                subscription,
+                Arc::clone(&self.events),
+            );
+        }
         if on {
             let params = SubscribeRequestParams::new(uri);
             self.bounded(

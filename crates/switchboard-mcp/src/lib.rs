@@ -18,6 +18,7 @@ mod connection;
 pub mod destination;
 mod error;
 mod input_required;
+mod listen;
 mod manager;
 mod notices;
 mod policy;
