@@ -62,3 +62,17 @@ impl From<GatewayError> for ErrorData {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_resource_names_the_requested_uri() {
+        let error = ErrorData::from(GatewayError::ResourceNotFound("test://gone".to_owned()));
+        assert_eq!(error.code, rmcp::model::ErrorCode::RESOURCE_NOT_FOUND);
+        let data = error.data.unwrap_or_default();
+        assert_eq!(data["uri"], "test://gone");
+        assert_eq!(data["code"], serde_json::json!(ErrorCode::NotFound));
+    }
+}
