@@ -50,7 +50,11 @@ impl From<GatewayError> for ErrorData {
             GatewayError::ToolNotFound(_)
             | GatewayError::PromptNotFound(_)
             | GatewayError::ViewNotFound(_) => ErrorData::invalid_params(message, data),
-            GatewayError::ResourceNotFound(_) => ErrorData::resource_not_found(message, data),
+            // SEP-2164: the requested URI goes back in `data.uri`; it is the client's own.
+            GatewayError::ResourceNotFound(uri) => ErrorData::resource_not_found(
+                message,
+                Some(serde_json::json!({ "code": ErrorCode::NotFound, "uri": uri })),
+            ),
             GatewayError::SessionMismatch => ErrorData::invalid_request(message, data),
             // An MCP error's text is made to be quoted (see switchboard-mcp's upstream_text).
             GatewayError::Mcp(_) => ErrorData::internal_error(message, data),
@@ -84,5 +88,14 @@ mod tests {
         assert_eq!(data.message, "internal error");
         assert!(!data.to_string().contains("hunter2"));
         assert_eq!(data.data, Some(serde_json::json!({ "code": code })));
+    }
+
+    #[test]
+    fn a_missing_resource_names_the_requested_uri() {
+        let error = ErrorData::from(GatewayError::ResourceNotFound("test://gone".to_owned()));
+        assert_eq!(error.code, rmcp::model::ErrorCode::RESOURCE_NOT_FOUND);
+        let data = error.data.unwrap_or_default();
+        assert_eq!(data["uri"], "test://gone");
+        assert_eq!(data["code"], serde_json::json!(ErrorCode::NotFound));
     }
 }

@@ -64,3 +64,22 @@ pub(crate) async fn run_call(
     }
     Ok(Ran::Done(handler.gateway.tool_calls.call(call).await))
 }
+
+/// How a `prompts/get` of this request treats an upstream's input-required answer, by the same
+/// rules as a call: a 2026-07-28 client gets it as it is and retries with its answers (a
+/// prompt has no side effects, so the upstream's own `requestState` carries the round and
+/// nothing is held here); a session client that declared capabilities is asked directly.
+pub(crate) fn prompt_input(context: &RequestContext<RoleServer>) -> switchboard_mcp::PromptInput {
+    let stateless = context
+        .protocol_version()
+        .is_some_and(|version| !version.has_initialize());
+    if stateless {
+        return switchboard_mcp::PromptInput::Return;
+    }
+    let capabilities = Capabilities::of(context.client_capabilities().as_ref());
+    switchboard_mcp::PromptInput::Answer(
+        capabilities
+            .any()
+            .then(|| downstream::Downstream::requester(context, capabilities)),
+    )
+}

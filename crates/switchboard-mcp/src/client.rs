@@ -60,6 +60,14 @@ impl SessionEvents {
         let _ = self.notices.set(notices);
     }
 
+    /// Announces an update of a subscribed resource, whether it came as a plain notification
+    /// or on a `subscriptions/listen` stream.
+    pub(crate) fn resource_updated(&self, uri: String) {
+        if let Some(notices) = self.notices.get() {
+            notices.resource_updated(uri);
+        }
+    }
+
     fn list_changed(&self, kind: ListKind) {
         if let Some(notices) = self.notices.get() {
             notices.list_changed(kind);
@@ -240,9 +248,7 @@ impl ClientHandler for SwitchboardClient {
         params: ResourceUpdatedNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
-        if let Some(notices) = self.events.notices.get() {
-            notices.resource_updated(params.uri);
-        }
+        self.events.resource_updated(params.uri);
     }
 
     async fn on_logging_message(

@@ -7,10 +7,11 @@ use std::time::Duration;
 use rmcp::RoleClient;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientRequest, CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult,
-    Implementation, JsonObject, PaginatedRequestParams, Prompt, ReadResourceRequestParams,
-    ReadResourceResult, RequestId, Resource, ResourceTemplate, ServerCapabilities, ServerResult,
-    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+    ClientRequest, CompleteRequestParams, CompleteResult, GetPromptRequest, GetPromptRequestParams,
+    GetPromptResponse, Implementation, JsonObject, PaginatedRequestParams, Prompt,
+    ReadResourceRequestParams, ReadResourceResult, RequestId, Resource, ResourceTemplate,
+    ServerCapabilities, ServerResult, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{PeerRequestOptions, RunningService};
 use serde::{Deserialize, Serialize};
@@ -55,6 +56,16 @@ pub struct CallOptions {
     pub requests: Option<crate::Requester>,
 }
 
+/// What becomes of a server's input-required answer to `prompts/get`.
+#[derive(Clone)]
+pub enum PromptInput {
+    /// Answered by this requester (`None`: refused, as for a caller without capabilities) and
+    /// the request sent again.
+    Answer(Option<crate::Requester>),
+    /// Handed back to the caller, a 2026-07-28 client that answers it itself.
+    Return,
+}
+
 /// How long past its ceiling a call may wait for rmcp to write its cancellation.
 const CANCEL_WRITE_SLACK: Duration = Duration::from_secs(5);
 
@@ -72,6 +83,9 @@ pub(crate) struct Connection {
     ended: CancellationToken,
     process: Option<(ProcessGroupGuard, StderrTail)>,
     details: ServerDetails,
+    /// The `subscriptions/listen` streams open for resources of a 2026-07-28 server, by URI;
+    /// removing one ends its stream (`crate::listen`).
+    listens: crate::listen::Listens,
 }
 
 impl Connection {
@@ -103,6 +117,7 @@ impl Connection {
             ended,
             process,
             details,
+            listens: crate::listen::Listens::default(),
         }
     }
 
@@ -177,9 +192,10 @@ impl Connection {
             .unwrap_or(false)
     }
 
-    /// `resources/subscribe` (`on`) or `resources/unsubscribe`.
-    // The 2026-07-28 revision replaces both with `subscriptions/listen`; servers of the
-    // `initialize` generation, which are nearly all of them, still take these.
+    /// `resources/subscribe` (`on`) or `resources/unsubscribe`; on a 2026-07-28 server, which
+    /// refuses both, a `subscriptions/listen` stream for the URI opened or ended instead.
+    // Servers of the `initialize` generation, which are nearly all of them, still take the
+    // legacy methods.
     #[allow(deprecated)]
     pub(crate) async fn subscribe(
         &self,
@@ -187,6 +203,25 @@ impl Connection {
         on: bool,
         limits: CallLimits,
     ) -> Result<(), McpError> {
+        if crate::listen::uses_listen(&self.details.protocol_version) {
+            if !on {
+                self.listens.end(uri);
+                return Ok(());
+            }
+            let filter = SubscriptionFilter::builder()
+                .resource_subscription(uri)
+                .build();
+            let subscription = self
+                .bounded(
+                    "subscriptions/listen",
+                    limits,
+                    self.session.peer().listen(filter),
+                )
+                .await?;
+            return self
+                .listens
+                .start(&self.server, uri, subscription, Arc::clone(&self.events));
+        }
         if on {
             let params = SubscribeRequestParams::new(uri);
             self.bounded(
@@ -268,18 +303,83 @@ impl Connection {
             .await
     }
 
+    /// `prompts/get`. A 2026-07-28 server may answer with an input-required result: `input`
+    /// says whether it goes back to the caller as it is (whose retry carries the answers and
+    /// the server's `requestState`) or is answered by a requester and the request sent again,
+    /// as for `tools/call`. Requests the server sends during the request (older revisions) go
+    /// to that requester too.
     pub(crate) async fn get_prompt(
         &self,
-        name: &str,
-        arguments: Option<JsonObject>,
+        mut params: GetPromptRequestParams,
+        input: &PromptInput,
         limits: CallLimits,
-    ) -> Result<GetPromptResult, McpError> {
-        let mut params = GetPromptRequestParams::new(name.to_owned());
-        if let Some(arguments) = arguments {
-            params = params.with_arguments(arguments);
+    ) -> Result<GetPromptResponse, McpError> {
+        let requests = match input {
+            PromptInput::Answer(requests) => requests.clone(),
+            PromptInput::Return => None,
+        };
+        let mut rounds = 0;
+        loop {
+            let answer = self
+                .bounded(
+                    "prompts/get",
+                    limits,
+                    self.prompt_once(params.clone(), requests.clone()),
+                )
+                .await?;
+            let asked = match answer {
+                ServerResult::GetPromptResult(result) => {
+                    return Ok(GetPromptResponse::Complete(result));
+                }
+                ServerResult::InputRequiredResult(asked) => asked,
+                other => {
+                    return Err(McpError::Protocol {
+                        server: self.server.clone(),
+                        detail: format!(
+                            "expected a prompts/get result, got {}",
+                            result_kind(&other)
+                        ),
+                    });
+                }
+            };
+            if matches!(input, PromptInput::Return) {
+                return Ok(GetPromptResponse::InputRequired(asked));
+            }
+            rounds += 1;
+            if rounds > rmcp::model::DEFAULT_MRTR_MAX_ROUNDS {
+                return Err(McpError::Protocol {
+                    server: self.server.clone(),
+                    detail: format!(
+                        "prompts/get still required input after {} rounds",
+                        rmcp::model::DEFAULT_MRTR_MAX_ROUNDS
+                    ),
+                });
+            }
+            let options = CallOptions {
+                requests: requests.clone(),
+                ..CallOptions::default()
+            };
+            let answers =
+                crate::input_required::answer(&self.server, asked.input_requests, &options).await?;
+            params.input_responses = Some(answers);
+            params.request_state = asked.request_state;
         }
-        self.bounded("prompts/get", limits, self.session.get_prompt(params))
-            .await
+    }
+
+    /// One `prompts/get`, sent as is (rmcp's `get_prompt` would answer an input-required
+    /// result through the client handler, which cannot know whose request it is).
+    async fn prompt_once(
+        &self,
+        params: GetPromptRequestParams,
+        requests: Option<crate::Requester>,
+    ) -> Result<ServerResult, rmcp::ServiceError> {
+        let request = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
+        let handle = self
+            .session
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await?;
+        let _in_flight = self.events.calls.enter(handle.id.clone(), requests);
+        handle.await_response().await
     }
 
     async fn bounded<T>(

@@ -18,6 +18,7 @@ mod connection;
 pub mod destination;
 mod error;
 mod input_required;
+mod listen;
 mod manager;
 mod notices;
 mod policy;
@@ -30,7 +31,7 @@ mod upstream_text;
 pub use backend::{ServerTools, ToolBackend, enabled_tools};
 pub use client::Progress;
 pub use config::{ManagerConfig, RetryPolicy};
-pub use connection::{CallOptions, ServerDetails};
+pub use connection::{CallOptions, PromptInput, ServerDetails};
 pub use error::McpError;
 pub use manager::{
     ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange,

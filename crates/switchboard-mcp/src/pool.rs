@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult,
-    Resource, ResourceTemplate,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource, ResourceTemplate,
 };
 use serde::{Deserialize, Serialize};
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
@@ -18,6 +18,7 @@ use tokio::sync::broadcast;
 
 use crate::backend::ToolBackend;
 use crate::config::ManagerConfig;
+use crate::connection::PromptInput;
 use crate::error::McpError;
 use crate::manager::{ConnectionManager, ConnectionSnapshot, ServerReport, StatusChange};
 
@@ -110,6 +111,25 @@ pub trait ServerPool: ToolBackend {
         name: &'a str,
         arguments: Option<JsonObject>,
     ) -> BoxFuture<'a, Result<GetPromptResult, McpError>>;
+
+    /// `prompts/get` with the request's own input responses and state, a 2026-07-28 server's
+    /// input-required answer handled as `input` says. Where that cannot be carried (a remote
+    /// node), the prompt is fetched as [`get_prompt`](Self::get_prompt) does.
+    fn get_prompt_with<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        params: GetPromptRequestParams,
+        input: PromptInput,
+    ) -> BoxFuture<'a, Result<GetPromptResponse, McpError>> {
+        let _ = input;
+        Box::pin(async move {
+            let name = params.name.to_string();
+            self.get_prompt(owner, spec, &name, params.arguments)
+                .await
+                .map(GetPromptResponse::Complete)
+        })
+    }
 
     /// Connects to `spec` just to look, then closes that connection; the pool is not touched.
     fn test_connection<'a>(
@@ -286,6 +306,18 @@ impl ServerPool for ConnectionManager {
     ) -> BoxFuture<'a, Result<GetPromptResult, McpError>> {
         Box::pin(ConnectionManager::get_prompt(
             self, owner, spec, name, arguments,
+        ))
+    }
+
+    fn get_prompt_with<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        params: GetPromptRequestParams,
+        input: PromptInput,
+    ) -> BoxFuture<'a, Result<GetPromptResponse, McpError>> {
+        Box::pin(ConnectionManager::get_prompt_with(
+            self, owner, spec, params, input,
         ))
     }
 

@@ -125,12 +125,21 @@ pub(crate) async fn get_prompt(
 ) -> Result<GetPromptResponse, ErrorData> {
     let (scope, selection) = selection_of(handler, &context).await?;
     let (server, name) = find(handler, &scope, &selection, &request.name).await?;
-    let mut result = handler
+    let input = crate::relay::prompt_input(&context);
+    let mut upstream = GetPromptRequestParams::new(name);
+    upstream.arguments = request.arguments;
+    upstream.input_responses = request.input_responses;
+    upstream.request_state = request.request_state;
+    let response = handler
         .gateway
         .servers
-        .get_prompt(&scope.user.id, &server.spec, &name, request.arguments)
+        .get_prompt_with(&scope.user.id, &server.spec, upstream, input)
         .await
         .map_err(passed_through)?;
+    let mut result = match response {
+        GetPromptResponse::Complete(result) => result,
+        other => return Ok(other),
+    };
     for message in &mut result.messages {
         uri::export_block(server, &mut message.content);
     }

@@ -5,13 +5,14 @@ use std::sync::Arc;
 
 use futures::future::BoxFuture;
 use rmcp::model::{
-    CallToolResult, CompleteRequestParams, CompleteResult, GetPromptResult, JsonObject, Prompt,
-    ReadResourceResult, Resource, ResourceTemplate,
+    CallToolResult, CompleteRequestParams, CompleteResult, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource,
+    ResourceTemplate,
 };
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 use switchboard_mcp::{
     CallOptions, ConnectionSnapshot, ConnectionStatus, ManagerConfig, McpError, NodeHealth,
-    ResourceUpdate, ServerPool, ServerReport, ServerTools, StatusChange, ToolBackend,
+    PromptInput, ResourceUpdate, ServerPool, ServerReport, ServerTools, StatusChange, ToolBackend,
     enabled_tools,
 };
 use tokio::sync::broadcast;
@@ -213,6 +214,29 @@ impl ServerPool for Router {
                 Route::Node(node) => {
                     let server = self.admissions.server_ref(owner, spec).await?;
                     node.get_prompt(spec, server, name, arguments).await
+                }
+            }
+        })
+    }
+
+    fn get_prompt_with<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        params: GetPromptRequestParams,
+        input: PromptInput,
+    ) -> BoxFuture<'a, Result<GetPromptResponse, McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => self.local.get_prompt_with(owner, spec, params, input).await,
+                // A node answers the upstream's input requests itself, as for every caller
+                // without capabilities: the rounds are not carried over gRPC.
+                Route::Node(node) => {
+                    let server = self.admissions.server_ref(owner, spec).await?;
+                    let name = params.name.to_string();
+                    node.get_prompt(spec, server, &name, params.arguments)
+                        .await
+                        .map(GetPromptResponse::Complete)
                 }
             }
         })

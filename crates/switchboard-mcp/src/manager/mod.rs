@@ -14,8 +14,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult,
-    Resource, ResourceTemplate,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource, ResourceTemplate,
 };
 use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
 use tokio::sync::watch;
@@ -25,7 +25,7 @@ pub use status::{ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChang
 
 use crate::client::Notices;
 use crate::config::ManagerConfig;
-use crate::connection::CallLimits;
+use crate::connection::{CallLimits, PromptInput};
 use crate::destination::HttpClients;
 use crate::error::McpError;
 use crate::policy::{AdmitAll, ConnectPolicy};
@@ -300,13 +300,38 @@ impl ConnectionManager {
         name: &str,
         arguments: Option<JsonObject>,
     ) -> Result<GetPromptResult, McpError> {
+        let mut params = GetPromptRequestParams::new(name.to_owned());
+        params.arguments = arguments;
+        match self
+            .get_prompt_with(owner, spec, params, PromptInput::Answer(None))
+            .await?
+        {
+            GetPromptResponse::Complete(result) => Ok(result),
+            // Answered here, never handed back.
+            _ => Err(McpError::Protocol {
+                server: spec.name.clone(),
+                detail: "prompts/get still required input".to_owned(),
+            }),
+        }
+    }
+
+    /// `prompts/get` with the request's own input responses and state, its input-required
+    /// answer handled as `input` says.
+    pub async fn get_prompt_with(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        params: GetPromptRequestParams,
+        input: PromptInput,
+    ) -> Result<GetPromptResponse, McpError> {
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
         let limits = self.limits(spec, None);
         let prompt = self
             .with_reconnect(&entry, spec, |live| {
-                let arguments = arguments.clone();
-                async move { live.conn.get_prompt(name, arguments, limits).await }
+                let params = params.clone();
+                let input = &input;
+                async move { live.conn.get_prompt(params, input, limits).await }
             })
             .await;
         clean(prompt, spec)
