@@ -47,6 +47,7 @@ pub(crate) async fn run_call(
         .is_some_and(|version| !version.has_initialize());
     let capabilities = Capabilities::of(context.client_capabilities().as_ref());
     if stateless {
+        let view = handler.scope(context)?.view;
         return handler
             .gateway
             .held
@@ -56,6 +57,7 @@ pub(crate) async fn run_call(
                 params,
                 call,
                 capabilities,
+                view.as_deref(),
             )
             .await;
     }

@@ -217,3 +217,32 @@ async fn a_stateless_client_without_elicitation_gets_the_server_refused() {
     );
     assert!(text(&result).contains("declined"), "{}", text(&result));
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_stateless_client_answering_ahead_is_not_asked_and_extra_answers_are_ignored() {
+    let (_world, url) = World::new().await;
+    let client = Client::stateless(
+        &url,
+        Declares {
+            elicitation: true,
+            sampling: true,
+        },
+    )
+    .await;
+    // The gateway asks a 2025-11-25 upstream's elicitation under the key `elicitation`; a
+    // client that sends that answer (and keys nobody asks for) with its first request gets
+    // the result at once (SEP-2322: unrecognized input responses are ignored).
+    let mut ahead = call(ELICIT, serde_json::json!({}));
+    ahead.input_responses = Some(BTreeMap::from([
+        (
+            "elicitation".to_owned(),
+            serde_json::to_value(accept_name()).unwrap(),
+        ),
+        (
+            "unknown_extra_key".to_owned(),
+            serde_json::json!({"action": "accept", "content": {"foo": "bar"}}),
+        ),
+    ]));
+    let result = complete(client.call_once(ahead).await.unwrap());
+    assert!(text(&result).contains(NAME), "{}", text(&result));
+}

@@ -149,16 +149,17 @@ impl HeldCalls {
         params: &CallToolRequestParams,
         mut call: ToolCallRequest,
         capabilities: Capabilities,
+        view: Option<&str>,
     ) -> Result<Ran, ErrorData> {
         let owner = call.owner.clone();
-        let bound_to = bound_to(&owner, &params.name);
+        let bound_to = bound_to(&owner, view, &params.name);
         let round_progress = call.progress.take();
         let running = match (&params.request_state, &self.codec) {
             (Some(state), Some(codec)) => {
                 let state: State = codec.open_json_with(state, &bound_to).map_err(|_| {
                     ErrorData::invalid_params("requestState failed verification", None)
                 })?;
-                match self.resume(state.held, &owner, params)? {
+                match self.resume(state.held, &owner, params, &bound_to)? {
                     Resumed::Again(result) => return Ok(Ran::InputRequired(result)),
                     Resumed::Running(running) => running,
                 }
@@ -183,6 +184,7 @@ impl HeldCalls {
                     } else {
                         Capabilities::default()
                     },
+                    offered: Mutex::new(params.input_responses.clone().unwrap_or_default()),
                 }));
                 let (progress, target) = progress_relay();
                 call.progress = Some(progress);
@@ -280,6 +282,7 @@ impl HeldCalls {
         id: u64,
         owner: &OwnerId,
         params: &CallToolRequestParams,
+        bound_to: &[u8],
     ) -> Result<Resumed, ErrorData> {
         let mut calls = self.lock();
         let Some(held) = calls.get(&id) else {
@@ -299,11 +302,10 @@ impl HeldCalls {
         let mut answers = InputResponses::new();
         for (key, request) in &held.asked {
             let Some(answer) = given.get(key) else {
-                let bound_to = bound_to(owner, &params.name);
                 return Ok(Resumed::Again(self.input_required(
                     id,
                     &held.asked,
-                    &bound_to,
+                    bound_to,
                 )));
             };
             check(key, request, answer)?;
@@ -335,9 +337,12 @@ enum Resumed {
     Running(Running),
 }
 
-/// What a sealed state is bound to: the person and the tool (its exported name).
-fn bound_to(owner: &OwnerId, tool: &str) -> Vec<u8> {
-    format!("{owner}\n{tool}").into_bytes()
+/// What a sealed state is bound to: the person, the view the request came through (a
+/// view-scoped token must not resume a call made outside its view) and the tool (its
+/// exported name).
+fn bound_to(owner: &OwnerId, view: Option<&str>, tool: &str) -> Vec<u8> {
+    let view = view.map_or_else(|| "\u{0}".to_owned(), |view| format!("v:{view}"));
+    format!("{owner}\n{view}\n{tool}").into_bytes()
 }
 
 /// A held call nobody came back for: its upstream call is cancelled.
@@ -392,11 +397,18 @@ fn finished(
 struct Asker {
     asks: mpsc::Sender<Asked>,
     capabilities: Capabilities,
+    /// `inputResponses` the client sent with its first request, before being asked (SEP-2322:
+    /// a client may answer ahead; keys nobody asks for are ignored). Used once, for the first
+    /// upstream requests they answer in full.
+    offered: Mutex<InputResponses>,
 }
 
 impl Asker {
     /// Hands `requests` (each one the client declared it can answer) to the client.
     async fn ask(&self, requests: InputRequests) -> Result<InputResponses, ErrorData> {
+        if let Some(answers) = self.answered_ahead(&requests) {
+            return Ok(answers);
+        }
         let (answer, answered) = oneshot::channel();
         let gone = || ErrorData::internal_error("the client did not answer", None);
         self.asks
@@ -404,6 +416,24 @@ impl Asker {
             .await
             .map_err(|_| gone())?;
         answered.await.map_err(|_| gone())
+    }
+
+    /// The answers to every one of `requests` the client gave ahead, if it gave them all and
+    /// each fits its request; they are spent either way.
+    fn answered_ahead(&self, requests: &InputRequests) -> Option<InputResponses> {
+        let offered =
+            std::mem::take(&mut *self.offered.lock().unwrap_or_else(PoisonError::into_inner));
+        if offered.is_empty() {
+            return None;
+        }
+        requests
+            .iter()
+            .map(|(key, request)| {
+                let answer = offered.get(key)?;
+                check(key, request, answer).ok()?;
+                Some((key.clone(), answer.clone()))
+            })
+            .collect()
     }
 
     fn declared(&self, request: &InputRequest) -> bool {
