@@ -13,12 +13,6 @@ declare -A EXCLUDED=(
     ["2025-11-25:tools-call-with-logging"]="the gateway does not forward upstream servers' log \
 notifications: an upstream session is shared by all of a person's downstream sessions, so its log \
 lines may concern other sessions (switchboard-gateway handler.rs, set_level)"
-    ["2026-07-28:server-stateless"]="28 of its 30 checks pass; the two of \
-sep-2575-server-rejects-undeclared-capability fail: the upstream's test_missing_capability checks \
-the capabilities of the request it receives, which are the gateway's own (it declares sampling), \
-not the downstream client's; forwarding each downstream request's clientCapabilities to the \
-upstream in _meta is not built yet (the gateway does refuse what the client did not declare when \
-an upstream asks for it: relay/capabilities.rs)"
 )
 
 # The server scenarios a revision requires (its requirements file's `server:` list).

@@ -61,9 +61,9 @@ pub(crate) async fn run_call(
             )
             .await;
     }
-    if capabilities.any() {
-        call.requests = Some(downstream::Downstream::requester(context, capabilities));
-    }
+    // Set even when the client declared nothing: the upstream is then told so (its
+    // capabilities go in the call's `_meta`) and anything it asks is refused.
+    call.requests = Some(downstream::Downstream::requester(context, capabilities));
     Ok(Ran::Done(handler.gateway.tool_calls.call(call).await))
 }
 

@@ -24,6 +24,7 @@ use switchboard_agent::{CallerKind, ToolCallError, ToolCallRequest, builtins_now
 use switchboard_core::spec::Redactor;
 use switchboard_core::upstream_text::short_text;
 use switchboard_core::{ServerSpec, Variables};
+use switchboard_mcp::McpError;
 use switchboard_mcp::Progress;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -217,6 +218,9 @@ where
     }
 }
 
+/// MissingRequiredClientCapabilityError (2026-07-28, SEP-2575).
+const MISSING_CLIENT_CAPABILITY: rmcp::model::ErrorCode = rmcp::model::ErrorCode(-32021);
+
 /// A call the tool-call service did not get answered.
 fn call_failed(name: &str, error: ToolCallError) -> Result<CallToolResponse, ErrorData> {
     match &error {
@@ -224,6 +228,29 @@ fn call_failed(name: &str, error: ToolCallError) -> Result<CallToolResponse, Err
         // for the client it is an unknown tool, as if it had not been listed.
         ToolCallError::ToolNotFound { .. } | ToolCallError::NotSelected { .. } => {
             Err(GatewayError::ToolNotFound(name.to_owned()).into())
+        }
+        // The upstream needs a capability the client did not declare (SEP-2575; the client's
+        // capabilities went to it in the call's `_meta`): the client is told so as the
+        // protocol says, with the missing capabilities re-read as capabilities (nothing else
+        // the upstream put there comes back).
+        ToolCallError::Mcp {
+            error: McpError::Server {
+                error: upstream, ..
+            },
+            ..
+        } if upstream.code == MISSING_CLIENT_CAPABILITY => {
+            let required = upstream
+                .data
+                .as_ref()
+                .and_then(|data| data.get("requiredCapabilities"))
+                .and_then(|value| {
+                    serde_json::from_value::<rmcp::model::ClientCapabilities>(value.clone()).ok()
+                });
+            Err(ErrorData::new(
+                MISSING_CLIENT_CAPABILITY,
+                format!("`{name}` needs a client capability this client did not declare"),
+                required.map(|required| serde_json::json!({ "requiredCapabilities": required })),
+            ))
         }
         ToolCallError::Store(_) | ToolCallError::OtherServer { .. } => {
             // The detail (a database's words) is for the log, not for the client.

@@ -467,9 +467,19 @@ impl Connection {
         if options.cancel.is_cancelled() {
             return Err(McpError::Cancelled);
         }
-        let request_options = PeerRequestOptions::with_timeout(limits.idle)
+        let mut request_options = PeerRequestOptions::with_timeout(limits.idle)
             .reset_timeout_on_progress()
             .with_max_total_timeout(limits.ceiling);
+        // rmcp fills `_meta` with our own capabilities and then applies these options' meta.
+        if let Some(declared) = options
+            .requests
+            .as_ref()
+            .and_then(|requests| requests.client_capabilities())
+        {
+            let mut meta = rmcp::model::RequestMetaObject::default();
+            meta.set_client_capabilities(declared);
+            request_options.meta = Some(meta);
+        }
         let handle = self
             .session
             .send_request_with_option(request, request_options)

@@ -24,6 +24,14 @@ use rmcp::model::{
 /// Who answers a server's requests during one call. Set on [`CallOptions::requests`]
 /// (`crate::CallOptions`); a call without one has those requests refused.
 pub trait ServerRequests: Send + Sync + std::fmt::Debug {
+    /// The capabilities the one who made the call declared, sent to a 2026-07-28 server in
+    /// the call's `_meta` instead of ours, so the server asks only for what that client can
+    /// answer (SEP-2575: a server must not rely on capabilities the client did not declare).
+    /// `None`: ours.
+    fn client_capabilities(&self) -> Option<rmcp::model::ClientCapabilities> {
+        None
+    }
+
     /// `elicitation/create` from the server.
     fn elicit(&self, params: ElicitRequestParams)
     -> BoxFuture<'_, Result<ElicitResult, ErrorData>>;
@@ -110,11 +118,12 @@ impl InFlight {
         }
     }
 
-    /// Without an origin, exactly one call with a requester → that one. Several → none: the
-    /// connection is one person's, but the calls may come from different clients (two
-    /// editors, a view and the whole set), and a question shown in the wrong one would have
-    /// its answer taken for another call's; a refusal the tool can handle is better than
-    /// that guess.
+    /// Without an origin, exactly one call in flight, with a requester → that one. Anything
+    /// else → none: the connection is one person's, but the calls may come from different
+    /// clients (two editors, a view and the whole set, the agent), and a question shown in the
+    /// wrong one would have its answer taken for another call's — even when the other call
+    /// has no requester (it may be the one asking); a refusal the tool can handle is better
+    /// than that guess.
     fn lookup(&self, origin: Option<&RequestId>) -> Lookup {
         let calls = self.lock();
         if let Some(id) = origin {
@@ -126,9 +135,9 @@ impl InFlight {
         if calls.is_empty() {
             return Lookup::NotYet;
         }
-        let mut able = calls.values().flatten();
-        Lookup::Found(match (able.next(), able.next()) {
-            (Some(only), None) => Some(Arc::clone(only)),
+        let mut all = calls.values();
+        Lookup::Found(match (all.next(), all.next()) {
+            (Some(only), None) => only.clone(),
             _ => None,
         })
     }
@@ -195,6 +204,13 @@ mod tests {
         let a = calls.enter(two.clone(), Some(Arc::new(Named("a"))));
         // The agent's own call is not answered by another's client.
         assert_eq!(name(calls.requester(Some(&one)).await), None);
+        // Without an origin, the agent's call might be the one asking: nobody is guessed.
+        assert_eq!(
+            name(calls.requester(None).await),
+            None,
+            "another call in flight"
+        );
+        drop(agent);
         assert_eq!(
             name(calls.requester(None).await).as_deref(),
             Some("Named(\"a\")")
@@ -205,7 +221,7 @@ mod tests {
             name(calls.requester(Some(&three)).await).as_deref(),
             Some("Named(\"b\")")
         );
-        drop((a, b, agent));
+        drop((a, b));
         assert!(calls.lock().is_empty());
         // Nothing in flight, and nothing comes: nobody, after a while.
         assert_eq!(name(calls.requester(None).await), None);

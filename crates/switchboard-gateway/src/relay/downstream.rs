@@ -23,6 +23,8 @@ pub(super) struct Downstream {
     /// The downstream's `tools/call`.
     origin: RequestId,
     capabilities: Capabilities,
+    /// What the client declared, passed on to the upstream (`client_capabilities`).
+    declared: Option<rmcp::model::ClientCapabilities>,
 }
 
 impl Downstream {
@@ -34,6 +36,7 @@ impl Downstream {
             peer: context.peer.clone(),
             origin: context.id.clone(),
             capabilities,
+            declared: context.client_capabilities(),
         })
     }
 
@@ -59,6 +62,10 @@ impl Downstream {
 }
 
 impl ServerRequests for Downstream {
+    fn client_capabilities(&self) -> Option<rmcp::model::ClientCapabilities> {
+        self.declared.clone()
+    }
+
     fn elicit(
         &self,
         params: ElicitRequestParams,

@@ -185,6 +185,7 @@ impl HeldCalls {
                         Capabilities::default()
                     },
                     offered: Mutex::new(params.input_responses.clone().unwrap_or_default()),
+                    declared: context.client_capabilities(),
                 }));
                 let (progress, target) = progress_relay();
                 call.progress = Some(progress);
@@ -401,6 +402,8 @@ struct Asker {
     /// a client may answer ahead; keys nobody asks for are ignored). Used once, for the first
     /// upstream requests they answer in full.
     offered: Mutex<InputResponses>,
+    /// What the client declared in its request's `_meta`, passed on to the upstream.
+    declared: Option<rmcp::model::ClientCapabilities>,
 }
 
 impl Asker {
@@ -451,6 +454,10 @@ const ELICITATION: &str = "elicitation";
 const SAMPLING: &str = "sampling";
 
 impl ServerRequests for Asker {
+    fn client_capabilities(&self) -> Option<rmcp::model::ClientCapabilities> {
+        self.declared.clone()
+    }
+
     fn elicit(
         &self,
         params: ElicitRequestParams,

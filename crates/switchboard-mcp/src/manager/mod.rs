@@ -334,7 +334,12 @@ impl ConnectionManager {
                 async move { live.conn.get_prompt(params, input, limits).await }
             })
             .await;
-        clean(prompt, spec)
+        match clean_error(prompt, spec)? {
+            GetPromptResponse::Complete(prompt) => {
+                clean(Ok(prompt), spec).map(GetPromptResponse::Complete)
+            }
+            asked => Ok(asked),
+        }
     }
 
     /// Connects to `spec` for `owner` just to look: server info, capabilities and tools. The
@@ -462,8 +467,41 @@ impl ConnectionManager {
 
 /// `result` with `spec`'s secrets cut out of its error: every error the manager hands out
 /// passes here (see [`crate::redact`]).
-fn clean<T>(result: Result<T, McpError>, spec: &ServerSpec) -> Result<T, McpError> {
+/// `result` with the server's own secrets cut out of its error.
+fn clean_error<T>(result: Result<T, McpError>, spec: &ServerSpec) -> Result<T, McpError> {
     result.map_err(|error| error.redacted(&spec.redactor()))
+}
+
+/// `result` with the server's own secrets cut out of its error and of every string of its
+/// answer (a resource, a prompt, a completion may repeat a header or an env value; tool
+/// results are cut the same way in `retry.rs`).
+fn clean<T>(result: Result<T, McpError>, spec: &ServerSpec) -> Result<T, McpError>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let redactor = spec.redactor();
+    match result {
+        Err(error) => Err(error.redacted(&redactor)),
+        Ok(answer) if redactor.is_empty() => Ok(answer),
+        Ok(answer) => Ok(redact_answer(answer, &redactor)),
+    }
+}
+
+/// `answer` with the secrets cut out of every string, through its JSON form. An answer that
+/// does not read back after the cut (a secret inside a field the type parses) is kept whole
+/// but for nothing: better an error than the secret.
+fn redact_answer<T>(answer: T, redactor: &switchboard_core::spec::Redactor) -> T
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let Ok(value) = serde_json::to_value(&answer) else {
+        return answer;
+    };
+    let cut = crate::redact::redact_value(value.clone(), redactor);
+    if cut == value {
+        return answer;
+    }
+    serde_json::from_value(cut).unwrap_or(answer)
 }
 
 /// The HTTP client shared by every remote server. Redirects are followed only within the same
@@ -512,5 +550,26 @@ async fn reap_idle(inner: Weak<Inner>, stop: CancellationToken) {
         for entry in entries {
             entry.reap_if_idle(idle, grace).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::{ReadResourceResult, ResourceContents};
+    use switchboard_core::spec::Redactor;
+
+    use super::redact_answer;
+
+    #[test]
+    fn a_resource_repeating_the_servers_secret_reaches_no_one_whole() {
+        let redactor = Redactor::new(["sk-live-0123456789".to_owned()]);
+        let read = ReadResourceResult::new(vec![ResourceContents::text(
+            "token=sk-live-0123456789 in the config",
+            "debug://env",
+        )]);
+        let cut = redact_answer(read, &redactor);
+        let text = serde_json::to_string(&cut).unwrap_or_default();
+        assert!(!text.contains("sk-live-0123456789"), "{text}");
+        assert!(text.contains("debug://env"), "{text}");
     }
 }
