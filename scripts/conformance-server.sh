@@ -10,9 +10,6 @@ VIEW=conformance
 # Required scenarios that do not gate, as REVISION:NAME → the precise reason. Each stays run
 # and reported with --all. Keep this list short and every reason true.
 declare -A EXCLUDED=(
-    ["2025-11-25:tools-call-with-logging"]="the gateway does not forward upstream servers' log \
-notifications: an upstream session is shared by all of a person's downstream sessions, so its log \
-lines may concern other sessions (switchboard-gateway handler.rs, set_level)"
 )
 
 # The server scenarios a revision requires (its requirements file's `server:` list).

@@ -163,8 +163,10 @@ impl ServerHandler for GatewayHandler {
         _request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        // Upstream servers' log lines are not forwarded (they may carry other sessions'
-        // details); the level is accepted so clients that set one work.
+        // An upstream's log lines reach only the client whose call they came during
+        // (switchboard-mcp client.rs, relay/downstream.rs), never the session at large: the
+        // upstream session is shared by all of a person's clients. The level is accepted so
+        // clients that set one work; it is not applied to those lines.
         self.scope(&context)?;
         Ok(())
     }

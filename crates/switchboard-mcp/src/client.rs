@@ -254,10 +254,10 @@ impl ClientHandler for SwitchboardClient {
     async fn on_logging_message(
         &self,
         params: LoggingMessageNotificationParam,
-        _context: NotificationContext<RoleClient>,
+        context: NotificationContext<RoleClient>,
     ) {
         let server = &self.server;
-        let data = &crate::redact::redact_value(params.data, &self.redactor);
+        let data = crate::redact::redact_value(params.data, &self.redactor);
         match params.level {
             LoggingLevel::Debug => tracing::debug!(%server, %data, "server log"),
             LoggingLevel::Info | LoggingLevel::Notice => {
@@ -265,6 +265,20 @@ impl ClientHandler for SwitchboardClient {
             }
             LoggingLevel::Warning => tracing::warn!(%server, %data, "server log"),
             _ => tracing::error!(%server, %data, "server log"),
+        }
+        // The caller of the call it came during (by the same rule as a server's requests)
+        // sees it too: the gateway's downstream client, for the tool it called.
+        let origin = match context.extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
+            _ => None,
+        };
+        if let Some(requester) = self.events.calls.requester_now(origin) {
+            let logger = params.logger.map(|logger| {
+                switchboard_core::upstream_text::short_text(&self.redactor.redact(&logger), 128)
+            });
+            let mut forwarded = LoggingMessageNotificationParam::new(params.level, data);
+            forwarded.logger = logger;
+            requester.log(forwarded).await;
         }
     }
 }

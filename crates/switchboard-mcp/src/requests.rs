@@ -32,6 +32,12 @@ pub trait ServerRequests: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// A log message the server sent while this call was the one in flight (secrets already
+    /// cut out); by default it stays in our log only.
+    fn log(&self, _params: rmcp::model::LoggingMessageNotificationParam) -> BoxFuture<'_, ()> {
+        Box::pin(std::future::ready(()))
+    }
+
     /// `elicitation/create` from the server.
     fn elicit(&self, params: ElicitRequestParams)
     -> BoxFuture<'_, Result<ElicitResult, ErrorData>>;
@@ -124,6 +130,15 @@ impl InFlight {
     /// wrong one would have its answer taken for another call's — even when the other call
     /// has no requester (it may be the one asking); a refusal the tool can handle is better
     /// than that guess.
+    /// As [`Self::requester`], without waiting: for a notification, which cannot be about a
+    /// call not yet sent.
+    pub(crate) fn requester_now(&self, origin: Option<&RequestId>) -> Option<Requester> {
+        match self.lookup(origin) {
+            Lookup::Found(requester) => requester,
+            Lookup::NotYet => None,
+        }
+    }
+
     fn lookup(&self, origin: Option<&RequestId>) -> Lookup {
         let calls = self.lock();
         if let Some(id) = origin {

@@ -62,6 +62,16 @@ impl Downstream {
 }
 
 impl ServerRequests for Downstream {
+    /// An upstream's log line during this call goes to the client that made it (it asked
+    /// for the tool; the line is about its call, secrets already cut out).
+    fn log(&self, params: rmcp::model::LoggingMessageNotificationParam) -> BoxFuture<'_, ()> {
+        Box::pin(async move {
+            if let Err(error) = self.peer.notify_logging_message(params).await {
+                tracing::debug!(%error, "gateway: a log line could not be sent to the client");
+            }
+        })
+    }
+
     fn client_capabilities(&self) -> Option<rmcp::model::ClientCapabilities> {
         self.declared.clone()
     }
