@@ -4,7 +4,10 @@
 //! counted. Two creations at once, from one process or two replicas, queue on that lock, so
 //! the second sees the first's row and neither can pass the quota by racing the count.
 
-/// The tables a quota counts, by entity: a fixed list, since the name goes into SQL text.
+/// The tables of owned rows, by entity (what a quota counts, and what [`require_owned`]
+/// looks in): a fixed list, since the name goes into SQL text.
+///
+/// [`require_owned`]: impl_quota
 pub(crate) fn table(entity: crate::error::Entity) -> Option<&'static str> {
     use crate::error::Entity;
     match entity {
@@ -52,6 +55,29 @@ macro_rules! impl_quota {
                         return Err(StoreError::QuotaExceeded { entity, limit: max });
                     }
                     Ok(())
+                }
+
+                /// Refuses a link to `entity` `id` unless it is a row of `owner`'s
+                /// (`NotFound` otherwise, as for a row that does not exist).
+                pub(crate) async fn require_owned(
+                    conn: &mut <$db as sqlx::Database>::Connection,
+                    owner: &OwnerId,
+                    entity: Entity,
+                    id: &str,
+                ) -> Result<(), StoreError> {
+                    let Some(table) = $crate::sql::quota::table(entity) else {
+                        return Err(StoreError::not_found(entity, id));
+                    };
+                    let sql = format!("SELECT id FROM {table} WHERE user_id = $1 AND id = $2");
+                    let found: Option<(String,)> = sqlx::query_as(&sql)
+                        .bind(&owner.0)
+                        .bind(id)
+                        .fetch_optional(&mut *conn)
+                        .await?;
+                    match found {
+                        Some(_) => Ok(()),
+                        None => Err(StoreError::not_found(entity, id)),
+                    }
                 }
             }
         };

@@ -107,26 +107,9 @@ macro_rules! impl_tool_node_store {
                     owner: &OwnerId,
                     node: &ToolNode,
                 ) -> Result<(), StoreError> {
-                    let server: Option<(String,)> =
-                        sqlx::query_as("SELECT id FROM mcp_servers WHERE user_id = $1 AND id = $2")
-                            .bind(&owner.0)
-                            .bind(&node.server_id.0)
-                            .fetch_optional(&mut *conn)
-                            .await?;
-                    if server.is_none() {
-                        return Err(StoreError::not_found(Entity::Server, &node.server_id.0));
-                    }
+                    Self::require_owned(conn, owner, Entity::Server, &node.server_id.0).await?;
                     if let Some(assistant) = &node.assistant_id {
-                        let found: Option<(String,)> = sqlx::query_as(
-                            "SELECT id FROM assistants WHERE user_id = $1 AND id = $2",
-                        )
-                        .bind(&owner.0)
-                        .bind(assistant)
-                        .fetch_optional(&mut *conn)
-                        .await?;
-                        if found.is_none() {
-                            return Err(StoreError::not_found(Entity::Assistant, assistant));
-                        }
+                        Self::require_owned(conn, owner, Entity::Assistant, assistant).await?;
                     }
                     Ok(())
                 }

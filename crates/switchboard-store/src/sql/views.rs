@@ -79,28 +79,11 @@ macro_rules! impl_view_store {
                     spec: &ViewSpec,
                 ) -> Result<(), StoreError> {
                     for server in &spec.servers {
-                        let found: Option<(String,)> = sqlx::query_as(
-                            "SELECT id FROM mcp_servers WHERE user_id = $1 AND id = $2",
-                        )
-                        .bind(&owner.0)
-                        .bind(&server.server_id.0)
-                        .fetch_optional(&mut *conn)
-                        .await?;
-                        if found.is_none() {
-                            return Err(StoreError::not_found(Entity::Server, &server.server_id.0));
-                        }
+                        Self::require_owned(conn, owner, Entity::Server, &server.server_id.0)
+                            .await?;
                     }
                     if let Some(assistant) = &spec.assistant_id {
-                        let found: Option<(String,)> = sqlx::query_as(
-                            "SELECT id FROM assistants WHERE user_id = $1 AND id = $2",
-                        )
-                        .bind(&owner.0)
-                        .bind(assistant)
-                        .fetch_optional(&mut *conn)
-                        .await?;
-                        if found.is_none() {
-                            return Err(StoreError::not_found(Entity::Assistant, assistant));
-                        }
+                        Self::require_owned(conn, owner, Entity::Assistant, assistant).await?;
                     }
                     Ok(())
                 }
