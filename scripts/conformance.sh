@@ -2,13 +2,18 @@
 # Runs the MCP conformance suite (@modelcontextprotocol/conformance, pinned in
 # scripts/peers/package.json) against Switchboard, in two modes:
 #
-# client mode: the suite's client scenarios against Switchboard's MCP client, through the driver
-# binary `conformance-client` of switchboard-testkit.
+# client mode: the suite's client scenarios against Switchboard's MCP client (the connection
+# manager, its OAuth sign-in included), through the driver binary `conformance-client` of
+# switchboard-testkit: every client scenario of the suite's requirements/2025-11-25.yaml and
+# requirements/2026-07-28.yaml, each run with that revision's --spec-version, less the
+# exclusions listed in CLIENT_EXCLUDED (scripts/conformance-client.sh).
 #
-#   scripts/conformance.sh [client]            the required client scenarios; fails if one fails
-#   scripts/conformance.sh [client] NAME...    these client scenarios
-#   scripts/conformance.sh [client] --all      every client scenario; only the required ones
-#                                              decide the exit code, the rest are reported
+#   scripts/conformance.sh [client]            every required client scenario of both revisions
+#   scripts/conformance.sh [client] NAME...    these scenarios, in each revision that requires
+#                                              them (REVISION:NAME for one revision only)
+#   scripts/conformance.sh [client] --all      also the excluded and not-scored ones (the
+#                                              extensions), reported but not deciding the exit
+#                                              code
 #
 # server mode: the suite's server scenarios against Switchboard's MCP gateway. A `switchboard
 # serve --single-user` on loopback with a temporary data directory gets the testkit's
@@ -36,7 +41,6 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-REQUIRED=(initialize tools_call sse-retry)
 SUITE=.peers/node/node_modules/@modelcontextprotocol/conformance/dist/index.js
 
 die() {
@@ -126,35 +130,10 @@ run_one() {
     printf 'conformance: %-58s %s — %s\n' "$name" "$verdict" "$summary"
 }
 
-run_client() {
-    if $all; then
-        mapfile -t scenarios < <("$NODE" "$SUITE" list --client | sed -nE 's/^  - ([^ ]+).*/\1/p')
-        ((${#scenarios[@]} > 0)) || die "the suite listed no client scenarios"
-    elif ((${#scenarios[@]} == 0)); then
-        scenarios=("${REQUIRED[@]}")
-    fi
-
-    cargo build --quiet -p switchboard-testkit --bin conformance-client
-    local driver
-    driver=$(cd "$target_dir/debug" && pwd)/conformance-client
-    [[ -x "$driver" ]] || die "$driver was not built"
-    # The suite splits --command on spaces before appending the server URL.
-    [[ "$driver" != *" "* ]] || die "the driver path contains a space: $driver"
-
-    local scenario name required
-    for scenario in "${scenarios[@]}"; do
-        required=false
-        for name in "${REQUIRED[@]}"; do
-            [[ "$name" == "$scenario" ]] && required=true
-        done
-        if $required || ! $all; then gating=true; else gating=false; fi
-        run_one "$scenario" "$gating" "$results/${scenario//\//_}" \
-            client --command "$driver" --scenario "$scenario"
-    done
-}
-
 if [[ $mode == client ]]; then
     $direct && die "--direct is for server mode"
+    # shellcheck source=scripts/conformance-client.sh
+    source scripts/conformance-client.sh
     run_client
 else
     # shellcheck source=scripts/conformance-server.sh

@@ -183,6 +183,22 @@ pub enum Auth {
     ApiKey { header: String, key: String },
     /// `Authorization: Bearer <token>`.
     Bearer { token: String },
+    /// OAuth 2.1 sign-in as the MCP authorization specification describes it: each person
+    /// signs in to the server once, and their tokens are kept apart from the spec (per person
+    /// and server, encrypted) and refreshed before they expire. Without `client_id`,
+    /// Switchboard registers itself (Client ID Metadata Document, else dynamic registration).
+    #[serde(rename = "oauth")]
+    OAuth {
+        /// A client registered with the authorization server beforehand.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_id: Option<String>,
+        /// Its secret, when it is a confidential client.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_secret: Option<String>,
+        /// Scopes to ask for; empty: those the server names (its challenge or metadata).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        scopes: Vec<String>,
+    },
 }
 
 impl fmt::Debug for Auth {
@@ -192,6 +208,17 @@ impl fmt::Debug for Auth {
             Auth::None => f.write_str("None"),
             Auth::ApiKey { header, .. } => write!(f, "ApiKey {{ header: {header:?}, key: *** }}"),
             Auth::Bearer { .. } => f.write_str("Bearer { token: *** }"),
+            Auth::OAuth {
+                client_id,
+                client_secret,
+                scopes,
+            } => {
+                let secret = client_secret.as_ref().map(|_| "***");
+                write!(
+                    f,
+                    "OAuth {{ client_id: {client_id:?}, client_secret: {secret:?}, scopes: {scopes:?} }}"
+                )
+            }
         }
     }
 }

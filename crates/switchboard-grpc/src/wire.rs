@@ -138,6 +138,7 @@ fn status_name(status: ConnectionStatus) -> &'static str {
         ConnectionStatus::Connecting => "connecting",
         ConnectionStatus::Connected => "connected",
         ConnectionStatus::Error => "error",
+        ConnectionStatus::NeedsSignIn => "needs_sign_in",
     }
 }
 
@@ -146,6 +147,7 @@ fn status_from_name(name: &str) -> ConnectionStatus {
         "connecting" => ConnectionStatus::Connecting,
         "connected" => ConnectionStatus::Connected,
         "error" => ConnectionStatus::Error,
+        "needs_sign_in" => ConnectionStatus::NeedsSignIn,
         _ => ConnectionStatus::Disconnected,
     }
 }

@@ -11,6 +11,7 @@ use crate::client::{SessionEvents, SwitchboardClient};
 use crate::config::ManagerConfig;
 use crate::connection::{Connection, Session};
 use crate::error::McpError;
+use crate::oauth::Authorized;
 use crate::transport::http;
 use crate::transport::probe::{self, Generation};
 use crate::transport::sse::{SseClientConfig, SseClientTransport};
@@ -18,11 +19,13 @@ use crate::transport::stdio::{self, StdioProcess};
 use crate::transport::watched::Watched;
 use tokio_util::sync::CancellationToken;
 
-/// Connects to `spec`, which must be valid and enabled.
+/// Connects to `spec`, which must be valid and enabled; `auth` carries the person's OAuth
+/// sign-in when the server uses one.
 pub(crate) async fn connect(
     spec: &ServerSpec,
     config: &ManagerConfig,
     client: &reqwest::Client,
+    auth: Option<Authorized>,
 ) -> Result<Connection, McpError> {
     spec.validate()?;
     if !spec.enabled {
@@ -84,7 +87,7 @@ pub(crate) async fn connect(
         TransportKind::StreamableHttp => {
             let url = spec.url.clone().unwrap_or_default();
             let handshake = async {
-                let transport = http::streamable(client.clone(), spec, &url)?;
+                let transport = http::streamable(client.clone(), spec, &url, auth.clone())?;
                 let first = handler
                     .clone()
                     .serve_with_lifecycle(
@@ -98,7 +101,7 @@ pub(crate) async fn connect(
                     // included, with an empty success; rmcp then has no discovery result and
                     // no legacy error to fall back on. Start over with the classic handshake.
                     Err(ClientInitializeError::ExpectedInitResult(_)) => {
-                        let transport = http::streamable(client.clone(), spec, &url)?;
+                        let transport = http::streamable(client.clone(), spec, &url, auth.clone())?;
                         handler
                             .with_protocol_version(LEGACY_VERSION)
                             .serve_with_lifecycle(
@@ -124,11 +127,17 @@ pub(crate) async fn connect(
         TransportKind::Sse => {
             let url = spec.url.clone().unwrap_or_default();
             let handshake = async {
+                let mut headers = http::headers(spec)?;
+                if let Some(auth) = &auth {
+                    // The legacy transport has no hook for rmcp's refreshing client: the
+                    // token (refreshed first if it is about to expire) goes in as a header.
+                    headers.insert(::http::header::AUTHORIZATION, auth.bearer(spec).await?);
+                }
                 let transport = SseClientTransport::connect(
                     client.clone(),
                     SseClientConfig {
                         url: url.clone(),
-                        headers: http::headers(spec)?,
+                        headers,
                         connect_timeout: timeout,
                     },
                 )

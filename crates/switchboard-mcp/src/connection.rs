@@ -517,6 +517,12 @@ impl Connection {
         abandoned.disarm();
         match response {
             Ok(result) => Ok(result),
+            // A 401 or 403 from the OAuth client was answered before the server ran anything.
+            Err(error @ rmcp::ServiceError::TransportSend(_))
+                if McpError::wants_sign_in(&error) =>
+            {
+                Err(McpError::from_service(&self.server, "tools/call", error))
+            }
             // Once the request is handed to the transport, a failed write may still have reached
             // the server (an HTTP POST answered 502 by a proxy after the backend ran the
             // tool): the call may have run.

@@ -13,13 +13,15 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
-use switchboard_core::{DestinationRules, ErrorCode, ServerSpec};
+use rmcp::transport::OAuthHttpClient;
+use switchboard_core::{Auth, DestinationRules, ErrorCode, OwnerId, ServerSpec};
 use url::{Host, Url};
 
 use crate::config::ManagerConfig;
 use crate::connect::connect;
 use crate::connection::Connection;
 use crate::error::{McpError, error_chain};
+use crate::oauth::{Authorized, GuardedOAuthHttp, SignIns};
 use crate::policy::Admission;
 
 /// The words every refusal by the guard carries, so a refusal can be recognised after rmcp
@@ -135,6 +137,14 @@ pub fn guarded_client(rules: Arc<DestinationRules>) -> reqwest::Client {
             attempt.follow()
         }
     });
+    guarded_client_with(rules, redirects)
+}
+
+/// A guarded client (see [`guarded_client`]) with another redirect policy.
+pub(crate) fn guarded_client_with(
+    rules: Arc<DestinationRules>,
+    redirects: reqwest::redirect::Policy,
+) -> reqwest::Client {
     reqwest::Client::builder()
         .no_proxy()
         .dns_resolver(Arc::new(GuardedResolver { rules }))
@@ -161,21 +171,71 @@ pub fn is_refusal(text: &str) -> bool {
 }
 
 /// The manager's two HTTP clients: the plain one for admins and single-user mode, the guarded
-/// one for connections admitted with [`Admission::guard_destinations`].
+/// one for connections admitted with [`Admission::guard_destinations`]; each with its OAuth
+/// client for sign-ins (see [`crate::oauth`]), which reaches what the same rules allow.
 pub(crate) struct HttpClients {
     plain: reqwest::Client,
     guarded: reqwest::Client,
     rules: Arc<DestinationRules>,
+    oauth_plain: Arc<dyn OAuthHttpClient>,
+    oauth_guarded: Arc<dyn OAuthHttpClient>,
+    pub(crate) sign_ins: Arc<SignIns>,
 }
 
 impl HttpClients {
-    pub(crate) fn new(plain: reqwest::Client, rules: DestinationRules) -> Self {
+    pub(crate) fn new(
+        plain: reqwest::Client,
+        rules: DestinationRules,
+        sign_ins: Arc<SignIns>,
+    ) -> Self {
         let rules = Arc::new(rules);
+        let unguarded_stop = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap_or_default();
         Self {
+            oauth_plain: Arc::new(GuardedOAuthHttp::new(plain.clone(), unguarded_stop, None)),
+            oauth_guarded: Arc::new(GuardedOAuthHttp::new(
+                guarded_client(Arc::clone(&rules)),
+                guarded_client_with(Arc::clone(&rules), reqwest::redirect::Policy::none()),
+                Some(Arc::clone(&rules)),
+            )),
             plain,
             guarded: guarded_client(Arc::clone(&rules)),
             rules,
+            sign_ins,
         }
+    }
+
+    /// The OAuth client for a connection admitted with `admission`.
+    pub(crate) fn oauth_http(&self, admission: Admission) -> Arc<dyn OAuthHttpClient> {
+        if admission.guard_destinations {
+            Arc::clone(&self.oauth_guarded)
+        } else {
+            Arc::clone(&self.oauth_plain)
+        }
+    }
+
+    /// The person's sign-in to `spec`, when it uses OAuth.
+    async fn authorized(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        admission: Admission,
+    ) -> Result<Option<Authorized>, McpError> {
+        if !matches!(spec.auth, Auth::OAuth { .. }) {
+            return Ok(None);
+        }
+        let client = if admission.guard_destinations {
+            &self.guarded
+        } else {
+            &self.plain
+        };
+        let authorized = self
+            .sign_ins
+            .authorized(self.oauth_http(admission), client.clone(), owner, spec)
+            .await?;
+        Ok(Some(authorized))
     }
 
     /// Connects to `spec` under `admission`: behind the guard, an IP-literal URL the rules
@@ -183,12 +243,14 @@ impl HttpClients {
     /// addresses fails at connect time; both as [`ErrorCode::DestinationNotAllowed`].
     pub(crate) async fn connect(
         &self,
+        owner: &OwnerId,
         spec: &ServerSpec,
         config: &ManagerConfig,
         admission: Admission,
     ) -> Result<Connection, McpError> {
         if !admission.guard_destinations {
-            return connect(spec, config, &self.plain).await;
+            let auth = self.authorized(owner, spec, admission).await?;
+            return connect(spec, config, &self.plain, auth).await;
         }
         let url = spec.url.as_deref().unwrap_or_default();
         // A resolver that hangs is left to the connect timeout of the connection itself.
@@ -197,17 +259,20 @@ impl HttpClients {
         {
             checked.map_err(|refused| refusal(spec, &refused.host))?;
         }
-        connect(spec, config, &self.guarded).await.map_err(|error| {
-            if is_refusal(&error_chain(&error)) {
-                let host = Url::parse(url)
-                    .ok()
-                    .and_then(|u| u.host_str().map(str::to_owned))
-                    .unwrap_or_default();
-                refusal(spec, &host)
-            } else {
-                error
-            }
-        })
+        let auth = self.authorized(owner, spec, admission).await?;
+        connect(spec, config, &self.guarded, auth)
+            .await
+            .map_err(|error| {
+                if is_refusal(&error_chain(&error)) {
+                    let host = Url::parse(url)
+                        .ok()
+                        .and_then(|u| u.host_str().map(str::to_owned))
+                        .unwrap_or_default();
+                    refusal(spec, &host)
+                } else {
+                    error
+                }
+            })
     }
 }
 

@@ -43,6 +43,14 @@ pub enum McpError {
     #[error("server `{server}` rejected the credentials: {detail}")]
     AuthFailed { server: String, detail: String },
 
+    /// The server wants an OAuth sign-in the person has not made, or whose tokens can no
+    /// longer be refreshed, or a wider one (`scope`, step-up).
+    #[error("server `{server}` needs you to sign in{}", scope_suffix(.scope))]
+    SignInRequired {
+        server: String,
+        scope: Option<String>,
+    },
+
     #[error("server `{server}` did not complete the MCP handshake within {}s{}", .timeout.as_secs_f64(), stderr_suffix(.stderr))]
     ConnectTimeout {
         server: String,
@@ -149,7 +157,9 @@ impl McpError {
             McpError::Disabled { .. } => ErrorCode::McpConnectionError,
             McpError::Spawn { .. } => ErrorCode::McpConnectionError,
             McpError::Unreachable { .. } => ErrorCode::McpUnreachable,
-            McpError::AuthFailed { .. } => ErrorCode::McpAuthFailed,
+            McpError::AuthFailed { .. } | McpError::SignInRequired { .. } => {
+                ErrorCode::McpAuthFailed
+            }
             McpError::ConnectTimeout { .. } => ErrorCode::McpTimeout,
             McpError::ClosedDuringHandshake { .. } => ErrorCode::McpConnectionError,
             McpError::Handshake { .. } => ErrorCode::McpProtocolError,
@@ -221,8 +231,21 @@ impl McpError {
         matches!(self, McpError::ConnectionLost { .. })
     }
 
+    /// Whether `error` is a refusal of rmcp's OAuth client (see [`McpError::SignInRequired`]).
+    pub(crate) fn wants_sign_in(error: &ServiceError) -> bool {
+        matches!(error, ServiceError::TransportSend(sent) if sign_in_wanted(sent.error.as_ref()).is_some())
+    }
+
     /// Maps an rmcp request error on an established connection.
     pub(crate) fn from_service(server: &str, method: &str, error: ServiceError) -> Self {
+        if let ServiceError::TransportSend(sent) = &error
+            && let Some(scope) = sign_in_wanted(sent.error.as_ref())
+        {
+            return McpError::SignInRequired {
+                server: server.to_owned(),
+                scope,
+            };
+        }
         match error {
             ServiceError::McpError(error) => McpError::Server {
                 server: server.to_owned(),
@@ -257,6 +280,12 @@ impl McpError {
             return McpError::ClosedDuringHandshake {
                 server: server.to_owned(),
                 stderr,
+            };
+        }
+        if let Some(scope) = handshake_sign_in(&error) {
+            return McpError::SignInRequired {
+                server: server.to_owned(),
+                scope,
             };
         }
         let Some(url) = url else {
@@ -358,6 +387,48 @@ enum HttpFailure {
 /// flattens the HTTP status of a refused request into its message. The phrases are matched
 /// whole (`HTTP 401`, never a bare `401`), so a port or path holding those digits cannot
 /// be mistaken for a status.
+/// Whether rmcp's OAuth client refused `error`'s request for want of a sign-in (`Some(None)`)
+/// or of a scope (`Some(Some(scope))`): its 401 and 403 `insufficient_scope` errors.
+fn sign_in_wanted(error: &(dyn std::error::Error + 'static)) -> Option<Option<String>> {
+    use rmcp::transport::streamable_http_client::{AuthRequiredError, InsufficientScopeError};
+    let mut current = Some(error);
+    while let Some(cause) = current {
+        if cause.downcast_ref::<AuthRequiredError>().is_some() {
+            return Some(None);
+        }
+        if let Some(scope) = cause.downcast_ref::<InsufficientScopeError>() {
+            return Some(
+                scope
+                    .required_scope
+                    .as_deref()
+                    .map(|s| short_text(s, MAX_QUOTED)),
+            );
+        }
+        current = cause.source();
+    }
+    None
+}
+
+/// [`sign_in_wanted`] of a failed handshake: rmcp keeps the transport's error in a field, not
+/// as the source (as its own `auth_challenge` reads it), and the classic handshake's failure
+/// after the stateless one's in `fallback`.
+fn handshake_sign_in(error: &ClientInitializeError) -> Option<Option<String>> {
+    match error {
+        ClientInitializeError::TransportError { error, .. } => sign_in_wanted(error.error.as_ref()),
+        ClientInitializeError::LegacyFallbackFailed { fallback, discover } => {
+            handshake_sign_in(fallback).or_else(|| handshake_sign_in(discover))
+        }
+        _ => None,
+    }
+}
+
+fn scope_suffix(scope: &Option<String>) -> String {
+    match scope {
+        Some(scope) => format!(" again with the scope `{scope}`"),
+        None => String::new(),
+    }
+}
+
 fn classify(error: &(dyn std::error::Error + 'static)) -> Option<HttpFailure> {
     let mut current = Some(error);
     while let Some(cause) = current {

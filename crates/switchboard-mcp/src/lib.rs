@@ -21,6 +21,7 @@ mod input_required;
 mod listen;
 mod manager;
 mod notices;
+pub mod oauth;
 mod policy;
 mod pool;
 mod redact;

@@ -16,6 +16,7 @@ mod me;
 mod messages;
 mod metrics;
 mod nodes;
+mod oauth;
 mod providers;
 mod responses;
 mod schemas;
@@ -107,6 +108,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(tool_calls::routes())
         .merge(nodes::routes())
         .merge(views::routes())
+        .merge(oauth::routes())
         .routes(routes!(document))
 }
 

@@ -52,16 +52,16 @@ pub use secret::SecretError;
 pub use sql::users::TOKEN_PREFIX;
 pub use sqlite::{DB_FILE, SqliteStore};
 pub use store::{
-    AssistantStore, Backend, ConversationStore, LeaseStore, ProviderStore, ServerEdit,
-    ServerShapeStore, ServerStore, SignalStore, Signals, Store, ToolCallEdit, ToolNodeStore,
-    UserStore, ViewStore,
+    AssistantStore, Backend, ConversationStore, LeaseStore, OAuthRefreshLock, OAuthStore,
+    PendingSignIn, ProviderStore, ServerEdit, ServerShapeStore, ServerStore, SignalStore, Signals,
+    Store, ToolCallEdit, ToolNodeStore, UserStore, ViewStore,
 };
 
 /// Every store trait, so their methods can be called on a `dyn Store`.
 pub mod prelude {
     pub use crate::audit_store::AuditStore;
     pub use crate::store::{
-        AssistantStore, ConversationStore, LeaseStore, ProviderStore, ServerShapeStore,
+        AssistantStore, ConversationStore, LeaseStore, OAuthStore, ProviderStore, ServerShapeStore,
         ServerStore, SignalStore, Store, ToolNodeStore, UserStore, ViewStore,
     };
 }

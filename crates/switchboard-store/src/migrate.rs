@@ -61,6 +61,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "mcp views",
         include_str!("../migrations/sqlite/0010_mcp_views.sql"),
     ),
+    (
+        11,
+        "oauth",
+        include_str!("../migrations/sqlite/0011_oauth.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -113,6 +118,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         10,
         "mcp views",
         include_str!("../migrations/postgres/0010_mcp_views.sql"),
+    ),
+    (
+        11,
+        "oauth",
+        include_str!("../migrations/postgres/0011_oauth.sql"),
     ),
 ];
 

@@ -14,6 +14,7 @@ use crate::sql::assistants::impl_assistant_store;
 use crate::sql::audit::impl_audit_store;
 use crate::sql::conversations::impl_conversation_store;
 use crate::sql::leases::impl_lease_store;
+use crate::sql::oauth::impl_oauth_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
 use crate::sql::server_shapes::impl_server_shape_store;
@@ -63,6 +64,7 @@ impl_conversation_store!(PostgresStore, Postgres);
 impl_tool_node_store!(PostgresStore, Postgres);
 impl_view_store!(PostgresStore, Postgres);
 impl_lease_store!(PostgresStore, Postgres);
+impl_oauth_store!(PostgresStore, Postgres);
 impl_audit_store!(PostgresStore, Postgres);
 
 #[async_trait::async_trait]

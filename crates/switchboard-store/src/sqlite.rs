@@ -23,6 +23,7 @@ use crate::sql::assistants::impl_assistant_store;
 use crate::sql::audit::impl_audit_store;
 use crate::sql::conversations::impl_conversation_store;
 use crate::sql::leases::impl_lease_store;
+use crate::sql::oauth::impl_oauth_store;
 use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
 use crate::sql::server_shapes::impl_server_shape_store;
@@ -107,6 +108,7 @@ impl_conversation_store!(SqliteStore, Sqlite);
 impl_tool_node_store!(SqliteStore, Sqlite);
 impl_view_store!(SqliteStore, Sqlite);
 impl_lease_store!(SqliteStore, Sqlite);
+impl_oauth_store!(SqliteStore, Sqlite);
 impl_audit_store!(SqliteStore, Sqlite);
 
 #[async_trait::async_trait]

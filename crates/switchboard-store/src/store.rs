@@ -38,6 +38,7 @@ pub trait Store:
     + ConversationStore
     + ToolNodeStore
     + ViewStore
+    + OAuthStore
     + LeaseStore
     + SignalStore
     + crate::audit_store::AuditStore
@@ -445,4 +446,75 @@ pub trait ViewStore {
         spec: &switchboard_core::ViewSpec,
     ) -> Result<StoredView, StoreError>;
     async fn delete_view(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
+}
+
+/// OAuth sign-ins to remote MCP servers (issue 17), per owner and server. The values are the
+/// MCP client's own serialized state, sealed at rest; a server of another owner is
+/// [`StoreError::NotFound`], and deleting a server deletes what is kept for it.
+#[async_trait]
+pub trait OAuthStore {
+    /// The owner's credentials for `server`, in clear; `None` before the first sign-in.
+    async fn oauth_credentials(
+        &self,
+        owner: &OwnerId,
+        server: &ServerId,
+    ) -> Result<Option<String>, StoreError>;
+    async fn save_oauth_credentials(
+        &self,
+        owner: &OwnerId,
+        server: &ServerId,
+        credentials: &str,
+    ) -> Result<(), StoreError>;
+    /// Forgets the sign-in; whether there was one.
+    async fn delete_oauth_credentials(
+        &self,
+        owner: &OwnerId,
+        server: &ServerId,
+    ) -> Result<bool, StoreError>;
+    /// Waits until no other replica refreshes the owner's tokens for `server`, and keeps them
+    /// from starting until the lock is dropped (a row lock on Postgres; on SQLite, which one
+    /// process serves, the caller's own lock is the whole of it).
+    async fn lock_oauth_refresh(
+        &self,
+        owner: &OwnerId,
+        server: &ServerId,
+    ) -> Result<OAuthRefreshLock, StoreError>;
+    /// Keeps a sign-in under way by its OAuth `state`, for at most 15 minutes; an owner's
+    /// oldest beyond 16 are dropped.
+    async fn save_oauth_pending(
+        &self,
+        owner: &OwnerId,
+        server: &ServerId,
+        state: &str,
+        payload: &str,
+    ) -> Result<(), StoreError>;
+    /// The sign-in under way with this `state`, unless it expired.
+    async fn oauth_pending(&self, state: &str) -> Result<Option<PendingSignIn>, StoreError>;
+    async fn delete_oauth_pending(&self, state: &str) -> Result<bool, StoreError>;
+}
+
+/// A sign-in under way ([`OAuthStore::oauth_pending`]).
+#[derive(Debug, Clone)]
+pub struct PendingSignIn {
+    pub owner: OwnerId,
+    pub server: ServerId,
+    pub payload: String,
+}
+
+/// Held while tokens are refreshed; dropping it lets the next replica in.
+#[derive(Default)]
+pub struct OAuthRefreshLock(Option<Box<dyn std::any::Any + Send>>);
+
+impl OAuthRefreshLock {
+    pub(crate) fn holding(guard: impl std::any::Any + Send) -> Self {
+        Self(Some(Box::new(guard)))
+    }
+}
+
+impl std::fmt::Debug for OAuthRefreshLock {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("OAuthRefreshLock")
+            .field(&self.0.is_some())
+            .finish()
+    }
 }

@@ -14,7 +14,7 @@ use switchboard_store::{
 
 use common::TestDb;
 
-const SECRETS: [&str; 7] = [
+const SECRETS: [&str; 10] = [
     "header-plaintext-4711",
     "env-plaintext-4712",
     "bearer-plaintext-4713",
@@ -22,6 +22,9 @@ const SECRETS: [&str; 7] = [
     "urlpass-plaintext-4716",
     "urlquery-plaintext-4717",
     "provquery-plaintext-4718",
+    "oauthclient-plaintext-4719",
+    "oauthtoken-plaintext-4720",
+    "oauthpkce-plaintext-4721",
 ];
 const VISIBLE: &str = "visible-marker-4715";
 
@@ -38,8 +41,26 @@ async fn store_secrets(db: &TestDb) -> OwnerId {
         });
     let stdio = ServerSpec::stdio("local", "server", Vec::<String>::new())
         .with_secret_env("TOKEN", SECRETS[1]);
+    let oauth = ServerSpec::http("signed-in", "https://example.com/notes/mcp", None).with_auth(
+        Auth::OAuth {
+            client_id: Some("client".into()),
+            client_secret: Some(SECRETS[7].into()),
+            scopes: Vec::new(),
+        },
+    );
     db.store.create_server(&owner, &http).await.unwrap();
     db.store.create_server(&owner, &stdio).await.unwrap();
+    db.store.create_server(&owner, &oauth).await.unwrap();
+    let tokens = format!(r#"{{"access_token":"{}"}}"#, SECRETS[8]);
+    db.store
+        .save_oauth_credentials(&owner, &oauth.id, &tokens)
+        .await
+        .unwrap();
+    let pending = format!(r#"{{"pkce_verifier":"{}"}}"#, SECRETS[9]);
+    db.store
+        .save_oauth_pending(&owner, &oauth.id, "state", &pending)
+        .await
+        .unwrap();
     db.store
         .create_provider(
             &owner,
@@ -96,7 +117,12 @@ async fn postgres_tables_hold_no_secret_in_plain_text() {
         .await
         .unwrap();
     let mut text = String::new();
-    for table in ["mcp_servers", "providers"] {
+    for table in [
+        "mcp_servers",
+        "providers",
+        "mcp_oauth_tokens",
+        "mcp_oauth_pending",
+    ] {
         let rows: Vec<(String,)> = sqlx::query_as(&format!("SELECT t::text FROM {table} t"))
             .fetch_all(&mut conn)
             .await

@@ -72,6 +72,7 @@
 mod aimock;
 pub mod canned_http;
 mod captured_log;
+pub mod headless_sign_in;
 mod http_peer;
 mod output;
 mod peers;

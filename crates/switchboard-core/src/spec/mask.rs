@@ -31,6 +31,11 @@ impl ServerSpec {
             Auth::None => {}
             Auth::ApiKey { key, .. } => mask(key),
             Auth::Bearer { token } => mask(token),
+            Auth::OAuth { client_secret, .. } => {
+                if let Some(secret) = client_secret {
+                    mask(secret);
+                }
+            }
         }
         out.url = out.url.as_deref().map(mask_url);
         out
@@ -53,6 +58,18 @@ impl ServerSpec {
             }
             (Auth::Bearer { token }, Auth::Bearer { token: old }) if token == MASK => {
                 token.clone_from(old);
+            }
+            (
+                Auth::OAuth {
+                    client_secret: Some(secret),
+                    ..
+                },
+                Auth::OAuth {
+                    client_secret: Some(old),
+                    ..
+                },
+            ) if secret == MASK => {
+                secret.clone_from(old);
             }
             _ => {}
         }

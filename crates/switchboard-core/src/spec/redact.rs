@@ -37,6 +37,7 @@ impl ServerSpec {
             Auth::None => {}
             Auth::ApiKey { key, .. } => values.push(key),
             Auth::Bearer { token } => values.push(token),
+            Auth::OAuth { client_secret, .. } => values.extend(client_secret.as_deref()),
         }
         values.retain(|v| v.len() >= MIN_SECRET_LEN);
         values

@@ -93,6 +93,15 @@ pub enum SpecError {
     /// A declared variable's default is not of its declared type.
     #[error("{field} must be a value of type {expected}")]
     DefaultType { field: String, expected: String },
+    /// A field that means nothing without another one (an OAuth client secret without its
+    /// client id).
+    #[error("{field} needs {needs}")]
+    Needs { field: String, needs: String },
+    /// Not an OAuth scope token (RFC 6749 section 3.3).
+    #[error(
+        "{field}: {scope:?} is not an OAuth scope (printable ASCII, no spaces, quotes or backslashes)"
+    )]
+    InvalidScope { field: String, scope: String },
 }
 
 impl SpecError {
@@ -115,7 +124,9 @@ impl SpecError {
             | SpecError::Duplicate { field, .. }
             | SpecError::InvalidVariableName { field, .. }
             | SpecError::ReservedVariable { field, .. }
-            | SpecError::DefaultType { field, .. } => field,
+            | SpecError::DefaultType { field, .. }
+            | SpecError::Needs { field, .. }
+            | SpecError::InvalidScope { field, .. } => field,
         }
     }
 }
@@ -204,6 +215,35 @@ fn check_auth(auth: &Auth) -> Result<(), SpecError> {
         Auth::Bearer { token } => {
             non_blank("auth.token", token)?;
             check_header_value("auth.token", token)
+        }
+        Auth::OAuth {
+            client_id,
+            client_secret,
+            scopes,
+        } => {
+            if let Some(id) = client_id {
+                non_blank("auth.client_id", id)?;
+            }
+            if let Some(secret) = client_secret {
+                if client_id.is_none() {
+                    return Err(SpecError::Needs {
+                        field: "auth.client_secret".into(),
+                        needs: "auth.client_id".into(),
+                    });
+                }
+                non_blank("auth.client_secret", secret)?;
+            }
+            for scope in scopes {
+                // RFC 6749 3.3: scope tokens are printable ASCII without space, `"` or `\`.
+                let token = |c: char| c.is_ascii_graphic() && c != '"' && c != '\\';
+                if scope.is_empty() || !scope.chars().all(token) {
+                    return Err(SpecError::InvalidScope {
+                        field: "auth.scopes".into(),
+                        scope: scope.clone(),
+                    });
+                }
+            }
+            Ok(())
         }
     }
 }

@@ -120,7 +120,7 @@ impl Entry {
         }
         self.set_status(ConnectionStatus::Connecting, None, None);
         let connected = match policy.admit(&self.changes.0, spec).await {
-            Ok(admission) => http.connect(spec, config, admission).await,
+            Ok(admission) => http.connect(&self.changes.0, spec, config, admission).await,
             Err(refused) => Err(refused),
         };
         match connected {
@@ -151,7 +151,12 @@ impl Entry {
                 let error = error.redacted(&spec.redactor());
                 // Quoted (`?`), so an upstream's newlines and escapes cannot forge log lines.
                 tracing::warn!(server = ?spec.id.0, error = ?error.to_string(), "could not connect");
-                self.set_status(ConnectionStatus::Error, Some(error.to_string()), None);
+                let status = if matches!(error, McpError::SignInRequired { .. }) {
+                    ConnectionStatus::NeedsSignIn
+                } else {
+                    ConnectionStatus::Error
+                };
+                self.set_status(status, Some(error.to_string()), None);
                 *self.failure.lock().unwrap_or_else(PoisonError::into_inner) =
                     Some((attempt, McpError::shared_failure(&spec.name, &error)));
                 Err(error)
@@ -207,11 +212,23 @@ impl Entry {
 
     /// Forgets `instance` if it is still the current connection (it was found dead).
     pub(crate) fn discard(&self, instance: u64, reason: &str, grace: Duration) {
+        self.discard_as(instance, ConnectionStatus::Error, reason, grace);
+    }
+
+    /// Forgets `instance` if it is still the current connection, reporting `status`: `error`
+    /// when it died, `needs_sign_in` when the server stopped taking the person's tokens.
+    pub(crate) fn discard_as(
+        &self,
+        instance: u64,
+        status: ConnectionStatus,
+        reason: &str,
+        grace: Duration,
+    ) {
         let mut live = self.live.write().unwrap_or_else(PoisonError::into_inner);
         if live.as_ref().is_some_and(|l| l.instance == instance) {
             let dead = live.take();
             drop(live);
-            self.set_status(ConnectionStatus::Error, Some(reason.to_owned()), None);
+            self.set_status(status, Some(reason.to_owned()), None);
             // Closing ends whatever the dead server left running in its process group.
             if let Some(dead) = dead {
                 tokio::spawn(close(dead, grace));
@@ -270,7 +287,9 @@ impl Entry {
                     snapshot.server = server;
                 }
                 // What the server said about itself stays visible next to why it failed.
-                ConnectionStatus::Error => snapshot.last_error = last_error,
+                ConnectionStatus::Error | ConnectionStatus::NeedsSignIn => {
+                    snapshot.last_error = last_error;
+                }
                 ConnectionStatus::Connecting => {}
                 ConnectionStatus::Disconnected => snapshot.server = None,
             }

@@ -28,6 +28,7 @@ use crate::config::ManagerConfig;
 use crate::connection::{CallLimits, PromptInput};
 use crate::destination::HttpClients;
 use crate::error::McpError;
+use crate::oauth::{PendingSignIn, SignIns};
 use crate::policy::{AdmitAll, ConnectPolicy};
 use entry::{Entry, Live};
 use tools::{CachedTools, tool_info};
@@ -64,11 +65,21 @@ impl ConnectionManager {
         Self::with_policy(config, Arc::new(AdmitAll))
     }
 
-    /// Creates the pool with `policy` asked before every new connection.
+    /// Creates the pool with `policy` asked before every new connection; OAuth sign-ins are
+    /// kept in this process's memory.
     pub fn with_policy(config: ManagerConfig, policy: Arc<dyn ConnectPolicy>) -> Self {
+        Self::with_sign_ins(config, policy, Arc::new(SignIns::default()))
+    }
+
+    /// Creates the pool with `policy`, keeping OAuth sign-ins where `sign_ins` says.
+    pub fn with_sign_ins(
+        config: ManagerConfig,
+        policy: Arc<dyn ConnectPolicy>,
+        sign_ins: Arc<SignIns>,
+    ) -> Self {
         let inner = Arc::new(Inner {
             config,
-            http: HttpClients::new(http_client(), policy.destination_rules()),
+            http: HttpClients::new(http_client(), policy.destination_rules(), sign_ins),
             policy,
             entries: Mutex::new(HashMap::new()),
             stop: CancellationToken::new(),
@@ -256,7 +267,7 @@ impl ConnectionManager {
                 subscriptions.remove(uri);
             }
         }
-        clean(done, spec)
+        clean_error(done, spec)
     }
 
     pub async fn complete(
@@ -359,12 +370,67 @@ impl ConnectionManager {
     ) -> Result<ServerReport, McpError> {
         let config = &self.inner.config;
         let admission = self.inner.policy.admit(owner, spec).await?;
-        let conn = self.inner.http.connect(spec, config, admission).await?;
+        let conn = self
+            .inner
+            .http
+            .connect(owner, spec, config, admission)
+            .await?;
         let tools = conn.list_tools(self.limits(spec, None)).await;
         let details = conn.details().clone();
         conn.close(config.shutdown_grace).await;
         let tools = tools?.into_iter().map(|t| tool_info(&spec.id, t)).collect();
         Ok(ServerReport { details, tools })
+    }
+
+    /// The OAuth sign-ins of this manager.
+    pub fn sign_ins(&self) -> &SignIns {
+        &self.inner.http.sign_ins
+    }
+
+    /// Starts `owner`'s OAuth sign-in to `spec` (a server with [`Auth::OAuth`]
+    /// (switchboard_core::Auth::OAuth)): the authorization URL to send the person to, which
+    /// comes back to `redirect_uri`. Asked of the connect policy like a connection.
+    pub async fn start_sign_in(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        redirect_uri: &str,
+    ) -> Result<String, McpError> {
+        let admission = self.inner.policy.admit(owner, spec).await?;
+        let http = self.inner.http.oauth_http(admission);
+        clean_error(
+            self.inner
+                .http
+                .sign_ins
+                .start(http, owner, spec, redirect_uri)
+                .await,
+            spec,
+        )
+    }
+
+    /// Finishes a sign-in taken with [`SignIns::take`] (its owner's `spec`, read again) with
+    /// the callback's `code` and `iss`; the server's connection is opened again with the new
+    /// tokens on its next use.
+    pub async fn finish_sign_in(
+        &self,
+        spec: &ServerSpec,
+        pending: PendingSignIn,
+        code: &str,
+        issuer: Option<&str>,
+    ) -> Result<(), McpError> {
+        let owner = pending.owner.clone();
+        let admission = self.inner.policy.admit(&owner, spec).await?;
+        let http = self.inner.http.oauth_http(admission);
+        let done = self
+            .inner
+            .http
+            .sign_ins
+            .finish(http, spec, pending, code, issuer)
+            .await;
+        if done.is_ok() {
+            self.disconnect(&owner, &spec.id).await;
+        }
+        clean_error(done, spec)
     }
 
     /// The state of the connection to `server`.

@@ -9,7 +9,9 @@ use switchboard_core::spec::redact_json;
 use switchboard_core::{ErrorCode, OwnerId, ServerSpec};
 
 use super::ConnectionManager;
+use super::ConnectionStatus;
 use super::entry::{Entry, Live};
+use crate::config::ManagerConfig;
 use crate::connection::CallOptions;
 use crate::error::McpError;
 
@@ -104,6 +106,7 @@ impl ConnectionManager {
                             config.shutdown_grace,
                         );
                     }
+                    signed_out(&entry, live.instance, &result, config);
                     result
                 }
                 Err(error) => Err(error),
@@ -178,6 +181,7 @@ impl ConnectionManager {
                     {
                         entry.discard(instance, "the connection was lost", config.shutdown_grace);
                     }
+                    signed_out(entry, instance, &result, config);
                     result
                 }
                 Err(error) => Err(error),
@@ -193,6 +197,24 @@ impl ConnectionManager {
             tracing::info!(server = %spec.name, attempt, "connecting again to retry a request");
             tokio::time::sleep(config.retry.delay(attempt)).await;
         }
+    }
+}
+
+/// A connection whose server stopped taking the person's tokens is closed, its status
+/// `needs_sign_in`: the next use connects again, with the tokens of a new sign-in if any.
+fn signed_out<T>(
+    entry: &Entry,
+    instance: u64,
+    result: &Result<T, McpError>,
+    config: &ManagerConfig,
+) {
+    if let Err(error @ McpError::SignInRequired { .. }) = result {
+        entry.discard_as(
+            instance,
+            ConnectionStatus::NeedsSignIn,
+            &error.to_string(),
+            config.shutdown_grace,
+        );
     }
 }
 

@@ -11,6 +11,8 @@ pub enum ConnectionStatus {
     Connecting,
     Connected,
     Error,
+    /// The server wants an OAuth sign-in the person has not made (or that expired for good).
+    NeedsSignIn,
 }
 
 /// The state of one (owner, server) connection at a moment.

@@ -10,6 +10,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use switchboard_core::{Auth, ServerSpec};
 
 use crate::error::McpError;
+use crate::oauth::Authorized;
 use crate::transport::session_aware::SessionAwareClient;
 
 /// The custom headers plus an API-key header, as configured. Bearer tokens are separate because
@@ -51,6 +52,7 @@ pub(crate) fn streamable(
     client: reqwest::Client,
     spec: &ServerSpec,
     url: &str,
+    auth: Option<Authorized>,
 ) -> Result<StreamableHttpClientTransport<SessionAwareClient>, McpError> {
     let mut custom_headers: HashMap<HeaderName, HeaderValue> = HashMap::new();
     let mut auth_header = None;
@@ -70,7 +72,7 @@ pub(crate) fn streamable(
     config.custom_headers = custom_headers;
     config.reinit_on_expired_session = true;
     Ok(StreamableHttpClientTransport::with_client(
-        SessionAwareClient(client),
+        SessionAwareClient::new(client, auth),
         config,
     ))
 }

@@ -10,6 +10,10 @@
 //!
 //! It also keeps response bodies out of errors: rmcp quotes a refused request's body whole
 //! ("HTTP 401: <20 KB>"); we keep the status (see [`crate::upstream_text`]).
+//!
+//! For a server with OAuth sign-in its requests go through rmcp's [`AuthClient`]
+//! (rmcp::transport::AuthClient), which adds the person's token and refreshes it; a challenge
+//! the server answers with is remembered for the sign-in it calls for.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -22,10 +26,47 @@ use rmcp::transport::streamable_http_client::{
 };
 use sse_stream::{Error as SseError, Sse};
 
+use crate::oauth::Authorized;
 use crate::upstream_text::{short_text, without_body};
 
 #[derive(Clone)]
-pub(crate) struct SessionAwareClient(pub(crate) reqwest::Client);
+pub(crate) struct SessionAwareClient {
+    http: reqwest::Client,
+    auth: Option<Authorized>,
+}
+
+impl SessionAwareClient {
+    pub(crate) fn new(http: reqwest::Client, auth: Option<Authorized>) -> Self {
+        Self { http, auth }
+    }
+
+    /// Remembers the challenge of a refusal, for the sign-in it calls for.
+    fn noted<T>(
+        &self,
+        result: Result<T, StreamableHttpError<reqwest::Error>>,
+    ) -> Result<T, StreamableHttpError<reqwest::Error>> {
+        if let (Err(error), Some(auth)) = (&result, &self.auth) {
+            match error {
+                StreamableHttpError::AuthRequired(e) => auth.remember(&e.www_authenticate_header),
+                StreamableHttpError::InsufficientScope(e) => {
+                    auth.remember(&e.www_authenticate_header);
+                }
+                _ => {}
+            }
+        }
+        result
+    }
+}
+
+/// The same request through the authorizing client when there is one.
+macro_rules! send {
+    ($self:ident, $method:ident ( $($arg:expr),* )) => {
+        $self.noted(match &$self.auth {
+            Some(auth) => auth.client.$method($($arg),*).await,
+            None => $self.http.$method($($arg),*).await,
+        })
+    };
+}
 
 /// An id-less JSON-RPC error about the session, to a request that carried one, means the
 /// server no longer knows the session.
@@ -68,11 +109,11 @@ impl StreamableHttpClient for SessionAwareClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let had_session = session_id.is_some();
-        let response = self
-            .0
-            .post_message(uri, message, session_id, auth_header, custom_headers)
-            .await
-            .map_err(unquoted)?;
+        let response = send!(
+            self,
+            post_message(uri, message, session_id, auth_header, custom_headers)
+        )
+        .map_err(unquoted)?;
         check_session(had_session, response)
     }
 
@@ -86,18 +127,18 @@ impl StreamableHttpClient for SessionAwareClient {
         max_sse_event_size: usize,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let had_session = session_id.is_some();
-        let response = self
-            .0
-            .post_message_with_max_sse_event_size(
+        let response = send!(
+            self,
+            post_message_with_max_sse_event_size(
                 uri,
                 message,
                 session_id,
                 auth_header,
                 custom_headers,
-                max_sse_event_size,
+                max_sse_event_size
             )
-            .await
-            .map_err(unquoted)?;
+        )
+        .map_err(unquoted)?;
         check_session(had_session, response)
     }
 
@@ -108,9 +149,10 @@ impl StreamableHttpClient for SessionAwareClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), StreamableHttpError<Self::Error>> {
-        self.0
-            .delete_session(uri, session_id, auth_header, custom_headers)
-            .await
+        send!(
+            self,
+            delete_session(uri, session_id, auth_header, custom_headers)
+        )
     }
 
     async fn get_stream(
@@ -121,10 +163,11 @@ impl StreamableHttpClient for SessionAwareClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
-        self.0
-            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
-            .await
-            .map_err(unquoted)
+        send!(
+            self,
+            get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+        )
+        .map_err(unquoted)
     }
 
     async fn get_stream_with_max_sse_event_size(
@@ -136,16 +179,17 @@ impl StreamableHttpClient for SessionAwareClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
-        self.0
-            .get_stream_with_max_sse_event_size(
+        send!(
+            self,
+            get_stream_with_max_sse_event_size(
                 uri,
                 session_id,
                 last_event_id,
                 auth_header,
                 custom_headers,
-                max_sse_event_size,
+                max_sse_event_size
             )
-            .await
-            .map_err(unquoted)
+        )
+        .map_err(unquoted)
     }
 }

@@ -138,6 +138,18 @@ pub fn mcp(e: &McpError) -> ApiError {
                 .param("server", server)
                 .param("detail", detail),
         ),
+        McpError::SignInRequired {
+            server,
+            scope: None,
+        } => Some(Words::new("error.msg.sign_in_required").param("server", server)),
+        McpError::SignInRequired {
+            server,
+            scope: Some(scope),
+        } => Some(
+            Words::new("error.msg.sign_in_scope")
+                .param("server", server)
+                .param("scope", scope),
+        ),
         McpError::Handshake { server, source } => Some(
             Words::new("error.msg.handshake_failed")
                 .param("server", server)

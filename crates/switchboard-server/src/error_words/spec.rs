@@ -67,6 +67,12 @@ pub fn spec(e: &SpecError) -> Words {
         SpecError::DefaultType { field, expected } => Words::new("error.msg.spec_default_type")
             .param("field", field)
             .param("expected", expected),
+        SpecError::Needs { field, needs } => Words::new("error.msg.spec_needs")
+            .param("field", field)
+            .param("needs", needs),
+        SpecError::InvalidScope { field, scope } => Words::new("error.msg.spec_invalid_scope")
+            .param("field", field)
+            .param("scope", format!("{scope:?}")),
         // A rule added later: its English text, in the code's template.
         other => Words::new("error.msg.detail").param("detail", other),
     }

@@ -18,7 +18,7 @@ const BASE_URL: &str = "mcp_servers.base_url";
 
 pub(crate) const COLUMNS: &str = "id, name, type, is_active, base_url, headers, timeout_ms, \
      command, args, env, secret_env, cwd, auth_type, auth_header, auth_secret, disabled_tools, \
-     auto_approve_tools, created_at, updated_at, node";
+     auto_approve_tools, created_at, updated_at, node, oauth_config";
 
 /// One `mcp_servers` row as stored: header values, secret env values, the auth secret and a
 /// URL that carries credentials sealed.
@@ -45,6 +45,19 @@ pub(crate) struct ServerRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub node: Option<String>,
+    /// OAuth sign-in (`Auth::OAuth`): `{clientId?, scopes}`, the client secret sealed in
+    /// `auth_secret`; `auth_type` is then `none` (see migration 0011 for why).
+    pub oauth_config: Option<String>,
+}
+
+/// The public part of `Auth::OAuth`, kept in `oauth_config`.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OAuthConfig {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    client_id: Option<String>,
+    #[serde(default)]
+    scopes: Vec<String>,
 }
 
 impl ServerRow {
@@ -71,8 +84,24 @@ impl ServerRow {
                 Ok((k.clone(), value))
             })
             .collect::<Result<BTreeMap<_, _>, StoreError>>()?;
+        let mut oauth_config = None;
         let (auth_type, auth_header, auth_secret) = match &spec.auth {
             Auth::None => ("none", None, None),
+            Auth::OAuth {
+                client_id,
+                client_secret,
+                scopes,
+            } => {
+                oauth_config = Some(to_json(&OAuthConfig {
+                    client_id: client_id.clone(),
+                    scopes: scopes.clone(),
+                })?);
+                let secret = client_secret
+                    .as_deref()
+                    .map(|secret| cipher.seal(AUTH_SECRET, secret))
+                    .transpose()?;
+                ("none", None, secret)
+            }
             Auth::ApiKey { header, key } => (
                 "api_key",
                 Some(header.clone()),
@@ -123,6 +152,7 @@ impl ServerRow {
             created_at: created_at.0,
             updated_at: updated_at.0,
             node: spec.node.clone(),
+            oauth_config,
         })
     }
 
@@ -163,17 +193,31 @@ impl ServerRow {
                 .ok_or_else(|| corrupt("auth_secret is missing"))?;
             Ok(cipher.open(AUTH_SECRET, sealed)?)
         };
-        let auth = match self.auth_type.as_str() {
-            "none" => Auth::None,
-            "api_key" => Auth::ApiKey {
+        let auth = match (self.auth_type.as_str(), &self.oauth_config) {
+            ("none", Some(config)) => {
+                let config: OAuthConfig =
+                    from_json(Entity::Server, &self.id, "oauth_config", config)?;
+                let client_secret = match &self.auth_secret {
+                    Some(sealed) => Some(cipher.open(AUTH_SECRET, sealed)?),
+                    None => None,
+                };
+                Auth::OAuth {
+                    client_id: config.client_id,
+                    client_secret,
+                    scopes: config.scopes,
+                }
+            }
+            (_, Some(_)) => return Err(corrupt("oauth_config beside another auth_type")),
+            ("none", None) => Auth::None,
+            ("api_key", None) => Auth::ApiKey {
                 header: self
                     .auth_header
                     .clone()
                     .ok_or_else(|| corrupt("auth_header is missing"))?,
                 key: secret()?,
             },
-            "bearer" => Auth::Bearer { token: secret()? },
-            other => return Err(corrupt(&format!("unknown auth_type {other:?}"))),
+            ("bearer", None) => Auth::Bearer { token: secret()? },
+            (other, None) => return Err(corrupt(&format!("unknown auth_type {other:?}"))),
         };
         let timeout = match self.timeout_ms {
             Some(ms) => Some(Duration::from_millis(
@@ -270,7 +314,7 @@ macro_rules! impl_server_store {
                     Ok(())
                 }
 
-                /// Binds `$1`..`$21`: the owner, then the row's columns in table order.
+                /// Binds `$1`..`$22`: the owner, then the row's columns in table order.
                 fn bind_server<'q>(
                     query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>>,
                     owner: &'q OwnerId,
@@ -298,6 +342,7 @@ macro_rules! impl_server_store {
                         .bind(row.created_at)
                         .bind(row.updated_at)
                         .bind(&row.node)
+                        .bind(&row.oauth_config)
                 }
 
                 async fn insert_server(
@@ -310,9 +355,9 @@ macro_rules! impl_server_store {
                             "INSERT INTO mcp_servers (user_id, id, name, type, is_active, \
                              base_url, headers, timeout_ms, command, args, env, secret_env, cwd, \
                              auth_type, auth_header, auth_secret, disabled_tools, \
-                             auto_approve_tools, created_at, updated_at, node) VALUES ($1, $2, \
-                             $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-                             $18, $19, $20, $21)",
+                             auto_approve_tools, created_at, updated_at, node, oauth_config) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, \
+                             $14, $15, $16, $17, $18, $19, $20, $21, $22)",
                         ),
                         owner,
                         row,
@@ -492,7 +537,8 @@ macro_rules! impl_server_store {
                              args = $10, env = $11, secret_env = $12, cwd = $13, \
                              auth_type = $14, auth_header = $15, auth_secret = $16, \
                              disabled_tools = $17, auto_approve_tools = $18, created_at = $19, \
-                             updated_at = $20, node = $21 WHERE user_id = $1 AND id = $2",
+                             updated_at = $20, node = $21, oauth_config = $22 \
+                             WHERE user_id = $1 AND id = $2",
                         ),
                         owner,
                         &row,

@@ -14,6 +14,7 @@ mod conversations;
 mod isolation;
 mod leases;
 mod nul_text;
+mod oauth;
 mod providers;
 mod quotas;
 mod server_shapes;

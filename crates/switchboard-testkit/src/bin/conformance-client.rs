@@ -7,21 +7,37 @@
 //! traffic goes through [`ConnectionManager`], the client Switchboard itself uses, so a passing
 //! scenario says something about our code rather than about a test-only client.
 //!
+//! The `auth/*` scenarios run the same way with the server set up for OAuth sign-in: the
+//! connection fails with `SignInRequired`, the driver starts the sign-in through the manager
+//! (discovery, registration, PKCE: Switchboard's code), follows the authorization URL as a
+//! browser would (the suite's authorization server approves at once) and finishes it with the
+//! callback's `code`, `state` and `iss`, then tries again; a server asking for a wider scope
+//! (step-up) gets another sign-in, at most [`MAX_SIGN_INS`] in all.
+//!
 //! ```text
 //! MCP_CONFORMANCE_SCENARIO=tools_call conformance-client http://localhost:PORT/mcp
 //! ```
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail, ensure};
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value, json};
-use switchboard_core::{OwnerId, ServerSpec, TransportKind};
-use switchboard_mcp::{CallOptions, ConnectionManager, ManagerConfig};
+use switchboard_core::{Auth, OwnerId, ServerSpec, TransportKind};
+use switchboard_mcp::oauth::{MemoryVault, OAuthClientIdentity, SignIns};
+use switchboard_mcp::{AdmitAll, CallOptions, ConnectionManager, ManagerConfig, McpError};
+use switchboard_testkit::headless_sign_in::follow_to_callback;
 
-/// The scenarios this driver knows how to play. The suite's others need OAuth flows or
-/// elicitation answers, which Switchboard's client does not offer.
+/// The scenarios this driver knows how to play besides `auth/*`.
 const SCENARIOS: &[&str] = &["initialize", "tools_call", "sse-retry"];
+
+/// The Client ID Metadata Document URL the suite's authorization servers expect.
+const CIMD_URL: &str = "https://conformance-test.local/client-metadata.json";
+/// Where the authorization server sends the browser back; nothing needs to listen there.
+const REDIRECT_URI: &str = "http://localhost:3000/callback";
+/// Sign-ins one scenario may make (the first, then step-ups): the suite's retry limit.
+const MAX_SIGN_INS: usize = 3;
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -45,20 +61,103 @@ async fn run() -> Result<()> {
         .context("usage: conformance-client <server-url> (with MCP_CONFORMANCE_SCENARIO set)")?;
     let scenario =
         std::env::var("MCP_CONFORMANCE_SCENARIO").context("MCP_CONFORMANCE_SCENARIO is not set")?;
-    if !SCENARIOS.contains(&scenario.as_str()) {
-        bail!("scenario {scenario:?} is not supported (supported: {SCENARIOS:?})");
+    let auth = scenario.starts_with("auth/");
+    if !auth && !SCENARIOS.contains(&scenario.as_str()) {
+        bail!("scenario {scenario:?} is not supported (supported: auth/*, {SCENARIOS:?})");
     }
     // The suite's servers listen on bare `http://localhost:PORT` for some scenarios, which the
     // URL rule would take for legacy SSE; every client scenario speaks Streamable HTTP.
-    let spec = ServerSpec::http(
-        format!("conformance {scenario}"),
+    let mut spec = ServerSpec::http(
+        format!("conformance {}", scenario.replace('/', " ")),
         url,
         Some(TransportKind::StreamableHttp),
     );
-    let manager = ConnectionManager::new(ManagerConfig::default());
-    let outcome = play(&manager, &spec, &scenario).await;
+    if auth {
+        spec.auth = oauth_from_context()?;
+    }
+    let sign_ins = SignIns::new(
+        Arc::new(MemoryVault::default()),
+        OAuthClientIdentity {
+            name: "Switchboard conformance".into(),
+            metadata_url: Some(CIMD_URL.into()),
+        },
+    );
+    let manager = ConnectionManager::with_sign_ins(
+        ManagerConfig::default(),
+        Arc::new(AdmitAll),
+        Arc::new(sign_ins),
+    );
+    let outcome = if auth {
+        play_signed_in(&manager, &spec).await
+    } else {
+        play(&manager, &spec, &scenario).await
+    };
     manager.shutdown().await;
     outcome
+}
+
+/// OAuth sign-in, with the pre-registered client the suite names in its context, if any.
+fn oauth_from_context() -> Result<Auth> {
+    let context: Value = match std::env::var("MCP_CONFORMANCE_CONTEXT") {
+        Ok(text) => serde_json::from_str(&text).context("MCP_CONFORMANCE_CONTEXT is not JSON")?,
+        Err(_) => Value::Null,
+    };
+    let text = |key: &str| context.get(key).and_then(Value::as_str).map(str::to_owned);
+    Ok(Auth::OAuth {
+        client_id: text("client_id"),
+        client_secret: text("client_secret"),
+        scopes: Vec::new(),
+    })
+}
+
+/// Lists the tools and calls the first, signing in whenever the server asks for it.
+async fn play_signed_in(manager: &ConnectionManager, spec: &ServerSpec) -> Result<()> {
+    let owner = OwnerId::local();
+    let mut sign_ins = 0;
+    loop {
+        let attempt = async {
+            let tools = manager.list_tools(&owner, spec).await?;
+            if let Some(tool) = tools.first() {
+                manager
+                    .call_tool(
+                        &owner,
+                        spec,
+                        &tool.name,
+                        Some(Map::new()),
+                        CallOptions::default(),
+                    )
+                    .await?;
+            }
+            Ok::<_, McpError>(tools.len())
+        };
+        match attempt.await {
+            Ok(count) => {
+                eprintln!("conformance-client: {count} tools, after {sign_ins} sign-ins");
+                return Ok(());
+            }
+            Err(McpError::SignInRequired { scope, .. }) if sign_ins < MAX_SIGN_INS => {
+                sign_ins += 1;
+                eprintln!("conformance-client: sign-in {sign_ins} (scope {scope:?})");
+                sign_in(manager, &owner, spec).await?;
+            }
+            Err(error) => return Err(error.into()),
+        }
+    }
+}
+
+/// One sign-in through the manager, the browser's part done headless.
+async fn sign_in(manager: &ConnectionManager, owner: &OwnerId, spec: &ServerSpec) -> Result<()> {
+    let url = manager.start_sign_in(owner, spec, REDIRECT_URI).await?;
+    let callback = follow_to_callback(&url, REDIRECT_URI).await?;
+    let pending = manager
+        .sign_ins()
+        .take(&callback.state)
+        .await?
+        .context("the callback's state names no sign-in")?;
+    manager
+        .finish_sign_in(spec, pending, &callback.code, callback.iss.as_deref())
+        .await?;
+    Ok(())
 }
 
 async fn play(manager: &ConnectionManager, spec: &ServerSpec, scenario: &str) -> Result<()> {

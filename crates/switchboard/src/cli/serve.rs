@@ -109,9 +109,32 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         Arc::clone(&config),
         server.single_user,
     ));
-    let local = Arc::new(ConnectionManager::with_policy(
+    // OAuth sign-ins are kept in the store, so every replica finds them; Switchboard's
+    // Client ID Metadata Document is offered where it has a public https URL.
+    let identity = switchboard_mcp::oauth::OAuthClientIdentity {
+        metadata_url: server
+            .public_urls
+            .iter()
+            .find(|url| url.scheme() == "https")
+            .map(|url| {
+                format!(
+                    "{}{}",
+                    url.origin().ascii_serialization(),
+                    switchboard_server::oauth_paths::CLIENT_METADATA
+                )
+            }),
+        ..Default::default()
+    };
+    let sign_ins = switchboard_mcp::oauth::SignIns::new(
+        Arc::new(switchboard_server::oauth_vault::StoreVault(Arc::clone(
+            &store,
+        ))),
+        identity,
+    );
+    let local = Arc::new(ConnectionManager::with_sign_ins(
         manager.manager_config(),
         Arc::clone(&policy),
+        Arc::new(sign_ins),
     ));
     let node_count = nodes.len();
     let pool: Arc<dyn ServerPool> = Arc::new(

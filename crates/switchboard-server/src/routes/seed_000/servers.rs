@@ -307,6 +307,7 @@ async fn health(
         ConnectionStatus::Connecting => "connecting",
         ConnectionStatus::Connected => "connected",
         ConnectionStatus::Error => "error",
+        ConnectionStatus::NeedsSignIn => "needs_sign_in",
     };
     Ok(axum::Json(McpServerHealth {
         server_id: id.0,
