@@ -224,6 +224,31 @@ impl Peers {
         .await
     }
 
+    /// Starts the OAuth-protected Python peer (`peers/oauth_server.py`: mcp 1.x with the SDK's
+    /// own authorization server) over Streamable HTTP (`/mcp`). With `auto_approve` its
+    /// authorization endpoint approves at once; without, it shows a sign-in page with an
+    /// Approve button. Access tokens last `token_ttl` seconds.
+    pub async fn oauth_http(&self, auto_approve: bool, token_ttl: u64) -> Result<HttpPeer> {
+        let mut command = self.python_script(PyGen::V1, "oauth_server.py", &["http"]);
+        command.env.push((
+            "OAUTH_AUTO_APPROVE".into(),
+            if auto_approve { "1" } else { "0" }.into(),
+        ));
+        command
+            .env
+            .push(("OAUTH_TOKEN_TTL".into(), token_ttl.to_string()));
+        HttpPeer::start(Launch {
+            name: "oauth_server.py http".into(),
+            program: PathBuf::from(command.program),
+            args: command.args,
+            env: command.env,
+            port_option: PortOption::Flag,
+            readiness: Readiness::AnnouncedPort,
+            path: "/mcp",
+        })
+        .await
+    }
+
     fn python_script(&self, generation: PyGen, script: &str, args: &[&str]) -> StdioCommand {
         let mut all_args = vec![path_string(&Self::scripts_dir().join(script))];
         all_args.extend(args.iter().map(|arg| (*arg).to_owned()));

@@ -82,7 +82,18 @@ async fn start_full(
     } else {
         AuthMode::Tokens
     };
-    let manager = Arc::new(ConnectionManager::new(manager_config()));
+    // OAuth sign-ins in the store, as `serve` keeps them.
+    let sign_ins = switchboard_mcp::oauth::SignIns::new(
+        Arc::new(switchboard_server::oauth_vault::StoreVault(Arc::clone(
+            &store,
+        ))),
+        Default::default(),
+    );
+    let manager = Arc::new(ConnectionManager::with_sign_ins(
+        manager_config(),
+        Arc::new(switchboard_mcp::AdmitAll),
+        Arc::new(sign_ins),
+    ));
     let limits = config.limits.clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
