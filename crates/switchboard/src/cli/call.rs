@@ -32,17 +32,15 @@ pub struct CallArgs {
 
 pub async fn run(context: &Context, args: CallArgs) -> anyhow::Result<ExitCode> {
     let arguments = parse_arguments(args.args.as_deref())?;
-    let spec = context
-        .servers()
-        .await?
-        .connection_spec(&args.server)
-        .await?;
+    let servers = context.servers().await?;
+    let spec = servers.connection_spec(&args.server).await?;
+    let store = std::sync::Arc::clone(servers.store());
     let (progress_tx, mut progress_rx) = mpsc::unbounded_channel();
     let mut options = CallOptions::default();
     if !context.json {
         options.progress = Some(progress_tx);
     }
-    let call = with_pool(context, async move |pool| {
+    let call = with_pool(context, &store, async move |pool| {
         Ok(pool
             .call(&OwnerId::local(), &spec, &args.tool, arguments, options)
             .await?)

@@ -131,7 +131,7 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
         );
     }
     // Servers with a node run on it, the rest in this process.
-    let pool = super::manager::pool(context)?;
+    let pool = super::manager::pool(context, servers.store())?;
     let backend: Arc<dyn switchboard_mcp::ToolBackend> = Arc::clone(&pool) as _;
     // One tool-call service, retrying by the configured `[manager.retry]` policy.
     let tool_calls = Arc::new(super::manager::tool_calls(&pool, servers.store()));

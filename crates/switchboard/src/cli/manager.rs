@@ -11,7 +11,9 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use switchboard_agent::ToolCalls;
 use switchboard_grpc::{NodeConfig, Router};
+use switchboard_mcp::oauth::{OAuthClientIdentity, SignIns};
 use switchboard_mcp::{AdmitAll, ConnectionManager, ManagerConfig, ServerPool, ToolBackend};
+use switchboard_server::oauth_vault::StoreVault;
 use switchboard_store::Store;
 
 use super::{CliError, Context};
@@ -40,11 +42,25 @@ pub fn pool_settings(context: &Context) -> Result<PoolSettings, SettingsError> {
     })
 }
 
-/// A router over the configured nodes and a fresh local manager. Must be called inside a
-/// Tokio runtime (it starts following the nodes).
-pub fn pool(context: &Context) -> anyhow::Result<Arc<dyn ServerPool>> {
+/// A fresh local manager that keeps OAuth sign-ins in `store`, as `serve` does (a sign-in
+/// made in the browser works at the command line, and the other way round).
+pub fn local_manager(settings: &PoolSettings, store: &Arc<dyn Store>) -> Arc<ConnectionManager> {
+    let sign_ins = SignIns::new(
+        Arc::new(StoreVault(Arc::clone(store))),
+        OAuthClientIdentity::default(),
+    );
+    Arc::new(ConnectionManager::with_sign_ins(
+        settings.manager.clone(),
+        Arc::new(AdmitAll),
+        Arc::new(sign_ins),
+    ))
+}
+
+/// A router over the configured nodes and a fresh local manager (sign-ins in `store`). Must be
+/// called inside a Tokio runtime (it starts following the nodes).
+pub fn pool(context: &Context, store: &Arc<dyn Store>) -> anyhow::Result<Arc<dyn ServerPool>> {
     let settings = pool_settings(context)?;
-    let local = Arc::new(ConnectionManager::new(settings.manager));
+    let local = local_manager(&settings, store);
     let router = Router::new(local, settings.nodes, Arc::new(AdmitAll))
         .context("cannot use the [nodes] of the settings")?;
     Ok(Arc::new(router))
@@ -64,9 +80,10 @@ pub fn tool_calls(pool: &Arc<dyn ServerPool>, store: &Arc<dyn Store>) -> ToolCal
 /// `work` and returns [`CliError::Interrupted`].
 pub async fn with_pool<T>(
     context: &Context,
+    store: &Arc<dyn Store>,
     work: impl AsyncFnOnce(&Arc<dyn ServerPool>) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
-    let pool = pool(context)?;
+    let pool = pool(context, store)?;
     let outcome = tokio::select! {
         result = work(&pool) => result,
         () = interrupted() => Err(CliError::Interrupted.into()),
@@ -76,7 +93,7 @@ pub async fn with_pool<T>(
 }
 
 /// Completes on Ctrl-C; never, where signals cannot be listened for.
-async fn interrupted() {
+pub async fn interrupted() {
     if tokio::signal::ctrl_c().await.is_err() {
         std::future::pending::<()>().await;
     }

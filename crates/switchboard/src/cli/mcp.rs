@@ -51,7 +51,7 @@ pub async fn run(context: &Context, args: McpArgs) -> anyhow::Result<ExitCode> {
         &context.global.store_shown(),
     )?
     .settings;
-    let pool = manager::pool(context)?;
+    let pool = manager::pool(context, &store)?;
     let tool_calls = Arc::new(manager::tool_calls(&pool, &store));
     let gateway = Gateway::new(
         GatewayDeps {

@@ -15,6 +15,7 @@ mod global;
 mod import;
 mod legacy;
 mod local;
+mod login;
 mod manager;
 mod mcp;
 mod node;

@@ -38,6 +38,20 @@ pub enum ServersCommand {
         /// The server's name (or id).
         name: String,
     },
+    /// Sign in to a server that uses OAuth: prints the address to open in a browser and
+    /// waits for the sign-in to come back to a listener on this machine.
+    Login {
+        /// The server's name (or id).
+        name: String,
+        /// The loopback port the browser comes back to (0: any free one).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+    },
+    /// Forget your OAuth sign-in to a server.
+    Logout {
+        /// The server's name (or id).
+        name: String,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -138,6 +152,39 @@ pub struct AddArgs {
         help_heading = "Remote server"
     )]
     pub api_key: Option<String>,
+    /// Sign in with OAuth (the MCP authorization specification): `servers login NAME`
+    /// afterwards, or "Sign in" on the settings page.
+    #[arg(
+        long,
+        conflicts_with_all = ["command", "bearer", "api_key"],
+        help_heading = "Remote server"
+    )]
+    pub oauth: bool,
+    /// With --oauth: a client registered with the authorization server beforehand (without
+    /// it, Switchboard registers itself).
+    #[arg(
+        long,
+        value_name = "ID",
+        requires = "oauth",
+        help_heading = "Remote server"
+    )]
+    pub client_id: Option<String>,
+    /// With --client-id: its secret.
+    #[arg(
+        long,
+        value_name = "SECRET",
+        requires = "client_id",
+        help_heading = "Remote server"
+    )]
+    pub client_secret: Option<String>,
+    /// With --oauth: a scope to ask for; repeat for more (default: those the server names).
+    #[arg(
+        long = "scope",
+        value_name = "SCOPE",
+        requires = "oauth",
+        help_heading = "Remote server"
+    )]
+    pub scopes: Vec<String>,
     /// The header that carries --api-key.
     #[arg(
         long,
@@ -205,6 +252,8 @@ pub async fn run(context: &Context, command: ServersCommand) -> anyhow::Result<E
         ServersCommand::List => list(context).await,
         ServersCommand::Remove { name } => remove(context, &name).await,
         ServersCommand::Test { name } => test(context, &name).await,
+        ServersCommand::Login { name, port } => super::login::login(context, &name, port).await,
+        ServersCommand::Logout { name } => super::login::logout(context, &name).await,
     }
 }
 
@@ -278,6 +327,11 @@ fn plain_spec(args: AddArgs) -> ServerSpec {
             );
             spec.headers = args.headers.into_iter().collect();
             spec.auth = match (args.bearer, args.api_key) {
+                _ if args.oauth => Auth::OAuth {
+                    client_id: args.client_id,
+                    client_secret: args.client_secret,
+                    scopes: args.scopes,
+                },
                 (Some(token), _) => Auth::Bearer { token },
                 (None, Some(key)) => Auth::ApiKey {
                     header: args.api_key_header,
@@ -388,7 +442,7 @@ async fn test(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
     // Testing is how one checks a server before switching it on, so a disabled server is
     // tested like any other.
     spec.enabled = true;
-    let report = with_pool(context, async |pool| {
+    let report = with_pool(context, servers.store(), async |pool| {
         Ok(pool.test_connection(&owner, &spec).await?)
     })
     .await?;

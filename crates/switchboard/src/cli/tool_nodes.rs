@@ -149,7 +149,7 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     let node = node_of(args, server);
     let owner = servers.owner().clone();
     let store = Arc::clone(servers.store());
-    with_pool(context, async |pool| {
+    with_pool(context, &store, async |pool| {
         Ok(check_for_save(store.as_ref(), pool.as_ref(), &owner, &node).await?)
     })
     .await?;
@@ -184,7 +184,7 @@ async fn run_one(context: &Context, args: RunArgs) -> anyhow::Result<ExitCode> {
         variables: args.variables.into_iter().collect::<Map<_, _>>(),
         arguments: args.arguments.into_iter().collect::<Map<_, _>>(),
     };
-    let result = with_pool(context, async |pool| {
+    let result = with_pool(context, &store, async |pool| {
         let tool_calls = super::manager::tool_calls(pool, &store);
         let result = run_node(
             store.as_ref(),

@@ -54,7 +54,10 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
         Some(name) => vec![servers.connection_spec(&name).await?],
         None => servers.enabled_connection_specs().await?,
     };
-    let results = with_pool(context, async |pool| Ok(list_all(pool, &specs).await)).await?;
+    let results = with_pool(context, servers.store(), async |pool| {
+        Ok(list_all(pool, &specs).await)
+    })
+    .await?;
 
     let table = NameTable::new(results.iter().flat_map(|(spec, result)| {
         let tools: &[ToolInfo] = result.as_ref().map(|t| t.as_slice()).unwrap_or(&[]);
