@@ -22,14 +22,22 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail, ensure};
-use rmcp::model::CallToolResult;
+use futures::future::BoxFuture;
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolResult, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
+    ElicitResult, ElicitationAction,
+};
 use serde_json::{Map, Value, json};
 use switchboard_core::{Auth, OwnerId, ServerSpec, TransportKind};
 use switchboard_mcp::oauth::{MemoryVault, OAuthClientIdentity, SignIns};
-use switchboard_mcp::{AdmitAll, CallOptions, ConnectionManager, ManagerConfig, McpError};
+use switchboard_mcp::{
+    AdmitAll, CallOptions, ConnectionManager, ManagerConfig, McpError, ServerRequests,
+};
 use switchboard_testkit::headless_sign_in::follow_to_callback;
 
-/// The scenarios this driver knows how to play besides `auth/*`.
+/// The scenarios with a script of their own; `auth/*` sign in first; every other scenario
+/// lists the tools and calls each ([`play_every_tool`]).
 const SCENARIOS: &[&str] = &["initialize", "tools_call", "sse-retry"];
 
 /// The Client ID Metadata Document URL the suite's authorization servers expect.
@@ -62,9 +70,6 @@ async fn run() -> Result<()> {
     let scenario =
         std::env::var("MCP_CONFORMANCE_SCENARIO").context("MCP_CONFORMANCE_SCENARIO is not set")?;
     let auth = scenario.starts_with("auth/");
-    if !auth && !SCENARIOS.contains(&scenario.as_str()) {
-        bail!("scenario {scenario:?} is not supported (supported: auth/*, {SCENARIOS:?})");
-    }
     // The suite's servers listen on bare `http://localhost:PORT` for some scenarios, which the
     // URL rule would take for legacy SSE; every client scenario speaks Streamable HTTP.
     let mut spec = ServerSpec::http(
@@ -89,19 +94,128 @@ async fn run() -> Result<()> {
     );
     let outcome = if auth {
         play_signed_in(&manager, &spec).await
-    } else {
+    } else if SCENARIOS.contains(&scenario.as_str()) {
         play(&manager, &spec, &scenario).await
+    } else {
+        play_every_tool(&manager, &spec).await
     };
     manager.shutdown().await;
     outcome
 }
 
+/// Lists the tools, then makes the calls the suite's context names (`toolCalls`), else calls
+/// each tool with the arguments its schema's defaults and examples give; the server's
+/// questions are answered as by a person accepting the form as filled in.
+async fn play_every_tool(manager: &ConnectionManager, spec: &ServerSpec) -> Result<()> {
+    let owner = OwnerId::local();
+    let tools = manager.list_tools(&owner, spec).await?;
+    eprintln!(
+        "conformance-client: tools {:?}",
+        tools.iter().map(|t| t.name.as_str()).collect::<Vec<_>>()
+    );
+    let calls: Vec<(String, Map<String, Value>)> = match context()?.get("toolCalls") {
+        Some(Value::Array(calls)) => calls
+            .iter()
+            .map(|call| {
+                let name = call["name"].as_str().unwrap_or_default().to_owned();
+                let arguments = call["arguments"].as_object().cloned().unwrap_or_default();
+                (name, arguments)
+            })
+            .collect(),
+        _ => tools
+            .iter()
+            .map(|tool| (tool.name.clone(), sample_arguments(&tool.input_schema)))
+            .collect(),
+    };
+    for (name, arguments) in calls {
+        let options = CallOptions {
+            requests: Some(Arc::new(AcceptAsFilledIn)),
+            ..CallOptions::default()
+        };
+        let result = manager
+            .call_tool(&owner, spec, &name, Some(arguments), options)
+            .await;
+        eprintln!("conformance-client: {name} -> {result:?}");
+    }
+    Ok(())
+}
+
+/// The suite's `MCP_CONFORMANCE_CONTEXT` (JSON), or null.
+fn context() -> Result<Value> {
+    match std::env::var("MCP_CONFORMANCE_CONTEXT") {
+        Ok(text) => serde_json::from_str(&text).context("MCP_CONFORMANCE_CONTEXT is not JSON"),
+        Err(_) => Ok(Value::Null),
+    }
+}
+
+/// Arguments for a schema: each property's default, else its first example or enum value,
+/// else a value of its type.
+fn sample_arguments(schema: &Map<String, Value>) -> Map<String, Value> {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Map::new();
+    };
+    properties
+        .iter()
+        .map(|(name, property)| {
+            let value = property
+                .get("default")
+                .or_else(|| property.get("examples").and_then(|e| e.get(0)))
+                .or_else(|| property.get("enum").and_then(|e| e.get(0)))
+                .cloned()
+                .unwrap_or_else(|| match property.get("type").and_then(Value::as_str) {
+                    Some("number" | "integer") => json!(1),
+                    Some("boolean") => json!(true),
+                    Some("array") => json!([]),
+                    Some("object") => json!({}),
+                    _ => json!("test"),
+                });
+            (name.clone(), value)
+        })
+        .collect()
+}
+
+/// A person who accepts every form with the values the server filled in (its defaults,
+/// SEP-1034), and has no model to sample with.
+#[derive(Debug)]
+struct AcceptAsFilledIn;
+
+impl ServerRequests for AcceptAsFilledIn {
+    fn elicit(
+        &self,
+        params: ElicitRequestParams,
+    ) -> BoxFuture<'_, Result<ElicitResult, ErrorData>> {
+        let content = match &params {
+            ElicitRequestParams::FormElicitationParams {
+                requested_schema, ..
+            } => serde_json::to_value(requested_schema)
+                .ok()
+                .and_then(|schema| schema.get("properties").cloned())
+                .and_then(|p| p.as_object().cloned())
+                .map(|properties| {
+                    properties
+                        .into_iter()
+                        .filter_map(|(name, p)| p.get("default").cloned().map(|d| (name, d)))
+                        .collect::<Map<String, Value>>()
+                })
+                .unwrap_or_default(),
+            _ => Map::new(),
+        };
+        Box::pin(async move {
+            Ok(ElicitResult::new(ElicitationAction::Accept).with_content(Value::Object(content)))
+        })
+    }
+
+    fn sample(
+        &self,
+        _params: CreateMessageRequestParams,
+    ) -> BoxFuture<'_, Result<CreateMessageResult, ErrorData>> {
+        Box::pin(async { Err(ErrorData::invalid_request("no model to sample with", None)) })
+    }
+}
+
 /// OAuth sign-in, with the pre-registered client the suite names in its context, if any.
 fn oauth_from_context() -> Result<Auth> {
-    let context: Value = match std::env::var("MCP_CONFORMANCE_CONTEXT") {
-        Ok(text) => serde_json::from_str(&text).context("MCP_CONFORMANCE_CONTEXT is not JSON")?,
-        Err(_) => Value::Null,
-    };
+    let context = context()?;
     let text = |key: &str| context.get(key).and_then(Value::as_str).map(str::to_owned);
     Ok(Auth::OAuth {
         client_id: text("client_id"),
