@@ -176,6 +176,7 @@ impl McpError {
                 rmcp::model::ErrorCode::PARSE_ERROR => ErrorCode::McpParseError,
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND
                 | rmcp::model::ErrorCode::INVALID_REQUEST => ErrorCode::McpProtocolError,
+                rmcp::model::ErrorCode::RESOURCE_NOT_FOUND => ErrorCode::NotFound,
                 _ => ErrorCode::McpExecutionError,
             },
             McpError::Protocol { .. } => ErrorCode::McpProtocolError,

@@ -24,6 +24,7 @@ mod seed_000;
 pub(crate) mod seed_001;
 mod seed_002;
 mod seed_003;
+mod server_content;
 mod server_looks;
 mod server_schemas;
 mod servers;

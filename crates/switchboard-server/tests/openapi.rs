@@ -98,6 +98,14 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/mcp/views/{id}/tokens"),
     ("POST", "/api/mcp/views/{id}/tokens"),
     ("DELETE", "/api/mcp/views/{id}/tokens/{tokenId}"),
+    ("POST", "/api/mcp-servers/{id}/oauth/start"),
+    ("DELETE", "/api/mcp-servers/{id}/oauth"),
+    ("GET", "/oauth/callback"),
+    ("GET", "/oauth/client-metadata.json"),
+    ("GET", "/api/mcp-servers/{id}/resources"),
+    ("GET", "/api/mcp-servers/{id}/resources/read"),
+    ("GET", "/api/mcp-servers/{id}/prompts"),
+    ("POST", "/api/mcp-servers/{id}/prompts/{name}"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {
@@ -169,6 +177,9 @@ const UNAUTHENTICATED: &[&str] = &[
     "/readyz",
     "/api/openapi.json",
     "/api/locales/{lang}",
+    // The authorization server's redirect back, tied to its sign-in by the OAuth state.
+    "/oauth/callback",
+    "/oauth/client-metadata.json",
 ];
 
 #[test]

@@ -1,6 +1,8 @@
 // One MCP server on the settings page (seed 001's ServerCard): name, transport, address and
 // live status, the node it runs on with that node's health (from `nodes`, GET /api/nodes),
-// and a badge when it was added from the catalogue; Test connection, its tools, Edit and Delete.
+// and a badge when it was added from the catalogue; Test connection, its tools, Edit and Delete;
+// Sign in and Sign out for a server that uses OAuth sign-in (`onStatusStale` then reads its
+// status again).
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -10,8 +12,9 @@ import { ErrorNote } from "../ui/error-note.js";
 import { ServerTools } from "./server-tools.js";
 import { presetBadge } from "./catalogue-form.js";
 import { nodeLabel, nodeNote } from "./server-node.js";
+import { SignInButtons } from "./sign-in-buttons.js";
 
-export function ServerCard({ server, status, nodes, presetType, onEdit, onDeleted, onChanged }) {
+export function ServerCard({ server, status, nodes, presetType, onEdit, onDeleted, onChanged, onStatusStale }) {
   const [test, setTest] = useState(null);
   const [testing, setTesting] = useState(false);
   const [showTools, setShowTools] = useState(false);
@@ -57,8 +60,13 @@ export function ServerCard({ server, status, nodes, presetType, onEdit, onDelete
       ${presetType ? html`<span class="badge preset" data-role="preset">${presetBadge(presetType)}</span>` : null}
     </header>
     <p class="address"><code>${address(server)}</code></p>
-    ${status?.lastError ? html`<p class="muted small">${t("ui.server.last_error", { error: status.lastError })}</p>` : null}
+    ${status?.lastError
+      ? html`<p class="muted small" data-role="last-error">${state === "needs_sign_in"
+          ? status.lastError
+          : t("ui.server.last_error", { error: status.lastError })}</p>`
+      : null}
     ${nodeError ? html`<p class="muted small" data-role="node-error">${nodeError}</p>` : null}
+    <${SignInButtons} server=${server} state=${state} onSignedOut=${onStatusStale} />
     <div class="actions">
       <button type="button" onClick=${runTest} disabled=${testing}>${testing ? t("ui.server.testing") : t("ui.server.test")}</button>
       <button type="button" aria-expanded=${showTools} onClick=${() => setShowTools(!showTools)}>${t("ui.server.tools")}</button>
@@ -88,7 +96,8 @@ export function TestReport({ report }) {
 /** A connection state in the reader's language (unknown states as the server names them). */
 function statusText(state) {
   const key = { connected: t("ui.status.connected"), connecting: t("ui.status.connecting"),
-    disconnected: t("ui.status.disconnected"), error: t("ui.status.error") };
+    disconnected: t("ui.status.disconnected"), error: t("ui.status.error"),
+    needs_sign_in: t("ui.status.needs_sign_in") };
   return key[state] || state;
 }
 

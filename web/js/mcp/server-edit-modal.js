@@ -4,6 +4,8 @@
 // (POST /api/mcp-servers/test: nothing is stored; an edited server's masked secrets are the
 // saved ones, for its saved URL only). "Runs on" picks this machine or one of `nodes` (the
 // configured MCP nodes with their state); it is shown only when there is a node to pick.
+// OAuth sign-in asks only for what an authorization server may need beforehand (a client
+// registered there, scopes); each person signs in from the server's card once it is saved.
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -97,11 +99,12 @@ export function ServerEditModal({ server, nodes, onClose, onSaved }) {
             ? html`<${TextField} id="server-auth-header" label=${t("ui.server.api_key_header")} value=${form.authHeader}
                 onInput=${(v) => set({ authHeader: v })} />`
             : null}
-          ${form.authType !== "none"
+          ${form.authType === "api_key" || form.authType === "bearer"
             ? html`<${TextField} id="server-auth-secret" type="password"
                 label=${form.authType === "bearer" ? t("ui.server.bearer_token") : t("ui.server.api_key")} value=${form.authSecret}
                 onInput=${(v) => set({ authSecret: v })} hint=${t("ui.server.secret_hint")} />`
-            : null}`
+            : null}
+          ${form.authType === "oauth" ? html`<${OAuthFields} form=${form} set=${set} />` : null}`
         : html`
           <${TextField} id="server-command" label=${t("ui.server.command")} required value=${form.command}
             placeholder="npx" onInput=${(v) => set({ command: v })} />
@@ -123,4 +126,18 @@ export function ServerEditModal({ server, nodes, onClose, onSaved }) {
       </div>
     </form>
   <//>`;
+}
+
+/** The optional settings of OAuth sign-in: a client registered beforehand, and scopes. */
+function OAuthFields({ form, set }) {
+  return html`<fieldset class="oauth" data-role="oauth">
+    <legend>${t("ui.server.auth_oauth")}</legend>
+    <p class="muted small">${t("ui.server.oauth_hint")}</p>
+    <${TextField} id="server-oauth-client-id" label=${t("ui.server.oauth_client_id")} value=${form.oauthClientId}
+      onInput=${(v) => set({ oauthClientId: v })} hint=${t("ui.server.oauth_client_id_hint")} />
+    <${TextField} id="server-auth-secret" type="password" label=${t("ui.server.oauth_client_secret")} value=${form.authSecret}
+      onInput=${(v) => set({ authSecret: v })} hint=${t("ui.server.secret_hint")} />
+    <${TextField} id="server-oauth-scopes" label=${t("ui.server.oauth_scopes")} value=${form.oauthScopes}
+      onInput=${(v) => set({ oauthScopes: v })} hint=${t("ui.server.oauth_scopes_hint")} />
+  </fieldset>`;
 }

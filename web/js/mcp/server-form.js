@@ -1,7 +1,8 @@
 // A server's settings as the edit dialog holds them, and the API body they become. Lists
 // (args) are one per line; maps (env, headers) are rows of name and value; a secret value
 // the API sent masked is sent back masked, which keeps the stored one. `node` is where it
-// runs: absent from the body for this machine.
+// runs: absent from the body for this machine. OAuth sign-in keeps its client secret in the
+// same field as the other kinds' secret, and its scopes as one line of text.
 
 import { t } from "../i18n.js";
 
@@ -20,6 +21,7 @@ export const authTypes = () => [
   ["none", t("ui.server.auth_none")],
   ["api_key", t("ui.server.api_key")],
   ["bearer", t("ui.server.bearer_token")],
+  ["oauth", t("ui.server.auth_oauth")],
 ];
 
 /** The dialog's state for `server` (as GET /api/mcp-servers shows it), or for a new one. */
@@ -42,7 +44,9 @@ export function formFrom(server) {
     headers: Object.entries(s.headers || {}).map(([name, value]) => ({ name, value })),
     authType: auth.type || "none",
     authHeader: auth.header || "X-API-Key",
-    authSecret: auth.key || auth.token || "",
+    authSecret: auth.key || auth.token || auth.client_secret || "",
+    oauthClientId: auth.client_id || "",
+    oauthScopes: (auth.scopes || []).join(" "),
     timeout: s.timeout != null ? String(s.timeout) : "",
     enabled: s.enabled !== false,
     // "" is this machine; a node's name is kept as it is, configured or not.
@@ -81,6 +85,7 @@ export function bodyFrom(form) {
     if (Object.keys(headers).length) body.headers = headers;
     if (form.authType === "api_key") body.auth = { type: "api_key", header: form.authHeader.trim(), key: form.authSecret };
     else if (form.authType === "bearer") body.auth = { type: "bearer", token: form.authSecret };
+    else if (form.authType === "oauth") body.auth = oauthFrom(form);
     else body.auth = { type: "none" };
   }
   if (form.timeout.trim()) {
@@ -91,6 +96,29 @@ export function bodyFrom(form) {
   return body;
 }
 
+/**
+ * The `auth` of an OAuth server: the client ID and secret when given (a secret needs its
+ * client ID), and the scopes, written separated by spaces or commas, when any.
+ */
+function oauthFrom(form) {
+  const auth = { type: "oauth" };
+  const clientId = (form.oauthClientId || "").trim();
+  const secret = form.authSecret || "";
+  if (clientId) auth.client_id = clientId;
+  if (secret.trim()) {
+    if (!clientId) throw new Error(t("ui.server.oauth_secret_needs_client_id"));
+    auth.client_secret = secret;
+  }
+  const scopes = splitScopes(form.oauthScopes || "");
+  if (scopes.length) auth.scopes = scopes;
+  return auth;
+}
+
+/** Scopes written as text, separated by spaces, commas or new lines. */
+export function splitScopes(text) {
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
 function rows(list) {
   const out = {};
   for (const { name, value } of list) if (name.trim()) out[name.trim()] = value;
@@ -99,12 +127,14 @@ function rows(list) {
 
 /**
  * The form after a change that would make a masked secret mean something else: switching
- * the auth type, renaming a masked header or variable, or making a masked value non-secret.
+ * the auth type, changing the OAuth client ID the secret belongs to, renaming a masked header
+ * or variable, or making a masked value non-secret.
  * The mask is cleared then, so the person types the value again instead of storing the mask.
  */
 export function withoutStaleMasks(before, after) {
   const next = { ...after };
-  if (before.authType !== after.authType && after.authSecret === MASK) next.authSecret = "";
+  const authMoved = before.authType !== after.authType || before.oauthClientId !== after.oauthClientId;
+  if (authMoved && after.authSecret === MASK) next.authSecret = "";
   const rows = (old, now) =>
     now.map((row, i) => {
       const was = old[i];

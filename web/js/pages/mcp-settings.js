@@ -3,7 +3,10 @@
 // Desktop / Cursor `mcpServers` file. The configured MCP nodes (GET /api/nodes) feed the
 // dialog's "Runs on" selector and each card's node health; they are fetched again after a
 // server's status changes or the event stream reconnects (at most once a second), and every
-// 30 seconds while the page is open and visible.
+// 30 seconds while the page is open and visible. Reached from an OAuth sign-in (the callback's
+// redirect, `?signedIn=ID` or `?signInFailed=ID&reason=CODE`), it says how the sign-in went,
+// takes the query out of the address bar, and after a sign-in connects the server (through
+// its tool list) so that its status shows the new sign-in at work.
 
 import { html } from "../html.js";
 import { useEffect, useState } from "../../vendor/hooks.js";
@@ -17,6 +20,7 @@ import { ImportPanel } from "../mcp/import-panel.js";
 import { CataloguePanel } from "../mcp/catalogue-panel.js";
 import { presetsById } from "../mcp/catalogue-form.js";
 import { coalesced } from "../mcp/server-node.js";
+import { signInNotice, signInReturn, withoutSignInQuery } from "../mcp/sign-in.js";
 import { GatewayPanel } from "../gateway/views-panel.js";
 
 /** How often the node list is fetched again while the page is open and visible. */
@@ -31,6 +35,7 @@ export function McpSettingsPage() {
   const [presets, setPresets] = useState({});
   const [editing, setEditing] = useState(null); // null, "new" or a server
   const [error, setError] = useState(null);
+  const [signIn, setSignIn] = useState(() => signInReturn(location.search)); // null, or how it went
 
   const loadNodes = async () => {
     try {
@@ -55,8 +60,19 @@ export function McpSettingsPage() {
       setError(e);
     }
   };
+  /** Reads one server's status again (after a sign-out, or a sign-in with `connect`). */
+  const loadStatus = async (id, { connect = false } = {}) => {
+    // Listing the tools opens the pooled connection, with the person's new tokens.
+    if (connect) await get(`/api/mcp-servers/${seg(id)}/tools`).catch(() => null);
+    const health = await get(`/api/mcp-servers/${seg(id)}/health`).catch(() => null);
+    if (health) setStatuses((all) => ({ ...all, [id]: health }));
+  };
   useEffect(() => {
-    load();
+    if (signIn) {
+      history.replaceState(history.state, "", location.pathname + withoutSignInQuery(location.search) + location.hash);
+    }
+    // After the page's own load, which replaces every status.
+    load().then(() => (signIn?.ok ? loadStatus(signIn.serverId, { connect: true }) : null));
     const nodesSoon = coalesced(loadNodes, NODES_AFTER_STATUS_MS);
     const every = setInterval(() => {
       if (!document.hidden) loadNodes();
@@ -83,11 +99,12 @@ export function McpSettingsPage() {
       <button type="button" class="primary" onClick=${() => setEditing("new")}>${t("ui.mcp.add")}</button>
     </header>
     <${ErrorNote} error=${error} />
+    ${signIn ? html`<${SignInNotice} notice=${signInNotice(signIn, servers)} onClose=${() => setSignIn(null)} />` : null}
     ${servers === null && !error ? html`<p aria-busy="true">${t("ui.common.loading")}</p>` : null}
     ${servers?.length === 0 ? html`<p class="muted">${t("ui.mcp.none")}</p>` : null}
     <div class="cards">
       ${(servers || []).map((s) => html`<${ServerCard} key=${s.id} server=${s} status=${statuses[s.id]} nodes=${nodes} presetType=${presets[s.id]}
-        onEdit=${() => setEditing(s)} onDeleted=${load} onChanged=${load} />`)}
+        onEdit=${() => setEditing(s)} onDeleted=${load} onChanged=${load} onStatusStale=${() => loadStatus(s.id)} />`)}
     </div>
     <${CataloguePanel} onAdded=${load} />
     <${ImportPanel} onImported=${load} />
@@ -97,4 +114,13 @@ export function McpSettingsPage() {
           onClose=${() => setEditing(null)} onSaved=${() => { setEditing(null); load(); }} />`
       : null}
   </section>`;
+}
+
+/** How a sign-in went, as the page was reached from it; closed by the person. */
+function SignInNotice({ notice, onClose }) {
+  return html`<div class=${`sign-in-notice ${notice.ok ? "ok" : "error"}`} data-role="sign-in-notice"
+      role=${notice.ok ? "status" : "alert"}>
+    <p>${notice.code ? html`<code>${notice.code}</code> ` : null}${notice.text}</p>
+    <button type="button" class="quiet" onClick=${onClose}>${t("ui.common.close")}</button>
+  </div>`;
 }

@@ -1,9 +1,17 @@
 // The server dialog's form: a stored server saved unchanged sends back what keeps it, and a
-// change that would give a masked secret another meaning clears the mask instead.
+// change that would give a masked secret another meaning clears the mask instead. OAuth
+// sign-in (issue 17): its optional client, secret and scopes, to the body and back.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { MASK, bodyFrom, formFrom, withoutStaleMasks } from "../../js/mcp/server-form.js";
+import { readFileSync } from "node:fs";
+import { createI18n, install } from "../../js/i18n.js";
+import { MASK, authTypes, bodyFrom, formFrom, splitScopes, withoutStaleMasks } from "../../js/mcp/server-form.js";
+
+const english = JSON.parse(readFileSync(new URL("../../../locales/en-US.json", import.meta.url), "utf8"));
+const i18n = createI18n({ load: async () => english, storage: null, remember: async () => {} });
+install(i18n);
+await i18n.start(["en-US"]);
 
 const stdio = {
   id: "files", name: "files", transport: "stdio", command: "node",
@@ -52,4 +60,64 @@ test("switching the auth type, renaming or unmarking a masked value clears the m
   const after = withoutStaleMasks(env, { ...env, env: unmarked });
   assert.equal(after.env.find((r) => r.name === "TOKEN").value, "");
   assert.equal(after.env.find((r) => r.name === "MODE").value, "fast");
+});
+
+const oauthServer = (auth) => ({
+  id: "notes", name: "notes", transport: "streamable_http", url: "https://notes.example/mcp", auth,
+});
+
+test("OAuth sign-in is one of the kinds of authentication", () => {
+  assert.deepEqual(authTypes().at(-1), ["oauth", "OAuth sign-in"]);
+});
+
+test("an OAuth server round-trips: client, masked secret and scopes come back as they were", () => {
+  const auth = { type: "oauth", client_id: "switchboard", client_secret: MASK, scopes: ["notes:read", "notes:write"] };
+  const form = formFrom(oauthServer(auth));
+  assert.equal(form.authType, "oauth");
+  assert.equal(form.oauthClientId, "switchboard");
+  assert.equal(form.authSecret, MASK);
+  assert.equal(form.oauthScopes, "notes:read notes:write");
+  assert.deepEqual(bodyFrom(form).auth, auth);
+});
+
+test("an OAuth server with nothing optional sends only its type", () => {
+  assert.deepEqual(bodyFrom(formFrom(oauthServer({ type: "oauth" }))).auth, { type: "oauth" });
+  const blank = { ...formFrom(oauthServer({ type: "oauth" })), oauthClientId: "  ", authSecret: "", oauthScopes: " , " };
+  assert.deepEqual(bodyFrom(blank).auth, { type: "oauth" });
+});
+
+test("OAuth fields typed in become the body's: trimmed id, secret as typed, scopes split", () => {
+  const form = {
+    ...formFrom(oauthServer({ type: "none" })),
+    authType: "oauth", oauthClientId: " app-1 ", authSecret: "s3cret", oauthScopes: "read, write\nadmin ,,",
+  };
+  assert.deepEqual(bodyFrom(form).auth, {
+    type: "oauth", client_id: "app-1", client_secret: "s3cret", scopes: ["read", "write", "admin"],
+  });
+});
+
+test("scopes are separated by spaces, commas or new lines", () => {
+  assert.deepEqual(splitScopes("a b,c ,  d\te"), ["a", "b", "c", "d", "e"]);
+  assert.deepEqual(splitScopes(""), []);
+  assert.deepEqual(splitScopes(" , "), []);
+});
+
+test("a client secret without its client ID is refused, saying why", () => {
+  const form = { ...formFrom(oauthServer({ type: "oauth" })), authSecret: "s3cret" };
+  assert.throws(() => bodyFrom(form), { message: "A client secret needs the client ID it belongs to." });
+});
+
+test("a masked client secret is cleared when its client ID changes, kept otherwise", () => {
+  const form = formFrom(oauthServer({ type: "oauth", client_id: "app-1", client_secret: MASK }));
+  assert.equal(withoutStaleMasks(form, { ...form, oauthScopes: "read" }).authSecret, MASK);
+  assert.equal(withoutStaleMasks(form, { ...form, oauthClientId: "app-2" }).authSecret, "");
+  assert.equal(withoutStaleMasks(form, { ...form, authType: "bearer" }).authSecret, "");
+  // Emptying the client ID clears the mask too, so the form does not refuse a secret it hides.
+  const cleared = withoutStaleMasks(form, { ...form, oauthClientId: "" });
+  assert.deepEqual(bodyFrom(cleared).auth, { type: "oauth" });
+});
+
+test("a stdio server sends no auth, whatever the form held", () => {
+  const form = { ...formFrom(stdio), authType: "oauth", oauthClientId: "x" };
+  assert.equal("auth" in bodyFrom(form), false);
 });

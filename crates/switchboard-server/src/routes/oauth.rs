@@ -152,8 +152,10 @@ struct CallbackQuery {
     error: Option<String>,
 }
 
-/// The authorization server's redirect back: finishes the sign-in and sends the browser to
-/// the MCP settings page (`?signedIn=ID`, or `?signInFailed=ID&reason=CODE`).
+/// The authorization server's redirect back: finishes the sign-in.
+///
+/// The browser is then sent to the MCP settings page (`?signedIn=ID`, or
+/// `?signInFailed=ID&reason=CODE`).
 #[utoipa::path(
     get,
     path = "/oauth/callback",
@@ -219,9 +221,10 @@ fn encode(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
-/// Switchboard's Client ID Metadata Document (the MCP authorization specification's client
-/// registration by URL): served when a public `https:` URL is configured, since its own URL is
-/// the client id.
+/// Switchboard's Client ID Metadata Document.
+///
+/// The MCP authorization specification's client registration by URL: served when a public
+/// `https:` URL is configured, since its own URL is the client id.
 #[utoipa::path(
     get,
     path = "/oauth/client-metadata.json",
@@ -229,7 +232,7 @@ fn encode(text: &str) -> String {
     operation_id = "client_metadata_document",
     security(()),
     responses(
-        (status = 200, description = "The OAuth client metadata (RFC 7591 fields)", body = Object),
+        (status = 200, description = "The OAuth client metadata (RFC 7591 fields)", body = super::schemas::ClientMetadata),
         NotFound,
     ),
 )]

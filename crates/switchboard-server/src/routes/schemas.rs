@@ -45,6 +45,62 @@ impl PartialSchema for ToolResult {
 
 impl ToSchema for ToolResult {}
 
+/// Declares a named free-form schema for one of MCP's own shapes, passed on as the server
+/// sent it.
+macro_rules! mcp_shape {
+    ($(#[$doc:meta])* $name:ident, $description:literal) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                object($description)
+            }
+        }
+
+        impl ToSchema for $name {}
+    };
+}
+
+mcp_shape!(
+    /// An MCP `Resource` or `ResourceTemplate`.
+    McpResource,
+    "An MCP Resource (`uri`, `name`, optional `title`, `description`, `mimeType`, `size`) or \
+     ResourceTemplate (`uriTemplate`, RFC 6570, instead of `uri`), as the server listed it"
+);
+mcp_shape!(
+    /// An MCP `ReadResourceResult`.
+    McpResourceContents,
+    "The MCP ReadResourceResult as the server sent it: `contents`, each with `uri`, \
+     optional `mimeType`, and `text` or `blob` (base64)"
+);
+mcp_shape!(
+    /// An MCP `Prompt`.
+    McpPrompt,
+    "An MCP Prompt: `name`, optional `title`, `description`, and `arguments` (each `name`, \
+     `description`, `required`)"
+);
+mcp_shape!(
+    /// An MCP `GetPromptResult`.
+    McpPromptMessages,
+    "The MCP GetPromptResult as the server sent it: optional `description`, and `messages`, \
+     each with `role` (`user` or `assistant`) and `content` (text, image, audio, resource)"
+);
+
+mcp_shape!(
+    /// A prompt's arguments.
+    PromptArguments,
+    "A prompt's arguments by name, as strings (the prompt's `arguments` list says which it \
+     takes and which are required)"
+);
+mcp_shape!(
+    /// Switchboard's OAuth client metadata.
+    ClientMetadata,
+    "OAuth client metadata (RFC 7591 names): `client_id` (this document's URL), \
+     `client_name`, `client_uri`, `redirect_uris`, `grant_types`, `response_types`, \
+     `token_endpoint_auth_method`, `application_type`"
+);
+
 /// An MCP server as the servers list shows it (secrets masked).
 pub struct McpServer;
 
@@ -94,6 +150,10 @@ mod tests {
             JsonSchema::schema(),
             McpServer::schema(),
             OpenApiDocument::schema(),
+            McpResource::schema(),
+            McpResourceContents::schema(),
+            McpPrompt::schema(),
+            McpPromptMessages::schema(),
         ] {
             let json = serde_json::to_value(&schema).unwrap();
             assert_eq!(json["type"], "object", "{json}");

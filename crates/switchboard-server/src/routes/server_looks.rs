@@ -25,6 +25,7 @@ pub(super) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(tools))
         // Alias of seed 001's own path.
         .routes(routes!(connect_alias))
+        .merge(super::server_content::routes())
 }
 
 /// Seed 002's test-connection flow: connect, initialize, list tools, disconnect.
