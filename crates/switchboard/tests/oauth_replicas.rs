@@ -54,7 +54,7 @@ async fn two_replicas_refreshing_at_once_keep_one_valid_token() {
     let store_a = switchboard_store::open(&config).await.unwrap();
     let store_b = switchboard_store::open(&config).await.unwrap();
     let owner = store_a.create_user("ann", Role::Admin).await.unwrap().id;
-    let spec = ServerSpec::http("notes", &peer.url(), Some(TransportKind::StreamableHttp))
+    let spec = ServerSpec::http("notes", peer.url(), Some(TransportKind::StreamableHttp))
         .with_auth(Auth::OAuth {
             client_id: None,
             client_secret: None,

@@ -455,3 +455,35 @@ async fn settings_put_a_server_on_a_node_and_show_the_nodes_health() {
     assert_eq!(nodes[0]["state"], "down", "{nodes}");
     ui.stop();
 }
+
+/// Issue 17 in the page: an OAuth server (the Python SDK's authorization server, with a
+/// sign-in page) is signed into from its card in Chromium, the approval made on the
+/// authorization server's page in a new tab; then its tool answers with the person's token.
+#[tokio::test(flavor = "multi_thread")]
+async fn settings_sign_in_to_an_oauth_server_in_a_new_tab() {
+    let ui = Ui::start(vec![]).await;
+    let mut peer = ui.peers.oauth_http(false, 3600).await.unwrap();
+    ui.api(
+        reqwest::Method::POST,
+        "/api/mcp-servers",
+        Some(json!({
+            "name": "notes",
+            "transport": "streamable_http",
+            "url": peer.url(),
+            "auth": {"type": "oauth"},
+        })),
+    )
+    .await;
+    ui.scenario("oauth").await;
+
+    let called = ui
+        .api(
+            reqwest::Method::POST,
+            "/api/mcp/tools/call",
+            Some(json!({"serverId": "notes", "toolName": "whoami"})),
+        )
+        .await;
+    assert_eq!(called["content"][0]["text"], "signed in", "{called}");
+    peer.kill().await.unwrap();
+    ui.stop();
+}

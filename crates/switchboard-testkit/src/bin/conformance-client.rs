@@ -18,6 +18,9 @@
 //! MCP_CONFORMANCE_SCENARIO=tools_call conformance-client http://localhost:PORT/mcp
 //! ```
 
+// Sampling is deprecated by SEP-2577 but still asked by deployed servers and the suite.
+#![allow(deprecated)]
+
 use std::process::ExitCode;
 use std::sync::Arc;
 
