@@ -271,6 +271,11 @@ pub struct ServerSpec {
     /// Switchboard process itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
+    /// The folders the server may work in (MCP roots), as absolute paths or `file:` URIs:
+    /// answered to the server's `roots/list`, and announced with `roots/list_changed` when
+    /// they change (filesystem servers confine themselves to them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roots: Vec<String>,
 }
 
 fn default_true() -> bool {
@@ -357,7 +362,21 @@ impl ServerSpec {
             disabled_tools: BTreeSet::new(),
             auto_approved_tools: BTreeSet::new(),
             node: None,
+            roots: Vec::new(),
         }
+    }
+
+    /// `roots`, each as the `file:` URI a server is sent (a path is turned into one).
+    pub fn root_uris(&self) -> Vec<String> {
+        self.roots
+            .iter()
+            .filter_map(|root| {
+                if root.starts_with("file:") {
+                    return Some(root.clone());
+                }
+                url::Url::from_file_path(root).ok().map(String::from)
+            })
+            .collect()
     }
 }
 

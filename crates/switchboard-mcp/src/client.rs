@@ -14,7 +14,7 @@ use rmcp::model::{
     ElicitRequestParams, ElicitResult, ElicitationCapability, FormElicitationCapability,
     Implementation, ListRootsResult, LoggingLevel, LoggingMessageNotificationParam,
     ProgressNotificationParam, ProgressToken, ProtocolVersion, ResourceUpdatedNotificationParam,
-    RootsCapabilities, SamplingCapability, UrlElicitationCapability,
+    Root, RootsCapabilities, SamplingCapability, UrlElicitationCapability,
 };
 use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleClient};
@@ -47,11 +47,37 @@ pub(crate) struct SessionEvents {
     notices: OnceLock<Notices>,
     /// The calls in flight and who answers the server's requests during each.
     pub(crate) calls: Arc<crate::requests::InFlight>,
+    /// The roots answered to `roots/list` (`file:` URIs), from the server's spec.
+    roots: Mutex<Vec<String>>,
 }
 
 impl SessionEvents {
     pub(crate) fn tools_generation(&self) -> u64 {
         self.tools_generation.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn roots(&self) -> Vec<String> {
+        self.roots
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Sets the roots; whether they changed.
+    pub(crate) fn set_roots(&self, roots: Vec<String>) -> bool {
+        let mut held = self.roots.lock().unwrap_or_else(PoisonError::into_inner);
+        if *held == roots {
+            return false;
+        }
+        *held = roots;
+        true
+    }
+
+    /// Keeps a line the server logged, once the connection is up.
+    pub(crate) fn logged(&self, level: String, logger: Option<String>, text: &str) {
+        if let Some(notices) = self.notices.get() {
+            notices.logged(level, logger, text);
+        }
     }
 
     pub(crate) fn publish_to(&self, notices: Notices) {
@@ -159,14 +185,16 @@ impl SwitchboardClient {
     }
 
     pub(crate) fn client_info() -> ClientConfig {
-        // Roots are declared (and answered with an empty list) because several servers, the
-        // reference server among them, only offer some tools to clients that declare a client
-        // capability. Elicitation and sampling are declared for every connection, since one
+        // Roots are declared (and answered with the server's own, often none) because several
+        // servers, the reference server among them, only offer some tools to clients that
+        // declare a client capability; `listChanged`, since a server's roots are edited. Elicitation and sampling are declared for every connection, since one
         // connection serves every caller of the server: a call whose caller can answer them
         // (the gateway's downstream client) gets them, any other call gets a refusal
         // (`crate::requests`).
         let mut capabilities = ClientCapabilities::default();
-        capabilities.roots = Some(RootsCapabilities::default());
+        let mut roots = RootsCapabilities::default();
+        roots.list_changed = Some(true);
+        capabilities.roots = Some(roots);
         let mut elicitation = ElicitationCapability::new();
         elicitation.form = Some(FormElicitationCapability::new());
         elicitation.url = Some(UrlElicitationCapability::new());
@@ -199,7 +227,8 @@ impl ClientHandler for SwitchboardClient {
         &self,
         _context: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
-        Ok(ListRootsResult::default())
+        let roots = self.events.roots().into_iter().map(Root::new).collect();
+        Ok(ListRootsResult::new(roots))
     }
 
     async fn create_elicitation(
@@ -258,6 +287,19 @@ impl ClientHandler for SwitchboardClient {
     ) {
         let server = &self.server;
         let data = crate::redact::redact_value(params.data, &self.redactor);
+        let text = match &data {
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        let level = serde_json::to_value(params.level)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_else(|| format!("{:?}", params.level).to_lowercase());
+        let logger = params
+            .logger
+            .as_deref()
+            .map(|logger| self.redactor.redact(logger));
+        self.events.logged(level, logger, &text);
         match params.level {
             LoggingLevel::Debug => tracing::debug!(%server, %data, "server log"),
             LoggingLevel::Info | LoggingLevel::Notice => {

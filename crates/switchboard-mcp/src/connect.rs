@@ -34,6 +34,7 @@ pub(crate) async fn connect(
         });
     }
     let events = Arc::new(SessionEvents::default());
+    events.set_roots(spec.root_uris());
     let handler =
         SwitchboardClient::new(&spec.name, Arc::clone(&events)).with_redactor(spec.redactor());
     let timeout = config.connect_timeout;

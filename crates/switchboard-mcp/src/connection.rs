@@ -177,6 +177,20 @@ impl Connection {
         .await
     }
 
+    /// Gives the server `roots` (`file:` URIs); when they changed, tells it
+    /// (`notifications/roots/list_changed`) so it asks again.
+    pub(crate) fn set_roots(&self, roots: Vec<String>) {
+        if self.events.set_roots(roots) {
+            let peer = self.session.peer().clone();
+            let server = self.server.clone();
+            tokio::spawn(async move {
+                if let Err(error) = peer.notify_roots_list_changed().await {
+                    tracing::debug!(%server, %error, "could not announce changed roots");
+                }
+            });
+        }
+    }
+
     /// Where this connection's list changes and resource updates are announced.
     pub(crate) fn publish_to(&self, notices: crate::client::Notices) {
         self.events.publish_to(notices);

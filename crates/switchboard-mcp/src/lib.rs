@@ -19,6 +19,7 @@ pub mod destination;
 mod error;
 mod input_required;
 mod listen;
+mod logbook;
 mod manager;
 mod notices;
 pub mod oauth;
@@ -34,8 +35,10 @@ pub use client::Progress;
 pub use config::{ManagerConfig, RetryPolicy};
 pub use connection::{CallOptions, PromptInput, ServerDetails};
 pub use error::McpError;
+pub use logbook::{LoggedLine, ServerLogLine};
 pub use manager::{
     ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange,
+    same_connection,
 };
 pub use policy::{Admission, AdmitAll, ConnectPolicy};
 pub use pool::{ListChange, ListKind, NodeHealth, NodeState, ResourceUpdate, ServerPool};

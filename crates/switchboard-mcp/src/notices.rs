@@ -2,8 +2,12 @@
 //! channels for the whole pool, each message tagged with the (owner, server) of the connection
 //! that received it. The gateway tells its clients; nothing here waits on a slow listener.
 
+use std::sync::Arc;
+
 use switchboard_core::{OwnerId, ServerId};
 use tokio::sync::broadcast;
+
+use crate::logbook::LogBook;
 
 use crate::pool::{ListChange, ListKind, ResourceUpdate};
 
@@ -17,6 +21,8 @@ pub(crate) struct Notices {
     source: Option<(OwnerId, ServerId)>,
     lists: broadcast::Sender<ListChange>,
     updates: broadcast::Sender<ResourceUpdate>,
+    /// What the servers log, kept per server.
+    pub(crate) logs: Arc<LogBook>,
 }
 
 impl Notices {
@@ -25,6 +31,7 @@ impl Notices {
             source: None,
             lists: broadcast::channel(CAPACITY).0,
             updates: broadcast::channel(CAPACITY).0,
+            logs: Arc::default(),
         }
     }
 
@@ -52,6 +59,13 @@ impl Notices {
                 server: server.clone(),
                 kind,
             });
+        }
+    }
+
+    /// Keeps a line the connection's server logged.
+    pub(crate) fn logged(&self, level: String, logger: Option<String>, text: &str) {
+        if let Some((owner, server)) = &self.source {
+            self.logs.record(owner, server, level, logger, text);
         }
     }
 

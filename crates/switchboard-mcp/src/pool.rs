@@ -152,6 +152,17 @@ pub trait ServerPool: ToolBackend {
     /// Closes the connection to `spec` wherever it is (after it was changed or removed).
     fn disconnect<'a>(&'a self, owner: &'a OwnerId, spec: &'a ServerSpec) -> BoxFuture<'a, ()>;
 
+    /// Tells the open connection to `spec`, if any, its edited roots (by default nothing: a
+    /// server on a node learns them with its next request's spec).
+    fn update_roots(&self, _owner: &OwnerId, _spec: &ServerSpec) {}
+
+    /// What `spec`'s server logged, kept by the pool (see
+    /// [`ConnectionManager::server_log`]); by default nothing (a server on a node: its lines
+    /// stay on the node).
+    fn server_log(&self, _owner: &OwnerId, _spec: &ServerSpec) -> Vec<crate::ServerLogLine> {
+        Vec::new()
+    }
+
     /// The nodes this pool sends servers to, with their health; empty for a local pool.
     fn nodes(&self) -> Vec<NodeHealth> {
         Vec::new()
@@ -335,6 +346,14 @@ impl ServerPool for ConnectionManager {
 
     fn status_changes(&self) -> broadcast::Receiver<StatusChange> {
         ConnectionManager::status_changes(self)
+    }
+
+    fn server_log(&self, owner: &OwnerId, spec: &ServerSpec) -> Vec<crate::ServerLogLine> {
+        ConnectionManager::server_log(self, owner, &spec.id)
+    }
+
+    fn update_roots(&self, owner: &OwnerId, spec: &ServerSpec) {
+        ConnectionManager::update_roots(self, owner, spec);
     }
 
     fn list_changes(&self) -> broadcast::Receiver<crate::ListChange> {

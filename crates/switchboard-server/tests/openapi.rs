@@ -106,6 +106,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/mcp-servers/{id}/resources/read"),
     ("GET", "/api/mcp-servers/{id}/prompts"),
     ("POST", "/api/mcp-servers/{id}/prompts/{name}"),
+    ("GET", "/api/mcp-servers/{id}/logs"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {

@@ -1,6 +1,7 @@
 // One MCP server on the settings page (seed 001's ServerCard): name, transport, address and
 // live status, the node it runs on with that node's health (from `nodes`, GET /api/nodes),
-// and a badge when it was added from the catalogue; Test connection, its tools, Edit and Delete;
+// and a badge when it was added from the catalogue; Test connection, its tools, its log, Edit
+// and Delete;
 // Sign in and Sign out for a server that uses OAuth sign-in (`onStatusStale` then reads its
 // status again).
 
@@ -10,6 +11,7 @@ import { del, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { ServerTools } from "./server-tools.js";
+import { ServerLog } from "./server-log-panel.js";
 import { presetBadge } from "./catalogue-form.js";
 import { nodeLabel, nodeNote } from "./server-node.js";
 import { SignInButtons } from "./sign-in-buttons.js";
@@ -18,6 +20,7 @@ export function ServerCard({ server, status, nodes, presetType, onEdit, onDelete
   const [test, setTest] = useState(null);
   const [testing, setTesting] = useState(false);
   const [showTools, setShowTools] = useState(false);
+  const [showLog, setShowLog] = useState(false);
   const [error, setError] = useState(null);
   const state = status?.status || "disconnected";
   const headingId = `server-${server.id}-name`;
@@ -70,12 +73,14 @@ export function ServerCard({ server, status, nodes, presetType, onEdit, onDelete
     <div class="actions">
       <button type="button" onClick=${runTest} disabled=${testing}>${testing ? t("ui.server.testing") : t("ui.server.test")}</button>
       <button type="button" aria-expanded=${showTools} onClick=${() => setShowTools(!showTools)}>${t("ui.server.tools")}</button>
+      <button type="button" aria-expanded=${showLog} onClick=${() => setShowLog(!showLog)}>${t("ui.server.log")}</button>
       <button type="button" onClick=${onEdit}>${t("ui.common.edit")}</button>
       <button type="button" class="quiet" onClick=${remove}>${t("ui.common.delete")}</button>
     </div>
     <${ErrorNote} error=${error} />
     ${test ? html`<${TestReport} report=${test} />` : null}
     ${showTools ? html`<${ServerTools} server=${server} onChanged=${onChanged} />` : null}
+    ${showLog ? html`<${ServerLog} server=${server} />` : null}
   </article>`;
 }
 

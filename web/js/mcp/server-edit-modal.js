@@ -6,6 +6,8 @@
 // configured MCP nodes with their state); it is shown only when there is a node to pick.
 // OAuth sign-in asks only for what an authorization server may need beforehand (a client
 // registered there, scopes); each person signs in from the server's card once it is saved.
+// Root folders apply to every transport: beside the working directory for a command, after
+// the connection's settings for an HTTP server.
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -30,6 +32,8 @@ export function ServerEditModal({ server, nodes, onClose, onSaved }) {
     setForm((f) => withoutStaleMasks(f, { ...f, ...patch }));
   };
   const http = form.transport !== "stdio";
+  const roots = html`<${TextArea} id="server-roots" label=${t("ui.server.roots")} value=${form.roots}
+    onInput=${(v) => set({ roots: v })} hint=${t("ui.server.roots_hint")} />`;
 
   const save = async (event) => {
     event.preventDefault();
@@ -104,13 +108,15 @@ export function ServerEditModal({ server, nodes, onClose, onSaved }) {
                 label=${form.authType === "bearer" ? t("ui.server.bearer_token") : t("ui.server.api_key")} value=${form.authSecret}
                 onInput=${(v) => set({ authSecret: v })} hint=${t("ui.server.secret_hint")} />`
             : null}
-          ${form.authType === "oauth" ? html`<${OAuthFields} form=${form} set=${set} />` : null}`
+          ${form.authType === "oauth" ? html`<${OAuthFields} form=${form} set=${set} />` : null}
+          ${roots}`
         : html`
           <${TextField} id="server-command" label=${t("ui.server.command")} required value=${form.command}
             placeholder="npx" onInput=${(v) => set({ command: v })} />
           <${TextArea} id="server-args" label=${t("ui.server.args")} value=${form.args}
             onInput=${(v) => set({ args: v, argsEdited: true })} />
           <${TextField} id="server-cwd" label=${t("ui.server.cwd")} value=${form.cwd} onInput=${(v) => set({ cwd: v })} />
+          ${roots}
           <${RowsEditor} id="server-env" legend=${t("ui.server.env")} rows=${form.env} nameLabel=${t("ui.server.variable")} secretSwitch
             onChange=${(rows) => set({ env: rows })} />`}
       <${TextField} id="server-timeout" label=${t("ui.server.timeout")} type="number" step="any" min="0" value=${form.timeout}

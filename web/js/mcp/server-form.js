@@ -2,7 +2,9 @@
 // (args) are one per line; maps (env, headers) are rows of name and value; a secret value
 // the API sent masked is sent back masked, which keeps the stored one. `node` is where it
 // runs: absent from the body for this machine. OAuth sign-in keeps its client secret in the
-// same field as the other kinds' secret, and its scopes as one line of text.
+// same field as the other kinds' secret, and its scopes as one line of text. Root folders
+// (MCP roots, any transport) are one per line; none is no `roots` key, which clears them: PUT
+// replaces the whole stored server, so a key left out is a list emptied.
 
 import { t } from "../i18n.js";
 
@@ -40,6 +42,7 @@ export function formFrom(server) {
     originalArgs: s.args || [],
     argsEdited: false,
     cwd: s.cwd || "",
+    roots: (s.roots || []).join("\n"),
     env: Object.entries(s.env || {}).map(([name, value]) => ({ name, value, secret: secretEnv.has(name) })),
     headers: Object.entries(s.headers || {}).map(([name, value]) => ({ name, value })),
     authType: auth.type || "none",
@@ -88,12 +91,29 @@ export function bodyFrom(form) {
     else if (form.authType === "oauth") body.auth = oauthFrom(form);
     else body.auth = { type: "none" };
   }
+  const roots = rootsFrom(form.roots || "");
+  if (roots.length) body.roots = roots;
   if (form.timeout.trim()) {
     const seconds = Number(form.timeout);
     if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(t("ui.server.bad_timeout"));
     body.timeout = seconds;
   }
   return body;
+}
+
+/** Roots a server may be given; the API refuses more. */
+export const MAX_ROOTS = 64;
+
+/**
+ * The root folders written one per line, blank lines dropped; each must be an absolute path or
+ * a `file:` URI, as the API checks (it names `roots[i]`; the message here quotes the line).
+ */
+export function rootsFrom(text) {
+  const roots = text.split("\n").map((r) => r.trim()).filter(Boolean);
+  const bad = roots.find((r) => !r.startsWith("/") && !r.startsWith("file:"));
+  if (bad !== undefined) throw new Error(t("ui.server.bad_root", { root: bad }));
+  if (roots.length > MAX_ROOTS) throw new Error(t("ui.server.too_many_roots", { max: MAX_ROOTS }));
+  return roots;
 }
 
 /**

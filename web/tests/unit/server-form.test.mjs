@@ -1,12 +1,13 @@
 // The server dialog's form: a stored server saved unchanged sends back what keeps it, and a
 // change that would give a masked secret another meaning clears the mask instead. OAuth
-// sign-in (issue 17): its optional client, secret and scopes, to the body and back.
+// sign-in (issue 17): its optional client, secret and scopes, to the body and back. Root
+// folders: one per line, for every transport, checked as the API checks them.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createI18n, install } from "../../js/i18n.js";
-import { MASK, authTypes, bodyFrom, formFrom, splitScopes, withoutStaleMasks } from "../../js/mcp/server-form.js";
+import { MASK, MAX_ROOTS, authTypes, bodyFrom, formFrom, splitScopes, withoutStaleMasks } from "../../js/mcp/server-form.js";
 
 const english = JSON.parse(readFileSync(new URL("../../../locales/en-US.json", import.meta.url), "utf8"));
 const i18n = createI18n({ load: async () => english, storage: null, remember: async () => {} });
@@ -120,4 +121,41 @@ test("a masked client secret is cleared when its client ID changes, kept otherwi
 test("a stdio server sends no auth, whatever the form held", () => {
   const form = { ...formFrom(stdio), authType: "oauth", oauthClientId: "x" };
   assert.equal("auth" in bodyFrom(form), false);
+});
+
+const withRoots = (server, roots) => ({ ...formFrom(server), roots });
+
+test("root folders round-trip, for a stdio server and an HTTP one alike", () => {
+  const roots = ["/srv/notes", "file:///srv/photos"];
+  const form = formFrom({ ...stdio, roots });
+  assert.equal(form.roots, "/srv/notes\nfile:///srv/photos");
+  assert.deepEqual(bodyFrom(form).roots, roots);
+  const http = formFrom({ ...oauthServer({ type: "none" }), roots });
+  assert.deepEqual(bodyFrom(http).roots, roots);
+});
+
+test("root folders drop blank lines and surrounding whitespace", () => {
+  const form = withRoots(stdio, "\n  /srv/notes  \n\n\tfile:///srv/photos\r\n   \n");
+  assert.deepEqual(bodyFrom(form).roots, ["/srv/notes", "file:///srv/photos"]);
+});
+
+test("no root folders is no roots key, which clears stored ones (PUT replaces the server)", () => {
+  assert.equal("roots" in bodyFrom(formFrom(stdio)), false);
+  const cleared = withRoots({ ...stdio, roots: ["/srv/notes"] }, " \n ");
+  assert.equal("roots" in bodyFrom(cleared), false);
+});
+
+test("a root that is neither an absolute path nor a file: URI is refused, quoted", () => {
+  const form = withRoots(stdio, "/srv/notes\nnotes/drafts");
+  assert.throws(() => bodyFrom(form), {
+    message: "Each root folder is an absolute path (starting with /) or a file: URI; “notes/drafts” is neither.",
+  });
+  assert.throws(() => bodyFrom(withRoots(stdio, "https://x.example/notes")), /“https:\/\/x\.example\/notes”/);
+});
+
+test("at most 64 root folders", () => {
+  assert.equal(MAX_ROOTS, 64);
+  const lines = (n) => Array.from({ length: n }, (_, i) => `/srv/r${i}`).join("\n");
+  assert.equal(bodyFrom(withRoots(stdio, lines(64))).roots.length, 64);
+  assert.throws(() => bodyFrom(withRoots(stdio, lines(65))), { message: "A server takes at most 64 root folders." });
 });

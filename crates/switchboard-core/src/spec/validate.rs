@@ -97,6 +97,9 @@ pub enum SpecError {
     /// client id).
     #[error("{field} needs {needs}")]
     Needs { field: String, needs: String },
+    /// A root folder that is neither an absolute path nor a `file:` URI.
+    #[error("{field}: {root:?} must be an absolute path or a file: URI")]
+    InvalidRoot { field: String, root: String },
     /// Not an OAuth scope token (RFC 6749 section 3.3).
     #[error(
         "{field}: {scope:?} is not an OAuth scope (printable ASCII, no spaces, quotes or backslashes)"
@@ -126,6 +129,7 @@ impl SpecError {
             | SpecError::ReservedVariable { field, .. }
             | SpecError::DefaultType { field, .. }
             | SpecError::Needs { field, .. }
+            | SpecError::InvalidRoot { field, .. }
             | SpecError::InvalidScope { field, .. } => field,
         }
     }
@@ -159,6 +163,15 @@ impl ServerSpec {
             return Err(SpecError::UnknownSecretEnv {
                 field: "secret_env".into(),
                 name: name.clone(),
+            });
+        }
+        for (i, root) in self.roots.iter().enumerate() {
+            check_root(&format!("roots[{i}]"), root)?;
+        }
+        if self.roots.len() > MAX_ROOTS {
+            return Err(SpecError::TooLarge {
+                field: "roots".into(),
+                max: MAX_ROOTS as u64,
             });
         }
         Ok(())
@@ -200,6 +213,32 @@ pub fn parse_http_url(url: &str) -> Result<url::Url, SpecError> {
             field: "url".into(),
             scheme: other.to_owned(),
         }),
+    }
+}
+
+/// Roots a server may be given; a handful in practice.
+const MAX_ROOTS: usize = 64;
+
+/// A root is an absolute path or a `file:` URI (MCP roots are `file:` URIs).
+fn check_root(field: &str, root: &str) -> Result<(), SpecError> {
+    non_blank(field, root)?;
+    if root.contains('\0') {
+        return Err(SpecError::NulByte {
+            field: field.to_owned(),
+        });
+    }
+    let fits = if root.starts_with("file:") {
+        url::Url::parse(root).is_ok_and(|url| url.scheme() == "file")
+    } else {
+        std::path::Path::new(root).is_absolute()
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(SpecError::InvalidRoot {
+            field: field.to_owned(),
+            root: root.to_owned(),
+        })
     }
 }
 

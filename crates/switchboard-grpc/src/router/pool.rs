@@ -294,6 +294,25 @@ impl ServerPool for Router {
         })
     }
 
+    fn update_roots(&self, owner: &OwnerId, spec: &ServerSpec) {
+        if !matches!(self.route(spec), Ok(Route::Node(_))) {
+            self.local.update_roots(owner, spec);
+        }
+    }
+
+    /// The local manager's lines for a server that runs here; the node protocol does not
+    /// carry a server's log lines (they stay in the node's own log).
+    fn server_log(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+    ) -> Vec<switchboard_mcp::ServerLogLine> {
+        match self.route(spec) {
+            Ok(Route::Node(_)) => Vec::new(),
+            _ => self.local.server_log(owner, &spec.id),
+        }
+    }
+
     fn nodes(&self) -> Vec<NodeHealth> {
         self.nodes.iter().map(|node| node.health()).collect()
     }

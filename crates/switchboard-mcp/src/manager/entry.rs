@@ -89,9 +89,24 @@ impl Entry {
     /// The live connection for `spec`, if one is open with the same way of connecting.
     fn current(&self, spec: &ServerSpec) -> Option<Live> {
         let live = self.live.read().unwrap_or_else(PoisonError::into_inner);
-        live.as_ref()
+        let live = live
+            .as_ref()
             .filter(|live| live.conn.is_alive() && same_connection(&live.spec, spec))
-            .cloned()
+            .cloned()?;
+        // Edited roots do not need a new connection: the server is told they changed.
+        if live.spec.roots != spec.roots {
+            live.conn.set_roots(spec.root_uris());
+        }
+        Some(live)
+    }
+
+    /// Gives the open connection, if any, `spec`'s roots (announced to the server when they
+    /// changed).
+    pub(crate) fn update_roots(&self, spec: &ServerSpec) {
+        let live = self.live.read().unwrap_or_else(PoisonError::into_inner);
+        if let Some(live) = live.as_ref().filter(|live| live.conn.is_alive()) {
+            live.conn.set_roots(spec.root_uris());
+        }
     }
 
     /// The connection to use for `spec`: the open one, or a new one when there is none, it
@@ -326,7 +341,9 @@ async fn close(live: Live, grace: Duration) {
 
 /// Whether two specs reach the server the same way. Tool lists, approvals, the name and the
 /// call timeout can change without restarting a server (and losing its state).
-fn same_connection(a: &ServerSpec, b: &ServerSpec) -> bool {
+/// Whether a connection made for `a` serves `b` as well: what it was opened with is the same
+/// (switches, timeouts and roots are read per use; edited roots are announced to the server).
+pub fn same_connection(a: &ServerSpec, b: &ServerSpec) -> bool {
     a.transport == b.transport
         && a.url == b.url
         && a.command == b.command

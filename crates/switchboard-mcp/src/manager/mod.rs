@@ -21,6 +21,7 @@ use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
+pub use entry::same_connection;
 pub use status::{ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange};
 
 use crate::client::Notices;
@@ -455,6 +456,24 @@ impl ConnectionManager {
     /// Every `notifications/resources/updated` of every connection (lagging as above).
     pub fn resource_updates(&self) -> tokio::sync::broadcast::Receiver<crate::ResourceUpdate> {
         self.inner.notices.resource_updates()
+    }
+
+    /// Gives the open connection to `spec` its (edited) roots; the server is told they changed.
+    pub fn update_roots(&self, owner: &OwnerId, spec: &ServerSpec) {
+        if let Some(entry) = self.existing(owner, &spec.id) {
+            entry.update_roots(spec);
+        }
+    }
+
+    /// What `owner`'s `server` logged (`notifications/message`), oldest first: the last lines,
+    /// secrets cut out (see [`crate::ServerLogLine`]).
+    pub fn server_log(&self, owner: &OwnerId, server: &ServerId) -> Vec<crate::ServerLogLine> {
+        self.inner.notices.logs.lines(owner, server)
+    }
+
+    /// Every line any server logs from now on, with whose server it is.
+    pub fn follow_logs(&self) -> tokio::sync::broadcast::Receiver<crate::LoggedLine> {
+        self.inner.notices.logs.follow()
     }
 
     /// Follows the state of the connection to `server` as it changes.

@@ -70,6 +70,9 @@ pub fn spec(e: &SpecError) -> Words {
         SpecError::Needs { field, needs } => Words::new("error.msg.spec_needs")
             .param("field", field)
             .param("needs", needs),
+        SpecError::InvalidRoot { field, root } => Words::new("error.msg.spec_invalid_root")
+            .param("field", field)
+            .param("root", format!("{root:?}")),
         SpecError::InvalidScope { field, scope } => Words::new("error.msg.spec_invalid_scope")
             .param("field", field)
             .param("scope", format!("{scope:?}")),

@@ -88,6 +88,12 @@ mcp_shape!(
 );
 
 mcp_shape!(
+    /// A line a server logged.
+    ServerLogLine,
+    "A line an MCP server logged: `at` (ms since the Unix epoch), `level` (`debug` ... \
+     `emergency`), `logger` (optional), `text`"
+);
+mcp_shape!(
     /// A prompt's arguments.
     PromptArguments,
     "A prompt's arguments by name, as strings (the prompt's `arguments` list says which it \

@@ -1,5 +1,6 @@
-//! A stored server's resources and prompts for people (issue 17): list the resources and
-//! resource templates, read one, list the prompts, get one with its arguments. Through the
+//! A stored server's resources, prompts and log for people (issue 17): list the resources and
+//! resource templates, read one, list the prompts, get one with its arguments, read what the
+//! server logged. Through the
 //! pool's connection like the tools, with the server's own secrets cut out of what comes back
 //! (the pool does that); the chat attaches resources and starts turns from prompts with the
 //! same answers.
@@ -29,6 +30,37 @@ pub(super) fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(read))
         .routes(routes!(prompts))
         .routes(routes!(prompt))
+        .routes(routes!(logs))
+}
+
+/// What the caller's server `id` logged lately (its `notifications/message`), oldest first.
+///
+/// The last 200 lines this process kept for it, each cut to 2,000 characters, the server's
+/// own secrets cut out; empty for a server that has not logged or runs on a node.
+#[utoipa::path(
+    get,
+    path = "/api/mcp-servers/{id}/logs",
+    tag = "servers",
+    operation_id = "server_log",
+    params(("id" = String, Path, description = "The server's id")),
+    responses(
+        (status = 200, description = "The server's recent log lines", body = Vec<super::schemas::ServerLogLine>),
+        Unauthorized,
+        NotFound,
+    ),
+)]
+async fn logs(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<axum::Json<Value>, ApiError> {
+    let spec = state
+        .store
+        .connection_spec(&caller.user.id, &ServerId(id))
+        .await?;
+    Ok(axum::Json(json_of(
+        &state.servers.server_log(&caller.user.id, &spec),
+    )?))
 }
 
 /// A server's resources and resource templates.

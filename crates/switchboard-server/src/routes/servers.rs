@@ -268,7 +268,19 @@ pub(super) async fn replace_checked(
         .store
         .update_server(&caller.user.id, &spec.id, spec)
         .await?;
-    state.servers.disconnect(&caller.user.id, &old).await;
+    let stored = state
+        .store
+        .connection_spec(&caller.user.id, &spec.id)
+        .await?;
+    if switchboard_mcp::same_connection(&old, &stored) && old.node == stored.node {
+        // Only what is read per use changed (switches, timeout, roots): the connection
+        // stays, and a server whose roots changed is told so.
+        if old.roots != stored.roots {
+            state.servers.update_roots(&caller.user.id, &stored);
+        }
+    } else {
+        state.servers.disconnect(&caller.user.id, &old).await;
+    }
     state.gateway.announce(&caller.user.id);
     Ok(updated)
 }

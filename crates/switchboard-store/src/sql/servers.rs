@@ -18,7 +18,7 @@ const BASE_URL: &str = "mcp_servers.base_url";
 
 pub(crate) const COLUMNS: &str = "id, name, type, is_active, base_url, headers, timeout_ms, \
      command, args, env, secret_env, cwd, auth_type, auth_header, auth_secret, disabled_tools, \
-     auto_approve_tools, created_at, updated_at, node, oauth_config";
+     auto_approve_tools, created_at, updated_at, node, oauth_config, roots";
 
 /// One `mcp_servers` row as stored: header values, secret env values, the auth secret and a
 /// URL that carries credentials sealed.
@@ -48,6 +48,8 @@ pub(crate) struct ServerRow {
     /// OAuth sign-in (`Auth::OAuth`): `{clientId?, scopes}`, the client secret sealed in
     /// `auth_secret`; `auth_type` is then `none` (see migration 0011 for why).
     pub oauth_config: Option<String>,
+    /// `ServerSpec::roots` as JSON; NULL when there are none.
+    pub roots: Option<String>,
 }
 
 /// The public part of `Auth::OAuth`, kept in `oauth_config`.
@@ -153,6 +155,11 @@ impl ServerRow {
             updated_at: updated_at.0,
             node: spec.node.clone(),
             oauth_config,
+            roots: if spec.roots.is_empty() {
+                None
+            } else {
+                Some(to_json(&spec.roots)?)
+            },
         })
     }
 
@@ -256,6 +263,10 @@ impl ServerRow {
                 &self.auto_approve_tools,
             )?,
             node: self.node.clone(),
+            roots: match &self.roots {
+                Some(roots) => from_json(Entity::Server, &self.id, "roots", roots)?,
+                None => Vec::new(),
+            },
         })
     }
 
@@ -314,7 +325,7 @@ macro_rules! impl_server_store {
                     Ok(())
                 }
 
-                /// Binds `$1`..`$22`: the owner, then the row's columns in table order.
+                /// Binds `$1`..`$23`: the owner, then the row's columns in table order.
                 fn bind_server<'q>(
                     query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>>,
                     owner: &'q OwnerId,
@@ -343,6 +354,7 @@ macro_rules! impl_server_store {
                         .bind(row.updated_at)
                         .bind(&row.node)
                         .bind(&row.oauth_config)
+                        .bind(&row.roots)
                 }
 
                 async fn insert_server(
@@ -355,9 +367,9 @@ macro_rules! impl_server_store {
                             "INSERT INTO mcp_servers (user_id, id, name, type, is_active, \
                              base_url, headers, timeout_ms, command, args, env, secret_env, cwd, \
                              auth_type, auth_header, auth_secret, disabled_tools, \
-                             auto_approve_tools, created_at, updated_at, node, oauth_config) \
-                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, \
-                             $14, $15, $16, $17, $18, $19, $20, $21, $22)",
+                             auto_approve_tools, created_at, updated_at, node, oauth_config, \
+                             roots) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
+                             $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)",
                         ),
                         owner,
                         row,
@@ -537,7 +549,7 @@ macro_rules! impl_server_store {
                              args = $10, env = $11, secret_env = $12, cwd = $13, \
                              auth_type = $14, auth_header = $15, auth_secret = $16, \
                              disabled_tools = $17, auto_approve_tools = $18, created_at = $19, \
-                             updated_at = $20, node = $21, oauth_config = $22 \
+                             updated_at = $20, node = $21, oauth_config = $22, roots = $23 \
                              WHERE user_id = $1 AND id = $2",
                         ),
                         owner,

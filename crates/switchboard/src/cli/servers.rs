@@ -195,6 +195,10 @@ pub struct AddArgs {
     )]
     pub api_key_header: String,
 
+    /// A folder the server may work in (an MCP root: filesystem servers stay inside their
+    /// roots); repeat for more.
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
     /// Time a call may go without an answer or progress, in seconds.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
@@ -261,6 +265,7 @@ pub async fn run(context: &Context, command: ServersCommand) -> anyhow::Result<E
 /// the preset marks of a catalogue entry.
 fn spec_of(args: AddArgs) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
     let (timeout, enabled, node) = (args.timeout, !args.disabled, args.node.clone());
+    let roots = roots_of(&args.roots)?;
     let (mut spec, shape) = match &args.preset {
         Some(preset) => {
             let (spec, shape) = preset_spec(preset, args.name.as_deref(), args.settings)?;
@@ -273,7 +278,24 @@ fn spec_of(args: AddArgs) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
     }
     spec.enabled = enabled;
     spec.node = node;
+    if !roots.is_empty() {
+        spec.roots = roots;
+    }
     Ok((spec, shape))
+}
+
+/// `--root` folders as absolute paths (a relative one is taken from the current folder).
+fn roots_of(dirs: &[PathBuf]) -> anyhow::Result<Vec<String>> {
+    dirs.iter()
+        .map(|dir| {
+            let absolute = std::path::absolute(dir)
+                .with_context(|| format!("cannot make {} absolute", dir.display()))?;
+            absolute
+                .to_str()
+                .map(str::to_owned)
+                .with_context(|| format!("{} is not valid UTF-8", absolute.display()))
+        })
+        .collect()
 }
 
 /// The catalogue entry `preset` with `settings` filled in, and its preset marks.
