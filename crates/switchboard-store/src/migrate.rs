@@ -66,6 +66,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "oauth",
         include_str!("../migrations/sqlite/0011_oauth.sql"),
     ),
+    (
+        12,
+        "server roots",
+        include_str!("../migrations/sqlite/0012_server_roots.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -123,6 +128,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         11,
         "oauth",
         include_str!("../migrations/postgres/0011_oauth.sql"),
+    ),
+    (
+        12,
+        "server roots",
+        include_str!("../migrations/postgres/0012_server_roots.sql"),
     ),
 ];
 

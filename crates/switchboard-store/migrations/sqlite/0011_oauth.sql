@@ -1,4 +1,4 @@
--- Issue 17: OAuth 2.1 sign-in to remote MCP servers, and the roots a server is given.
+-- Issue 17: OAuth 2.1 sign-in to remote MCP servers.
 --
 -- A server that asks for OAuth keeps its client settings in `oauth_config` (JSON: the
 -- pre-registered client id, if any, and the scopes to ask for; the client secret sealed in
@@ -6,10 +6,6 @@
 -- the CHECK on `auth_type` without rebuilding `mcp_servers`, which a dozen tables reference,
 -- and both backends keep one schema. A non-null `oauth_config` is the OAuth kind of auth.
 ALTER TABLE mcp_servers ADD COLUMN oauth_config TEXT;
-
--- The folders a server may work in (MCP roots), a JSON list of absolute paths or file: URIs;
--- NULL: none.
-ALTER TABLE mcp_servers ADD COLUMN roots TEXT;
 
 -- Each person's tokens for each server: rmcp's stored credentials (client id, token response,
 -- granted scopes, issuer) and a dynamically registered client's secret, as sealed JSON.
