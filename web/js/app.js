@@ -76,7 +76,7 @@ function current(path, href) {
 
 function page(path) {
   const chat = path.match(/^\/chat\/([^/]+)$/);
-  if (path === "/" || chat) return html`<${ChatPage} conversationId=${chat ? decoded(chat[1]) : null} />`;
+  if (path === "/" || path === "/chat" || chat) return html`<${ChatPage} conversationId=${chat ? decoded(chat[1]) : null} />`;
   if (path === "/settings/mcp" || path === "/settings") return html`<${McpSettingsPage} />`;
   if (path === "/assistants") return html`<${AssistantsPage} />`;
   if (path === "/providers") return html`<${ProvidersPage} />`;

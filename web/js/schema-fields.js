@@ -5,7 +5,8 @@
  *
  * Mapping (`fieldFor`): string → "text" (`multiline` when it has no `format` and maxLength >
  * 200); number → "number"; integer → "integer"; boolean → "checkbox"; `enum` or `const` →
- * "select"; object with `properties` → "object" (`children`, each with its `key`); array →
+ * "select" (shown by `enumNames`, or by the `title`s of a `oneOf`/`anyOf` of `const`s, MCP's
+ * titled enums); object with `properties` → "object" (`children`, each with its `key`); array →
  * "array" (`item`, a template whose path ends in "*"). A local `$ref` ("#/$defs/X",
  * "#/definitions/X", any "#/..." pointer) is followed, its sibling keywords winning; a
  * one-element `allOf` is merged. `type: [T, "null"]` and `anyOf`/`oneOf` of one schema plus
@@ -116,6 +117,12 @@ function resolve(schema, refs, root) {
     const alts = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
     if (alts) {
       const real = alts.filter((a) => !isNull(a));
+      if (real.length > 1 && real.every((a) => isObj(a) && Object.hasOwn(a, "const"))) {
+        // A titled enum (MCP's SEP-1330): a select of the constants, shown by their titles.
+        const choice = { enum: real.map((a) => a.const), enumNames: real.map((a) => a.title) };
+        nullable ||= real.length < alts.length;
+        return { schema: { ...without(schema, "anyOf", "oneOf"), ...choice }, nullable, refs };
+      }
       if (real.length !== 1) return { schema, nullable, refs, hint: "a choice of several schemas" };
       nullable ||= real.length < alts.length;
       schema = { ...real[0], ...without(schema, "anyOf", "oneOf") };
@@ -162,9 +169,11 @@ function build(raw, ctx, { path, required, key, label }) {
   if (Object.hasOwn(s, "const") || Array.isArray(s.enum)) {
     const values = Object.hasOwn(s, "const") ? [s.const] : s.enum;
     if (!values.length) return json("an empty enum");
-    const show = (v) => (typeof v === "string" && v !== "" ? v : JSON.stringify(v));
+    const names = !Object.hasOwn(s, "const") && Array.isArray(s.enumNames) ? s.enumNames : [];
+    const show = (v, i) =>
+      typeof names[i] === "string" && names[i] ? names[i] : typeof v === "string" && v !== "" ? v : JSON.stringify(v);
     return Object.assign(field, {
-      kind: "select", fixed: Object.hasOwn(s, "const"), options: values.map((value) => ({ label: show(value), value })),
+      kind: "select", fixed: Object.hasOwn(s, "const"), options: values.map((value, i) => ({ label: show(value, i), value })),
     });
   }
   switch (type) {

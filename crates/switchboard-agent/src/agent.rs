@@ -2,7 +2,11 @@
 
 use std::sync::Arc;
 
-use switchboard_core::{OwnerId, ServerSpec, ToolCallRecord, ToolCallStatus, VariableDecl};
+use serde_json::Value;
+use switchboard_core::{
+    OwnerId, QuestionAction, QuestionAnswer, QuestionMode, ServerQuestion, ServerSpec,
+    ToolCallRecord, ToolCallStatus, VariableDecl,
+};
 use switchboard_llm::Provider;
 use switchboard_mcp::ToolBackend;
 use switchboard_store::{
@@ -370,6 +374,89 @@ impl Agent {
         self.hub.decided(message_id);
         Ok(updated)
     }
+}
+
+impl Agent {
+    /// Answers the question `question_id` a server asked during a running call: the answer is
+    /// stored (an accepted form's fields checked against the question's schema), announced,
+    /// and wakes the call that waits for it, in this process or (through the store) another.
+    pub async fn answer(
+        &self,
+        owner: &OwnerId,
+        message_id: &str,
+        call_id: &str,
+        question_id: &str,
+        answer: QuestionAnswer,
+    ) -> Result<ToolCallRecord, AgentError> {
+        let message = self.store.message(owner, message_id).await?;
+        let asked = message
+            .tool_calls
+            .iter()
+            .find(|call| call.id == call_id)
+            .and_then(|call| call.question.clone());
+        let no_question = || AgentError::NoQuestion {
+            call_id: call_id.to_owned(),
+            question_id: question_id.to_owned(),
+        };
+        let question = asked
+            .filter(|q| q.id == question_id && q.answer.is_none())
+            .ok_or_else(no_question)?;
+        let answer = fitted(&question, answer)?;
+        let updated =
+            self.store
+                .update_tool_call(owner, message_id, call_id, &|call: &mut ToolCallRecord| {
+                    match call.question.as_mut() {
+                        Some(q) if q.id == question_id && q.answer.is_none() => {
+                            q.answer = Some(answer.clone());
+                            Ok(())
+                        }
+                        _ => Err(StoreError::Invalid("no such question".into())),
+                    }
+                })
+                .await
+                .map_err(|e| match e {
+                    StoreError::Invalid(_) => no_question(),
+                    other => AgentError::Store(other),
+                })?;
+        self.events.publish(
+            owner,
+            AgentEvent::ToolCallUpdated {
+                conversation_id: message.conversation_id,
+                message_id: message_id.to_owned(),
+                tool_call: Box::new(updated.clone()),
+            },
+        );
+        self.hub.decided(message_id);
+        Ok(updated)
+    }
+}
+
+/// `answer` as it may be stored for `question`: an accepted form's fields must fit its schema
+/// (what the server asked for); other answers carry no fields.
+fn fitted(question: &ServerQuestion, answer: QuestionAnswer) -> Result<QuestionAnswer, AgentError> {
+    if answer.action != QuestionAction::Accept || question.mode != QuestionMode::Form {
+        return Ok(QuestionAnswer {
+            action: answer.action,
+            content: None,
+        });
+    }
+    let content = answer.content.unwrap_or_default();
+    if let Some(Value::Object(schema)) = &question.requested_schema {
+        let validator =
+            switchboard_schema::validate::ArgumentsValidator::new(&Value::Object(schema.clone()))
+                .map_err(|e| AgentError::AnswerDoesNotFit {
+                detail: format!("the server's form cannot be checked: {e}"),
+            })?;
+        validator
+            .validate(&Value::Object(content.clone()))
+            .map_err(|e| AgentError::AnswerDoesNotFit {
+                detail: e.to_string(),
+            })?;
+    }
+    Ok(QuestionAnswer {
+        action: QuestionAction::Accept,
+        content: Some(content),
+    })
 }
 
 fn not_pending(call: &ToolCallRecord) -> String {

@@ -18,6 +18,16 @@ pub enum AgentError {
     /// A decision for a call that is not waiting for one.
     #[error("tool call {call_id:?} is not waiting for approval (it is {status})")]
     NotPending { call_id: String, status: String },
+    /// An answer to a question that is not waiting for one (answered already, replaced by a
+    /// newer one, or its call ended).
+    #[error("tool call {call_id:?} has no question {question_id:?} waiting for an answer")]
+    NoQuestion {
+        call_id: String,
+        question_id: String,
+    },
+    /// An accepted answer whose fields do not fit the question's form.
+    #[error("the answer does not fit the question's form: {detail}")]
+    AnswerDoesNotFit { detail: String },
     /// The process is stopping while the run waits for decisions; it goes on from the store
     /// when a decision is given after the restart.
     #[error("the server is stopping; the run goes on when a decision is given after the restart")]
@@ -36,7 +46,10 @@ impl AgentError {
                 ErrorCode::ValidationError
             }
             AgentError::Llm(_) => ErrorCode::UpstreamUnavailable,
-            AgentError::NotPending { .. } | AgentError::Busy { .. } => ErrorCode::Conflict,
+            AgentError::NotPending { .. }
+            | AgentError::Busy { .. }
+            | AgentError::NoQuestion { .. } => ErrorCode::Conflict,
+            AgentError::AnswerDoesNotFit { .. } => ErrorCode::ValidationError,
             AgentError::UnsupportedProvider { .. } => ErrorCode::ValidationError,
         }
     }

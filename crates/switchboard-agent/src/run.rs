@@ -6,6 +6,7 @@
 
 mod calls;
 mod model;
+pub(crate) mod questions;
 mod variables;
 
 use switchboard_core::{OwnerId, ToolCallRecord, ToolCallStatus};

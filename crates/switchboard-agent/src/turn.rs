@@ -141,6 +141,7 @@ mod tests {
                     is_error: None,
                     round,
                     approved: None,
+                    question: None,
                 })
                 .collect(),
             metadata: metadata.as_object().cloned().unwrap_or_default(),

@@ -25,7 +25,9 @@ pub use locale::{Locale, UnknownLocale};
 pub use naming::NameTable;
 pub use spec::{Auth, MASK, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};
 pub use tool::{ToolAnnotations, ToolIcon, ToolInfo};
-pub use tool_call::{ToolCallRecord, ToolCallStatus};
+pub use tool_call::{
+    QuestionAction, QuestionAnswer, QuestionMode, ServerQuestion, ToolCallRecord, ToolCallStatus,
+};
 pub use tool_node::{
     BUILTIN_VARIABLES, Builtins, MAX_RENDERED_BYTES, Mapping, NodeCheckError, RenderError,
     ResolveError, SelectedTool, Template, TemplateParseError, ToolNode, VarPath, VariableDecl,

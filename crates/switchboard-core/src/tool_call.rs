@@ -85,6 +85,64 @@ pub struct ToolCallRecord {
     /// approved waits only for its turn to run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub approved: Option<bool>,
+    /// A question the server asked the person while the call ran (MCP elicitation), with the
+    /// answer once given; the latest one, kept with the call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<ServerQuestion>,
+}
+
+/// A question a server asks the person in the middle of a tool call (`elicitation/create`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ServerQuestion {
+    /// Names this question among the call's (an answer must name it).
+    pub id: String,
+    /// `form`: fill in `requestedSchema`'s fields; `url`: go to `url` and come back.
+    pub mode: QuestionMode,
+    /// What the server says it needs, in its own words.
+    pub message: String,
+    /// The fields asked for (a flat JSON Schema object of strings, numbers, booleans and
+    /// enums, with their defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub requested_schema: Option<Value>,
+    /// Where the person answers, in url mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<QuestionAnswer>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum QuestionMode {
+    Form,
+    Url,
+}
+
+/// The person's answer (MCP's `ElicitResult`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct QuestionAnswer {
+    pub action: QuestionAction,
+    /// The fields filled in, with `accept` in form mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub content: Option<Map<String, Value>>,
+}
+
+/// `accept` (with the content), `decline` (the tool goes on without it) or `cancel` (the
+/// person stops the operation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum QuestionAction {
+    Accept,
+    Decline,
+    Cancel,
 }
 
 #[cfg(test)]
@@ -117,6 +175,7 @@ mod tests {
             is_error: None,
             round: 0,
             approved: None,
+            question: None,
         };
         let json = serde_json::to_value(&record).unwrap();
         assert_eq!(json["serverId"], "files");

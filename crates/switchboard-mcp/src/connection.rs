@@ -481,7 +481,11 @@ impl Connection {
         if options.cancel.is_cancelled() {
             return Err(McpError::Cancelled);
         }
-        let mut request_options = PeerRequestOptions::with_timeout(limits.idle)
+        let idle = match &options.requests {
+            Some(requests) if requests.waits_for_a_person() => limits.ceiling,
+            _ => limits.idle,
+        };
+        let mut request_options = PeerRequestOptions::with_timeout(idle)
             .reset_timeout_on_progress()
             .with_max_total_timeout(limits.ceiling);
         // rmcp fills `_meta` with our own capabilities and then applies these options' meta.

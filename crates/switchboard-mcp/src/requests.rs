@@ -32,6 +32,13 @@ pub trait ServerRequests: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// Whether answering may take a person's time (a form in a chat): the call then waits up
+    /// to the call ceiling instead of the idle timeout, which a person filling in a form
+    /// would outlast (rmcp's idle timeout resets on progress only, and a question is none).
+    fn waits_for_a_person(&self) -> bool {
+        false
+    }
+
     /// A log message the server sent while this call was the one in flight (secrets already
     /// cut out); by default it stays in our log only.
     fn log(&self, _params: rmcp::model::LoggingMessageNotificationParam) -> BoxFuture<'_, ()> {

@@ -536,3 +536,126 @@ async fn a_server_limit_holds_after_an_approval() {
         );
     }
 }
+
+/// A server's question during a chat call (MCP elicitation, issue 17): server-everything's
+/// `trigger-elicitation-request` asks for a form; the question is kept with the call (a reload
+/// shows it) and announced; an answer that does not fit the form is refused, a fitting one goes
+/// to the server, whose result (with the answer) reaches the model.
+#[tokio::test]
+async fn a_servers_question_is_answered_in_the_chat() {
+    let api = start().await;
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call("mcp__everything__trigger-elicitation-request", json!({})),
+        Turn::text("Thanks, noted."),
+    ])
+    .await;
+    let conversation = set_up(&api, &llm).await;
+    let (status, _) = api
+        .send(
+            Method::PUT,
+            "/api/mcp-servers/everything/tools/trigger-elicitation-request",
+            Some(&api.admin),
+            Some(json!({"enabled": true, "autoApprove": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let response = api
+        .client
+        .post(format!(
+            "{}/api/conversations/{conversation}/messages",
+            api.base
+        ))
+        .bearer_auth(&api.admin)
+        .header("accept", "text/event-stream")
+        .json(&json!({"content": "Ask me for my details"}))
+        .send()
+        .await
+        .unwrap();
+    let mut events = SseReader::new(response);
+    let asked = loop {
+        let (event, _) = events.until("assistant.toolCall.updated").await;
+        if !event.data["toolCall"]["question"].is_null() {
+            break event;
+        }
+    };
+    let call = &asked.data["toolCall"];
+    assert_eq!(call["status"], "invoking", "{call}");
+    let question = &call["question"];
+    assert_eq!(question["mode"], "form", "{question}");
+    assert!(
+        question["requestedSchema"]["properties"]["name"].is_object(),
+        "{question}"
+    );
+    assert!(question["answer"].is_null());
+    let message_id = asked.data["messageId"].as_str().unwrap().to_owned();
+    let call_id = call["id"].as_str().unwrap().to_owned();
+    let question_id = question["id"].as_str().unwrap().to_owned();
+
+    // A reload shows the question.
+    let (_, history) = api
+        .send(
+            Method::GET,
+            &format!("/api/chat/conversations/{conversation}"),
+            Some(&api.admin),
+            None,
+        )
+        .await;
+    assert_eq!(
+        history["messages"][1]["toolCalls"][0]["question"]["id"],
+        question_id.as_str()
+    );
+
+    let path = format!("/api/messages/{message_id}/tool-calls/{call_id}/answer");
+    // The form wants a name; an answer without one is refused, and changes nothing.
+    let (status, body) = api
+        .send(
+            Method::POST,
+            &path,
+            Some(&api.admin),
+            Some(
+                json!({"questionId": question_id, "action": "accept", "content": {"check": true}}),
+            ),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
+    // Another person cannot answer it.
+    let (status, _) = api
+        .send(
+            Method::POST,
+            &path,
+            Some(&api.member),
+            Some(json!({"questionId": question_id, "action": "decline"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, answered) = api
+        .send(
+            Method::POST,
+            &path,
+            Some(&api.admin),
+            Some(json!({
+                "questionId": question_id,
+                "action": "accept",
+                "content": {"name": "Ada Lovelace", "check": true},
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answered}");
+    assert_eq!(answered["question"]["answer"]["action"], "accept");
+    // Answered once only.
+    let (status, body) = api
+        .send(
+            Method::POST,
+            &path,
+            Some(&api.admin),
+            Some(json!({"questionId": question_id, "action": "decline"})),
+        )
+        .await;
+    assert_error(status, &body, StatusCode::CONFLICT, "CONFLICT");
+
+    let (completed, _) = events.until("message.completed").await;
+    assert_eq!(completed.data["content"], "Thanks, noted.");
+    let requests = llm.requests();
+    let second = requests[1].body.to_string();
+    assert!(second.contains("Ada Lovelace"), "{second}");
+}

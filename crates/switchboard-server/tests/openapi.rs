@@ -107,6 +107,7 @@ const ROUTES: &[(&str, &str)] = &[
     ("GET", "/api/mcp-servers/{id}/prompts"),
     ("POST", "/api/mcp-servers/{id}/prompts/{name}"),
     ("GET", "/api/mcp-servers/{id}/logs"),
+    ("POST", "/api/messages/{id}/tool-calls/{callId}/answer"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {

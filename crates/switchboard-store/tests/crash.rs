@@ -36,6 +36,7 @@ fn call(i: usize) -> ToolCallRecord {
         is_error: None,
         round: 0,
         approved: None,
+        question: None,
     }
 }
 

@@ -575,3 +575,59 @@ async fn ctrl_c_on_a_terminal_returns_to_the_prompt() {
     assert!(status.success(), "{}", screen.text);
     assert_eq!(llm.requests().len(), 1);
 }
+
+/// A server's question during a call (MCP elicitation, issue 17) is asked at the terminal: a
+/// form's fields as a JSON object over the server's defaults; the answer reaches the server,
+/// whose result reaches the model.
+#[tokio::test]
+async fn a_servers_question_is_asked_in_the_terminal() {
+    let sb = Switchboard::new();
+    let everything = switchboard_testkit::Peers::locate().everything_stdio();
+    let mut add = vec![
+        "servers".to_owned(),
+        "add".to_owned(),
+        "everything".to_owned(),
+        "--command".to_owned(),
+        everything.program.clone(),
+    ];
+    for arg in &everything.args {
+        add.push("--arg".to_owned());
+        add.push(arg.clone());
+    }
+    for (key, value) in &everything.env {
+        add.push("--env".to_owned());
+        add.push(format!("{key}={value}"));
+    }
+    sb.run(&add.iter().map(String::as_str).collect::<Vec<_>>())
+        .ok();
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call("mcp__everything__trigger-elicitation-request", json!({})),
+        Turn::text("Thanks, noted."),
+    ])
+    .await;
+    let run = chat(
+        &sb,
+        &["--approve", "auto"],
+        &scripted_env(&llm),
+        "Ask me for my details\n{\"name\": \"Ada Lovelace\", \"check\": true}\n",
+    )
+    .await
+    .ok();
+    assert!(
+        run.stderr
+            .contains("everything/trigger-elicitation-request asks: Please provide inputs"),
+        "{run:#?}"
+    );
+    assert!(
+        run.stderr
+            .contains("firstLine (string, default \"It was a dark and stormy night.\")"),
+        "{run:#?}"
+    );
+    assert!(run.stdout.ends_with("Thanks, noted.\n"), "{run:#?}");
+    let results = tool_results(&llm, 1);
+    assert!(results[0].contains("Ada Lovelace"), "{results:?}");
+    assert!(
+        results[0].contains("dark and stormy"),
+        "the default was kept: {results:?}"
+    );
+}

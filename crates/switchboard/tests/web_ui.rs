@@ -487,3 +487,43 @@ async fn settings_sign_in_to_an_oauth_server_in_a_new_tab() {
     peer.kill().await.unwrap();
     ui.stop();
 }
+
+/// Issue 17 in the page: a server's question in the middle of a chat call (server-everything's
+/// `trigger-elicitation-request`, auto-approved) shows inline as a form prefilled from its
+/// defaults; the person fills it in and accepts; the tool's answer and the model's reply show.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_a_servers_question_is_answered_in_the_page() {
+    let ui = Ui::start(vec![
+        Turn::tool_call("mcp__everything__trigger-elicitation-request", json!({})),
+        Turn::text("Thanks, noted."),
+    ])
+    .await;
+    ui.add_everything().await;
+    ui.api(
+        reqwest::Method::PUT,
+        "/api/mcp-servers/everything/tools/trigger-elicitation-request",
+        Some(json!({"enabled": true, "autoApprove": true})),
+    )
+    .await;
+    let assistant = ui
+        .api(
+            reqwest::Method::POST,
+            "/api/assistants",
+            Some(json!({"name": "Helper", "toolMode": "native"})),
+        )
+        .await;
+    let id = assistant["id"].as_str().unwrap();
+    ui.api(
+        reqwest::Method::PUT,
+        &format!("/api/assistants/{id}/mcp-servers"),
+        Some(json!({"serverIds": ["everything"]})),
+    )
+    .await;
+    ui.scenario("question").await;
+
+    let requests = ui.llm.requests();
+    assert_eq!(requests.len(), 2);
+    let second = requests[1].body.to_string();
+    assert!(second.contains("Ada Lovelace"), "{second}");
+    ui.stop();
+}

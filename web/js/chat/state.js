@@ -33,6 +33,26 @@ export function applyEvent(view, event) {
 }
 
 /**
+ * `view`, a history just loaded, with the events that arrived while it loaded (a run started
+ * just before the conversation opened: the first screen sends, then shows it). The history
+ * may already hold any of them, so only what cannot count twice is applied: tool calls and
+ * ends replace what they name (in order, so the newest wins), a created message is added
+ * when the history lacks it, and text deltas only to a message added so (the history has
+ * the others' text, or their completion brings it whole).
+ */
+export function caughtUp(view, events) {
+  const added = new Set();
+  return events.reduce((v, event) => {
+    if (event.type === "message.delta" && !added.has(event.messageId)) return v;
+    if (event.type === "message.created") {
+      if (v.messages.some((m) => m.id === event.message.id)) return { ...v, running: true };
+      added.add(event.message.id);
+    }
+    return applyEvent(v, event);
+  }, view);
+}
+
+/**
  * `view` reloaded from `history` after its run ended: the history cannot say why a run
  * failed (that is only announced), and its `running` may still be true for the moment the
  * server takes to let go of the run after announcing its end.

@@ -1,11 +1,13 @@
 // One tool call inline in an assistant message (seed 001's ToolCallBlock): its server and
-// tool, its status, its arguments and result; Approve and Reject while it waits.
+// tool, its status, its arguments and result; Approve and Reject while it waits, and a
+// server's question while it runs (question-block.js).
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
 import { post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { awaitsDecision } from "./state.js";
+import { QuestionBlock } from "./question-block.js";
 import { ToolResult } from "./tool-result.js";
 import { ErrorNote } from "../ui/error-note.js";
 
@@ -50,6 +52,7 @@ export function ToolCallBlock({ call, messageId }) {
             <button type="button" disabled=${busy} onClick=${() => decide(false)}>${t("ui.call.reject")}</button>
           </div>`
         : null}
+      ${call.question ? html`<${QuestionBlock} key=${call.question.id} call=${call} messageId=${messageId} />` : null}
       ${call.response !== undefined
         ? html`<div class="result" data-role="result">
             <div class="result-label">${call.status === "cancelled" ? t("ui.call.not_run") : call.isError ? t("ui.call.error") : t("ui.call.result")}</div>

@@ -1,6 +1,7 @@
 // The chat page: conversations on the side, the open one's messages with their tool calls,
-// a box to write in, and Stop while a run answers. Live events update what is shown; a
-// missed stretch (stream.reset) or the end of a run reloads it from the API.
+// a box to write in, and Stop while a run answers; with none open, the first screen's box
+// (js/chat/start-panel.js) starts one. Live events update what is shown; a missed stretch
+// (stream.reset) or the end of a run reloads it from the API.
 
 import { html } from "../html.js";
 import { useCallback, useEffect, useRef, useState } from "../../vendor/hooks.js";
@@ -8,21 +9,37 @@ import { del, get, patch, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { subscribe } from "../events.js";
 import { navigate, follow } from "../router.js";
-import { applyEvent, awaitsDecision, fromHistory, settled } from "../chat/state.js";
+import { applyEvent, awaitsDecision, caughtUp, fromHistory, settled } from "../chat/state.js";
+import { LAST_ASSISTANT_KEY, preselect, sendsOnKey, titleFrom } from "../chat/start.js";
+import { AssistantSelect, StartPanel } from "../chat/start-panel.js";
 import { MessageView } from "../chat/message-view.js";
+import { asksQuestion } from "../chat/question.js";
 import { VariablesPanel } from "../chat/variables-panel.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { useLoaded } from "../ui/use-loaded.js";
 
 export function ChatPage({ conversationId }) {
   const { data: conversations, error, setError, reload: loadList } = useLoaded(() => get("/api/conversations"));
-  const [assistants, setAssistants] = useState([]);
+  // null until loaded: the first screen sends nothing before it knows whom it talks to.
+  const [assistants, setAssistants] = useState(null);
   useEffect(() => {
     get("/api/assistants").then(setAssistants, setError);
   }, []);
+  // The assistant a new conversation talks to: the person's pick, else the last one used.
+  const [picked, setPicked] = useState(null);
+  const assistantId = picked ?? preselect(assistants, localStorage.getItem(LAST_ASSISTANT_KEY));
+  const opened = (conversation) => {
+    localStorage.setItem(LAST_ASSISTANT_KEY, assistantId);
+    loadList();
+    navigate(`/chat/${conversation.id}`);
+  };
   return html`<div class="chat-layout">
     <aside class="conversations" aria-label=${t("ui.chat.conversations")}>
-      <${NewChat} assistants=${assistants} onCreated=${(c) => { loadList(); navigate(`/chat/${c.id}`); }} />
+      <${NewChat} assistantId=${assistantId} onCreated=${opened}>
+        ${conversationId
+          ? html`<${AssistantSelect} id="new-chat-assistant" assistants=${assistants} value=${assistantId} onChange=${setPicked} />`
+          : null}
+      </${NewChat}>
       <ul>
         ${(conversations || []).map((c) => html`<li key=${c.id}>
           <a href=${`/chat/${c.id}`} onClick=${follow} aria-current=${c.id === conversationId ? "page" : undefined}>
@@ -32,14 +49,19 @@ export function ChatPage({ conversationId }) {
       <${ErrorNote} error=${error} />
     </aside>
     ${conversationId
-      ? html`<${Conversation} key=${conversationId} id=${conversationId} assistants=${assistants}
+      ? html`<${Conversation} key=${conversationId} id=${conversationId} assistants=${assistants || []}
           onChanged=${loadList} />`
-      : html`<section class="empty"><p>${t("ui.chat.empty")}</p></section>`}
+      : html`<${StartPanel} assistants=${assistants} assistantId=${assistantId} onAssistant=${setPicked}
+          onStarted=${opened} onChanged=${loadList} />`}
   </div>`;
 }
 
-function NewChat({ assistants, onCreated }) {
-  const [assistantId, setAssistantId] = useState("");
+/**
+ * A conversation with nothing in it yet, with the chosen assistant (to set its variables
+ * before writing). Its assistant is chosen beside it (`children`), or on the first screen,
+ * where the choice sits above the message box.
+ */
+function NewChat({ assistantId, onCreated, children }) {
   const [error, setError] = useState(null);
   const create = async (event) => {
     event.preventDefault();
@@ -52,11 +74,7 @@ function NewChat({ assistants, onCreated }) {
     }
   };
   return html`<form class="new-chat" onSubmit=${create}>
-    <label for="new-chat-assistant">${t("ui.chat.assistant")}</label>
-    <select id="new-chat-assistant" value=${assistantId} onChange=${(e) => setAssistantId(e.currentTarget.value)}>
-      <option value="">${t("ui.chat.no_assistant")}</option>
-      ${assistants.map((a) => html`<option value=${a.id} selected=${a.id === assistantId}>${a.name}</option>`)}
-    </select>
+    ${children}
     <button type="submit" class="primary">${t("ui.chat.new_chat")}</button>
     <${ErrorNote} error=${error} />
   </form>`;
@@ -71,13 +89,24 @@ function Conversation({ id, assistants, onChanged }) {
   const end = useRef(null);
 
   // Reloads may overlap (mount, reconnect, end of a run): only the latest one's answer is
-  // shown, so an older snapshot never replaces a newer one.
+  // shown, so an older snapshot never replaces a newer one. Events that come before the
+  // first history is shown (a run the first screen just started) are kept for it: caughtUp.
   const latest = useRef(0);
+  const shown = useRef(false);
+  const early = useRef([]);
   const reload = useCallback(async (after = fromHistory) => {
     const ticket = ++latest.current;
     try {
       const history = await get(`/api/conversations/${seg(id)}`);
-      if (ticket === latest.current) setView((v) => after(history, v));
+      if (ticket !== latest.current) return;
+      if (shown.current) {
+        setView((v) => after(history, v));
+        return;
+      }
+      shown.current = true;
+      const events = early.current;
+      early.current = [];
+      setView(caughtUp(after(history, null), events));
     } catch (e) {
       setError(e);
     }
@@ -90,7 +119,11 @@ function Conversation({ id, assistants, onChanged }) {
         reload();
         return;
       }
-      setView((v) => applyEvent(v, event));
+      if (!shown.current) {
+        if (event.conversationId === id) early.current.push(event);
+      } else {
+        setView((v) => applyEvent(v, event));
+      }
       if (event.conversationId === id && (event.type === "message.completed" || event.type === "run.failed")) {
         reload((history, v) => settled(v, history));
         onChanged();
@@ -176,7 +209,7 @@ function Conversation({ id, assistants, onChanged }) {
       <label for="composer-input" class="visually-hidden">${t("ui.chat.message")}</label>
       <textarea id="composer-input" rows="2" placeholder=${t("ui.chat.placeholder")} value=${draft}
         onInput=${(e) => setDraft(e.currentTarget.value)}
-        onKeyDown=${(e) => { if (e.key === "Enter" && !e.shiftKey && !e.isComposing) send(e); }}></textarea>
+        onKeyDown=${(e) => { if (sendsOnKey(e)) send(e); }}></textarea>
       ${view.running
         ? html`<button type="button" class="danger" onClick=${stop}>${t("ui.chat.stop")}</button>`
         : html`<button type="submit" class="primary" disabled=${sending || !draft.trim()}>${t("ui.chat.send")}</button>`}
@@ -185,18 +218,13 @@ function Conversation({ id, assistants, onChanged }) {
   </section>`;
 }
 
-/** The first line of a message, cut to a title's length at a word. */
-function titleFrom(content) {
-  const line = content.split("\n")[0].trim();
-  if (line.length <= 60) return line;
-  const cut = line.slice(0, 60);
-  return `${cut.slice(0, cut.lastIndexOf(" ") > 30 ? cut.lastIndexOf(" ") : 60)}…`;
-}
-
 /** What a screen reader is told of the run: once per change, not every word streamed. */
 function announcement(view) {
   if (view.failure) return t("ui.chat.failed", { message: view.failure.message });
-  const waiting = view.messages.flatMap((m) => m.toolCalls || []).filter(awaitsDecision).length;
+  const calls = view.messages.flatMap((m) => m.toolCalls || []);
+  const waiting = calls.filter(awaitsDecision).length;
   if (waiting) return t(waiting === 1 ? "ui.chat.waiting_one" : "ui.chat.waiting_many", { count: waiting });
+  const asking = calls.filter(asksQuestion).length;
+  if (asking) return t(asking === 1 ? "ui.chat.question_one" : "ui.chat.question_many", { count: asking });
   return view.running ? t("ui.chat.answering") : "";
 }

@@ -1,8 +1,8 @@
-// Assistants and chat: create an assistant that may use server-everything, chat with it,
-// approve two tool calls (one answers with an image) and reject a third, see every result
-// inline and the final answer rendered from Markdown with nothing of its HTML run (the
-// sanitiser strips it; the Content-Security-Policy would refuse it anyway). Then the same
-// page at a phone's width.
+// Assistants and chat: create an assistant that may use server-everything, chat with it
+// (started from the first screen's box with Enter), approve two tool calls (one answers with
+// an image) and reject a third, see every result inline and the final answer rendered from
+// Markdown with nothing of its HTML run (the sanitiser strips it; the Content-Security-Policy
+// would refuse it anyway). Then the same page at a phone's width.
 
 import { assert, assertFits, assertLabelled, callStatus, run, screenshot, signIn, toolCall } from "./harness.mjs";
 
@@ -21,14 +21,17 @@ await run(async (page) => {
   const card = page.getByRole("article", { name: "Helper" });
   assert.match(await card.innerText(), /Servers: everything/);
 
-  // A new chat with the assistant.
+  // The chat opens ready to type: the box has the focus, the assistant is chosen (the only
+  // one), and Enter starts the conversation with it.
   await page.getByRole("link", { name: "Chat" }).click();
-  await page.getByLabel("Assistant").selectOption({ label: "Helper" });
-  await page.getByRole("button", { name: "New chat" }).click();
+  await page.getByRole("heading", { name: "Start a conversation" }).waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === "start-input");
+  await page.waitForFunction(() => document.getElementById("start-assistant")?.selectedOptions[0]?.textContent === "Helper");
+  await assertLabelled(page);
+  await page.getByLabel("Message").fill("Echo hello, show me the tiny image and add 2 and 3.");
+  await page.getByLabel("Message").press("Enter");
   await page.waitForURL(/\/chat\/.+/);
   await page.getByText("with Helper").waitFor();
-  await page.getByLabel("Message").fill("Echo hello, show me the tiny image and add 2 and 3.");
-  await page.getByRole("button", { name: "Send" }).click();
 
   // The conversation is named after its first message, in the list too.
   await page.getByRole("heading", { name: "Echo hello, show me the tiny image and add 2 and 3." }).waitFor();

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyEvent, awaitsDecision, fromHistory, roundsOf, settled, withDelta } from "../../js/chat/state.js";
+import { applyEvent, awaitsDecision, caughtUp, fromHistory, roundsOf, settled, withDelta } from "../../js/chat/state.js";
 
 const call = (id, round, status = "pending", extra = {}) => ({
   id, round, status, serverId: "s", serverName: "s", toolName: id, displayName: `mcp__s__${id}`, arguments: {}, ...extra,
@@ -102,4 +102,28 @@ test("a history reloaded after the run ended keeps the failure and is not runnin
   const again = settled(view, { id: "c1", title: "", running: true, messages: [] });
   assert.equal(again.running, false);
   assert.deepEqual(again.failure, { code: "MCP_AUTH_FAILED", message: "401" });
+});
+
+test("events that came while the first history loaded are caught up without counting twice", () => {
+  const answer = { id: "a1", role: "assistant", content: "Let me check.", toolCalls: [call("echo", 0)], metadata: { rounds: ["Let me check."] } };
+  const loaded = fromHistory({ id: "c1", title: "", running: true, messages: [history().messages[0], answer] });
+  const events = [
+    // Already in the history: not added again, its text not doubled.
+    { type: "message.created", conversationId: "c1", message: { ...answer, content: "", toolCalls: [] } },
+    { type: "message.delta", conversationId: "c1", messageId: "a1", delta: "Let me check." },
+    // Newer than the history: the call's latest state wins.
+    { type: "assistant.toolCall.updated", conversationId: "c1", messageId: "a1", toolCall: call("echo", 0, "done") },
+    // Not in the history: added with its text.
+    { type: "message.created", conversationId: "c1", message: { id: "a2", role: "assistant", content: "", toolCalls: [], metadata: {} } },
+    { type: "message.delta", conversationId: "c1", messageId: "a2", delta: "More." },
+  ];
+  const view = caughtUp(loaded, events);
+  assert.equal(view.messages.length, 3);
+  assert.equal(view.messages[1].content, "Let me check.");
+  assert.equal(view.messages[1].toolCalls[0].status, "done");
+  assert.equal(view.messages[2].content, "More.");
+  assert.equal(view.running, true);
+  const ended = caughtUp(view, [{ type: "run.failed", conversationId: "c1", code: "LLM_ERROR", message: "no" }]);
+  assert.equal(ended.running, false);
+  assert.equal(ended.failure.code, "LLM_ERROR");
 });

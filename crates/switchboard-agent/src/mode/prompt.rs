@@ -304,6 +304,7 @@ mod tests {
             is_error: Some(false),
             round,
             approved: Some(true),
+            question: None,
         }
     }
 

@@ -137,10 +137,21 @@ impl Run<'_> {
             },
             None => None,
         };
+        let cancel = self.cancel.child_token();
+        // The server's questions during the call are asked in the chat.
+        let asker = super::questions::Asker {
+            agent: self.agent.clone(),
+            owner: self.owner.clone(),
+            conversation_id: self.conversation_id.to_owned(),
+            message_id: message_id.to_owned(),
+            call_id: call.id.clone(),
+            cancel: cancel.clone(),
+        };
         let request = ToolCallRequest {
-            cancel: self.cancel.child_token(),
+            cancel,
             node: tool.node.clone(),
             variables,
+            requests: Some(Arc::new(asker)),
             ..ToolCallRequest::new(
                 self.owner.clone(),
                 CallerKind::Agent,

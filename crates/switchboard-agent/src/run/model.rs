@@ -195,6 +195,7 @@ impl Run<'_> {
             is_error: None,
             round,
             approved: None,
+            question: None,
         };
         let tool = match found.target {
             Ok(tool) => tool,

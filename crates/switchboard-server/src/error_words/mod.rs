@@ -83,6 +83,17 @@ pub fn agent(e: &AgentError) -> ApiError {
                 .param("status", status),
         ),
         AgentError::Stopping => Some(Words::new("error.msg.server_stopping")),
+        AgentError::NoQuestion {
+            call_id,
+            question_id,
+        } => Some(
+            Words::new("error.msg.no_question")
+                .param("call", format!("{call_id:?}"))
+                .param("question", format!("{question_id:?}")),
+        ),
+        AgentError::AnswerDoesNotFit { detail } => {
+            Some(Words::new("error.msg.answer_does_not_fit").param("detail", detail))
+        }
         AgentError::UnsupportedProvider { name, kind } => Some(
             Words::new("error.msg.provider_unsupported")
                 .param("name", format!("{name:?}"))

@@ -22,6 +22,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, send))
         .routes(routes!(tool_confirm))
+        .routes(routes!(answer))
 }
 
 /// Lists a conversation's messages, oldest first.
@@ -168,5 +169,64 @@ async fn tool_confirm(
         .runs
         .resume_after_decision(owner, &message.conversation_id, &message_id, spec)
         .await;
+    Ok(axum::Json(call))
+}
+
+/// The person's answer to a server's question.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Answer {
+    /// The question's `id` (the tool call's `question.id`).
+    question_id: String,
+    action: switchboard_core::QuestionAction,
+    /// The form's fields, with `accept` in form mode.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    content: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Answers a question a server asked during a running tool call.
+///
+/// MCP elicitation: `accept` with the form's fields in `content` (checked against the
+/// question's `requestedSchema`), `decline` or `cancel`; in url mode, `accept` once done at
+/// the URL. The call waiting for it goes on.
+#[utoipa::path(
+    post,
+    path = "/api/messages/{id}/tool-calls/{callId}/answer",
+    tag = "messages",
+    operation_id = "answer_server_question",
+    params(
+        ("id" = String, Path, description = "The assistant message holding the call"),
+        ("callId" = String, Path, description = "The tool call"),
+    ),
+    request_body = Answer,
+    responses(
+        (status = 200, description = "The tool call with its answered question", body = ToolCallRecord),
+        BadInput,
+        Unauthorized,
+        NotFound,
+        Conflict,
+        TooLarge,
+    ),
+)]
+async fn answer(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((message_id, call_id)): Path<(String, String)>,
+    Json(body): Json<Answer>,
+) -> Result<axum::Json<ToolCallRecord>, ApiError> {
+    let call = state
+        .agent
+        .answer(
+            &caller.user.id,
+            &message_id,
+            &call_id,
+            &body.question_id,
+            switchboard_core::QuestionAnswer {
+                action: body.action,
+                content: body.content,
+            },
+        )
+        .await?;
     Ok(axum::Json(call))
 }

@@ -272,7 +272,11 @@ pub(super) async fn replace_checked(
         .store
         .connection_spec(&caller.user.id, &spec.id)
         .await?;
-    if switchboard_mcp::same_connection(&old, &stored) && old.node == stored.node {
+    // A renamed server connects again: its connection speaks of it by name.
+    let same = switchboard_mcp::same_connection(&old, &stored)
+        && old.node == stored.node
+        && old.name == stored.name;
+    if same {
         // Only what is read per use changed (switches, timeout, roots): the connection
         // stays, and a server whose roots changed is told so.
         if old.roots != stored.roots {

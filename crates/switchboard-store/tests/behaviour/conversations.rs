@@ -25,6 +25,7 @@ pub fn call(id: &str) -> ToolCallRecord {
         is_error: None,
         round: 0,
         approved: None,
+        question: None,
     }
 }
 

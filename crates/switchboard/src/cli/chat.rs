@@ -15,6 +15,7 @@
 mod error;
 mod input;
 mod interrupt;
+mod questions;
 mod render;
 pub(super) mod setup;
 mod turn;

@@ -181,6 +181,7 @@ mod tests {
             is_error: None,
             round: 0,
             approved: None,
+            question: None,
         }
     }
 

@@ -47,11 +47,13 @@ pub struct TurnEnd {
     pub always: BTreeSet<ToolKey>,
 }
 
-/// A call waiting for a decision.
+/// A call waiting for a decision, or for the answer to its server's question (`asks`).
 #[derive(Debug)]
 struct Question {
     message_id: String,
     call: ToolCallRecord,
+    /// The id of the server's question, when this is one rather than an approval.
+    asks: Option<String>,
 }
 
 /// The questions of a turn.
@@ -150,6 +152,23 @@ impl<W: Write> Turn<'_, W> {
                         questions.queue.push_back(Question {
                             message_id,
                             call: *tool_call,
+                            asks: None,
+                        });
+                    }
+                    return;
+                }
+                // A server's question during the call: asked once, like an approval.
+                let asked = tool_call
+                    .question
+                    .as_ref()
+                    .filter(|q| q.answer.is_none() && tool_call.status == ToolCallStatus::Invoking)
+                    .map(|q| q.id.clone());
+                if let Some(id) = asked {
+                    if questions.seen.insert(format!("{}/{id}", tool_call.id)) {
+                        questions.queue.push_back(Question {
+                            message_id,
+                            call: *tool_call,
+                            asks: Some(id),
                         });
                     }
                     return;
@@ -175,11 +194,11 @@ impl<W: Write> Turn<'_, W> {
             let Some(question) = questions.queue.pop_front() else {
                 return Ok(());
             };
-            if questions.always.contains(&key(&question.call)) {
+            if question.asks.is_none() && questions.always.contains(&key(&question.call)) {
                 self.decide(&question, true).await?;
                 continue;
             }
-            prompt(&question.call);
+            prompt(&question);
             questions.asking = Some(question);
         }
         Ok(())
@@ -196,6 +215,11 @@ impl<W: Write> Turn<'_, W> {
             return Ok(());
         };
         let Some(line) = line else {
+            if question.asks.is_some() {
+                errln!("(end of input: declined)");
+                let declined = super::questions::Reply::Decline.answer();
+                return self.reply(&question, declined).await;
+            }
             errln!("(end of input: rejected)");
             return self.decide(&question, false).await;
         };
@@ -203,6 +227,23 @@ impl<W: Write> Turn<'_, W> {
         if !self.interactive {
             // The terminal echoes what a person types; a script's answer is shown here.
             errln!("{line}");
+        }
+        if let Some(asked) = question
+            .call
+            .question
+            .as_ref()
+            .filter(|_| question.asks.is_some())
+        {
+            return match super::questions::Reply::parse(asked, &line) {
+                Ok(reply) => self.reply(&question, reply.answer()).await,
+                Err(why) if self.interactive => {
+                    errln!("{why}");
+                    prompt(&question);
+                    questions.asking = Some(question);
+                    Ok(())
+                }
+                Err(why) => Err(ChatError::BadAnswer(format!("{line} ({why})")).into()),
+            };
         }
         match Answer::parse(&line) {
             Some(Answer::Yes) => self.decide(&question, true).await,
@@ -216,11 +257,30 @@ impl<W: Write> Turn<'_, W> {
                 self.decide(&question, true).await
             }
             None if self.interactive => {
-                prompt(&question.call);
+                prompt(&question);
                 questions.asking = Some(question);
                 Ok(())
             }
             None => Err(ChatError::BadAnswer(line).into()),
+        }
+    }
+
+    /// Records the answer to a server's question; one no longer waiting is left as it is.
+    async fn reply(
+        &self,
+        question: &Question,
+        answer: switchboard_core::QuestionAnswer,
+    ) -> anyhow::Result<()> {
+        let Some(id) = &question.asks else {
+            return Ok(());
+        };
+        let owner = self.servers.owner();
+        match (self.agent)
+            .answer(owner, &question.message_id, &question.call.id, id, answer)
+            .await
+        {
+            Ok(_) | Err(AgentError::NoQuestion { .. }) => Ok(()),
+            Err(error) => Err(error.into()),
         }
     }
 
@@ -250,12 +310,17 @@ fn key(call: &ToolCallRecord) -> ToolKey {
     (call.server_id.clone(), call.tool_name.clone())
 }
 
-/// `Approve demo/calculate {"expression":"6*7"}? [y]es / [n]o / [a]lways: ` on stderr.
-fn prompt(call: &ToolCallRecord) {
-    err!(
-        "Approve {} {}? [y]es / [n]o / [a]lways: ",
-        render::label(call),
-        render::arguments(call)
-    );
+/// `Approve demo/calculate {"expression":"6*7"}? [y]es / [n]o / [a]lways: ` on stderr, or
+/// the server's question.
+fn prompt(question: &Question) {
+    let call = &question.call;
+    match call.question.as_ref().filter(|_| question.asks.is_some()) {
+        Some(asked) => err!("{}", super::questions::prompt(&render::label(call), asked)),
+        None => err!(
+            "Approve {} {}? [y]es / [n]o / [a]lways: ",
+            render::label(call),
+            render::arguments(call)
+        ),
+    }
     let _ = std::io::stderr().flush();
 }

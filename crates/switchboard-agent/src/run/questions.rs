@@ -1,0 +1,208 @@
+//! A server's questions during the agent's own calls (MCP elicitation, issue 17): the question
+//! is kept with the tool call in the store and announced like an approval, so the chat shows it
+//! inline (a reload too), and the call waits until the person answers through
+//! [`Agent::answer`], the run is stopped, or [`QUESTION_WAIT`] passes (then it is cancelled).
+//! Answers given on another replica arrive through the store (looked at every
+//! [`POLL`] besides the wake-up of an answer given here).
+//!
+//! Sampling is not offered to servers during a chat yet: it is refused as for a caller that
+//! cannot answer it.
+
+// Sampling is deprecated by SEP-2577 but still asked by deployed servers.
+#![allow(deprecated)]
+
+use std::time::Duration;
+
+use futures::future::BoxFuture;
+use rmcp::ErrorData;
+use rmcp::model::{
+    CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+    ElicitationAction,
+};
+use serde_json::Value;
+use switchboard_core::{
+    OwnerId, QuestionAction, QuestionAnswer, QuestionMode, ServerQuestion, ToolCallRecord,
+    ToolCallStatus,
+};
+use switchboard_mcp::ServerRequests;
+use switchboard_store::StoreError;
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::Agent;
+use crate::events::AgentEvent;
+
+/// How long a question waits for its answer.
+pub const QUESTION_WAIT: Duration = Duration::from_secs(10 * 60);
+const POLL: Duration = Duration::from_secs(2);
+
+/// Answers a server's questions during one call of a run by asking the person in the chat.
+pub(crate) struct Asker {
+    pub agent: Agent,
+    pub owner: OwnerId,
+    pub conversation_id: String,
+    pub message_id: String,
+    pub call_id: String,
+    pub cancel: CancellationToken,
+}
+
+impl std::fmt::Debug for Asker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Asker")
+            .field("message_id", &self.message_id)
+            .field("call_id", &self.call_id)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The question of an `elicitation/create`.
+fn question_of(params: &ElicitRequestParams) -> ServerQuestion {
+    let id = uuid::Uuid::now_v7().to_string();
+    match params {
+        ElicitRequestParams::UrlElicitationParams { message, url, .. } => ServerQuestion {
+            id,
+            mode: QuestionMode::Url,
+            message: message.clone(),
+            requested_schema: None,
+            url: Some(url.clone()),
+            answer: None,
+        },
+        ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } => ServerQuestion {
+            id,
+            mode: QuestionMode::Form,
+            message: message.clone(),
+            requested_schema: serde_json::to_value(requested_schema).ok(),
+            url: None,
+            answer: None,
+        },
+        // A mode added later: asked as a form without fields, which can be declined.
+        _ => ServerQuestion {
+            id,
+            mode: QuestionMode::Form,
+            message: String::new(),
+            requested_schema: None,
+            url: None,
+            answer: None,
+        },
+    }
+}
+
+fn result_of(answer: &QuestionAnswer) -> ElicitResult {
+    match answer.action {
+        QuestionAction::Accept => {
+            let result = ElicitResult::new(ElicitationAction::Accept);
+            match &answer.content {
+                Some(content) => result.with_content(Value::Object(content.clone())),
+                None => result,
+            }
+        }
+        QuestionAction::Decline => ElicitResult::new(ElicitationAction::Decline),
+        QuestionAction::Cancel => ElicitResult::new(ElicitationAction::Cancel),
+    }
+}
+
+impl Asker {
+    fn announce(&self, call: ToolCallRecord) {
+        self.agent.events.publish(
+            &self.owner,
+            AgentEvent::ToolCallUpdated {
+                conversation_id: self.conversation_id.clone(),
+                message_id: self.message_id.clone(),
+                tool_call: Box::new(call),
+            },
+        );
+    }
+
+    async fn ask(&self, params: ElicitRequestParams) -> Result<ElicitResult, ErrorData> {
+        let question = question_of(&params);
+        let asked = question.clone();
+        let stored = self
+            .agent
+            .store
+            .update_tool_call(
+                &self.owner,
+                &self.message_id,
+                &self.call_id,
+                &|call: &mut ToolCallRecord| {
+                    if call.status != ToolCallStatus::Invoking {
+                        return Err(StoreError::Invalid("the call is not running".into()));
+                    }
+                    call.question = Some(asked.clone());
+                    Ok(())
+                },
+            )
+            .await;
+        match stored {
+            Ok(call) => self.announce(call),
+            Err(error) => {
+                tracing::warn!(%error, "a server's question could not be kept; it is declined");
+                return Ok(ElicitResult::new(ElicitationAction::Decline));
+            }
+        }
+        let notifier = self.agent.hub.notifier(&self.message_id);
+        let deadline = tokio::time::Instant::now() + QUESTION_WAIT;
+        loop {
+            // Registered before reading, so an answer stored after the read still wakes us.
+            let notified = notifier.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            let message = self
+                .agent
+                .store
+                .message(&self.owner, &self.message_id)
+                .await
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            let answer = message
+                .tool_calls
+                .iter()
+                .find(|call| call.id == self.call_id)
+                .and_then(|call| call.question.as_ref())
+                .filter(|q| q.id == question.id)
+                .and_then(|q| q.answer.clone());
+            if let Some(answer) = answer {
+                return Ok(result_of(&answer));
+            }
+            tokio::select! {
+                () = &mut notified => {}
+                () = tokio::time::sleep(POLL) => {}
+                () = tokio::time::sleep_until(deadline) => {
+                    return Ok(ElicitResult::new(ElicitationAction::Cancel));
+                }
+                () = self.cancel.cancelled() => {
+                    return Ok(ElicitResult::new(ElicitationAction::Cancel));
+                }
+                () = self.agent.stopping.cancelled() => {
+                    return Ok(ElicitResult::new(ElicitationAction::Cancel));
+                }
+            }
+        }
+    }
+}
+
+impl ServerRequests for Asker {
+    fn waits_for_a_person(&self) -> bool {
+        true
+    }
+
+    fn elicit(
+        &self,
+        params: ElicitRequestParams,
+    ) -> BoxFuture<'_, Result<ElicitResult, ErrorData>> {
+        Box::pin(self.ask(params))
+    }
+
+    fn sample(
+        &self,
+        _params: CreateMessageRequestParams,
+    ) -> BoxFuture<'_, Result<CreateMessageResult, ErrorData>> {
+        Box::pin(async {
+            Err(ErrorData::invalid_request(
+                "sampling/createMessage is not offered during a chat",
+                None,
+            ))
+        })
+    }
+}

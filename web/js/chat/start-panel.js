@@ -1,0 +1,89 @@
+// The chat's first screen, ready to type in: a message box with the assistant it will talk
+// to above it. Enter starts: the conversation is created (named after the message) and the
+// message sent as an open conversation's box sends it; then the conversation opens, where
+// the run streams. A send that fails keeps the message in the box and removes the
+// conversation made for it; when it failed for want of a model provider, the box says so
+// with a link to add one (js/chat/start.js says why it cannot say so before).
+
+import { html } from "../html.js";
+import { useEffect, useRef, useState } from "../../vendor/hooks.js";
+import { del, get, post, seg } from "../api.js";
+import { t } from "../i18n.js";
+import { follow } from "../router.js";
+import { ErrorNote } from "../ui/error-note.js";
+import { newConversation, providerMissing, sendsOnKey } from "./start.js";
+
+/** The assistant a new conversation talks to; "" is none (the server's defaults). */
+export function AssistantSelect({ id, assistants, value, onChange }) {
+  return html`<label for=${id}>${t("ui.chat.assistant")}</label>
+    <select id=${id} value=${value} onChange=${(e) => onChange(e.currentTarget.value)}>
+      <option value="" selected=${value === ""}>${t("ui.chat.no_assistant")}</option>
+      ${(assistants || []).map((a) => html`<option key=${a.id} value=${a.id} selected=${a.id === value}>${a.name}</option>`)}
+    </select>`;
+}
+
+/**
+ * `assistants` is null while they load (nothing is sent before the choice is known);
+ * `onStarted(conversation)` is told once its first message is sent; `onChanged` when the
+ * list of conversations may show something the page has not loaded.
+ */
+export function StartPanel({ assistants, assistantId, onAssistant, onStarted, onChanged }) {
+  const [draft, setDraft] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const [providers, setProviders] = useState(null);
+  const [noProvider, setNoProvider] = useState(false);
+  const box = useRef(null);
+
+  useEffect(() => {
+    box.current?.focus();
+    // Unknown (null) when it cannot be read: then no notice rather than a wrong one.
+    get("/api/providers").then(setProviders, () => setProviders(null));
+  }, []);
+
+  const start = async (event) => {
+    event.preventDefault();
+    const content = draft.trim();
+    if (!content || busy || assistants === null) return;
+    setBusy(true);
+    setError(null);
+    let created = null;
+    try {
+      created = await post("/api/conversations", newConversation(assistantId, content));
+      await post(`/api/conversations/${seg(created.id)}/messages`, { content });
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+      setNoProvider(created !== null && providerMissing(providers, e));
+      if (created) {
+        // The conversation holds nothing; if it cannot be removed, the list shows it.
+        del(`/api/conversations/${seg(created.id)}`).catch(onChanged);
+      }
+      return;
+    }
+    onStarted(created);
+  };
+
+  return html`<section class="start" aria-labelledby="start-heading">
+    <h1 id="start-heading">${t("ui.chat.start_heading")}</h1>
+    <form class="start-form" onSubmit=${start} aria-busy=${busy}>
+      <div class="start-assistant">
+        <${AssistantSelect} id="start-assistant" assistants=${assistants} value=${assistantId} onChange=${onAssistant} />
+      </div>
+      <div class="composer start-composer">
+        <label for="start-input" class="visually-hidden">${t("ui.chat.message")}</label>
+        <textarea id="start-input" ref=${box} rows="3" placeholder=${t("ui.chat.placeholder")} value=${draft}
+          aria-describedby="start-hint"
+          onInput=${(e) => setDraft(e.currentTarget.value)}
+          onKeyDown=${(e) => { if (sendsOnKey(e)) start(e); }}></textarea>
+        <button type="submit" class="primary" disabled=${busy || assistants === null || !draft.trim()}>${t("ui.chat.send")}</button>
+      </div>
+      <p id="start-hint" class="muted start-hint">${t("ui.chat.start_hint")}</p>
+    </form>
+    ${noProvider
+      ? html`<p class="start-notice" role="status">${t("ui.chat.no_provider")} <a href="/providers"
+          onClick=${follow}>${t("ui.chat.add_provider")}</a></p>`
+      : null}
+    <${ErrorNote} error=${error} />
+  </section>`;
+}

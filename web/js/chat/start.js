@@ -1,0 +1,52 @@
+// How the chat's first screen decides: which assistant it offers first, what starting a
+// conversation asks of the API, when Enter sends, and when it says that no model provider is
+// configured. Pure functions; the page (js/chat/start-panel.js) does the calls.
+//
+// Whether a provider exists cannot be known beforehand: the server may have one from its
+// environment (OPENAI_API_KEY ...) that no endpoint shows, so an empty GET /api/providers
+// alone does not mean sending will fail. The notice waits for a send to be refused as
+// invalid (400 VALIDATION_ERROR, which is how POST .../messages answers "there is no LLM
+// provider") while no provider is stored.
+
+/** Where the assistant of the last conversation started in this browser is kept. */
+export const LAST_ASSISTANT_KEY = "switchboard.lastAssistant";
+
+/**
+ * The assistant's id to offer first: the one used last when it still exists ("" when the
+ * last conversation was started without one), else the first of the list, else none ("").
+ */
+export function preselect(assistants, remembered) {
+  const list = assistants || [];
+  if (remembered === "") return "";
+  if (remembered && list.some((a) => a.id === remembered)) return remembered;
+  return list[0]?.id ?? "";
+}
+
+/** The body of POST /api/conversations for a conversation that opens with `content`. */
+export function newConversation(assistantId, content) {
+  const body = { title: titleFrom(content) };
+  if (assistantId) body.assistantId = assistantId;
+  return body;
+}
+
+/** Whether a key press in a message box sends it: Enter alone, not while composing (IME). */
+export function sendsOnKey(event) {
+  return event.key === "Enter" && !event.shiftKey && !event.isComposing;
+}
+
+/**
+ * Whether to say that no model provider is configured: none is stored (`providers` as
+ * GET /api/providers answered; null while unknown) and sending was refused as invalid.
+ */
+export function providerMissing(providers, sendError) {
+  if (!Array.isArray(providers) || providers.length > 0 || !sendError) return false;
+  return sendError.status === 400 && sendError.code === "VALIDATION_ERROR";
+}
+
+/** The first line of a message, cut to a title's length at a word. */
+export function titleFrom(content) {
+  const line = content.trim().split("\n")[0].trim();
+  if (line.length <= 60) return line;
+  const cut = line.slice(0, 60);
+  return `${cut.slice(0, cut.lastIndexOf(" ") > 30 ? cut.lastIndexOf(" ") : 60)}…`;
+}
