@@ -285,21 +285,37 @@ impl ClientHandler for SwitchboardClient {
         params: LoggingMessageNotificationParam,
         context: NotificationContext<RoleClient>,
     ) {
+        // The caller of the call it came during (by the same rule as a server's requests)
+        // sees it too: the gateway's downstream client, for the tool it called. Looked up
+        // first: a call's last line comes just before its answer, which ends the call.
+        let origin = match context.extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
+            _ => None,
+        };
+        let ticket = context
+            .extensions
+            .get::<crate::requests::LogTicket>()
+            .cloned();
+        let requester = match &ticket {
+            Some(ticket) => Some(std::sync::Arc::clone(&ticket.requester)),
+            None => self.events.calls.requester_now(origin),
+        };
         let server = &self.server;
         let data = crate::redact::redact_value(params.data, &self.redactor);
-        let text = match &data {
-            serde_json::Value::String(text) => text.clone(),
-            other => other.to_string(),
-        };
-        let level = serde_json::to_value(params.level)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_else(|| format!("{:?}", params.level).to_lowercase());
         let logger = params
             .logger
             .as_deref()
             .map(|logger| self.redactor.redact(logger));
-        self.events.logged(level, logger, &text);
+        if let Some(requester) = requester {
+            let mut forwarded = LoggingMessageNotificationParam::new(params.level, data.clone());
+            forwarded.logger = logger
+                .as_deref()
+                .map(|logger| switchboard_core::upstream_text::short_text(logger, 128));
+            requester.log(forwarded).await;
+        }
+        if let Some(ticket) = ticket {
+            ticket.done();
+        }
         match params.level {
             LoggingLevel::Debug => tracing::debug!(%server, %data, "server log"),
             LoggingLevel::Info | LoggingLevel::Notice => {
@@ -308,19 +324,14 @@ impl ClientHandler for SwitchboardClient {
             LoggingLevel::Warning => tracing::warn!(%server, %data, "server log"),
             _ => tracing::error!(%server, %data, "server log"),
         }
-        // The caller of the call it came during (by the same rule as a server's requests)
-        // sees it too: the gateway's downstream client, for the tool it called.
-        let origin = match context.extensions.get::<InboundStreamOrigin>() {
-            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id),
-            _ => None,
+        let text = match &data {
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
         };
-        if let Some(requester) = self.events.calls.requester_now(origin) {
-            let logger = params.logger.map(|logger| {
-                switchboard_core::upstream_text::short_text(&self.redactor.redact(&logger), 128)
-            });
-            let mut forwarded = LoggingMessageNotificationParam::new(params.level, data);
-            forwarded.logger = logger;
-            requester.log(forwarded).await;
-        }
+        let level = serde_json::to_value(params.level)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_else(|| format!("{:?}", params.level).to_lowercase());
+        self.events.logged(level, logger, &text);
     }
 }

@@ -515,6 +515,7 @@ impl Connection {
                 .watch_progress(handle.progress_token.clone(), sink)
         });
         let mut abandoned = AbandonGuard::new(self.session.peer().clone(), handle.id.clone());
+        let call_id = handle.id.clone();
         // rmcp enforces both limits, but its timeout path waits for the cancellation to be
         // written; the outer bound keeps a transport that stopped accepting writes from
         // holding the caller past the ceiling.
@@ -533,6 +534,11 @@ impl Connection {
             () = options.cancel.cancelled() => return Err(McpError::Cancelled),
         };
         abandoned.disarm();
+        // The call's log lines received before its answer reach its caller first.
+        self.events
+            .calls
+            .logs_settled(&call_id, crate::requests::LOG_SETTLE)
+            .await;
         match response {
             Ok(result) => Ok(result),
             // A 401 or 403 from the OAuth client was answered before the server ran anything.

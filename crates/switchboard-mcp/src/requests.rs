@@ -90,7 +90,39 @@ pub(crate) struct InFlight {
     calls: Mutex<HashMap<RequestId, Option<Requester>>>,
     /// Told of every call that enters.
     entered: tokio::sync::Notify,
+    /// Per call, the log lines on their way to its requester (see [`LogTicket`]).
+    logs: Mutex<HashMap<RequestId, Arc<PendingLogs>>>,
 }
+
+/// Log lines of one call not yet handed to its requester.
+#[derive(Debug, Default)]
+pub(crate) struct PendingLogs {
+    count: std::sync::atomic::AtomicUsize,
+    settled: tokio::sync::Notify,
+}
+
+/// A log line of a call, matched to the call when it was received: rmcp hands notifications
+/// to their handler on a task of their own, so a call's last line (sent just before its
+/// answer) may be handled after the answer ended the call. The ticket keeps who forwards it,
+/// and the call does not return before its tickets are [`done`](LogTicket::done) (for
+/// [`LOG_SETTLE`] at most).
+#[derive(Clone)]
+pub(crate) struct LogTicket {
+    pub requester: Requester,
+    pending: Arc<PendingLogs>,
+}
+
+impl LogTicket {
+    pub(crate) fn done(&self) {
+        use std::sync::atomic::Ordering;
+        if self.pending.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.pending.settled.notify_waiters();
+        }
+    }
+}
+
+/// How long a call that got its answer waits for its log lines still being handed on.
+pub(crate) const LOG_SETTLE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// How long a server's request waits for the call it came during to be registered. rmcp hands
 /// out a request's id only once the request is queued for the transport, and a loaded machine
@@ -105,6 +137,10 @@ impl InFlight {
         requester: Option<Requester>,
     ) -> InFlightGuard {
         self.lock().insert(id.clone(), requester);
+        self.logs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id.clone(), Arc::default());
         self.entered.notify_waiters();
         InFlightGuard {
             calls: Arc::clone(self),
@@ -146,6 +182,56 @@ impl InFlight {
         }
     }
 
+    /// A log line arrived (in order with the answers) during the call `origin`, or the only
+    /// call in flight: a ticket to hand it to that call's requester, counted until done.
+    pub(crate) fn log_arrived(&self, origin: Option<&RequestId>) -> Option<LogTicket> {
+        let id = {
+            let calls = self.lock();
+            let id = match origin {
+                Some(id) => id.clone(),
+                None if calls.len() == 1 => calls.keys().next()?.clone(),
+                None => return None,
+            };
+            calls.get(&id)?.as_ref()?;
+            id
+        };
+        let requester = self.lock().get(&id)?.clone()?;
+        let pending = Arc::clone(
+            self.logs
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&id)?,
+        );
+        pending
+            .count
+            .fetch_add(1, std::sync::atomic::Ordering::AcqRel);
+        Some(LogTicket { requester, pending })
+    }
+
+    /// Waits (for `cap` at most) until the log lines of call `id` received so far are handed
+    /// to its requester.
+    pub(crate) async fn logs_settled(&self, id: &RequestId, cap: std::time::Duration) {
+        let pending = self
+            .logs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(id)
+            .cloned();
+        let Some(pending) = pending else { return };
+        let settled = async {
+            loop {
+                let notified = pending.settled.notified();
+                tokio::pin!(notified);
+                notified.as_mut().enable();
+                if pending.count.load(std::sync::atomic::Ordering::Acquire) == 0 {
+                    return;
+                }
+                notified.await;
+            }
+        };
+        let _ = tokio::time::timeout(cap, settled).await;
+    }
+
     fn lookup(&self, origin: Option<&RequestId>) -> Lookup {
         let calls = self.lock();
         if let Some(id) = origin {
@@ -184,6 +270,11 @@ pub(crate) struct InFlightGuard {
 impl Drop for InFlightGuard {
     fn drop(&mut self) {
         self.calls.lock().remove(&self.id);
+        self.calls
+            .logs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.id);
     }
 }
 

@@ -527,3 +527,61 @@ async fn chat_a_servers_question_is_answered_in_the_page() {
     assert!(second.contains("Ada Lovelace"), "{second}");
     ui.stop();
 }
+
+/// The README's chat screenshot (`docs/screenshot-chat.png` is copied from
+/// `target/tmp/ui-screenshots/readme-chat.png`), from a realistic session: the catalogue's time
+/// server (mcp-server-time, from the pinned reference peers), an assistant using it, a question,
+/// the call and its result, the answer.
+#[tokio::test(flavor = "multi_thread")]
+async fn readme_screenshot_of_a_realistic_session() {
+    let answer = "Your 9:00 call in Tokyo tomorrow is at **1:00 in Berlin**, the same day: Tokyo \
+                  is 8 hours ahead of Berlin in winter. You may want to suggest 16:00 Tokyo time \
+                  (8:00 in Berlin) instead.";
+    let ui = Ui::start(vec![
+        Turn::tool_call(
+            "mcp__time__convert_time",
+            json!({"source_timezone": "Asia/Tokyo", "time": "09:00", "target_timezone": "Europe/Berlin"}),
+        ),
+        Turn::text(answer),
+    ])
+    .await;
+    let python = ui.peers.root().join("ref/bin/python");
+    ui.api(
+        reqwest::Method::POST,
+        "/api/mcp-servers",
+        Some(json!({
+            "name": "time",
+            "transport": "stdio",
+            "command": python,
+            "args": ["-m", "mcp_server_time", "--local-timezone=Europe/Berlin"],
+            "auto_approved_tools": ["convert_time", "get_current_time"],
+        })),
+    )
+    .await;
+    let assistant = ui
+        .api(
+            reqwest::Method::POST,
+            "/api/assistants",
+            Some(json!({
+                "name": "Travel planner",
+                "systemPrompt": "Help plan trips and meetings across time zones.",
+                "toolMode": "native",
+            })),
+        )
+        .await;
+    let id = assistant["id"].as_str().unwrap();
+    ui.api(
+        reqwest::Method::PUT,
+        &format!("/api/assistants/{id}/mcp-servers"),
+        Some(json!({"serverIds": ["time"]})),
+    )
+    .await;
+    ui.scenario("readme").await;
+    let requests = ui.llm.requests();
+    let second = requests[1].body.to_string();
+    assert!(
+        second.contains("Europe/Berlin"),
+        "the tool's result: {second}"
+    );
+    ui.stop();
+}

@@ -6,6 +6,7 @@ use rmcp::RoleClient;
 use std::sync::Arc;
 
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage, ServerNotification};
+use rmcp::service::InboundStreamOrigin;
 use rmcp::transport::Transport;
 use tokio_util::sync::CancellationToken;
 
@@ -42,14 +43,26 @@ where
     }
 
     async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
-        let message = self.inner.receive().await;
-        match &message {
+        let mut message = self.inner.receive().await;
+        match &mut message {
             None => self.ended.cancel(),
             Some(ServerJsonRpcMessage::Notification(notification)) => {
-                if let ServerNotification::ProgressNotification(progress) =
-                    &notification.notification
-                {
-                    self.events.dispatch_progress(&progress.params);
+                match &mut notification.notification {
+                    ServerNotification::ProgressNotification(progress) => {
+                        self.events.dispatch_progress(&progress.params);
+                    }
+                    // Matched to its call now, in order with the call's answer (see
+                    // `requests::LogTicket`).
+                    ServerNotification::LoggingMessageNotification(logged) => {
+                        let origin = match logged.extensions.get::<InboundStreamOrigin>() {
+                            Some(InboundStreamOrigin::OutboundRequest(id)) => Some(id.clone()),
+                            _ => None,
+                        };
+                        if let Some(ticket) = self.events.calls.log_arrived(origin.as_ref()) {
+                            logged.extensions.insert(ticket);
+                        }
+                    }
+                    _ => {}
                 }
             }
             Some(_) => {}
