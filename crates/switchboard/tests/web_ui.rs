@@ -32,6 +32,12 @@ impl Ui {
 
     /// [`Ui::start`] with `settings` as the data directory's `switchboard.toml`.
     async fn start_with_settings(turns: Vec<Turn>, settings: Option<&str>) -> Ui {
+        Ui::start_with(turns, settings, None).await
+    }
+
+    /// [`Ui::start_with_settings`], with `path` first on `serve`'s `PATH` (so a server's
+    /// command can be named as a person would write it).
+    async fn start_with(turns: Vec<Turn>, settings: Option<&str>, path: Option<&Path>) -> Ui {
         let peers = Peers::locate();
         let llm = ScriptedLlm::start(turns).await;
         let sb = Switchboard::new();
@@ -40,6 +46,14 @@ impl Ui {
             std::fs::write(sb.data_dir().join("switchboard.toml"), settings).unwrap();
         }
         let base_url = llm.openai_base_url();
+        let search_path = match path {
+            Some(first) => format!(
+                "{}:{}",
+                first.display(),
+                std::env::var("PATH").unwrap_or_default()
+            ),
+            None => std::env::var("PATH").unwrap_or_default(),
+        };
         let served = serve_with_env(
             &sb,
             &[],
@@ -47,6 +61,7 @@ impl Ui {
                 ("OPENAI_API_KEY", "sk-test"),
                 ("OPENAI_BASE_URL", &base_url),
                 ("OPENAI_MODEL", "scripted"),
+                ("PATH", &search_path),
             ],
         );
         Ui {
@@ -528,8 +543,8 @@ async fn chat_a_servers_question_is_answered_in_the_page() {
     ui.stop();
 }
 
-/// The README's chat screenshot (`docs/screenshot-chat.png` is copied from
-/// `target/tmp/ui-screenshots/readme-chat.png`), from a realistic session: the catalogue's time
+/// The README's screenshots (`docs/screenshot-chat.png` and `docs/screenshot-settings.png` are
+/// copied from `target/tmp/ui-screenshots/readme-*.png`), from a realistic session: the catalogue's time
 /// server (mcp-server-time, from the pinned reference peers), an assistant using it, a question,
 /// the call and its result, the answer.
 #[tokio::test(flavor = "multi_thread")]
@@ -537,23 +552,29 @@ async fn readme_screenshot_of_a_realistic_session() {
     let answer = "Your 9:00 call in Tokyo tomorrow is at **1:00 in Berlin**, the same day: Tokyo \
                   is 8 hours ahead of Berlin in winter. You may want to suggest 16:00 Tokyo time \
                   (8:00 in Berlin) instead.";
-    let ui = Ui::start(vec![
+    let peers = Peers::locate();
+    let reference_bin = peers.root().join("ref/bin");
+    let ui = Ui::start_with(
+        vec![
         Turn::tool_call(
             "mcp__time__convert_time",
             json!({"source_timezone": "Asia/Tokyo", "time": "09:00", "target_timezone": "Europe/Berlin"}),
         ),
         Turn::text(answer),
-    ])
+        ],
+        None,
+        Some(&reference_bin),
+    )
     .await;
-    let python = ui.peers.root().join("ref/bin/python");
+    // Named as a person writes it: the pinned reference server is first on serve's PATH.
     ui.api(
         reqwest::Method::POST,
         "/api/mcp-servers",
         Some(json!({
             "name": "time",
             "transport": "stdio",
-            "command": python,
-            "args": ["-m", "mcp_server_time", "--local-timezone=Europe/Berlin"],
+            "command": "mcp-server-time",
+            "args": ["--local-timezone=Europe/Berlin"],
             "auto_approved_tools": ["convert_time", "get_current_time"],
         })),
     )
@@ -574,6 +595,20 @@ async fn readme_screenshot_of_a_realistic_session() {
         reqwest::Method::PUT,
         &format!("/api/assistants/{id}/mcp-servers"),
         Some(json!({"serverIds": ["time"]})),
+    )
+    .await;
+    // The demo server every new store starts with runs this machine's build: not shown.
+    let _ = reqwest::Client::new()
+        .delete(format!("{}/api/mcp-servers/demo", ui.served.base))
+        .bearer_auth(ui.served.token.as_deref().unwrap())
+        .send()
+        .await
+        .unwrap();
+    // A second server from the catalogue, as a person sets one up (not started here).
+    ui.api(
+        reqwest::Method::POST,
+        "/api/catalogue/filesystem/add",
+        Some(json!({"settings": {"root": "/home/ada/notes"}})),
     )
     .await;
     ui.scenario("readme").await;
