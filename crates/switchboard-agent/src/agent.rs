@@ -363,20 +363,31 @@ impl Agent {
                 },
                 other => AgentError::Store(other),
             })?;
-        self.events.publish(
-            owner,
-            AgentEvent::ToolCallUpdated {
-                conversation_id: message.conversation_id,
-                message_id: message_id.to_owned(),
-                tool_call: Box::new(updated.clone()),
-            },
-        );
+        self.announce_call(owner, &message.conversation_id, message_id, updated.clone());
         self.hub.decided(message_id);
         Ok(updated)
     }
 }
 
 impl Agent {
+    /// Announces a tool call's new state (`assistant.toolCall.updated`).
+    pub(crate) fn announce_call(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+        message_id: &str,
+        call: ToolCallRecord,
+    ) {
+        self.events.publish(
+            owner,
+            AgentEvent::ToolCallUpdated {
+                conversation_id: conversation_id.to_owned(),
+                message_id: message_id.to_owned(),
+                tool_call: Box::new(call),
+            },
+        );
+    }
+
     /// Answers the question `question_id` a server asked during a running call: the answer is
     /// stored (an accepted form's fields checked against the question's schema), announced,
     /// and wakes the call that waits for it, in this process or (through the store) another.
@@ -418,14 +429,7 @@ impl Agent {
                     StoreError::Invalid(_) => no_question(),
                     other => AgentError::Store(other),
                 })?;
-        self.events.publish(
-            owner,
-            AgentEvent::ToolCallUpdated {
-                conversation_id: message.conversation_id,
-                message_id: message_id.to_owned(),
-                tool_call: Box::new(updated.clone()),
-            },
-        );
+        self.announce_call(owner, &message.conversation_id, message_id, updated.clone());
         self.hub.decided(message_id);
         Ok(updated)
     }

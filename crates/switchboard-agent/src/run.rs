@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use crate::agent::{Agent, RunOutcome, RunSpec};
 use crate::catalog::Catalog;
 use crate::error::AgentError;
-use crate::events::{AgentEvent, StopReason};
+use crate::events::StopReason;
 use crate::mode::Mode;
 use crate::results::error_response;
 use crate::turn::{STOP_KEY, calls_of, finished_rounds, round_texts, tool_rounds, was_cancelled};
@@ -273,14 +273,8 @@ impl<'a> Run<'a> {
     }
 
     fn announce_call(&self, message_id: &str, call: ToolCallRecord) {
-        self.agent.events.publish(
-            self.owner,
-            AgentEvent::ToolCallUpdated {
-                conversation_id: self.conversation_id.to_owned(),
-                message_id: message_id.to_owned(),
-                tool_call: Box::new(call),
-            },
-        );
+        self.agent
+            .announce_call(self.owner, self.conversation_id, message_id, call);
     }
 
     /// The turn with its content showing the last round's results in place of their

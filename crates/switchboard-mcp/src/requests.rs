@@ -185,17 +185,16 @@ impl InFlight {
     /// A log line arrived (in order with the answers) during the call `origin`, or the only
     /// call in flight: a ticket to hand it to that call's requester, counted until done.
     pub(crate) fn log_arrived(&self, origin: Option<&RequestId>) -> Option<LogTicket> {
-        let id = {
+        let (id, requester) = {
             let calls = self.lock();
             let id = match origin {
                 Some(id) => id.clone(),
                 None if calls.len() == 1 => calls.keys().next()?.clone(),
                 None => return None,
             };
-            calls.get(&id)?.as_ref()?;
-            id
+            let requester = calls.get(&id)?.clone()?;
+            (id, requester)
         };
-        let requester = self.lock().get(&id)?.clone()?;
         let pending = Arc::clone(
             self.logs
                 .lock()

@@ -29,7 +29,6 @@ use switchboard_store::StoreError;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
-use crate::events::AgentEvent;
 
 /// How long a question waits for its answer.
 pub const QUESTION_WAIT: Duration = Duration::from_secs(10 * 60);
@@ -105,17 +104,6 @@ fn result_of(answer: &QuestionAnswer) -> ElicitResult {
 }
 
 impl Asker {
-    fn announce(&self, call: ToolCallRecord) {
-        self.agent.events.publish(
-            &self.owner,
-            AgentEvent::ToolCallUpdated {
-                conversation_id: self.conversation_id.clone(),
-                message_id: self.message_id.clone(),
-                tool_call: Box::new(call),
-            },
-        );
-    }
-
     async fn ask(&self, params: ElicitRequestParams) -> Result<ElicitResult, ErrorData> {
         let question = question_of(&params);
         let asked = question.clone();
@@ -136,7 +124,14 @@ impl Asker {
             )
             .await;
         match stored {
-            Ok(call) => self.announce(call),
+            Ok(call) => {
+                self.agent.announce_call(
+                    &self.owner,
+                    &self.conversation_id,
+                    &self.message_id,
+                    call,
+                );
+            }
             Err(error) => {
                 tracing::warn!(%error, "a server's question could not be kept; it is declined");
                 return Ok(ElicitResult::new(ElicitationAction::Decline));

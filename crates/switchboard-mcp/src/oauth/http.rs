@@ -59,23 +59,22 @@ impl GuardedOAuthHttp {
 impl OAuthHttpClient for GuardedOAuthHttp {
     fn execute(&self, request: OAuthHttpRequest) -> OAuthHttpClientFuture<'_> {
         Box::pin(async move {
-            let boxed = |error: Box<dyn std::error::Error + Send + Sync>| error;
             let client = match request.redirect_policy {
                 OAuthHttpRedirectPolicy::Stop => &self.stop,
                 _ => &self.follow,
             };
             let timeout = request.timeout.map_or(TIMEOUT, |t| t.min(TIMEOUT));
             let mut outgoing = reqwest::Request::try_from(request.request)
-                .map_err(|e| boxed(Box::new(e)) as OAuthHttpClientError)?;
+                .map_err(|e| Box::new(e) as OAuthHttpClientError)?;
             if let Some(rules) = &self.rules {
                 check_url(outgoing.url().as_str(), rules)
-                    .map_err(|e| boxed(Box::new(e)) as OAuthHttpClientError)?;
+                    .map_err(|e| Box::new(e) as OAuthHttpClientError)?;
             }
             *outgoing.timeout_mut() = Some(timeout);
             let response = client
                 .execute(outgoing)
                 .await
-                .map_err(|e| boxed(Box::new(e)) as OAuthHttpClientError)?;
+                .map_err(|e| Box::new(e) as OAuthHttpClientError)?;
             let mut builder = http::Response::builder()
                 .status(response.status())
                 .version(response.version());
@@ -85,7 +84,7 @@ impl OAuthHttpClient for GuardedOAuthHttp {
             let mut body = Vec::new();
             let mut chunks = response.bytes_stream();
             while let Some(chunk) = chunks.next().await {
-                let chunk = chunk.map_err(|e| boxed(Box::new(e)) as OAuthHttpClientError)?;
+                let chunk = chunk.map_err(|e| Box::new(e) as OAuthHttpClientError)?;
                 if chunk.len() > MAX_BODY - body.len() {
                     return Err(Box::new(TooLarge) as OAuthHttpClientError);
                 }

@@ -54,10 +54,7 @@ async fn logs(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<axum::Json<Value>, ApiError> {
-    let spec = state
-        .store
-        .connection_spec(&caller.user.id, &ServerId(id))
-        .await?;
+    let spec = spec_of(&state, &caller, id).await?;
     Ok(axum::Json(json_of(
         &state.servers.server_log(&caller.user.id, &spec),
     )?))
@@ -74,6 +71,18 @@ struct ResourceList {
     /// MCP `ResourceTemplate`s: `uriTemplate` (RFC 6570), `name`, ...
     #[schema(value_type = Vec<McpResource>)]
     templates: Value,
+}
+
+/// The caller's server `id`, secrets in clear (for connecting); another's is not found.
+async fn spec_of(
+    state: &AppState,
+    caller: &Caller,
+    id: String,
+) -> Result<switchboard_core::ServerSpec, ApiError> {
+    Ok(state
+        .store
+        .connection_spec(&caller.user.id, &ServerId(id))
+        .await?)
 }
 
 fn json_of<T: Serialize>(value: &T) -> Result<Value, ApiError> {
@@ -105,10 +114,7 @@ async fn resources(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<axum::Json<ResourceList>, ApiError> {
-    let spec = state
-        .store
-        .connection_spec(&caller.user.id, &ServerId(id))
-        .await?;
+    let spec = spec_of(&state, &caller, id).await?;
     let owner = &caller.user.id;
     let listed = state.servers.list_resources(owner, &spec).await?;
     let templates = state.servers.list_resource_templates(owner, &spec).await?;
@@ -147,10 +153,7 @@ async fn read(
     Path(id): Path<String>,
     Query(query): Query<ReadQuery>,
 ) -> Result<axum::Json<Value>, ApiError> {
-    let spec = state
-        .store
-        .connection_spec(&caller.user.id, &ServerId(id))
-        .await?;
+    let spec = spec_of(&state, &caller, id).await?;
     let result = state
         .servers
         .read_resource(&caller.user.id, &spec, &query.uri)
@@ -178,10 +181,7 @@ async fn prompts(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<axum::Json<Value>, ApiError> {
-    let spec = state
-        .store
-        .connection_spec(&caller.user.id, &ServerId(id))
-        .await?;
+    let spec = spec_of(&state, &caller, id).await?;
     let listed = state.servers.list_prompts(&caller.user.id, &spec).await?;
     Ok(axum::Json(json_of(&listed)?))
 }
@@ -222,10 +222,7 @@ async fn prompt(
     Path((id, name)): Path<(String, String)>,
     Json(body): Json<PromptBody>,
 ) -> Result<axum::Json<Value>, ApiError> {
-    let spec = state
-        .store
-        .connection_spec(&caller.user.id, &ServerId(id))
-        .await?;
+    let spec = spec_of(&state, &caller, id).await?;
     let arguments = (!body.arguments.is_empty()).then_some(body.arguments);
     let result = state
         .servers
