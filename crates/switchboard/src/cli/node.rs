@@ -70,11 +70,12 @@ pub async fn run(context: &Context, args: NodeArgs) -> anyhow::Result<ExitCode> 
         "http"
     };
     let node = Node::bind(options).await?;
+    let signalled = super::serve::shutdown_signal();
     errln!(
         "switchboard node is listening on {scheme}://{}",
         node.local_addr()
     );
-    node.run(super::serve::shutdown_signal()).await?;
+    node.run(signalled).await?;
     errln!("switchboard node stopped");
     Ok(ExitCode::SUCCESS)
 }

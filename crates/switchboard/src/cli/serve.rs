@@ -178,9 +178,10 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
             }
         });
     }
+    let signalled = shutdown_signal();
     errln!("switchboard is listening on http://{address}");
     let served = switchboard_server::serve(listener, app(state), &limits, async move {
-        shutdown_signal().await;
+        signalled.await;
         let _ = stop_metrics.send(());
         // Streams and waits for decisions end first, so no request holds the shutdown.
         stopping.agent.stop_waiting();
@@ -259,15 +260,21 @@ fn demo_server() -> anyhow::Result<ServerSpec> {
     Ok(spec)
 }
 
-/// Completes on SIGINT or SIGTERM.
-pub(super) async fn shutdown_signal() {
+/// Completes on SIGINT or SIGTERM. The handlers are installed when this is called, not when
+/// the future is first polled: a signal that arrives in between (a server that just said it
+/// listens, and is stopped at once) must not meet the default action and kill the process.
+pub(super) fn shutdown_signal() -> impl Future<Output = ()> + Send {
     #[cfg(unix)]
-    {
+    let signals = {
         use tokio::signal::unix::{SignalKind, signal};
-        match (
+        (
             signal(SignalKind::interrupt()),
             signal(SignalKind::terminate()),
-        ) {
+        )
+    };
+    async move {
+        #[cfg(unix)]
+        match signals {
             (Ok(mut interrupt), Ok(mut terminate)) => {
                 tokio::select! {
                     _ = interrupt.recv() => {}
@@ -276,9 +283,9 @@ pub(super) async fn shutdown_signal() {
             }
             _ => std::future::pending::<()>().await,
         }
-    }
-    #[cfg(not(unix))]
-    if tokio::signal::ctrl_c().await.is_err() {
-        std::future::pending::<()>().await;
+        #[cfg(not(unix))]
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
     }
 }
