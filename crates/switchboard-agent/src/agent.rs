@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use switchboard_core::{
-    OwnerId, QuestionAction, QuestionAnswer, QuestionMode, ServerQuestion, ServerSpec,
-    ToolCallRecord, ToolCallStatus, VariableDecl,
+    OwnerId, QuestionAction, QuestionAnswer, QuestionMode, SamplingStage, SamplingText,
+    ServerQuestion, ServerSpec, ToolCallRecord, ToolCallStatus, VariableDecl,
 };
 use switchboard_llm::Provider;
 use switchboard_mcp::ToolBackend;
@@ -250,13 +250,21 @@ impl Agent {
         owner: &OwnerId,
         text: &str,
     ) -> Result<Message, AgentError> {
+        self.post_message(claim, owner, &NewMessage::text(MessageRole::User, text))
+            .await
+    }
+
+    /// Stores and announces `message` (a user message, [`crate::input::compose`]d) in the
+    /// claimed conversation.
+    pub async fn post_message(
+        &self,
+        claim: &Claim,
+        owner: &OwnerId,
+        message: &NewMessage,
+    ) -> Result<Message, AgentError> {
         let message = self
             .store
-            .append_message(
-                owner,
-                &claim.conversation_id,
-                &NewMessage::text(MessageRole::User, text),
-            )
+            .append_message(owner, &claim.conversation_id, message)
             .await?;
         self.events.publish(
             owner,
@@ -438,6 +446,9 @@ impl Agent {
 /// `answer` as it may be stored for `question`: an accepted form's fields must fit its schema
 /// (what the server asked for); other answers carry no fields.
 fn fitted(question: &ServerQuestion, answer: QuestionAnswer) -> Result<QuestionAnswer, AgentError> {
+    if answer.action == QuestionAction::Accept && question.mode == QuestionMode::Sampling {
+        return sampling_fitted(question, answer);
+    }
     if answer.action != QuestionAction::Accept || question.mode != QuestionMode::Form {
         return Ok(QuestionAnswer {
             action: answer.action,
@@ -462,6 +473,64 @@ fn fitted(question: &ServerQuestion, answer: QuestionAnswer) -> Result<QuestionA
         content: Some(content),
     })
 }
+
+/// An accepted sampling review as it may be stored: at the request stage, optionally the
+/// edited `messages` (each `{role: user|assistant, text}`) and `systemPrompt`; at the answer
+/// stage, optionally the edited `text`. Nothing else.
+fn sampling_fitted(
+    question: &ServerQuestion,
+    answer: QuestionAnswer,
+) -> Result<QuestionAnswer, AgentError> {
+    let does_not_fit = |detail: &str| AgentError::AnswerDoesNotFit {
+        detail: detail.to_owned(),
+    };
+    let stage = question
+        .sampling
+        .as_ref()
+        .map_or(SamplingStage::Request, |review| review.stage);
+    let content = answer.content.unwrap_or_default();
+    for (key, value) in &content {
+        match (stage, key.as_str()) {
+            (SamplingStage::Request, "messages") => {
+                let messages: Vec<SamplingText> = serde_json::from_value(value.clone())
+                    .map_err(|_| does_not_fit("messages must be a list of {role, text} objects"))?;
+                if messages.is_empty() || messages.len() > MAX_SAMPLING_MESSAGES {
+                    return Err(does_not_fit(&format!(
+                        "messages must hold 1 to {MAX_SAMPLING_MESSAGES} messages"
+                    )));
+                }
+                if messages
+                    .iter()
+                    .any(|m| m.role != "user" && m.role != "assistant")
+                {
+                    return Err(does_not_fit("a message's role is user or assistant"));
+                }
+            }
+            (SamplingStage::Request, "systemPrompt") => {
+                if !(value.is_string() || value.is_null()) {
+                    return Err(does_not_fit("systemPrompt must be text"));
+                }
+            }
+            (SamplingStage::Answer, "text") => {
+                if !value.is_string() {
+                    return Err(does_not_fit("text must be text"));
+                }
+            }
+            (_, other) => {
+                return Err(does_not_fit(&format!(
+                    "{other} is not part of a sampling review at this stage"
+                )));
+            }
+        }
+    }
+    Ok(QuestionAnswer {
+        action: QuestionAction::Accept,
+        content: (!content.is_empty()).then_some(content),
+    })
+}
+
+/// Messages an edited sampling request may hold.
+const MAX_SAMPLING_MESSAGES: usize = 100;
 
 fn not_pending(call: &ToolCallRecord) -> String {
     match (call.status, call.approved) {

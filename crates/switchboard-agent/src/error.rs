@@ -35,6 +35,14 @@ pub enum AgentError {
     /// A stored provider of a kind this build has no client for.
     #[error("provider {name:?} is of kind {kind:?}, which this build cannot call")]
     UnsupportedProvider { name: String, kind: String },
+    /// A resource or prompt of a server the conversation's assistant does not use.
+    #[error("server {server:?} is not one the assistant uses")]
+    NotOffered { server: String },
+    #[error("a message may carry at most {max} attached resources")]
+    TooManyAttachments { max: usize },
+    /// Reading an attached resource or getting a prompt failed.
+    #[error(transparent)]
+    Mcp(switchboard_mcp::McpError),
 }
 
 impl AgentError {
@@ -50,7 +58,10 @@ impl AgentError {
             | AgentError::Busy { .. }
             | AgentError::NoQuestion { .. } => ErrorCode::Conflict,
             AgentError::AnswerDoesNotFit { .. } => ErrorCode::ValidationError,
-            AgentError::UnsupportedProvider { .. } => ErrorCode::ValidationError,
+            AgentError::UnsupportedProvider { .. }
+            | AgentError::NotOffered { .. }
+            | AgentError::TooManyAttachments { .. } => ErrorCode::ValidationError,
+            AgentError::Mcp(e) => e.code(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The stored conversation as the model reads it.
 
-use switchboard_llm::{ChatMessage, Part, Role};
+use switchboard_llm::ChatMessage;
 use switchboard_store::{Message, MessageRole};
 
 use crate::mode::Mode;
@@ -13,10 +13,7 @@ pub fn replay(messages: &[Message], mode: &Mode, max_result_chars: usize) -> Vec
     let mut out = Vec::new();
     for message in messages {
         match message.role {
-            MessageRole::User => out.push(ChatMessage {
-                role: Role::User,
-                content: vec![Part::Text(message.content.clone())],
-            }),
+            MessageRole::User => out.extend(crate::input::replay_user(message)),
             MessageRole::Assistant => {
                 for (round, text) in round_texts(message).iter().enumerate() {
                     let round = u32::try_from(round).unwrap_or(u32::MAX);

@@ -14,6 +14,7 @@ pub mod decisions;
 pub mod error;
 pub mod events;
 mod history;
+pub mod input;
 mod lease;
 pub mod mode;
 mod provider;

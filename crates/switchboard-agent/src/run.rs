@@ -7,6 +7,7 @@
 mod calls;
 mod model;
 pub(crate) mod questions;
+mod sampling;
 mod variables;
 
 use switchboard_core::{OwnerId, ToolCallRecord, ToolCallStatus};

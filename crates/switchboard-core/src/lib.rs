@@ -23,10 +23,13 @@ pub use error_code::{ErrorCode, RetrySafety};
 pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
 pub use locale::{Locale, UnknownLocale};
 pub use naming::NameTable;
-pub use spec::{Auth, MASK, OwnerId, ServerId, ServerSpec, SpecError, TransportKind};
+pub use spec::{
+    Auth, MASK, OwnerId, SamplingPolicy, ServerId, ServerSpec, SpecError, TransportKind,
+};
 pub use tool::{ToolAnnotations, ToolIcon, ToolInfo};
 pub use tool_call::{
-    QuestionAction, QuestionAnswer, QuestionMode, ServerQuestion, ToolCallRecord, ToolCallStatus,
+    QuestionAction, QuestionAnswer, QuestionMode, SamplingReview, SamplingStage, SamplingText,
+    ServerQuestion, ToolCallRecord, ToolCallStatus,
 };
 pub use tool_node::{
     BUILTIN_VARIABLES, Builtins, MAX_RENDERED_BYTES, Mapping, NodeCheckError, RenderError,

@@ -276,10 +276,46 @@ pub struct ServerSpec {
     /// they change (filesystem servers confine themselves to them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub roots: Vec<String>,
+    /// How the server's `sampling/createMessage` requests during a chat are answered; absent:
+    /// each reviewed by the person, capped at [`SamplingPolicy::DEFAULT_MAX_TOKENS`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<SamplingPolicy>,
 }
 
 fn default_true() -> bool {
     true
+}
+
+/// A server's sampling setting (MCP `sampling/createMessage`): whether its requests go to the
+/// model without the person reviewing them, and the most tokens one may ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SamplingPolicy {
+    /// Requests go to the model and its answer back to the server without review.
+    #[serde(default)]
+    pub auto_approve: bool,
+    /// A request's `maxTokens` is cut to this (1 ..= 32,768).
+    #[serde(default = "SamplingPolicy::default_max_tokens")]
+    pub max_tokens: u32,
+}
+
+impl SamplingPolicy {
+    pub const DEFAULT_MAX_TOKENS: u32 = 1024;
+    pub const MAX_TOKENS_LIMIT: u32 = 32_768;
+
+    fn default_max_tokens() -> u32 {
+        Self::DEFAULT_MAX_TOKENS
+    }
+}
+
+impl Default for SamplingPolicy {
+    fn default() -> Self {
+        Self {
+            auto_approve: false,
+            max_tokens: Self::DEFAULT_MAX_TOKENS,
+        }
+    }
 }
 
 impl ServerSpec {
@@ -363,6 +399,7 @@ impl ServerSpec {
             auto_approved_tools: BTreeSet::new(),
             node: None,
             roots: Vec::new(),
+            sampling: None,
         }
     }
 

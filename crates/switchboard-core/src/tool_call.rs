@@ -110,8 +110,58 @@ pub struct ServerQuestion {
     /// Where the person answers, in url mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// What the server asks the model, in sampling mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sampling: Option<SamplingReview>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<QuestionAnswer>,
+}
+
+/// A server's `sampling/createMessage`, as the person reviews it: first the request (its
+/// messages may be edited, or it is rejected), then the model's answer (edited, returned or
+/// rejected).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SamplingReview {
+    pub stage: SamplingStage,
+    /// The conversation the server wants answered (text; other content described in words).
+    pub messages: Vec<SamplingText>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
+    /// The request's `maxTokens`, cut to the server's cap.
+    pub max_tokens: u32,
+    /// The model that answers: the assistant's.
+    pub model: String,
+    /// The models the server would prefer (`modelPreferences.hints`), for the person to see.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub model_hints: Vec<String>,
+    /// The model's answer, at the `answer` stage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// Answered without review (the server's sampling setting).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auto: bool,
+}
+
+/// One message of a sampling request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct SamplingText {
+    /// `user` or `assistant`.
+    pub role: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum SamplingStage {
+    /// The request, before it goes to the model.
+    Request,
+    /// The model's answer, before it goes back to the server.
+    Answer,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +170,8 @@ pub struct ServerQuestion {
 pub enum QuestionMode {
     Form,
     Url,
+    /// `sampling/createMessage`: see [`ServerQuestion::sampling`].
+    Sampling,
 }
 
 /// The person's answer (MCP's `ElicitResult`).

@@ -373,8 +373,13 @@ impl Connection {
                 requests: requests.clone(),
                 ..CallOptions::default()
             };
-            let answers =
-                crate::input_required::answer(&self.server, asked.input_requests, &options).await?;
+            let answers = crate::input_required::answer(
+                &self.server,
+                asked.input_requests,
+                &options,
+                &self.events.roots(),
+            )
+            .await?;
             params.input_responses = Some(answers);
             params.request_state = asked.request_state;
         }
@@ -451,9 +456,13 @@ impl Connection {
                             ),
                         });
                     }
-                    let answers =
-                        crate::input_required::answer(&self.server, asked.input_requests, options)
-                            .await?;
+                    let answers = crate::input_required::answer(
+                        &self.server,
+                        asked.input_requests,
+                        options,
+                        &self.events.roots(),
+                    )
+                    .await?;
                     params.input_responses = Some(answers);
                     params.request_state = asked.request_state;
                 }

@@ -8,24 +8,52 @@
 #![allow(deprecated)]
 
 use rmcp::ErrorData;
-use rmcp::model::{InputRequest, InputRequests, InputResponses, ListRootsResult};
+use rmcp::model::{InputRequest, InputRequests, InputResponses, ListRootsResult, Root};
 
 use crate::connection::CallOptions;
 use crate::error::McpError;
 use crate::requests::{ServerRequests, declined, no_sampler};
 
 /// The answers to `asked`, keyed as asked, from the call's requester (or the refusals of a
-/// call without one).
+/// call without one). A request for roots is answered with the connection's `roots`, as a
+/// session's `roots/list` is, unless the requester passes roots on from a client of its own.
 pub(crate) async fn answer(
     server: &str,
     asked: Option<InputRequests>,
     options: &CallOptions,
+    roots: &[String],
 ) -> Result<InputResponses, McpError> {
-    let asked = asked.unwrap_or_default();
+    let mut asked = asked.unwrap_or_default();
+    let mut ours = InputResponses::new();
+    if !options
+        .requests
+        .as_ref()
+        .is_some_and(|requester| requester.answers_roots())
+    {
+        let listed = ListRootsResult::new(roots.iter().cloned().map(Root::new).collect());
+        let keys: Vec<String> = asked
+            .iter()
+            .filter(|(_, request)| matches!(request, InputRequest::ListRoots(_)))
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in keys {
+            asked.remove(&key);
+            let answer = to_json(&listed).map_err(|error| McpError::Protocol {
+                server: server.to_owned(),
+                detail: error.message.to_string(),
+            })?;
+            ours.insert(key, answer);
+        }
+    }
     let answers = match &options.requests {
+        Some(_) if asked.is_empty() => Ok(InputResponses::new()),
         Some(requester) => requester.input(asked).await,
         None => answer_each::<dyn ServerRequests>(None, asked).await,
-    };
+    }
+    .map(|mut answers| {
+        answers.extend(ours);
+        answers
+    });
     // An input response cannot carry an error: a request the caller refused ends the call.
     answers.map_err(|error| McpError::Protocol {
         server: server.to_owned(),

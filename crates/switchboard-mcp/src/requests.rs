@@ -39,6 +39,12 @@ pub trait ServerRequests: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// Whether a 2026-07-28 server's requests for roots go to this requester (a gateway
+    /// client that declared roots); otherwise they are answered with the server's own roots.
+    fn answers_roots(&self) -> bool {
+        false
+    }
+
     /// A log message the server sent while this call was the one in flight (secrets already
     /// cut out); by default it stays in our log only.
     fn log(&self, _params: rmcp::model::LoggingMessageNotificationParam) -> BoxFuture<'_, ()> {

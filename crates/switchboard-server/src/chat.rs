@@ -123,7 +123,14 @@ pub async fn one_turn(
     }
     // Subscribed before the run starts, so no event of it is missed.
     let subscription = state.events.subscribe(owner, None);
-    state.runs.send(owner, &id, &turn.text).await?;
+    state
+        .runs
+        .send(
+            owner,
+            &id,
+            switchboard_agent::input::UserInput::text(&turn.text),
+        )
+        .await?;
     let (status, error) = settle(subscription, &id).await;
     // This turn's answer only: an assistant message after the turn's own user message (the
     // last one; the conversation's lease lets one turn run at a time). A run that failed

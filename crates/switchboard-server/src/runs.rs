@@ -8,8 +8,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use switchboard_agent::input::{ResourceChanges, UserInput};
 use switchboard_agent::{Agent, AgentError, Claim, RunSpec};
 use switchboard_core::OwnerId;
+use switchboard_mcp::ServerPool;
 use switchboard_store::{Message, Store};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -36,6 +38,16 @@ pub struct Runs {
     providers: ProviderClients,
     /// Runs going on per user (`Limits::max_runs`).
     slots: Slots,
+    /// Where attached resources are read and prompts fetched.
+    pool: Arc<dyn ServerPool>,
+    /// Which attached resources changed since they were read (read again before a run).
+    changes: ResourceChanges,
+}
+
+/// What a run service reads servers through.
+pub struct RunServers {
+    pub pool: Arc<dyn ServerPool>,
+    pub changes: ResourceChanges,
 }
 
 impl Runs {
@@ -48,8 +60,11 @@ impl Runs {
         metrics: Arc<Metrics>,
         config: &ServerConfig,
         providers: ProviderClients,
+        servers: RunServers,
     ) -> Self {
         Self {
+            pool: servers.pool,
+            changes: servers.changes,
             providers,
             env_provider: config.env_provider.clone(),
             metrics,
@@ -69,7 +84,7 @@ impl Runs {
         &self,
         owner: &OwnerId,
         conversation_id: &str,
-        text: &str,
+        input: UserInput,
     ) -> Result<Message, ApiError> {
         let conversation = self.store.conversation(owner, conversation_id).await?;
         let spec = self.spec(owner, &conversation).await?;
@@ -84,8 +99,13 @@ impl Runs {
             )
             .param("limit", self.slots.limit())
         })?;
+        // Resources read and the prompt fetched before the conversation is claimed: a server
+        // that refuses leaves nothing behind.
+        let message =
+            switchboard_agent::input::compose(self.pool.as_ref(), owner, &spec.servers, input)
+                .await?;
         let claim = self.agent.claim(conversation_id).await?;
-        let message = self.agent.post(&claim, owner, text).await?;
+        let message = self.agent.post_message(&claim, owner, &message).await?;
         self.spawn(claim, owner.clone(), spec, slot);
         Ok(message)
     }
@@ -160,6 +180,14 @@ impl Runs {
         Ok(spec)
     }
 
+    /// What this service reads servers through (for a service that replaces it).
+    pub fn servers(&self) -> RunServers {
+        RunServers {
+            pool: Arc::clone(&self.pool),
+            changes: self.changes.clone(),
+        }
+    }
+
     /// Cancels the conversation's run; `false` if it has none here.
     pub fn cancel(&self, conversation_id: &str) -> bool {
         let cancels = self.cancels.lock().unwrap_or_else(PoisonError::into_inner);
@@ -178,7 +206,25 @@ impl Runs {
             .insert(conversation_id.clone(), cancel.clone());
         let agent = self.agent.clone();
         let cancels = Arc::clone(&self.cancels);
+        let (pool, store, changes) = (
+            Arc::clone(&self.pool),
+            Arc::clone(&self.store),
+            self.changes.clone(),
+        );
         self.tracker.spawn(async move {
+            // Attached resources that changed since they were read are read again first.
+            if let Err(error) = switchboard_agent::input::refresh(
+                pool.as_ref(),
+                store.as_ref(),
+                &changes,
+                &owner,
+                &conversation_id,
+                &spec.servers,
+            )
+            .await
+            {
+                tracing::debug!(conversation = %conversation_id, %error, "attachments not refreshed");
+            }
             let outcome = agent.run(claim, &owner, &spec, cancel).await;
             if let Err(error) = outcome {
                 tracing::debug!(conversation = %conversation_id, %error, "run ended without an answer");

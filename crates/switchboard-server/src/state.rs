@@ -121,6 +121,14 @@ impl AppState {
             Arc::clone(&metrics),
             &config,
             ProviderClients::new(Arc::clone(&store), &auth, &config.destinations),
+            crate::runs::RunServers {
+                pool: Arc::clone(&pool),
+                changes: {
+                    let changes = switchboard_agent::input::ResourceChanges::default();
+                    changes.follow(&pool);
+                    changes
+                },
+            },
         ));
         Self {
             store,
@@ -177,6 +185,7 @@ impl AppState {
             Arc::clone(&self.metrics),
             &config,
             providers,
+            self.runs.servers(),
         ));
         self.tools.set_limits(&config.limits);
         self.tool_calls.set_audit_keep(config.limits.audit_records);

@@ -71,6 +71,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "server roots",
         include_str!("../migrations/sqlite/0012_server_roots.sql"),
     ),
+    (
+        13,
+        "server sampling",
+        include_str!("../migrations/sqlite/0013_server_sampling.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -133,6 +138,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         12,
         "server roots",
         include_str!("../migrations/postgres/0012_server_roots.sql"),
+    ),
+    (
+        13,
+        "server sampling",
+        include_str!("../migrations/postgres/0013_server_sampling.sql"),
     ),
 ];
 

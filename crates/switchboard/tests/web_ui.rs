@@ -543,6 +543,91 @@ async fn chat_a_servers_question_is_answered_in_the_page() {
     ui.stop();
 }
 
+/// An assistant "Helper" using the everything server, with `tool` auto-approved when given.
+async fn helper_with_everything(ui: &Ui, tool: Option<&str>) {
+    ui.add_everything().await;
+    if let Some(tool) = tool {
+        ui.api(
+            reqwest::Method::PUT,
+            &format!("/api/mcp-servers/everything/tools/{tool}"),
+            Some(json!({"enabled": true, "autoApprove": true})),
+        )
+        .await;
+    }
+    let assistant = ui
+        .api(
+            reqwest::Method::POST,
+            "/api/assistants",
+            Some(json!({"name": "Helper", "toolMode": "native"})),
+        )
+        .await;
+    let id = assistant["id"].as_str().unwrap();
+    ui.api(
+        reqwest::Method::PUT,
+        &format!("/api/assistants/{id}/mcp-servers"),
+        Some(json!({"serverIds": ["everything"]})),
+    )
+    .await;
+}
+
+/// A server's sampling request reviewed in the page (issue 17): edited, answered by the
+/// assistant's model, the answer edited and returned to the server.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_a_servers_sampling_request_is_reviewed_in_the_page() {
+    let ui = Ui::start(vec![
+        Turn::tool_call(
+            "mcp__everything__trigger-sampling-request",
+            json!({"prompt": "What is 2+2?"}),
+        ),
+        Turn::text("4"),
+        Turn::text("The server's model was asked."),
+    ])
+    .await;
+    helper_with_everything(&ui, Some("trigger-sampling-request")).await;
+    ui.scenario("sampling").await;
+
+    let requests = ui.llm.requests();
+    assert_eq!(requests.len(), 3);
+    let sampled = requests[1].body.to_string();
+    assert!(
+        sampled.contains("What is 3+3?"),
+        "the edit was sent: {sampled}"
+    );
+    let last = requests[2].body.to_string();
+    assert!(
+        last.contains("six"),
+        "the edited answer reached the server: {last}"
+    );
+    ui.stop();
+}
+
+/// A resource attached from the composer and a prompt used as a slash command (issue 17):
+/// what the model is sent holds both resources' contents and the prompt's message.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_attaches_resources_and_uses_a_prompt_as_a_slash_command() {
+    let ui = Ui::start(vec![
+        Turn::text("Read both."),
+        Turn::text("Sunny in Lisbon."),
+    ])
+    .await;
+    helper_with_everything(&ui, None).await;
+    ui.scenario("composer").await;
+
+    let requests = ui.llm.requests();
+    assert_eq!(requests.len(), 2);
+    let sent = requests[1].body.to_string();
+    assert!(sent.contains("What's weather in Lisbon?"), "{sent}");
+    assert!(
+        sent.contains("uri=\\\"demo://resource/static/document/architecture.md\\\""),
+        "{sent}"
+    );
+    assert!(
+        sent.contains("Resource 42: This is a plaintext resource"),
+        "{sent}"
+    );
+    ui.stop();
+}
+
 /// The README's screenshots (`docs/screenshot-chat.png` and `docs/screenshot-settings.png` are
 /// copied from `target/tmp/ui-screenshots/readme-*.png`), from a realistic session: the catalogue's time
 /// server (mcp-server-time, from the pinned reference peers), an assistant using it, a question,

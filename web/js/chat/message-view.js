@@ -1,4 +1,5 @@
-// One message: the person's text, or the assistant's rounds with their tool calls inline.
+// One message: the person's (user-message.js: their text, the prompt and resources it
+// carried), or the assistant's rounds with their tool calls inline.
 
 import { html } from "../html.js";
 import { useMemo } from "../../vendor/hooks.js";
@@ -6,13 +7,10 @@ import { renderMarkdown } from "../markdown.js";
 import { t } from "../i18n.js";
 import { roundsOf } from "./state.js";
 import { ToolCallBlock } from "./tool-call-block.js";
+import { UserMessage } from "./user-message.js";
 
 export function MessageView({ message }) {
-  if (message.role === "user") {
-    return html`<article class="message user" data-message-id=${message.id} aria-label=${t("ui.message.you")}>
-      <div class="bubble"><p class="plain">${message.content}</p></div>
-    </article>`;
-  }
+  if (message.role === "user") return html`<${UserMessage} message=${message} />`;
   if (message.role !== "assistant") return null;
   return html`<article class="message assistant" data-message-id=${message.id} aria-label=${t("ui.message.assistant")}>
     ${roundsOf(message).map(

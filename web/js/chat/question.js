@@ -10,15 +10,21 @@
 import { t } from "../i18n.js";
 import { openableUrl } from "../mcp/sign-in.js";
 import { collect, fieldFor, initialValue } from "../schema-fields.js";
+import { openSampling } from "./sampling.js";
 
-/** The question `call` waits for the person to answer, or null when it asks none. */
+/**
+ * The question `call` waits for the person to answer, or null when it asks none: a form or
+ * url question, or a sampling request to review (sampling.js; not one the server's setting
+ * answers without asking).
+ */
 export function openQuestion(call) {
   const question = call?.question;
   if (call?.status !== "invoking" || !question || question.answer != null) return null;
+  if (question.mode === "sampling") return openSampling(call);
   return question.mode === "form" || question.mode === "url" ? question : null;
 }
 
-/** Whether `call` waits for the person to answer a server's question. */
+/** Whether `call` waits for the person to answer a server's question or review its sampling. */
 export const asksQuestion = (call) => openQuestion(call) !== null;
 
 /** The field tree of a form question (no fields when the server sent no schema). */

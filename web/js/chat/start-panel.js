@@ -3,7 +3,8 @@
 // message sent as an open conversation's box sends it; then the conversation opens, where
 // the run streams. A send that fails keeps the message in the box and removes the
 // conversation made for it; when it failed for want of a model provider, the box says so
-// with a link to add one (js/chat/start.js says why it cannot say so before).
+// with a link to add one; it says so before any send when GET /api/me tells that none is
+// configured (js/chat/start.js decides).
 
 import { html } from "../html.js";
 import { useEffect, useRef, useState } from "../../vendor/hooks.js";
@@ -11,7 +12,7 @@ import { del, get, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { follow } from "../router.js";
 import { ErrorNote } from "../ui/error-note.js";
-import { newConversation, providerMissing, sendsOnKey } from "./start.js";
+import { newConversation, sendsOnKey, showsNoProvider } from "./start.js";
 
 /** The assistant a new conversation talks to; "" is none (the server's defaults). */
 export function AssistantSelect({ id, assistants, value, onChange }) {
@@ -32,13 +33,20 @@ export function StartPanel({ assistants, assistantId, onAssistant, onStarted, on
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const [providers, setProviders] = useState(null);
-  const [noProvider, setNoProvider] = useState(false);
+  // GET /api/me's providerConfigured: undefined while unknown (or not said).
+  const [configured, setConfigured] = useState(undefined);
+  // The error of a send that failed after its conversation was made (else null).
+  const [sendError, setSendError] = useState(null);
   const box = useRef(null);
 
   useEffect(() => {
     box.current?.focus();
     // Unknown (null) when it cannot be read: then no notice rather than a wrong one.
     get("/api/providers").then(setProviders, () => setProviders(null));
+    get("/api/me").then(
+      (me) => setConfigured(typeof me?.providerConfigured === "boolean" ? me.providerConfigured : undefined),
+      () => setConfigured(undefined),
+    );
   }, []);
 
   const start = async (event) => {
@@ -47,6 +55,7 @@ export function StartPanel({ assistants, assistantId, onAssistant, onStarted, on
     if (!content || busy || assistants === null) return;
     setBusy(true);
     setError(null);
+    setSendError(null);
     let created = null;
     try {
       created = await post("/api/conversations", newConversation(assistantId, content));
@@ -54,7 +63,7 @@ export function StartPanel({ assistants, assistantId, onAssistant, onStarted, on
     } catch (e) {
       setError(e);
       setBusy(false);
-      setNoProvider(created !== null && providerMissing(providers, e));
+      setSendError(created !== null ? e : null);
       if (created) {
         // The conversation holds nothing; if it cannot be removed, the list shows it.
         del(`/api/conversations/${seg(created.id)}`).catch(onChanged);
@@ -80,8 +89,8 @@ export function StartPanel({ assistants, assistantId, onAssistant, onStarted, on
       </div>
       <p id="start-hint" class="muted start-hint">${t("ui.chat.start_hint")}</p>
     </form>
-    ${noProvider
-      ? html`<p class="start-notice" role="status">${t("ui.chat.no_provider")} <a href="/providers"
+    ${showsNoProvider(configured, providers, sendError)
+      ? html`<p class="start-notice" role="status" data-role="no-provider">${t("ui.chat.no_provider")} <a href="/providers"
           onClick=${follow}>${t("ui.chat.add_provider")}</a></p>`
       : null}
     <${ErrorNote} error=${error} />

@@ -2,11 +2,12 @@
 // conversation asks of the API, when Enter sends, and when it says that no model provider is
 // configured. Pure functions; the page (js/chat/start-panel.js) does the calls.
 //
-// Whether a provider exists cannot be known beforehand: the server may have one from its
-// environment (OPENAI_API_KEY ...) that no endpoint shows, so an empty GET /api/providers
-// alone does not mean sending will fail. The notice waits for a send to be refused as
-// invalid (400 VALIDATION_ERROR, which is how POST .../messages answers "there is no LLM
-// provider") while no provider is stored.
+// Whether a provider exists: GET /api/me says so (`providerConfigured`, true when one is
+// stored or the server has one from its environment, OPENAI_API_KEY ...), and the notice
+// shows as soon as it says none. An older server, or a failed GET /api/me, leaves it unknown:
+// then an empty GET /api/providers alone does not mean sending will fail, and the notice
+// waits for a send to be refused as invalid (400 VALIDATION_ERROR, which is how POST
+// .../messages answers "there is no LLM provider") while no provider is stored.
 
 /** Where the assistant of the last conversation started in this browser is kept. */
 export const LAST_ASSISTANT_KEY = "switchboard.lastAssistant";
@@ -41,6 +42,17 @@ export function sendsOnKey(event) {
 export function providerMissing(providers, sendError) {
   if (!Array.isArray(providers) || providers.length > 0 || !sendError) return false;
   return sendError.status === 400 && sendError.code === "VALIDATION_ERROR";
+}
+
+/**
+ * Whether the first screen says that no model provider is configured: `configured` is GET
+ * /api/me's `providerConfigured` (undefined while unknown), which decides when it is known;
+ * otherwise a send refused for want of one (providerMissing) does.
+ */
+export function showsNoProvider(configured, providers, sendError) {
+  if (configured === false) return true;
+  if (configured === true) return false;
+  return providerMissing(providers, sendError);
 }
 
 /** The first line of a message, cut to a title's length at a word. */

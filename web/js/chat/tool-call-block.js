@@ -1,6 +1,6 @@
 // One tool call inline in an assistant message (seed 001's ToolCallBlock): its server and
 // tool, its status, its arguments and result; Approve and Reject while it waits, and a
-// server's question while it runs (question-block.js).
+// server's question (question-block.js) or sampling request (sampling-block.js) while it runs.
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -8,6 +8,7 @@ import { post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { awaitsDecision } from "./state.js";
 import { QuestionBlock } from "./question-block.js";
+import { SamplingBlock } from "./sampling-block.js";
 import { ToolResult } from "./tool-result.js";
 import { ErrorNote } from "../ui/error-note.js";
 
@@ -52,7 +53,11 @@ export function ToolCallBlock({ call, messageId }) {
             <button type="button" disabled=${busy} onClick=${() => decide(false)}>${t("ui.call.reject")}</button>
           </div>`
         : null}
-      ${call.question ? html`<${QuestionBlock} key=${call.question.id} call=${call} messageId=${messageId} />` : null}
+      ${call.question?.mode === "sampling"
+        ? html`<${SamplingBlock} key=${`${call.question.id}:${call.question.sampling?.stage}`} call=${call} messageId=${messageId} />`
+        : call.question
+          ? html`<${QuestionBlock} key=${call.question.id} call=${call} messageId=${messageId} />`
+          : null}
       ${call.response !== undefined
         ? html`<div class="result" data-role="result">
             <div class="result-label">${call.status === "cancelled" ? t("ui.call.not_run") : call.isError ? t("ui.call.error") : t("ui.call.result")}</div>

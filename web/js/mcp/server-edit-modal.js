@@ -7,7 +7,8 @@
 // OAuth sign-in asks only for what an authorization server may need beforehand (a client
 // registered there, scopes); each person signs in from the server's card once it is saved.
 // Root folders apply to every transport: beside the working directory for a command, after
-// the connection's settings for an HTTP server.
+// the connection's settings for an HTTP server. Sampling (sampling-fields.js): whether the
+// server's requests to the model are answered without asking, and their token cap.
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -20,6 +21,7 @@ import { TestReport } from "./server-card.js";
 import { t } from "../i18n.js";
 import { authTypes, bodyFrom, formFrom, transports, withoutStaleMasks } from "./server-form.js";
 import { nodeOptions, showsNodeChoice } from "./server-node.js";
+import { SamplingFields } from "./sampling-fields.js";
 
 export function ServerEditModal({ server, nodes, onClose, onSaved }) {
   const [form, setForm] = useState(() => formFrom(server));
@@ -121,6 +123,7 @@ export function ServerEditModal({ server, nodes, onClose, onSaved }) {
             onChange=${(rows) => set({ env: rows })} />`}
       <${TextField} id="server-timeout" label=${t("ui.server.timeout")} type="number" step="any" min="0" value=${form.timeout}
         placeholder="60" onInput=${(v) => set({ timeout: v })} />
+      <${SamplingFields} form=${form} set=${set} />
       <${Checkbox} id="server-enabled" label=${t("ui.server.enabled")} checked=${form.enabled} onChange=${(v) => set({ enabled: v })} />
       <${ErrorNote} error=${error} />
       ${test ? html`<${TestReport} report=${test} />` : null}

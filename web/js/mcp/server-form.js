@@ -4,7 +4,10 @@
 // runs: absent from the body for this machine. OAuth sign-in keeps its client secret in the
 // same field as the other kinds' secret, and its scopes as one line of text. Root folders
 // (MCP roots, any transport) are one per line; none is no `roots` key, which clears them: PUT
-// replaces the whole stored server, so a key left out is a list emptied.
+// replaces the whole stored server, so a key left out is a list emptied. Sampling (the
+// server asking the assistant's model, MCP `sampling/createMessage`): answered without asking
+// or not, and a cap on the tokens one request may take; the defaults (review each, 1024) are
+// no `sampling` key.
 
 import { t } from "../i18n.js";
 
@@ -25,6 +28,11 @@ export const authTypes = () => [
   ["bearer", t("ui.server.bearer_token")],
   ["oauth", t("ui.server.auth_oauth")],
 ];
+
+/** A sampling request's token cap when the server has no setting of its own. */
+export const SAMPLING_MAX_TOKENS = 1024;
+/** The highest cap the API takes. */
+export const SAMPLING_MAX_TOKENS_LIMIT = 32768;
 
 /** The dialog's state for `server` (as GET /api/mcp-servers shows it), or for a new one. */
 export function formFrom(server) {
@@ -56,7 +64,23 @@ export function formFrom(server) {
     node: s.node || "",
     disabledTools: s.disabled_tools || [],
     autoApprovedTools: s.auto_approved_tools || [],
+    samplingAuto: s.sampling?.autoApprove === true,
+    samplingMaxTokens: String(s.sampling?.maxTokens ?? SAMPLING_MAX_TOKENS),
   };
+}
+
+/**
+ * The `sampling` setting of the form, or null when it is the default (each request reviewed,
+ * capped at SAMPLING_MAX_TOKENS). Throws when the cap is not a whole number in range.
+ */
+export function samplingFrom(form) {
+  const text = String(form.samplingMaxTokens ?? "").trim();
+  const cap = text === "" ? SAMPLING_MAX_TOKENS : Number(text);
+  if (!Number.isInteger(cap) || cap < 1 || cap > SAMPLING_MAX_TOKENS_LIMIT) {
+    throw new Error(t("ui.server.bad_sampling_cap", { max: SAMPLING_MAX_TOKENS_LIMIT }));
+  }
+  const auto = form.samplingAuto === true;
+  return auto || cap !== SAMPLING_MAX_TOKENS ? { autoApprove: auto, maxTokens: cap } : null;
 }
 
 /** The body of POST/PUT /api/mcp-servers, or throws an Error naming the field at fault. */
@@ -93,6 +117,8 @@ export function bodyFrom(form) {
   }
   const roots = rootsFrom(form.roots || "");
   if (roots.length) body.roots = roots;
+  const sampling = samplingFrom(form);
+  if (sampling) body.sampling = sampling;
   if (form.timeout.trim()) {
     const seconds = Number(form.timeout);
     if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(t("ui.server.bad_timeout"));

@@ -1,6 +1,7 @@
 // The chat page: conversations on the side, the open one's messages with their tool calls,
 // a box to write in, and Stop while a run answers; with none open, the first screen's box
-// (js/chat/start-panel.js) starts one. Live events update what is shown; a missed stretch
+// (js/chat/start-panel.js) starts one. The open one's box (js/chat/composer.js) attaches
+// resources and uses prompts as slash commands. Live events update what is shown; a missed stretch
 // (stream.reset) or the end of a run reloads it from the API.
 
 import { html } from "../html.js";
@@ -10,8 +11,9 @@ import { t } from "../i18n.js";
 import { subscribe } from "../events.js";
 import { navigate, follow } from "../router.js";
 import { applyEvent, awaitsDecision, caughtUp, fromHistory, settled } from "../chat/state.js";
-import { LAST_ASSISTANT_KEY, preselect, sendsOnKey, titleFrom } from "../chat/start.js";
+import { LAST_ASSISTANT_KEY, preselect } from "../chat/start.js";
 import { AssistantSelect, StartPanel } from "../chat/start-panel.js";
+import { Composer } from "../chat/composer.js";
 import { MessageView } from "../chat/message-view.js";
 import { asksQuestion } from "../chat/question.js";
 import { VariablesPanel } from "../chat/variables-panel.js";
@@ -83,8 +85,6 @@ function NewChat({ assistantId, onCreated, children }) {
 function Conversation({ id, assistants, onChanged }) {
   const [view, setView] = useState(null);
   const [error, setError] = useState(null);
-  const [draft, setDraft] = useState("");
-  const [sending, setSending] = useState(false);
   const [showVariables, setShowVariables] = useState(false);
   const end = useRef(null);
 
@@ -142,28 +142,29 @@ function Conversation({ id, assistants, onChanged }) {
     if (pinned.current) end.current?.scrollIntoView({ block: "end" });
   }, [view]);
 
-  const send = async (event) => {
-    event.preventDefault();
-    const content = draft.trim();
-    if (!content || sending || view?.running) return;
-    setSending(true);
+  // Sends what the message box composed (js/chat/composer.js); answers whether it was sent.
+  const send = async (body, title) => {
+    if (view?.running) return false;
     setError(null);
     setView((v) => (v ? { ...v, failure: null } : v));
     pinned.current = true;
     try {
-      await post(`/api/conversations/${seg(id)}/messages`, { content });
-      setDraft("");
-      if (!view.title && view.messages.length === 0) {
-        // A new conversation is named after its first message.
-        await patch(`/api/conversations/${seg(id)}`, { title: titleFrom(content) });
-        setView((v) => (v ? { ...v, title: titleFrom(content) } : v));
-        onChanged();
-      }
+      await post(`/api/conversations/${seg(id)}/messages`, body);
     } catch (e) {
       setError(e);
-    } finally {
-      setSending(false);
+      return false;
     }
+    if (!view.title && view.messages.length === 0) {
+      // A new conversation is named after its first message.
+      try {
+        await patch(`/api/conversations/${seg(id)}`, { title });
+        setView((v) => (v ? { ...v, title } : v));
+        onChanged();
+      } catch (e) {
+        setError(e);
+      }
+    }
+    return true;
   };
   const stop = async () => {
     try {
@@ -205,15 +206,8 @@ function Conversation({ id, assistants, onChanged }) {
       ${view.failure ? html`<${ErrorNote} error=${view.failure} />` : null}
       <div ref=${end}></div>
     </div>
-    <form class="composer" onSubmit=${send}>
-      <label for="composer-input" class="visually-hidden">${t("ui.chat.message")}</label>
-      <textarea id="composer-input" rows="2" placeholder=${t("ui.chat.placeholder")} value=${draft}
-        onInput=${(e) => setDraft(e.currentTarget.value)}
-        onKeyDown=${(e) => { if (sendsOnKey(e)) send(e); }}></textarea>
-      ${view.running
-        ? html`<button type="button" class="danger" onClick=${stop}>${t("ui.chat.stop")}</button>`
-        : html`<button type="submit" class="primary" disabled=${sending || !draft.trim()}>${t("ui.chat.send")}</button>`}
-    </form>
+    <${Composer} assistantId=${view.assistantId} assistants=${assistants} running=${view.running}
+      onSend=${send} onStop=${stop} />
     <${ErrorNote} error=${error} />
   </section>`;
 }

@@ -3,10 +3,10 @@
 
 import { html } from "../html.js";
 
-export function TextField({ id, label, value, onInput, type = "text", placeholder, required, hint, autocomplete, step, min }) {
+export function TextField({ id, label, value, onInput, type = "text", placeholder, required, hint, autocomplete, step, min, max }) {
   return html`<div class="field">
     <label for=${id}>${label}${required ? html`<span aria-hidden="true"> *</span>` : null}</label>
-    <input id=${id} name=${id} type=${type} value=${value ?? ""} placeholder=${placeholder} step=${step} min=${min}
+    <input id=${id} name=${id} type=${type} value=${value ?? ""} placeholder=${placeholder} step=${step} min=${min} max=${max}
       required=${required} autocomplete=${autocomplete || "off"}
       aria-describedby=${hint ? `${id}-hint` : undefined}
       onInput=${(e) => onInput(e.currentTarget.value)} />

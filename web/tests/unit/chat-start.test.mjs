@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { newConversation, preselect, providerMissing, sendsOnKey, titleFrom } from "../../js/chat/start.js";
+import { newConversation, preselect, providerMissing, sendsOnKey, showsNoProvider, titleFrom } from "../../js/chat/start.js";
 
 const assistants = [{ id: "a1", name: "Helper" }, { id: "a2", name: "Writer" }];
 const refused = (status, code) => Object.assign(new Error("refused"), { status, code });
@@ -49,4 +49,18 @@ test("no provider is said only when none is stored and a send was refused as inv
   assert.equal(providerMissing(null, invalid), false, "the list could not be read");
   assert.equal(providerMissing([], refused(409, "CONFLICT")), false);
   assert.equal(providerMissing([], refused(0, "NETWORK_ERROR")), false);
+});
+
+test("GET /api/me's providerConfigured decides the notice as soon as it is known, before any send", () => {
+  assert.equal(showsNoProvider(false, null, null), true, "none configured: said at once");
+  assert.equal(showsNoProvider(false, [{ id: "p" }], null), true, "the server's word wins");
+  assert.equal(showsNoProvider(true, [], refused(400, "VALIDATION_ERROR")), false, "one from the environment");
+  assert.equal(showsNoProvider(true, [], null), false);
+});
+
+test("while providerConfigured is unknown, a send refused for want of a provider still says so", () => {
+  assert.equal(showsNoProvider(undefined, [], null), false, "nothing sent yet");
+  assert.equal(showsNoProvider(undefined, [], refused(400, "VALIDATION_ERROR")), true);
+  assert.equal(showsNoProvider(undefined, [{ id: "p" }], refused(400, "VALIDATION_ERROR")), false);
+  assert.equal(showsNoProvider(null, null, refused(400, "VALIDATION_ERROR")), false, "providers unknown too");
 });

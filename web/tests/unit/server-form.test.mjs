@@ -1,13 +1,16 @@
 // The server dialog's form: a stored server saved unchanged sends back what keeps it, and a
 // change that would give a masked secret another meaning clears the mask instead. OAuth
 // sign-in (issue 17): its optional client, secret and scopes, to the body and back. Root
-// folders: one per line, for every transport, checked as the API checks them.
+// folders: one per line, for every transport, checked as the API checks them. Sampling: its
+// setting sent only when it is not the default (review each request, cap 1024).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createI18n, install } from "../../js/i18n.js";
-import { MASK, MAX_ROOTS, authTypes, bodyFrom, formFrom, splitScopes, withoutStaleMasks } from "../../js/mcp/server-form.js";
+import {
+  MASK, MAX_ROOTS, SAMPLING_MAX_TOKENS, authTypes, bodyFrom, formFrom, samplingFrom, splitScopes, withoutStaleMasks,
+} from "../../js/mcp/server-form.js";
 
 const english = JSON.parse(readFileSync(new URL("../../../locales/en-US.json", import.meta.url), "utf8"));
 const i18n = createI18n({ load: async () => english, storage: null, remember: async () => {} });
@@ -158,4 +161,42 @@ test("at most 64 root folders", () => {
   const lines = (n) => Array.from({ length: n }, (_, i) => `/srv/r${i}`).join("\n");
   assert.equal(bodyFrom(withRoots(stdio, lines(64))).roots.length, 64);
   assert.throws(() => bodyFrom(withRoots(stdio, lines(65))), { message: "A server takes at most 64 root folders." });
+});
+
+test("a server without a sampling setting shows the defaults and sends none back", () => {
+  const form = formFrom(stdio);
+  assert.equal(form.samplingAuto, false);
+  assert.equal(form.samplingMaxTokens, "1024");
+  assert.equal(SAMPLING_MAX_TOKENS, 1024);
+  assert.equal("sampling" in bodyFrom(form), false);
+  assert.equal("sampling" in bodyFrom({ ...form, samplingMaxTokens: " " }), false, "an empty cap is the default");
+});
+
+test("a sampling setting round-trips", () => {
+  const sampling = { autoApprove: true, maxTokens: 512 };
+  const form = formFrom({ ...stdio, sampling });
+  assert.equal(form.samplingAuto, true);
+  assert.equal(form.samplingMaxTokens, "512");
+  assert.deepEqual(bodyFrom(form).sampling, sampling);
+});
+
+test("sampling is sent when answered without asking, or when the cap is not 1024", () => {
+  const form = formFrom(stdio);
+  assert.deepEqual(bodyFrom({ ...form, samplingAuto: true }).sampling, { autoApprove: true, maxTokens: 1024 });
+  assert.deepEqual(bodyFrom({ ...form, samplingMaxTokens: "4096" }).sampling, { autoApprove: false, maxTokens: 4096 });
+  assert.deepEqual(bodyFrom({ ...form, samplingMaxTokens: "1" }).sampling, { autoApprove: false, maxTokens: 1 });
+  assert.deepEqual(bodyFrom({ ...form, samplingMaxTokens: "32768" }).sampling, { autoApprove: false, maxTokens: 32768 });
+  // Turned back to the defaults, the key goes: PUT then clears the stored setting.
+  const back = { ...formFrom({ ...stdio, sampling: { autoApprove: true, maxTokens: 10 } }), samplingAuto: false, samplingMaxTokens: "1024" };
+  assert.equal(samplingFrom(back), null);
+  assert.equal("sampling" in bodyFrom(back), false);
+});
+
+test("a sampling cap outside 1..32768 or not whole is refused, saying why", () => {
+  const form = formFrom(stdio);
+  for (const cap of ["0", "32769", "1.5", "-3", "many"]) {
+    assert.throws(() => bodyFrom({ ...form, samplingMaxTokens: cap }), {
+      message: "The token cap for sampling is a whole number from 1 to 32768.",
+    }, cap);
+  }
 });

@@ -146,6 +146,11 @@ impl Run<'_> {
             message_id: message_id.to_owned(),
             call_id: call.id.clone(),
             cancel: cancel.clone(),
+            sampler: super::sampling::Sampler {
+                provider: Arc::clone(&self.spec.provider),
+                model: self.spec.model.clone(),
+                policy: tool.server.sampling.unwrap_or_default(),
+            },
         };
         let request = ToolCallRequest {
             cancel,

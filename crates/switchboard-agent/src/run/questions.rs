@@ -5,8 +5,7 @@
 //! Answers given on another replica arrive through the store (looked at every
 //! [`POLL`] besides the wake-up of an answer given here).
 //!
-//! Sampling is not offered to servers during a chat yet: it is refused as for a caller that
-//! cannot answer it.
+//! A server's `sampling/createMessage` is reviewed the same way (see [`super::sampling`]).
 
 // Sampling is deprecated by SEP-2577 but still asked by deployed servers.
 #![allow(deprecated)]
@@ -42,6 +41,8 @@ pub(crate) struct Asker {
     pub message_id: String,
     pub call_id: String,
     pub cancel: CancellationToken,
+    /// Who answers the server's sampling requests, and how.
+    pub sampler: super::sampling::Sampler,
 }
 
 impl std::fmt::Debug for Asker {
@@ -63,6 +64,7 @@ fn question_of(params: &ElicitRequestParams) -> ServerQuestion {
             message: message.clone(),
             requested_schema: None,
             url: Some(url.clone()),
+            sampling: None,
             answer: None,
         },
         ElicitRequestParams::FormElicitationParams {
@@ -75,6 +77,7 @@ fn question_of(params: &ElicitRequestParams) -> ServerQuestion {
             message: message.clone(),
             requested_schema: serde_json::to_value(requested_schema).ok(),
             url: None,
+            sampling: None,
             answer: None,
         },
         // A mode added later: asked as a form without fields, which can be declined.
@@ -84,6 +87,7 @@ fn question_of(params: &ElicitRequestParams) -> ServerQuestion {
             message: String::new(),
             requested_schema: None,
             url: None,
+            sampling: None,
             answer: None,
         },
     }
@@ -106,7 +110,18 @@ fn result_of(answer: &QuestionAnswer) -> ElicitResult {
 impl Asker {
     async fn ask(&self, params: ElicitRequestParams) -> Result<ElicitResult, ErrorData> {
         let question = question_of(&params);
-        let asked = question.clone();
+        if !self.put(question.clone()).await {
+            return Ok(ElicitResult::new(ElicitationAction::Decline));
+        }
+        Ok(match self.answer_to(&question.id).await? {
+            Some(answer) => result_of(&answer),
+            None => ElicitResult::new(ElicitationAction::Cancel),
+        })
+    }
+
+    /// Keeps `question` with the call and announces it; `false` when it could not be kept
+    /// (the call ended meanwhile, the store failed): it is then not asked.
+    pub(super) async fn put(&self, question: ServerQuestion) -> bool {
         let stored = self
             .agent
             .store
@@ -118,7 +133,7 @@ impl Asker {
                     if call.status != ToolCallStatus::Invoking {
                         return Err(StoreError::Invalid("the call is not running".into()));
                     }
-                    call.question = Some(asked.clone());
+                    call.question = Some(question.clone());
                     Ok(())
                 },
             )
@@ -131,12 +146,21 @@ impl Asker {
                     &self.message_id,
                     call,
                 );
+                true
             }
             Err(error) => {
-                tracing::warn!(%error, "a server's question could not be kept; it is declined");
-                return Ok(ElicitResult::new(ElicitationAction::Decline));
+                tracing::warn!(%error, "a server's question could not be kept; it is not asked");
+                false
             }
         }
+    }
+
+    /// The person's answer to question `question_id` of the call; `None` when none came in
+    /// [`QUESTION_WAIT`] or the run was stopped.
+    pub(super) async fn answer_to(
+        &self,
+        question_id: &str,
+    ) -> Result<Option<QuestionAnswer>, ErrorData> {
         let notifier = self.agent.hub.notifier(&self.message_id);
         let deadline = tokio::time::Instant::now() + QUESTION_WAIT;
         loop {
@@ -155,23 +179,17 @@ impl Asker {
                 .iter()
                 .find(|call| call.id == self.call_id)
                 .and_then(|call| call.question.as_ref())
-                .filter(|q| q.id == question.id)
+                .filter(|q| q.id == question_id)
                 .and_then(|q| q.answer.clone());
-            if let Some(answer) = answer {
-                return Ok(result_of(&answer));
+            if answer.is_some() {
+                return Ok(answer);
             }
             tokio::select! {
                 () = &mut notified => {}
                 () = tokio::time::sleep(POLL) => {}
-                () = tokio::time::sleep_until(deadline) => {
-                    return Ok(ElicitResult::new(ElicitationAction::Cancel));
-                }
-                () = self.cancel.cancelled() => {
-                    return Ok(ElicitResult::new(ElicitationAction::Cancel));
-                }
-                () = self.agent.stopping.cancelled() => {
-                    return Ok(ElicitResult::new(ElicitationAction::Cancel));
-                }
+                () = tokio::time::sleep_until(deadline) => return Ok(None),
+                () = self.cancel.cancelled() => return Ok(None),
+                () = self.agent.stopping.cancelled() => return Ok(None),
             }
         }
     }
@@ -191,13 +209,8 @@ impl ServerRequests for Asker {
 
     fn sample(
         &self,
-        _params: CreateMessageRequestParams,
+        params: CreateMessageRequestParams,
     ) -> BoxFuture<'_, Result<CreateMessageResult, ErrorData>> {
-        Box::pin(async {
-            Err(ErrorData::invalid_request(
-                "sampling/createMessage is not offered during a chat",
-                None,
-            ))
-        })
+        Box::pin(self.sample_with_review(params))
     }
 }

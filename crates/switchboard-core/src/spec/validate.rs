@@ -10,7 +10,7 @@
 
 use thiserror::Error;
 
-use super::{Auth, ServerSpec, TransportKind};
+use super::{Auth, SamplingPolicy, ServerSpec, TransportKind};
 
 /// Why a [`ServerSpec`] cannot be used.
 ///
@@ -105,6 +105,9 @@ pub enum SpecError {
         "{field}: {scope:?} is not an OAuth scope (printable ASCII, no spaces, quotes or backslashes)"
     )]
     InvalidScope { field: String, scope: String },
+    /// A number outside its range (a sampling token cap).
+    #[error("{field} must be between {min} and {max}")]
+    OutOfRange { field: String, min: u64, max: u64 },
 }
 
 impl SpecError {
@@ -130,7 +133,8 @@ impl SpecError {
             | SpecError::DefaultType { field, .. }
             | SpecError::Needs { field, .. }
             | SpecError::InvalidRoot { field, .. }
-            | SpecError::InvalidScope { field, .. } => field,
+            | SpecError::InvalidScope { field, .. }
+            | SpecError::OutOfRange { field, .. } => field,
         }
     }
 }
@@ -172,6 +176,15 @@ impl ServerSpec {
             return Err(SpecError::TooLarge {
                 field: "roots".into(),
                 max: MAX_ROOTS as u64,
+            });
+        }
+        if let Some(sampling) = &self.sampling
+            && !(1..=SamplingPolicy::MAX_TOKENS_LIMIT).contains(&sampling.max_tokens)
+        {
+            return Err(SpecError::OutOfRange {
+                field: "sampling.maxTokens".into(),
+                min: 1,
+                max: SamplingPolicy::MAX_TOKENS_LIMIT.into(),
             });
         }
         Ok(())

@@ -458,6 +458,10 @@ impl ServerRequests for Asker {
         self.declared.clone()
     }
 
+    fn answers_roots(&self) -> bool {
+        self.capabilities.roots
+    }
+
     fn elicit(
         &self,
         params: ElicitRequestParams,

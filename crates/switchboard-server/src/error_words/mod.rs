@@ -94,6 +94,13 @@ pub fn agent(e: &AgentError) -> ApiError {
         AgentError::AnswerDoesNotFit { detail } => {
             Some(Words::new("error.msg.answer_does_not_fit").param("detail", detail))
         }
+        AgentError::Mcp(e) => return mcp(e),
+        AgentError::NotOffered { server } => {
+            Some(Words::new("error.msg.server_not_offered").param("server", format!("{server:?}")))
+        }
+        AgentError::TooManyAttachments { max } => {
+            Some(Words::new("error.msg.too_many_attachments").param("max", max))
+        }
         AgentError::UnsupportedProvider { name, kind } => Some(
             Words::new("error.msg.provider_unsupported")
                 .param("name", format!("{name:?}"))

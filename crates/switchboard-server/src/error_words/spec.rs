@@ -76,6 +76,10 @@ pub fn spec(e: &SpecError) -> Words {
         SpecError::InvalidScope { field, scope } => Words::new("error.msg.spec_invalid_scope")
             .param("field", field)
             .param("scope", format!("{scope:?}")),
+        SpecError::OutOfRange { field, min, max } => Words::new("error.msg.spec_out_of_range")
+            .param("field", field)
+            .param("min", min)
+            .param("max", max),
         // A rule added later: its English text, in the code's template.
         other => Words::new("error.msg.detail").param("detail", other),
     }

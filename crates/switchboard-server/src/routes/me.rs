@@ -4,7 +4,7 @@
 
 use axum::extract::State;
 use serde::{Deserialize, Deserializer, Serialize};
-use switchboard_core::{ErrorCode, Locale};
+use switchboard_core::{ErrorCode, Locale, OwnerId};
 use switchboard_store::User;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -30,17 +30,27 @@ pub struct Me {
     /// The language they chose (`en-US` or `zh-Hans`); null: the browser's.
     #[schema(value_type = Option<String>, example = "zh-Hans")]
     pub locale: Option<Locale>,
+    /// Whether a model provider can answer their chats: one of theirs is stored, or the
+    /// server has one from its environment. The chat page says so beside the message box
+    /// when not.
+    pub provider_configured: bool,
 }
 
-impl From<User> for Me {
-    fn from(user: User) -> Self {
+impl Me {
+    fn of(user: User, provider_configured: bool) -> Self {
         Me {
             id: user.id.0,
             name: user.name,
             role: user.role.as_str().to_owned(),
             locale: user.locale,
+            provider_configured,
         }
     }
+}
+
+/// Whether `owner`'s chats have a provider to answer them.
+async fn provider_configured(state: &AppState, owner: &OwnerId) -> Result<bool, ApiError> {
+    Ok(state.config.env_provider.is_some() || !state.store.providers(owner).await?.is_empty())
 }
 
 /// A change to the caller's settings; a field left out is left as it is.
@@ -58,7 +68,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D:
     Option::<String>::deserialize(d).map(Some)
 }
 
-/// The caller: id, name, role, language.
+/// The caller: id, name, role, language, whether a model provider is configured.
 #[utoipa::path(
     get,
     path = "/api/me",
@@ -69,8 +79,9 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D:
         Unauthorized,
     )
 )]
-async fn read(caller: Caller) -> axum::Json<Me> {
-    axum::Json(caller.user.into())
+async fn read(State(state): State<AppState>, caller: Caller) -> Result<axum::Json<Me>, ApiError> {
+    let configured = provider_configured(&state, &caller.user.id).await?;
+    Ok(axum::Json(Me::of(caller.user, configured)))
 }
 
 /// Changes the caller's language (`{"locale": "zh-Hans" | "en-US" | null}`).
@@ -91,8 +102,9 @@ async fn update(
     caller: Caller,
     Json(update): Json<MeUpdate>,
 ) -> Result<axum::Json<Me>, ApiError> {
+    let configured = provider_configured(&state, &caller.user.id).await?;
     let Some(locale) = update.locale else {
-        return Ok(axum::Json(caller.user.into()));
+        return Ok(axum::Json(Me::of(caller.user, configured)));
     };
     let locale = match locale {
         Some(tag) => Some(tag.parse::<Locale>().map_err(|e| {
@@ -103,5 +115,5 @@ async fn update(
         None => None,
     };
     let user = state.store.set_user_locale(&caller.user.id, locale).await?;
-    Ok(axum::Json(user.into()))
+    Ok(axum::Json(Me::of(user, configured)))
 }

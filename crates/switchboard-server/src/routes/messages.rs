@@ -52,7 +52,62 @@ async fn list(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Send {
+    /// What the person typed (may be empty when a prompt starts the turn).
+    #[serde(default)]
     content: String,
+    /// Resources of the assistant's servers to give the model as context (at most 8): each
+    /// is read now and kept with the message (`metadata.attachments`), and read again before
+    /// a later run when its server says it changed.
+    #[serde(default)]
+    attachments: Vec<AttachmentBody>,
+    /// A prompt of one of the assistant's servers (a slash command): its messages start the
+    /// turn and are kept with the message (`metadata.prompt`).
+    #[serde(default)]
+    prompt: Option<PromptUse>,
+}
+
+/// A resource to attach.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AttachmentBody {
+    server_id: String,
+    /// A resource's URI, as listed or a template filled in.
+    uri: String,
+}
+
+/// A prompt to start the turn with.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct PromptUse {
+    server_id: String,
+    name: String,
+    /// The prompt's arguments by name.
+    #[serde(default)]
+    #[schema(value_type = super::schemas::PromptArguments)]
+    arguments: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Send {
+    fn into_input(self) -> switchboard_agent::input::UserInput {
+        use switchboard_agent::input::{AttachmentRef, PromptRef, UserInput};
+        use switchboard_core::ServerId;
+        UserInput {
+            text: self.content,
+            attachments: self
+                .attachments
+                .into_iter()
+                .map(|a| AttachmentRef {
+                    server_id: ServerId(a.server_id),
+                    uri: a.uri,
+                })
+                .collect(),
+            prompt: self.prompt.map(|p| PromptRef {
+                server_id: ServerId(p.server_id),
+                name: p.name,
+                arguments: p.arguments,
+            }),
+        }
+    }
 }
 
 /// What a started run answers without streaming: the stored user message; the run goes on
@@ -97,7 +152,10 @@ async fn send(
     let streaming = wants_events(&headers);
     // Subscribed before the run starts, so no event of it is missed.
     let subscription = state.events.subscribe(&caller.user.id, None);
-    let message = state.runs.send(&caller.user.id, &id, &body.content).await?;
+    let message = state
+        .runs
+        .send(&caller.user.id, &id, body.into_input())
+        .await?;
     if streaming {
         let scope = Scope {
             owner: caller.user.id,
@@ -179,7 +237,7 @@ struct Answer {
     /// The question's `id` (the tool call's `question.id`).
     question_id: String,
     action: switchboard_core::QuestionAction,
-    /// The form's fields, with `accept` in form mode.
+    /// The form's fields, with `accept` in form mode; a sampling review's edits.
     #[serde(default)]
     #[schema(value_type = Option<Object>)]
     content: Option<serde_json::Map<String, serde_json::Value>>,
@@ -189,7 +247,11 @@ struct Answer {
 ///
 /// MCP elicitation: `accept` with the form's fields in `content` (checked against the
 /// question's `requestedSchema`), `decline` or `cancel`; in url mode, `accept` once done at
-/// the URL. The call waiting for it goes on.
+/// the URL. MCP sampling (`mode: sampling`): at the `request` stage, `accept` sends it to the
+/// model, with `content` `{messages: [{role, text}], systemPrompt}` when the person edited
+/// them; at the `answer` stage, `accept` returns the model's answer to the server, with
+/// `content` `{text}` when edited; `decline` or `cancel` rejects it. The call waiting for it
+/// goes on.
 #[utoipa::path(
     post,
     path = "/api/messages/{id}/tool-calls/{callId}/answer",

@@ -3,6 +3,7 @@
 
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod chat;
 pub mod sse;
 
 use std::sync::Arc;

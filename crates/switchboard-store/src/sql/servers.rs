@@ -18,7 +18,7 @@ const BASE_URL: &str = "mcp_servers.base_url";
 
 pub(crate) const COLUMNS: &str = "id, name, type, is_active, base_url, headers, timeout_ms, \
      command, args, env, secret_env, cwd, auth_type, auth_header, auth_secret, disabled_tools, \
-     auto_approve_tools, created_at, updated_at, node, oauth_config, roots";
+     auto_approve_tools, created_at, updated_at, node, oauth_config, roots, sampling";
 
 /// One `mcp_servers` row as stored: header values, secret env values, the auth secret and a
 /// URL that carries credentials sealed.
@@ -50,6 +50,8 @@ pub(crate) struct ServerRow {
     pub oauth_config: Option<String>,
     /// `ServerSpec::roots` as JSON; NULL when there are none.
     pub roots: Option<String>,
+    /// `ServerSpec::sampling` as JSON; NULL when absent.
+    pub sampling: Option<String>,
 }
 
 /// The public part of `Auth::OAuth`, kept in `oauth_config`.
@@ -160,6 +162,7 @@ impl ServerRow {
             } else {
                 Some(to_json(&spec.roots)?)
             },
+            sampling: spec.sampling.as_ref().map(to_json).transpose()?,
         })
     }
 
@@ -267,6 +270,10 @@ impl ServerRow {
                 Some(roots) => from_json(Entity::Server, &self.id, "roots", roots)?,
                 None => Vec::new(),
             },
+            sampling: match &self.sampling {
+                Some(sampling) => Some(from_json(Entity::Server, &self.id, "sampling", sampling)?),
+                None => None,
+            },
         })
     }
 
@@ -325,7 +332,7 @@ macro_rules! impl_server_store {
                     Ok(())
                 }
 
-                /// Binds `$1`..`$23`: the owner, then the row's columns in table order.
+                /// Binds `$1`..`$24`: the owner, then the row's columns in table order.
                 fn bind_server<'q>(
                     query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>>,
                     owner: &'q OwnerId,
@@ -355,6 +362,7 @@ macro_rules! impl_server_store {
                         .bind(&row.node)
                         .bind(&row.oauth_config)
                         .bind(&row.roots)
+                        .bind(&row.sampling)
                 }
 
                 async fn insert_server(
@@ -368,8 +376,9 @@ macro_rules! impl_server_store {
                              base_url, headers, timeout_ms, command, args, env, secret_env, cwd, \
                              auth_type, auth_header, auth_secret, disabled_tools, \
                              auto_approve_tools, created_at, updated_at, node, oauth_config, \
-                             roots) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, \
-                             $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)",
+                             roots, sampling) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
+                             $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
+                             $24)",
                         ),
                         owner,
                         row,
@@ -549,7 +558,8 @@ macro_rules! impl_server_store {
                              args = $10, env = $11, secret_env = $12, cwd = $13, \
                              auth_type = $14, auth_header = $15, auth_secret = $16, \
                              disabled_tools = $17, auto_approve_tools = $18, created_at = $19, \
-                             updated_at = $20, node = $21, oauth_config = $22, roots = $23 \
+                             updated_at = $20, node = $21, oauth_config = $22, roots = $23, \
+                             sampling = $24 \
                              WHERE user_id = $1 AND id = $2",
                         ),
                         owner,

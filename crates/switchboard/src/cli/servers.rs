@@ -199,6 +199,13 @@ pub struct AddArgs {
     /// roots); repeat for more.
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
+    /// Send the server's sampling requests to the model and their answers back without
+    /// asking (each is otherwise shown in the chat for review).
+    #[arg(long)]
+    pub sampling_auto: bool,
+    /// The most tokens one of the server's sampling requests may ask for (default 1024).
+    #[arg(long, value_name = "N")]
+    pub sampling_max_tokens: Option<u32>,
     /// Time a call may go without an answer or progress, in seconds.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
@@ -266,6 +273,14 @@ pub async fn run(context: &Context, command: ServersCommand) -> anyhow::Result<E
 fn spec_of(args: AddArgs) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
     let (timeout, enabled, node) = (args.timeout, !args.disabled, args.node.clone());
     let roots = roots_of(&args.roots)?;
+    let sampling = (args.sampling_auto || args.sampling_max_tokens.is_some()).then(|| {
+        switchboard_core::SamplingPolicy {
+            auto_approve: args.sampling_auto,
+            max_tokens: args
+                .sampling_max_tokens
+                .unwrap_or(switchboard_core::SamplingPolicy::DEFAULT_MAX_TOKENS),
+        }
+    });
     let (mut spec, shape) = match &args.preset {
         Some(preset) => {
             let (spec, shape) = preset_spec(preset, args.name.as_deref(), args.settings)?;
@@ -280,6 +295,9 @@ fn spec_of(args: AddArgs) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
     spec.node = node;
     if !roots.is_empty() {
         spec.roots = roots;
+    }
+    if sampling.is_some() {
+        spec.sampling = sampling;
     }
     Ok((spec, shape))
 }

@@ -1,9 +1,13 @@
 //! A server's question during a call (MCP elicitation), asked at the terminal on one line:
 //! a form's fields as a JSON object (Enter alone accepts the defaults the server gave), or
-//! for a URL, Enter once done there; `d` declines, `c` cancels.
+//! for a URL, Enter once done there; `d` declines, `c` cancels. A sampling request and then
+//! the model's answer to it are shown whole and sent on with Enter (or `y`); the web page is
+//! where they can be edited.
 
 use serde_json::{Map, Value};
-use switchboard_core::{QuestionAction, QuestionAnswer, QuestionMode, ServerQuestion};
+use switchboard_core::{
+    QuestionAction, QuestionAnswer, QuestionMode, SamplingStage, ServerQuestion,
+};
 
 /// What was typed.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +31,13 @@ impl Reply {
                 Ok(Reply::Accept(Map::new()))
             } else {
                 Err("press Enter once done, or type d or c".into())
+            };
+        }
+        if question.mode == QuestionMode::Sampling {
+            return match line.to_ascii_lowercase().as_str() {
+                "" | "y" | "yes" => Ok(Reply::Accept(Map::new())),
+                "n" | "no" => Ok(Reply::Decline),
+                _ => Err("press Enter (or y) to go on, n or d to reject, c to cancel".into()),
             };
         }
         let mut fields = defaults(question);
@@ -100,6 +111,35 @@ pub fn prompt(call: &str, question: &ServerQuestion) -> String {
                 fields.join(", ")
             )
         }
+        QuestionMode::Sampling => sampling_prompt(call, question),
+    }
+}
+
+/// A sampling request (its messages, the model, the cap) or the model's answer to it.
+fn sampling_prompt(call: &str, question: &ServerQuestion) -> String {
+    let Some(review) = &question.sampling else {
+        return format!("{call} asks the model something unreadable: [d]ecline: ");
+    };
+    match review.stage {
+        SamplingStage::Request => {
+            let mut shown = format!(
+                "{call} asks the model {} (at most {} tokens):\n",
+                review.model, review.max_tokens
+            );
+            if let Some(system) = &review.system_prompt {
+                shown.push_str(&format!("  system: {system}\n"));
+            }
+            for message in &review.messages {
+                shown.push_str(&format!("  {}: {}\n", message.role, message.text));
+            }
+            shown.push_str("  send it to the model? Enter / [n]o / [c]ancel: ");
+            shown
+        }
+        SamplingStage::Answer => format!(
+            "{} answered {call}:\n  {}\n  return it to the server? Enter / [n]o / [c]ancel: ",
+            review.model,
+            review.answer.as_deref().unwrap_or_default()
+        ),
     }
 }
 
@@ -121,6 +161,7 @@ mod tests {
                 },
             })),
             url: None,
+            sampling: None,
             answer: None,
         }
     }
@@ -162,5 +203,38 @@ mod tests {
         );
         assert!(Reply::parse(&question, "{}").is_err());
         assert!(prompt("s/t", &question).contains("https://example.com/connect"));
+    }
+
+    #[test]
+    fn a_sampling_review_goes_on_with_enter_and_is_rejected_with_n() {
+        let question = ServerQuestion {
+            id: "s".into(),
+            mode: QuestionMode::Sampling,
+            message: String::new(),
+            requested_schema: None,
+            url: None,
+            sampling: Some(switchboard_core::SamplingReview {
+                stage: SamplingStage::Request,
+                messages: vec![switchboard_core::SamplingText {
+                    role: "user".into(),
+                    text: "What is 2+2?".into(),
+                }],
+                system_prompt: Some("Be brief.".into()),
+                max_tokens: 100,
+                model: "m".into(),
+                model_hints: Vec::new(),
+                answer: None,
+                auto: false,
+            }),
+            answer: None,
+        };
+        assert_eq!(Reply::parse(&question, ""), Ok(Reply::Accept(Map::new())));
+        assert_eq!(Reply::parse(&question, "y"), Ok(Reply::Accept(Map::new())));
+        assert_eq!(Reply::parse(&question, "n"), Ok(Reply::Decline));
+        assert!(Reply::parse(&question, "maybe").is_err());
+        let shown = prompt("everything__trigger-sampling-request", &question);
+        assert!(shown.contains("user: What is 2+2?"), "{shown}");
+        assert!(shown.contains("system: Be brief."), "{shown}");
+        assert!(shown.contains("at most 100 tokens"), "{shown}");
     }
 }
