@@ -200,9 +200,24 @@ impl Agent {
         spec: &RunSpec,
         cancel: CancellationToken,
     ) -> Result<RunOutcome, AgentError> {
+        let message = NewMessage::text(MessageRole::User, text);
+        self.send_message(owner, conversation_id, &message, spec, cancel)
+            .await
+    }
+
+    /// [`Agent::send`] with a message made by [`crate::input::compose`] (attached resources,
+    /// a prompt).
+    pub async fn send_message(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+        message: &NewMessage,
+        spec: &RunSpec,
+        cancel: CancellationToken,
+    ) -> Result<RunOutcome, AgentError> {
         // Claimed before the message is stored, so a busy conversation gains nothing.
         let claim = self.claim(conversation_id).await?;
-        self.post(&claim, owner, text).await?;
+        self.post_message(&claim, owner, message).await?;
         self.run(claim, owner, spec, cancel).await
     }
 
@@ -408,10 +423,12 @@ impl Agent {
         answer: QuestionAnswer,
     ) -> Result<ToolCallRecord, AgentError> {
         let message = self.store.message(owner, message_id).await?;
+        // A question of a call that ended (a stateful server's, lost with a restart) has no
+        // one to answer it any more.
         let asked = message
             .tool_calls
             .iter()
-            .find(|call| call.id == call_id)
+            .find(|call| call.id == call_id && call.status == ToolCallStatus::Invoking)
             .and_then(|call| call.question.clone());
         let no_question = || AgentError::NoQuestion {
             call_id: call_id.to_owned(),

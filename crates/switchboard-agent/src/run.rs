@@ -7,6 +7,7 @@
 mod calls;
 mod model;
 pub(crate) mod questions;
+mod resume;
 mod sampling;
 mod variables;
 
@@ -190,10 +191,12 @@ impl<'a> Run<'a> {
             return Ok(false);
         };
         let mut any = false;
+        // A call waiting on a 2026-07-28 server's input-required answer is not lost: it is
+        // sent again with the person's answers (`calls.rs`).
         for call in turn
             .tool_calls
             .iter()
-            .filter(|c| c.status == ToolCallStatus::Invoking)
+            .filter(|c| c.status == ToolCallStatus::Invoking && c.pending_input.is_none())
         {
             self.set_outcome(
                 &turn.id,
@@ -258,6 +261,7 @@ impl<'a> Run<'a> {
                     call.status = status;
                     call.response = Some(response.clone());
                     call.is_error = Some(is_error);
+                    call.pending_input = None;
                     Ok(())
                 },
             )

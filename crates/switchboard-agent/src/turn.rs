@@ -142,6 +142,7 @@ mod tests {
                     round,
                     approved: None,
                     question: None,
+                    pending_input: None,
                 })
                 .collect(),
             metadata: metadata.as_object().cloned().unwrap_or_default(),

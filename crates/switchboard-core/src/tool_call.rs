@@ -89,6 +89,32 @@ pub struct ToolCallRecord {
     /// answer once given; the latest one, kept with the call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<ServerQuestion>,
+    /// A 2026-07-28 server's input-required answer this call waits on (its requests, the
+    /// state to send back, the responses given so far): kept so that the call can be sent
+    /// again with the person's answers after a restart, as a waiting approval is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_input: Option<PendingInput>,
+}
+
+/// What a call needs to be sent again to a server that answered it input-required
+/// (SEP-2322): `tools/call` with `inputResponses` and the echoed `requestState`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct PendingInput {
+    /// The server's `requestState`, opaque, echoed as it came.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_state: Option<String>,
+    /// The server's `inputRequests`, by its keys (MCP request objects).
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub requests: Map<String, Value>,
+    /// The responses given so far, by the same keys (MCP result objects).
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    pub responses: Map<String, Value>,
+    /// The key of the request the call's `question` asks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asking: Option<String>,
 }
 
 /// A question a server asks the person in the middle of a tool call (`elicitation/create`).
@@ -228,6 +254,7 @@ mod tests {
             round: 0,
             approved: None,
             question: None,
+            pending_input: None,
         };
         let json = serde_json::to_value(&record).unwrap();
         assert_eq!(json["serverId"], "files");

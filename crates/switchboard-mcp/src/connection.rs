@@ -54,6 +54,16 @@ pub struct CallOptions {
     /// Who answers the server's elicitation and sampling requests during this call; `None`:
     /// they are refused.
     pub requests: Option<crate::Requester>,
+    /// Sends the call with these answers to an input-required result a 2026-07-28 server gave
+    /// it earlier (a call resumed after a restart).
+    pub resume: Option<InputResume>,
+}
+
+/// The answers to an earlier input-required result, sent with the call again.
+#[derive(Debug, Clone, Default)]
+pub struct InputResume {
+    pub responses: rmcp::model::InputResponses,
+    pub request_state: Option<String>,
 }
 
 /// What becomes of a server's input-required answer to `prompts/get`.
@@ -438,6 +448,10 @@ impl Connection {
         if let Some(arguments) = arguments {
             params = params.with_arguments(arguments);
         }
+        if let Some(resume) = &options.resume {
+            params.input_responses = Some(resume.responses.clone());
+            params.request_state = resume.request_state.clone();
+        }
         let mut rounds = 0;
         loop {
             match self
@@ -455,6 +469,14 @@ impl Connection {
                                 rmcp::model::DEFAULT_MRTR_MAX_ROUNDS
                             ),
                         });
+                    }
+                    if let Some(requester) = &options.requests {
+                        requester
+                            .keep_input(
+                                asked.input_requests.as_ref(),
+                                asked.request_state.as_deref(),
+                            )
+                            .await;
                     }
                     let answers = crate::input_required::answer(
                         &self.server,

@@ -33,7 +33,7 @@ mod upstream_text;
 pub use backend::{ServerTools, ToolBackend, enabled_tools};
 pub use client::Progress;
 pub use config::{ManagerConfig, RetryPolicy};
-pub use connection::{CallOptions, PromptInput, ServerDetails};
+pub use connection::{CallOptions, InputResume, PromptInput, ServerDetails};
 pub use error::McpError;
 pub use logbook::{LoggedLine, ServerLogLine};
 pub use manager::{

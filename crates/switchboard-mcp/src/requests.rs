@@ -45,6 +45,18 @@ pub trait ServerRequests: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// A 2026-07-28 server answered the call input-required: its `requests` (before they
+    /// are answered through [`Self::input`]) and the `state` to send back with the answers.
+    /// A requester whose person may answer after a restart keeps them, to send the call again
+    /// then (`CallOptions::resume`); by default nothing is kept.
+    fn keep_input<'a>(
+        &'a self,
+        _requests: Option<&'a InputRequests>,
+        _state: Option<&'a str>,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(std::future::ready(()))
+    }
+
     /// A log message the server sent while this call was the one in flight (secrets already
     /// cut out); by default it stays in our log only.
     fn log(&self, _params: rmcp::model::LoggingMessageNotificationParam) -> BoxFuture<'_, ()> {

@@ -14,6 +14,9 @@ use serde_json::json;
 async fn providers_are_created_read_updated_and_deleted_with_keys_masked() {
     let api = start().await;
     let admin = Some(api.admin.as_str());
+    // No provider yet: the chat page says so before anything is sent.
+    let (_, me) = api.send(Method::GET, "/api/me", admin, None).await;
+    assert_eq!(me["providerConfigured"], false, "{me}");
     let (status, created) = api
         .send(
             Method::POST,
@@ -25,6 +28,13 @@ async fn providers_are_created_read_updated_and_deleted_with_keys_masked() {
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().unwrap().to_owned();
     assert_eq!(created["apiKey"], "********");
+    let (_, me) = api.send(Method::GET, "/api/me", admin, None).await;
+    assert_eq!(me["providerConfigured"], true, "{me}");
+    // Another person's provider is not theirs.
+    let (_, me) = api
+        .send(Method::GET, "/api/me", Some(api.member.as_str()), None)
+        .await;
+    assert_eq!(me["providerConfigured"], false, "{me}");
 
     // The mask sent back keeps the key; a new model is stored.
     let (status, updated) = api

@@ -37,6 +37,7 @@ fn call(i: usize) -> ToolCallRecord {
         round: 0,
         approved: None,
         question: None,
+        pending_input: None,
     }
 }
 

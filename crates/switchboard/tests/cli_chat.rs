@@ -581,25 +581,7 @@ async fn ctrl_c_on_a_terminal_returns_to_the_prompt() {
 /// whose result reaches the model.
 #[tokio::test]
 async fn a_servers_question_is_asked_in_the_terminal() {
-    let sb = Switchboard::new();
-    let everything = switchboard_testkit::Peers::locate().everything_stdio();
-    let mut add = vec![
-        "servers".to_owned(),
-        "add".to_owned(),
-        "everything".to_owned(),
-        "--command".to_owned(),
-        everything.program.clone(),
-    ];
-    for arg in &everything.args {
-        add.push("--arg".to_owned());
-        add.push(arg.clone());
-    }
-    for (key, value) in &everything.env {
-        add.push("--env".to_owned());
-        add.push(format!("{key}={value}"));
-    }
-    sb.run(&add.iter().map(String::as_str).collect::<Vec<_>>())
-        .ok();
+    let sb = with_everything();
     let llm = ScriptedLlm::start(vec![
         Turn::tool_call("mcp__everything__trigger-elicitation-request", json!({})),
         Turn::text("Thanks, noted."),
@@ -630,4 +612,90 @@ async fn a_servers_question_is_asked_in_the_terminal() {
         results[0].contains("dark and stormy"),
         "the default was kept: {results:?}"
     );
+}
+
+/// A store with server-everything, named `everything`.
+fn with_everything() -> Switchboard {
+    let sb = Switchboard::new();
+    let everything = switchboard_testkit::Peers::locate().everything_stdio();
+    let mut add = vec![
+        "servers".to_owned(),
+        "add".to_owned(),
+        "everything".to_owned(),
+        "--command".to_owned(),
+        everything.program.clone(),
+    ];
+    for arg in &everything.args {
+        add.push("--arg".to_owned());
+        add.push(arg.clone());
+    }
+    for (key, value) in &everything.env {
+        add.push("--env".to_owned());
+        add.push(format!("{key}={value}"));
+    }
+    sb.run(&add.iter().map(String::as_str).collect::<Vec<_>>())
+        .ok();
+    sb
+}
+
+/// What servers offer besides tools, from the terminal (issue 17): `/prompts` and
+/// `/resources` list them as the commands that use them; `/attach` puts a resource's contents
+/// before the next message; `/SERVER:PROMPT NAME=VALUE` starts a turn with a prompt.
+#[tokio::test]
+async fn prompts_and_resources_are_used_with_slash_commands() {
+    let sb = with_everything();
+    let llm = ScriptedLlm::start(vec![
+        Turn::text("A plaintext resource."),
+        Turn::text("Sunny."),
+    ])
+    .await;
+    let run = chat(
+        &sb,
+        &[],
+        &scripted_env(&llm),
+        "/prompts\n/resources\n/attach everything demo://resource/dynamic/text/3\nWhat is it?\n/everything:args-prompt city=Lisbon\n",
+    )
+    .await
+    .ok();
+    assert!(
+        run.stdout.contains("/everything:args-prompt city=* state="),
+        "{run:#?}"
+    );
+    assert!(
+        run.stdout
+            .contains("/attach everything demo://resource/static/document/architecture.md"),
+        "{run:#?}"
+    );
+    assert!(
+        run.stdout
+            .contains("/attach everything demo://resource/dynamic/text/{resourceId}"),
+        "{run:#?}"
+    );
+    assert!(run.stdout.contains("Sunny."), "{run:#?}");
+    let first = messages(&llm, 0);
+    let asked = serde_json::to_string(&first).unwrap();
+    assert!(
+        asked.contains("Resource 3: This is a plaintext resource"),
+        "{asked}"
+    );
+    let second = messages(&llm, 1);
+    let last = second.last().unwrap().to_string();
+    assert!(last.contains("What's weather in Lisbon?"), "{last}");
+}
+
+/// A script naming a server the chat does not have fails, saying which it has.
+#[tokio::test]
+async fn a_script_attaching_from_an_unknown_server_fails() {
+    let sb = with_everything();
+    let llm = ScriptedLlm::start(vec![]).await;
+    let run = chat(
+        &sb,
+        &[],
+        &scripted_env(&llm),
+        "/attach nowhere file:///etc/passwd\n",
+    )
+    .await;
+    assert!(!run.success, "{run:#?}");
+    assert!(run.stderr.contains("no server \"nowhere\""), "{run:#?}");
+    assert!(llm.requests().is_empty());
 }

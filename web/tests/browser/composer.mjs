@@ -1,6 +1,8 @@
 // What a person sends besides text (issue 17): a resource of the assistant's server attached
 // from the composer's picker (a listed one, and a template filled in), and a server's prompt
-// used as a slash command with its argument filled in a small form.
+// used as a slash command with its argument filled in a small form. Attaching subscribes to
+// the resources, which server-everything acknowledges in its log: the server's card on the
+// settings page shows that line in its Log panel.
 //
 // Set up by crates/switchboard/tests/web_ui.rs: server "everything" (server-everything) used
 // by the assistant "Helper", and a scripted model that answers "Read both." and then
@@ -54,4 +56,13 @@ await run(async (page) => {
   assert.match(await sent.locator("pre.attachment-text").innerText(), /Resource 42/);
   await page.locator("article.message.assistant .markdown").getByText("Sunny in Lisbon.").waitFor();
   assert.equal(await chips.count(), 0, "the chips are cleared once sent");
+
+  // What the server logged, on its card: the subscriptions the attachments made.
+  await page.getByRole("link", { name: "MCP servers" }).click();
+  const card = page.locator('article.server-card[data-server-id="everything"]');
+  await card.getByRole("button", { name: "Log", exact: true }).click();
+  const log = card.getByRole("region", { name: "Log of everything" });
+  await log.locator("ol.log-lines li", { hasText: "Received Subscribe Resource request" }).first().waitFor();
+  await assertLabelled(page);
+  await screenshot(page, "settings-server-log");
 });

@@ -305,6 +305,7 @@ mod tests {
             round,
             approved: Some(true),
             question: None,
+            pending_input: None,
         }
     }
 

@@ -30,8 +30,19 @@ impl Run<'_> {
 
             let current = self.agent.store.message(self.owner, &turn.id).await?;
             let mut runnable = Vec::new();
+            let mut resumable = Vec::new();
             let mut waiting = false;
             for call in calls_of(&current, round) {
+                // A call a server answered input-required before a restart: sent again once
+                // the person answered what it asks (the answer route starts this run).
+                if call.status == ToolCallStatus::Invoking && call.pending_input.is_some() {
+                    if super::resume::waits_for_the_person(call) {
+                        waiting = true;
+                    } else {
+                        resumable.push(call.clone());
+                    }
+                    continue;
+                }
                 if call.status != ToolCallStatus::Pending {
                     continue;
                 }
@@ -50,8 +61,13 @@ impl Run<'_> {
                     None => waiting = true,
                 }
             }
-            if !runnable.is_empty() {
-                let runs = runnable.iter().map(|call| self.execute(&turn.id, call));
+            if !runnable.is_empty() || !resumable.is_empty() {
+                let runs = runnable
+                    .iter()
+                    .map(|call| self.execute(&turn.id, call, None))
+                    .chain(resumable.iter().map(|call| {
+                        self.execute(&turn.id, call, Some(super::resume::answers(call)))
+                    }));
                 for result in futures::future::join_all(runs).await {
                     result?;
                 }
@@ -76,8 +92,16 @@ impl Run<'_> {
         }
     }
 
-    /// Runs one approved call: `invoking`, then `done` or `error` with its result.
-    async fn execute(&self, message_id: &str, call: &ToolCallRecord) -> Result<(), AgentError> {
+    /// Runs one approved call: `invoking`, then `done` or `error` with its result. With
+    /// `resume`, a call already `invoking` that a server answered input-required before a
+    /// restart is sent again with the person's answers.
+    async fn execute(
+        &self,
+        message_id: &str,
+        call: &ToolCallRecord,
+        resume: Option<switchboard_mcp::InputResume>,
+    ) -> Result<(), AgentError> {
+        let resuming = resume.is_some();
         let claimed = self
             .agent
             .store
@@ -86,6 +110,14 @@ impl Run<'_> {
                 message_id,
                 &call.id,
                 &|c: &mut ToolCallRecord| {
+                    if resuming {
+                        return if c.status == ToolCallStatus::Invoking && c.pending_input.is_some()
+                        {
+                            Ok(())
+                        } else {
+                            Err(StoreError::Invalid("not resumable".into()))
+                        };
+                    }
                     if c.status != ToolCallStatus::Pending || c.approved != Some(true) {
                         return Err(StoreError::Invalid("not runnable".into()));
                     }
@@ -151,12 +183,15 @@ impl Run<'_> {
                 model: self.spec.model.clone(),
                 policy: tool.server.sampling.unwrap_or_default(),
             },
+            durable: Default::default(),
         };
+        let asker = Arc::new(asker);
         let request = ToolCallRequest {
             cancel,
             node: tool.node.clone(),
             variables,
-            requests: Some(Arc::new(asker)),
+            requests: Some(Arc::clone(&asker) as switchboard_mcp::Requester),
+            resume,
             ..ToolCallRequest::new(
                 self.owner.clone(),
                 CallerKind::Agent,
@@ -171,6 +206,12 @@ impl Run<'_> {
             .call(request)
             .await
             .map(|outcome| outcome.result);
+        if asker.left_for_restart() {
+            // The process is stopping while the server's question waits: the call stays
+            // `invoking` with what the server asked, and goes on when the person answers
+            // after the restart.
+            return Err(AgentError::Stopping);
+        }
         let (status, response, is_error) = match result {
             Ok(result) => {
                 let is_error = result.is_error == Some(true);

@@ -196,6 +196,7 @@ impl Run<'_> {
             round,
             approved: None,
             question: None,
+            pending_input: None,
         };
         let tool = match found.target {
             Ok(tool) => tool,

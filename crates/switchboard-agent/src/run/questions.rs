@@ -10,18 +10,19 @@
 // Sampling is deprecated by SEP-2577 but still asked by deployed servers.
 #![allow(deprecated)]
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
 use rmcp::ErrorData;
 use rmcp::model::{
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
-    ElicitationAction,
+    ElicitationAction, InputRequest, InputRequests, InputResponses, ListRootsResult,
 };
-use serde_json::Value;
+use serde_json::{Map, Value};
 use switchboard_core::{
-    OwnerId, QuestionAction, QuestionAnswer, QuestionMode, ServerQuestion, ToolCallRecord,
-    ToolCallStatus,
+    OwnerId, PendingInput, QuestionAction, QuestionAnswer, QuestionMode, ServerQuestion,
+    ToolCallRecord, ToolCallStatus,
 };
 use switchboard_mcp::ServerRequests;
 use switchboard_store::StoreError;
@@ -43,6 +44,16 @@ pub(crate) struct Asker {
     pub cancel: CancellationToken,
     /// Who answers the server's sampling requests, and how.
     pub sampler: super::sampling::Sampler,
+    /// Whether what a 2026-07-28 server asked is kept with the call, and whether the call
+    /// was left for the restart.
+    pub durable: Durable,
+}
+
+/// See [`Asker::durable`].
+#[derive(Debug, Default)]
+pub(crate) struct Durable {
+    kept: AtomicBool,
+    left: AtomicBool,
 }
 
 impl std::fmt::Debug for Asker {
@@ -93,7 +104,7 @@ fn question_of(params: &ElicitRequestParams) -> ServerQuestion {
     }
 }
 
-fn result_of(answer: &QuestionAnswer) -> ElicitResult {
+pub(super) fn result_of(answer: &QuestionAnswer) -> ElicitResult {
     match answer.action {
         QuestionAction::Accept => {
             let result = ElicitResult::new(ElicitationAction::Accept);
@@ -119,9 +130,20 @@ impl Asker {
         })
     }
 
+    /// Whether the process stopped while the server's question waited, leaving the call to
+    /// be resumed after the restart (its outcome is then not written).
+    pub(super) fn left_for_restart(&self) -> bool {
+        self.durable.left.load(Ordering::Acquire)
+    }
+
     /// Keeps `question` with the call and announces it; `false` when it could not be kept
     /// (the call ended meanwhile, the store failed): it is then not asked.
     pub(super) async fn put(&self, question: ServerQuestion) -> bool {
+        self.put_asking(question, None).await
+    }
+
+    /// [`Self::put`], the question asking the input request `key` of the call's pending input.
+    async fn put_asking(&self, question: ServerQuestion, key: Option<&str>) -> bool {
         let stored = self
             .agent
             .store
@@ -134,6 +156,9 @@ impl Asker {
                         return Err(StoreError::Invalid("the call is not running".into()));
                     }
                     call.question = Some(question.clone());
+                    if let (Some(key), Some(pending)) = (key, call.pending_input.as_mut()) {
+                        pending.asking = Some(key.to_owned());
+                    }
                     Ok(())
                 },
             )
@@ -189,13 +214,130 @@ impl Asker {
                 () = tokio::time::sleep(POLL) => {}
                 () = tokio::time::sleep_until(deadline) => return Ok(None),
                 () = self.cancel.cancelled() => return Ok(None),
-                () = self.agent.stopping.cancelled() => return Ok(None),
+                () = self.agent.stopping.cancelled() => {
+                    if self.durable.kept.load(Ordering::Acquire) {
+                        // Kept with the call: it is answered after the restart instead.
+                        self.durable.left.store(true, Ordering::Release);
+                        return Err(ErrorData::internal_error(
+                            "Switchboard is stopping; the question is asked again after the restart",
+                            None,
+                        ));
+                    }
+                    return Ok(None);
+                }
             }
         }
     }
 }
 
+impl Asker {
+    /// Keeps a 2026-07-28 server's input-required answer with the call.
+    async fn keep(&self, requests: Option<&InputRequests>, state: Option<&str>) {
+        let Ok(Value::Object(requests)) =
+            serde_json::to_value(requests.cloned().unwrap_or_default())
+        else {
+            return;
+        };
+        let pending = PendingInput {
+            request_state: state.map(str::to_owned),
+            requests,
+            responses: Map::new(),
+            asking: None,
+        };
+        let kept = self
+            .agent
+            .store
+            .update_tool_call(
+                &self.owner,
+                &self.message_id,
+                &self.call_id,
+                &|call: &mut ToolCallRecord| {
+                    if call.status != ToolCallStatus::Invoking {
+                        return Err(StoreError::Invalid("the call is not running".into()));
+                    }
+                    call.pending_input = Some(pending.clone());
+                    Ok(())
+                },
+            )
+            .await;
+        match kept {
+            Ok(_) => self.durable.kept.store(true, Ordering::Release),
+            Err(error) => tracing::debug!(%error, "a server's input request was not kept"),
+        }
+    }
+
+    /// Answers the requests in turn, each answer kept with the call as it is given; a form
+    /// asked is marked as the one the call's question asks, so a restart can resume it.
+    async fn answer_input(&self, requests: InputRequests) -> Result<InputResponses, ErrorData> {
+        let mut answers = InputResponses::new();
+        for (key, request) in requests {
+            let answer = match request {
+                InputRequest::Elicitation(request) => {
+                    let question = question_of(&request.params);
+                    let result = if self.put_asking(question.clone(), Some(&key)).await {
+                        match self.answer_to(&question.id).await? {
+                            Some(answer) => result_of(&answer),
+                            None => ElicitResult::new(ElicitationAction::Cancel),
+                        }
+                    } else {
+                        ElicitResult::new(ElicitationAction::Decline)
+                    };
+                    serde_json::to_value(result)
+                }
+                InputRequest::CreateMessage(request) => {
+                    serde_json::to_value(self.sample_with_review(request.params).await?)
+                }
+                InputRequest::ListRoots(_) => serde_json::to_value(ListRootsResult::default()),
+                _ => {
+                    return Err(ErrorData::invalid_request(
+                        format!("input request `{key}` is of a kind we cannot answer"),
+                        None,
+                    ));
+                }
+            }
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            self.keep_response(&key, &answer).await;
+            answers.insert(key, answer);
+        }
+        Ok(answers)
+    }
+
+    async fn keep_response(&self, key: &str, answer: &Value) {
+        let kept = self
+            .agent
+            .store
+            .update_tool_call(
+                &self.owner,
+                &self.message_id,
+                &self.call_id,
+                &|call: &mut ToolCallRecord| {
+                    if let Some(pending) = call.pending_input.as_mut() {
+                        pending.responses.insert(key.to_owned(), answer.clone());
+                        pending.asking = None;
+                    }
+                    Ok(())
+                },
+            )
+            .await;
+        if let Err(error) = kept {
+            tracing::debug!(%error, "an input response was not kept");
+        }
+    }
+}
+
 impl ServerRequests for Asker {
+    fn keep_input<'a>(
+        &'a self,
+        requests: Option<&'a InputRequests>,
+        state: Option<&'a str>,
+    ) -> BoxFuture<'a, ()> {
+        Box::pin(self.keep(requests, state))
+    }
+
+    fn input(&self, requests: InputRequests) -> BoxFuture<'_, Result<InputResponses, ErrorData>> {
+        Box::pin(self.answer_input(requests))
+    }
+
     fn waits_for_a_person(&self) -> bool {
         true
     }

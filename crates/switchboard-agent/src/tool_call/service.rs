@@ -249,6 +249,7 @@ impl ToolCalls {
                 // This loop retries, and records each attempt; the manager must not too.
                 retry: Some(RetryPolicy::never()),
                 requests: req.requests.clone(),
+                resume: req.resume.clone(),
             };
             self.backend.call(
                 &req.owner,

@@ -42,6 +42,9 @@ pub struct ToolCallRequest {
     /// Who answers the server's elicitation and sampling requests during the call (the
     /// gateway's downstream client); `None`: they are refused.
     pub requests: Option<switchboard_mcp::Requester>,
+    /// Answers to an input-required result the server gave this call before (a chat's call
+    /// resumed after a restart).
+    pub resume: Option<switchboard_mcp::InputResume>,
 }
 
 impl ToolCallRequest {
@@ -64,6 +67,7 @@ impl ToolCallRequest {
             cancel: CancellationToken::new(),
             progress: None,
             requests: None,
+            resume: None,
         }
     }
 }

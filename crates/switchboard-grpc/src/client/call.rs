@@ -44,6 +44,8 @@ impl NodeClient {
             // Elicitation and sampling do not cross the node hop (yet): the node refuses them
             // as for a caller without a requester (node/service.rs).
             requests: _,
+            // Nothing is kept to resume with: with no requester on the node, no answer waits.
+            resume: _,
         } = options;
         if cancel.is_cancelled() {
             return Err(McpError::Cancelled);

@@ -114,6 +114,7 @@ impl pb::mcp_node_server::McpNode for NodeService {
             retry: start.retry.as_ref().map(wire::retry_from_pb),
             // Elicitation and sampling do not cross the node hop (yet): refused on the node.
             requests: None,
+            resume: None,
         };
         let manager = self.manager.clone();
         let tool = start.tool;

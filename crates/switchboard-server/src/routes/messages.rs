@@ -277,10 +277,13 @@ async fn answer(
     Path((message_id, call_id)): Path<(String, String)>,
     Json(body): Json<Answer>,
 ) -> Result<axum::Json<ToolCallRecord>, ApiError> {
+    let owner = &caller.user.id;
+    let message = state.store.message(owner, &message_id).await?;
+    let spec = state.runs.spec_for(owner, &message.conversation_id).await?;
     let call = state
         .agent
         .answer(
-            &caller.user.id,
+            owner,
             &message_id,
             &call_id,
             &body.question_id,
@@ -290,5 +293,11 @@ async fn answer(
             },
         )
         .await?;
+    // The call waiting for it goes on; one a 2026-07-28 server left waiting before a restart
+    // is sent again with the answer by a run started here (none starts if a run has it).
+    state
+        .runs
+        .resume_after_decision(owner, &message.conversation_id, &message_id, spec)
+        .await;
     Ok(axum::Json(call))
 }

@@ -148,6 +148,7 @@ pub async fn run_node(
         cancel,
         progress: None,
         requests: None,
+        resume: None,
     };
     let masked = |arguments: &Map<String, Value>| match redact_json(
         &Value::Object(arguments.clone()),

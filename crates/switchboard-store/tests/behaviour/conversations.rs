@@ -26,6 +26,7 @@ pub fn call(id: &str) -> ToolCallRecord {
         round: 0,
         approved: None,
         question: None,
+        pending_input: None,
     }
 }
 

@@ -8,10 +8,15 @@
 //! `--approve ask` the line after a message that led to a question answers it (`y`, `n`, `a`).
 //! Every invocation is a new conversation in the store, titled after its first message.
 //!
+//! `/prompts`, `/resources`, `/attach SERVER URI` and `/SERVER:PROMPT NAME=VALUE ...` use what
+//! the servers offer besides tools ([`commands`]), as the web page's composer does.
+//!
 //! The provider, model and servers are settled in [`setup`]; one message's run in [`turn`];
 //! what is printed in [`render`]. Ctrl-C cancels the run: a person is back at the prompt, a
 //! script exits non-zero. A run that fails prints its error code; a script then exits non-zero.
 
+mod commands;
+mod content;
 mod error;
 mod input;
 mod interrupt;
@@ -25,9 +30,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
+use switchboard_agent::input::{AttachmentRef, PromptRef, UserInput};
 use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, StopReason};
+use switchboard_mcp::ServerPool;
 use switchboard_store::{NewConversation, ToolMode};
 
+use commands::Line;
 pub use error::ChatError;
 use input::Lines;
 use interrupt::Interrupts;
@@ -147,6 +155,8 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
         printer: Printer::new(std::io::stdout()),
         interactive,
         conversation_id: None,
+        pool: Arc::clone(&pool) as Arc<dyn ServerPool>,
+        attached: Vec::new(),
     };
     let result = chat.run().await;
     // The calls' audit records are written in the background: out before the store closes.
@@ -167,6 +177,10 @@ struct Chat<W: Write> {
     interactive: bool,
     /// Created with the first message.
     conversation_id: Option<String>,
+    /// Where resources are read and prompts fetched.
+    pool: Arc<dyn ServerPool>,
+    /// Resources `/attach`ed to the next message.
+    attached: Vec<AttachmentRef>,
 }
 
 impl<W: Write> Chat<W> {
@@ -194,22 +208,127 @@ impl<W: Write> Chat<W> {
                 break;
             };
             let line = line?;
-            let text = line.trim();
-            if text.is_empty() {
+            if line.trim().is_empty() {
                 continue;
             }
-            if text == "/exit" {
-                break;
+            match Line::parse(&line) {
+                Line::Exit => break,
+                Line::Message(text) => {
+                    let input = UserInput {
+                        text,
+                        attachments: std::mem::take(&mut self.attached),
+                        prompt: None,
+                    };
+                    self.turn(input).await?;
+                }
+                Line::Prompt {
+                    server,
+                    name,
+                    arguments,
+                    text,
+                } => {
+                    let Some(server_id) = self.server_id(&server)? else {
+                        continue;
+                    };
+                    let input = UserInput {
+                        text,
+                        attachments: std::mem::take(&mut self.attached),
+                        prompt: Some(PromptRef {
+                            server_id,
+                            name,
+                            arguments,
+                        }),
+                    };
+                    self.turn(input).await?;
+                }
+                Line::Attach { server, uri } => {
+                    if let Some(server_id) = self.server_id(&server)? {
+                        errln!("attached {uri} (it goes with your next message)");
+                        self.attached.push(AttachmentRef { server_id, uri });
+                    }
+                }
+                Line::Prompts => {
+                    let listed = content::prompts(
+                        self.pool.as_ref(),
+                        self.servers.owner(),
+                        &self.setup.spec.servers,
+                    )
+                    .await;
+                    outln!("{listed}");
+                }
+                Line::Resources => {
+                    let listed = content::resources(
+                        self.pool.as_ref(),
+                        self.servers.owner(),
+                        &self.setup.spec.servers,
+                    )
+                    .await;
+                    outln!("{listed}");
+                }
+                Line::Unknown(said) => self.refuse(said)?,
             }
-            self.turn(text).await?;
         }
         Ok(ExitCode::SUCCESS)
     }
 
+    /// The id of the chat's server named (or with the id) `name`; `None` after saying there
+    /// is none (an error in a script).
+    fn server_id(&self, name: &str) -> anyhow::Result<Option<switchboard_core::ServerId>> {
+        let found = self
+            .setup
+            .spec
+            .servers
+            .iter()
+            .find(|spec| spec.name == name || spec.id.0 == name)
+            .map(|spec| spec.id.clone());
+        if found.is_none() {
+            self.refuse(format!(
+                "this chat has no server {name:?} (its servers: {})",
+                self.setup
+                    .spec
+                    .servers
+                    .iter()
+                    .map(|spec| spec.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))?;
+        }
+        Ok(found)
+    }
+
+    /// Says why a line was not taken: a person reads it and goes on; a script fails.
+    fn refuse(&self, said: String) -> anyhow::Result<()> {
+        if self.interactive {
+            errln!("{said}");
+            Ok(())
+        } else {
+            Err(anyhow::anyhow!(said))
+        }
+    }
+
     /// Answers one message. A failed run is reported and the chat goes on, except in a
     /// script, where it (and Ctrl-C) ends the chat with an error.
-    async fn turn(&mut self, text: &str) -> anyhow::Result<()> {
-        let conversation_id = self.conversation(text).await?;
+    async fn turn(&mut self, input: UserInput) -> anyhow::Result<()> {
+        let title = match &input.prompt {
+            Some(prompt) if input.text.is_empty() => format!("/{}", prompt.name),
+            _ => input.text.clone(),
+        };
+        let message = match switchboard_agent::input::compose(
+            self.pool.as_ref(),
+            self.servers.owner(),
+            &self.setup.spec.servers,
+            input,
+        )
+        .await
+        {
+            Ok(message) => message,
+            Err(error) if self.interactive => {
+                output::print_error(false, Some(error.code()), &error.to_string());
+                return Ok(());
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let conversation_id = self.conversation(&title).await?;
         let end = Turn {
             agent: &self.agent,
             servers: &self.servers,
@@ -220,7 +339,7 @@ impl<W: Write> Chat<W> {
             printer: &mut self.printer,
             interactive: self.interactive,
         }
-        .run(text)
+        .run(&message)
         .await?;
         self.printer.end_turn();
         self.auto_approve(&end.always);

@@ -182,6 +182,7 @@ mod tests {
             round: 0,
             approved: None,
             question: None,
+            pending_input: None,
         }
     }
 

@@ -12,6 +12,7 @@ use std::io::Write;
 
 use switchboard_agent::{Agent, AgentError, AgentEvent, OwnedEvent, RunOutcome, RunSpec};
 use switchboard_core::{ServerId, ToolCallRecord, ToolCallStatus};
+use switchboard_store::NewMessage;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio_util::sync::CancellationToken;
 
@@ -68,15 +69,15 @@ struct Questions {
 }
 
 impl<W: Write> Turn<'_, W> {
-    /// Sends `text` and drives the run to its end. An error here ends the chat (the store
+    /// Sends `message` and drives the run to its end. An error here ends the chat (the store
     /// failed, or a script answered a question with something else than y, n or a); the run's
     /// own failure is in [`TurnEnd::outcome`].
-    pub async fn run(mut self, text: &str) -> anyhow::Result<TurnEnd> {
+    pub async fn run(mut self, message: &NewMessage) -> anyhow::Result<TurnEnd> {
         let (agent, spec, servers) = (self.agent, self.spec, self.servers);
         let owner = servers.owner();
         let mut events = agent.events().subscribe();
         let cancel = CancellationToken::new();
-        let send = agent.send(owner, self.conversation_id, text, spec, cancel.clone());
+        let send = agent.send_message(owner, self.conversation_id, message, spec, cancel.clone());
         tokio::pin!(send);
 
         let mut questions = Questions::default();
