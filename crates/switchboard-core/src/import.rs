@@ -31,7 +31,7 @@
 //! ```
 
 pub mod credentials;
-mod jsonc;
+pub mod jsonc;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

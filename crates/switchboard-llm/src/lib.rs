@@ -36,6 +36,8 @@ mod assemble;
 mod classify;
 mod error;
 mod from_env;
+#[cfg(test)]
+mod fuzz_tests;
 mod openai;
 mod provider;
 mod redact;

@@ -31,6 +31,7 @@ mod migrate;
 pub mod model;
 mod open;
 mod postgres;
+mod read_cache;
 pub mod secret;
 mod sql;
 mod sqlite;

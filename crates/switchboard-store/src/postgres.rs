@@ -3,12 +3,14 @@
 //! Write transactions are ordinary `BEGIN`s; a read-modify-write locks its row with
 //! `SELECT ... FOR UPDATE`, so concurrent updates of one message queue on that row.
 
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use sqlx::{Postgres, Transaction};
 
 use crate::StoreError;
+use crate::read_cache::ReadCache;
 use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
 use crate::sql::audit::impl_audit_store;
@@ -29,6 +31,8 @@ use crate::store::{Backend, SignalStore, Signals, Store};
 pub struct PostgresStore {
     pub(crate) pool: PgPool,
     pub(crate) cipher: Cipher,
+    /// The hot path's reads, kept in memory (tokens, users, connection specs).
+    pub(crate) cache: Arc<ReadCache>,
 }
 
 impl PostgresStore {
@@ -46,7 +50,18 @@ impl PostgresStore {
     }
 
     pub(crate) fn new(pool: PgPool, cipher: Cipher) -> Self {
-        Self { pool, cipher }
+        let (announce, announced) = tokio::sync::mpsc::unbounded_channel();
+        let cache = Arc::new(ReadCache::default().announcing(announce));
+        tokio::spawn(share_changes(
+            pool.clone(),
+            Arc::downgrade(&cache),
+            announced,
+        ));
+        Self {
+            pool,
+            cipher,
+            cache,
+        }
     }
 
     pub(crate) async fn begin_write(&self) -> Result<Transaction<'static, Postgres>, StoreError> {
@@ -105,5 +120,63 @@ impl Store for PostgresStore {
 
     async fn close(&self) {
         self.pool.close().await;
+    }
+}
+
+/// Where replicas tell each other that their kept reads are stale.
+const CACHE_CHANNEL: &str = "switchboard_read_cache";
+
+/// Tells the other replicas of each change made here (`NOTIFY`, bursts coalesced), and empties
+/// this replica's kept reads when another one tells (`LISTEN`). Ends with the store (its cache
+/// dropped) or at the first failure of the database connection: from then on, kept reads still
+/// go stale after the cache's TTL.
+async fn share_changes(
+    pool: PgPool,
+    cache: Weak<ReadCache>,
+    mut announced: tokio::sync::mpsc::UnboundedReceiver<()>,
+) {
+    let me = crate::model::new_id();
+    let mut listener = match PgListener::connect_with(&pool).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            tracing::warn!(%error, "replicas will not tell each other of changes (LISTEN failed)");
+            return;
+        }
+    };
+    if let Err(error) = listener.listen(CACHE_CHANNEL).await {
+        tracing::warn!(%error, "replicas will not tell each other of changes (LISTEN failed)");
+        return;
+    }
+    loop {
+        tokio::select! {
+            sent = announced.recv() => {
+                if sent.is_none() {
+                    return;
+                }
+                while announced.try_recv().is_ok() {}
+                let told = sqlx::query("SELECT pg_notify($1, $2)")
+                    .bind(CACHE_CHANNEL)
+                    .bind(&me)
+                    .execute(&pool)
+                    .await;
+                if let Err(error) = told {
+                    tracing::debug!(%error, "other replicas not told of a change");
+                    return;
+                }
+            }
+            received = listener.try_recv() => {
+                let Some(cache) = cache.upgrade() else { return };
+                match received {
+                    Ok(Some(notice)) if notice.payload() == me => {}
+                    // Another replica's change, or the connection was lost and notices with it.
+                    Ok(_) => cache.forget(),
+                    Err(error) => {
+                        tracing::debug!(%error, "no more change notices from other replicas");
+                        cache.forget();
+                        return;
+                    }
+                }
+            }
+        }
     }
 }

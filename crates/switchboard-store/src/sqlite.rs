@@ -41,6 +41,8 @@ pub const DB_FILE: &str = "switchboard.db";
 pub struct SqliteStore {
     pub(crate) pool: SqlitePool,
     pub(crate) cipher: Cipher,
+    /// The hot path's reads, kept in memory (tokens, users, connection specs).
+    pub(crate) cache: std::sync::Arc<crate::read_cache::ReadCache>,
 }
 
 impl SqliteStore {
@@ -70,7 +72,11 @@ impl SqliteStore {
     }
 
     pub(crate) fn new(pool: SqlitePool, cipher: Cipher) -> Self {
-        Self { pool, cipher }
+        Self {
+            pool,
+            cipher,
+            cache: std::sync::Arc::default(),
+        }
     }
 
     pub(crate) async fn begin_write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {

@@ -5,7 +5,7 @@
 //! [`request`], the stream read in [`decode`]; this file holds the configuration and the
 //! [`Provider`] implementation that joins them.
 
-mod decode;
+pub(crate) mod decode;
 mod request;
 
 use std::fmt;

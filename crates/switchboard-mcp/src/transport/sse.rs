@@ -18,6 +18,8 @@
 
 mod error;
 mod events;
+#[cfg(test)]
+mod fuzz_tests;
 mod parser;
 mod reader;
 

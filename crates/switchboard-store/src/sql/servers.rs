@@ -429,6 +429,7 @@ macro_rules! impl_server_store {
                     Self::check_server_free(&mut tx, owner, spec, None).await?;
                     Self::insert_server(&mut tx, owner, &row).await?;
                     tx.commit().await?;
+                    self.cache.changed();
                     row.stored(&self.cipher)
                 }
 
@@ -485,20 +486,33 @@ macro_rules! impl_server_store {
                     owner: &OwnerId,
                     id: &ServerId,
                 ) -> Result<ServerSpec, StoreError> {
-                    Self::server_row(&self.pool, owner, id, "")
+                    if let Some(spec) = self.cache.spec(owner, id) {
+                        return Ok(spec);
+                    }
+                    let began = self.cache.begin();
+                    let spec = Self::server_row(&self.pool, owner, id, "")
                         .await?
-                        .decode(&self.cipher)
+                        .decode(&self.cipher)?;
+                    self.cache.keep_spec(began, owner, &spec);
+                    Ok(spec)
                 }
 
                 async fn connection_specs(
                     &self,
                     owner: &OwnerId,
                 ) -> Result<Vec<ServerSpec>, StoreError> {
-                    self.server_rows(owner)
+                    if let Some(specs) = self.cache.spec_list(owner) {
+                        return Ok(specs);
+                    }
+                    let began = self.cache.begin();
+                    let specs = self
+                        .server_rows(owner)
                         .await?
                         .iter()
                         .map(|row| row.decode(&self.cipher))
-                        .collect()
+                        .collect::<Result<Vec<_>, _>>()?;
+                    self.cache.keep_spec_list(began, owner, &specs);
+                    Ok(specs)
                 }
 
                 async fn update_server(
@@ -570,6 +584,7 @@ macro_rules! impl_server_store {
                     .map_err(|e| StoreError::from_write(e, Entity::Server, &row.name))?;
                     one_row(done.rows_affected(), Entity::Server, &id.0)?;
                     tx.commit().await?;
+                    self.cache.changed();
                     row.stored(&self.cipher)
                 }
 
@@ -583,6 +598,7 @@ macro_rules! impl_server_store {
                         .bind(&id.0)
                         .execute(&self.pool)
                         .await?;
+                    self.cache.changed();
                     one_row(done.rows_affected(), Entity::Server, &id.0)
                 }
 
@@ -642,6 +658,7 @@ macro_rules! impl_server_store {
                         added += 1;
                     }
                     tx.commit().await?;
+                    self.cache.changed();
                     Ok(Some(added))
                 }
             }

@@ -66,6 +66,7 @@ pub(crate) struct AccessRow {
     pub user: UserRow,
     pub view_id: Option<String>,
     pub view_name: Option<String>,
+    pub expires_at: Option<i64>,
 }
 
 impl AccessRow {
@@ -183,14 +184,20 @@ macro_rules! impl_user_store {
                 }
 
                 async fn user(&self, id: &OwnerId) -> Result<User, StoreError> {
-                    sqlx::query_as::<_, UserRow>(
+                    if let Some(user) = self.cache.user(id) {
+                        return Ok(user);
+                    }
+                    let began = self.cache.begin();
+                    let user = sqlx::query_as::<_, UserRow>(
                         "SELECT id, name, role, created_at, locale FROM users WHERE id = $1",
                     )
                     .bind(&id.0)
                     .fetch_optional(&self.pool)
                     .await?
                     .ok_or_else(|| StoreError::not_found(Entity::User, &id.0))?
-                    .decode()
+                    .decode()?;
+                    self.cache.keep_user(began, &user);
+                    Ok(user)
                 }
 
                 async fn users(&self) -> Result<Vec<User>, StoreError> {
@@ -217,6 +224,7 @@ macro_rules! impl_user_store {
                         .execute(&mut *tx)
                         .await?;
                     tx.commit().await?;
+                    self.cache.changed();
                     Ok(())
                 }
 
@@ -287,6 +295,7 @@ macro_rules! impl_user_store {
                         .bind(token_id)
                         .execute(&self.pool)
                         .await?;
+                    self.cache.changed();
                     one_row(done.rows_affected(), Entity::ApiToken, token_id)
                 }
 
@@ -300,6 +309,7 @@ macro_rules! impl_user_store {
                         .bind(&id.0)
                         .execute(&self.pool)
                         .await?;
+                    self.cache.changed();
                     one_row(done.rows_affected(), Entity::User, &id.0)?;
                     self.user(id).await
                 }
@@ -308,20 +318,28 @@ macro_rules! impl_user_store {
                     &self,
                     secret: &str,
                 ) -> Result<Option<TokenAccess>, StoreError> {
-                    sqlx::query_as::<_, AccessRow>(
+                    let hash = token_hash(secret);
+                    if let Some(access) = self.cache.token(&hash) {
+                        return Ok(Some(access));
+                    }
+                    let began = self.cache.begin();
+                    let row = sqlx::query_as::<_, AccessRow>(
                         "SELECT u.id, u.name, u.role, u.created_at, u.locale, \
-                         t.view_id, v.name AS view_name FROM users u \
+                         t.view_id, v.name AS view_name, t.expires_at FROM users u \
                          JOIN api_tokens t ON t.user_id = u.id \
                          LEFT JOIN mcp_views v ON v.id = t.view_id AND v.user_id = u.id \
                          WHERE t.token_hash = $1 \
                          AND (t.expires_at IS NULL OR t.expires_at > $2)",
                     )
-                    .bind(token_hash(secret))
+                    .bind(&hash)
                     .bind(Timestamp::now().0)
                     .fetch_optional(&self.pool)
-                    .await?
-                    .map(AccessRow::decode)
-                    .transpose()
+                    .await?;
+                    let Some(row) = row else { return Ok(None) };
+                    let expires_at = row.expires_at.map(Timestamp);
+                    let access = row.decode()?;
+                    self.cache.keep_token(began, hash, &access, expires_at);
+                    Ok(Some(access))
                 }
             }
         };

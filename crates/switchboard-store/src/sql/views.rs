@@ -211,6 +211,8 @@ macro_rules! impl_view_store {
                     .map_err(|e| StoreError::from_write(e, Entity::View, &row.name))?;
                     one_row(done.rows_affected(), Entity::View, id)?;
                     tx.commit().await?;
+                    // A renamed view renames what its tokens open.
+                    self.cache.changed();
                     row.decode()
                 }
 
@@ -222,6 +224,7 @@ macro_rules! impl_view_store {
                         .bind(id)
                         .execute(&self.pool)
                         .await?;
+                    self.cache.changed();
                     one_row(done.rows_affected(), Entity::View, id)
                 }
             }

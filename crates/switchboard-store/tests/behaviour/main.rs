@@ -17,6 +17,7 @@ mod nul_text;
 mod oauth;
 mod providers;
 mod quotas;
+mod read_cache;
 mod server_shapes;
 mod servers;
 mod sessions;
