@@ -513,27 +513,7 @@ async fn chat_a_servers_question_is_answered_in_the_page() {
         Turn::text("Thanks, noted."),
     ])
     .await;
-    ui.add_everything().await;
-    ui.api(
-        reqwest::Method::PUT,
-        "/api/mcp-servers/everything/tools/trigger-elicitation-request",
-        Some(json!({"enabled": true, "autoApprove": true})),
-    )
-    .await;
-    let assistant = ui
-        .api(
-            reqwest::Method::POST,
-            "/api/assistants",
-            Some(json!({"name": "Helper", "toolMode": "native"})),
-        )
-        .await;
-    let id = assistant["id"].as_str().unwrap();
-    ui.api(
-        reqwest::Method::PUT,
-        &format!("/api/assistants/{id}/mcp-servers"),
-        Some(json!({"serverIds": ["everything"]})),
-    )
-    .await;
+    helper_with_everything(&ui, Some("trigger-elicitation-request")).await;
     ui.scenario("question").await;
 
     let requests = ui.llm.requests();

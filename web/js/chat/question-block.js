@@ -7,11 +7,11 @@
 // Rendered with `key` = the question's id, so a newer question starts afresh.
 
 import { html } from "../html.js";
-import { useEffect, useMemo, useRef, useState } from "../../vendor/hooks.js";
-import { post, seg } from "../api.js";
+import { useMemo, useState } from "../../vendor/hooks.js";
 import { t } from "../i18n.js";
 import { SchemaForm, idFor } from "../schema-form.js";
 import { ErrorNote } from "../ui/error-note.js";
+import { useAnswering } from "./answering.js";
 import { answerBody, answeredText, initialAnswer, openQuestion, questionField, questionLink } from "./question.js";
 
 export function QuestionBlock({ call, messageId }) {
@@ -19,23 +19,12 @@ export function QuestionBlock({ call, messageId }) {
   const field = useMemo(() => questionField(question), [question.id]);
   const [state, setState] = useState(() => initialAnswer(field));
   const [problems, setProblems] = useState([]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  // What the reply said before the event came: {answer} or, on a 409, {gone: true}.
-  const [local, setLocal] = useState(null);
-  const line = useRef(null);
-  const refocus = useRef(false);
   const id = idFor("question", [question.id]);
+  const { busy, error, setError, local, open, line, send: post } = useAnswering({
+    call, question, messageId, id, waiting: openQuestion(call) !== null,
+  });
 
   const answer = question.answer ?? local?.answer ?? null;
-  const open = openQuestion(call) !== null && !local;
-  useEffect(() => {
-    // The buttons that had the focus are gone: it moves to the line that replaced them.
-    if (refocus.current && !open) {
-      refocus.current = false;
-      line.current?.focus();
-    }
-  }, [open, answer, local]);
 
   if (answer) {
     return html`<p class="question-answered" data-role="answered" tabindex="-1" ref=${line}>${answeredText(answer)}</p>`;
@@ -45,28 +34,11 @@ export function QuestionBlock({ call, messageId }) {
   }
   if (!open) return null;
 
-  const send = async (action) => {
+  const send = (action) => {
     setError(null);
     const { body, errors } = answerBody(question, action, field, state);
     setProblems(errors ?? []);
-    if (errors) return;
-    const inside = document.getElementById(id)?.contains(document.activeElement) ?? false;
-    setBusy(true);
-    try {
-      const updated = await post(`/api/messages/${seg(messageId)}/tool-calls/${seg(call.id)}/answer`, body);
-      const stored = updated?.question?.id === question.id ? updated.question.answer : null;
-      refocus.current = inside;
-      setLocal({ answer: stored ?? { action } });
-    } catch (e) {
-      if (e.status === 409) {
-        refocus.current = inside;
-        setLocal({ gone: true });
-      } else {
-        setError(e);
-      }
-    } finally {
-      setBusy(false);
-    }
+    if (!errors) post(action, body);
   };
   const submit = (event) => {
     event.preventDefault();

@@ -8,11 +8,11 @@
 // question, a 409 means it was decided already (another tab); the event brings what was stored.
 
 import { html } from "../html.js";
-import { useEffect, useRef, useState } from "../../vendor/hooks.js";
-import { post, seg } from "../api.js";
+import { useState } from "../../vendor/hooks.js";
 import { t } from "../i18n.js";
 import { idFor } from "../schema-fields.js";
 import { ErrorNote } from "../ui/error-note.js";
+import { useAnswering } from "./answering.js";
 import { openSampling, samplingBody, samplingDraft, samplingLine, samplingMessages, samplingStage } from "./sampling.js";
 
 export function SamplingBlock({ call, messageId }) {
@@ -21,21 +21,10 @@ export function SamplingBlock({ call, messageId }) {
   const stage = samplingStage(question);
   const [draft, setDraft] = useState(() => samplingDraft(question));
   const [editing, setEditing] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  // What the reply said before the event came: {answer} or, on a 409, {gone: true}.
-  const [local, setLocal] = useState(null);
-  const line = useRef(null);
-  const refocus = useRef(false);
   const id = idFor("sampling", [question.id, stage]);
-
-  const open = openSampling(call) !== null && !local;
-  useEffect(() => {
-    if (refocus.current && !open) {
-      refocus.current = false;
-      line.current?.focus();
-    }
-  }, [open, local]);
+  const { busy, error, local, open, line, send: post } = useAnswering({
+    call, question, messageId, id, waiting: openSampling(call) !== null,
+  });
 
   if (!open) {
     const said = local?.gone ? t("ui.question.not_waiting") : samplingLine(call, question.answer ?? local?.answer);
@@ -52,27 +41,7 @@ export function SamplingBlock({ call, messageId }) {
     </div>`;
   }
 
-  const send = async (action) => {
-    setError(null);
-    const inside = document.getElementById(id)?.contains(document.activeElement) ?? false;
-    setBusy(true);
-    try {
-      const updated = await post(`/api/messages/${seg(messageId)}/tool-calls/${seg(call.id)}/answer`,
-        samplingBody(question, action, draft));
-      const stored = updated?.question?.id === question.id ? updated.question.answer : null;
-      refocus.current = inside;
-      setLocal({ answer: stored ?? { action } });
-    } catch (e) {
-      if (e.status === 409) {
-        refocus.current = inside;
-        setLocal({ gone: true });
-      } else {
-        setError(e);
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+  const send = (action) => post(action, samplingBody(question, action, draft));
   const submit = (event) => {
     event.preventDefault();
     send("accept");

@@ -25,7 +25,7 @@ use switchboard_core::{
     ToolCallRecord, ToolCallStatus,
 };
 use switchboard_mcp::ServerRequests;
-use switchboard_store::StoreError;
+use switchboard_store::{StoreError, ToolCallEdit};
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
@@ -119,15 +119,30 @@ pub(super) fn result_of(answer: &QuestionAnswer) -> ElicitResult {
 }
 
 impl Asker {
-    async fn ask(&self, params: ElicitRequestParams) -> Result<ElicitResult, ErrorData> {
-        let question = question_of(&params);
-        if !self.put(question.clone()).await {
+    /// Asks the person the server's `elicitation/create` (the input request `key` of the
+    /// call's pending input, when it came that way): declined when it cannot be kept,
+    /// cancelled when no answer comes.
+    async fn ask(
+        &self,
+        params: &ElicitRequestParams,
+        key: Option<&str>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let question = question_of(params);
+        if !self.put_asking(question.clone(), key).await {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         }
         Ok(match self.answer_to(&question.id).await? {
             Some(answer) => result_of(&answer),
             None => ElicitResult::new(ElicitationAction::Cancel),
         })
+    }
+
+    /// Applies `edit` to the call's record in the store.
+    async fn edit_call(&self, edit: ToolCallEdit<'_>) -> Result<ToolCallRecord, StoreError> {
+        self.agent
+            .store
+            .update_tool_call(&self.owner, &self.message_id, &self.call_id, edit)
+            .await
     }
 
     /// Whether the process stopped while the server's question waited, leaving the call to
@@ -145,23 +160,16 @@ impl Asker {
     /// [`Self::put`], the question asking the input request `key` of the call's pending input.
     async fn put_asking(&self, question: ServerQuestion, key: Option<&str>) -> bool {
         let stored = self
-            .agent
-            .store
-            .update_tool_call(
-                &self.owner,
-                &self.message_id,
-                &self.call_id,
-                &|call: &mut ToolCallRecord| {
-                    if call.status != ToolCallStatus::Invoking {
-                        return Err(StoreError::Invalid("the call is not running".into()));
-                    }
-                    call.question = Some(question.clone());
-                    if let (Some(key), Some(pending)) = (key, call.pending_input.as_mut()) {
-                        pending.asking = Some(key.to_owned());
-                    }
-                    Ok(())
-                },
-            )
+            .edit_call(&|call: &mut ToolCallRecord| {
+                if call.status != ToolCallStatus::Invoking {
+                    return Err(StoreError::Invalid("the call is not running".into()));
+                }
+                call.question = Some(question.clone());
+                if let (Some(key), Some(pending)) = (key, call.pending_input.as_mut()) {
+                    pending.asking = Some(key.to_owned());
+                }
+                Ok(())
+            })
             .await;
         match stored {
             Ok(call) => {
@@ -245,20 +253,13 @@ impl Asker {
             asking: None,
         };
         let kept = self
-            .agent
-            .store
-            .update_tool_call(
-                &self.owner,
-                &self.message_id,
-                &self.call_id,
-                &|call: &mut ToolCallRecord| {
-                    if call.status != ToolCallStatus::Invoking {
-                        return Err(StoreError::Invalid("the call is not running".into()));
-                    }
-                    call.pending_input = Some(pending.clone());
-                    Ok(())
-                },
-            )
+            .edit_call(&|call: &mut ToolCallRecord| {
+                if call.status != ToolCallStatus::Invoking {
+                    return Err(StoreError::Invalid("the call is not running".into()));
+                }
+                call.pending_input = Some(pending.clone());
+                Ok(())
+            })
             .await;
         match kept {
             Ok(_) => self.durable.kept.store(true, Ordering::Release),
@@ -273,16 +274,7 @@ impl Asker {
         for (key, request) in requests {
             let answer = match request {
                 InputRequest::Elicitation(request) => {
-                    let question = question_of(&request.params);
-                    let result = if self.put_asking(question.clone(), Some(&key)).await {
-                        match self.answer_to(&question.id).await? {
-                            Some(answer) => result_of(&answer),
-                            None => ElicitResult::new(ElicitationAction::Cancel),
-                        }
-                    } else {
-                        ElicitResult::new(ElicitationAction::Decline)
-                    };
-                    serde_json::to_value(result)
+                    serde_json::to_value(self.ask(&request.params, Some(&key)).await?)
                 }
                 InputRequest::CreateMessage(request) => {
                     serde_json::to_value(self.sample_with_review(request.params).await?)
@@ -304,20 +296,13 @@ impl Asker {
 
     async fn keep_response(&self, key: &str, answer: &Value) {
         let kept = self
-            .agent
-            .store
-            .update_tool_call(
-                &self.owner,
-                &self.message_id,
-                &self.call_id,
-                &|call: &mut ToolCallRecord| {
-                    if let Some(pending) = call.pending_input.as_mut() {
-                        pending.responses.insert(key.to_owned(), answer.clone());
-                        pending.asking = None;
-                    }
-                    Ok(())
-                },
-            )
+            .edit_call(&|call: &mut ToolCallRecord| {
+                if let Some(pending) = call.pending_input.as_mut() {
+                    pending.responses.insert(key.to_owned(), answer.clone());
+                    pending.asking = None;
+                }
+                Ok(())
+            })
             .await;
         if let Err(error) = kept {
             tracing::debug!(%error, "an input response was not kept");
@@ -346,7 +331,7 @@ impl ServerRequests for Asker {
         &self,
         params: ElicitRequestParams,
     ) -> BoxFuture<'_, Result<ElicitResult, ErrorData>> {
-        Box::pin(self.ask(params))
+        Box::pin(async move { self.ask(&params, None).await })
     }
 
     fn sample(
