@@ -23,6 +23,10 @@ pub struct ManagerConfig {
     /// How long a stdio server may take to exit after its stdin closes before its process group
     /// is killed.
     pub shutdown_grace: Duration,
+    /// The most HTTP connections carrying requests to one remote server (one origin), whoever
+    /// the sessions belong to; idle ones beyond it are closed. See
+    /// `transport::upstream_limit`.
+    pub http_connections_per_upstream: usize,
 }
 
 impl Default for ManagerConfig {
@@ -36,6 +40,7 @@ impl Default for ManagerConfig {
             reap_interval: Duration::from_secs(60),
             retry: RetryPolicy::default(),
             shutdown_grace: Duration::from_millis(500),
+            http_connections_per_upstream: 32,
         }
     }
 }

@@ -16,15 +16,17 @@ use crate::transport::http;
 use crate::transport::probe::{self, Generation};
 use crate::transport::sse::{SseClientConfig, SseClientTransport};
 use crate::transport::stdio::{self, StdioProcess};
+use crate::transport::upstream_limit::UpstreamLimits;
 use crate::transport::watched::Watched;
 use tokio_util::sync::CancellationToken;
 
-/// Connects to `spec`, which must be valid and enabled; `auth` carries the person's OAuth
-/// sign-in when the server uses one.
+/// Connects to `spec`, which must be valid and enabled, a remote one through `client` within
+/// its origin's share of connections; `auth` carries the person's OAuth sign-in when the
+/// server uses one.
 pub(crate) async fn connect(
     spec: &ServerSpec,
     config: &ManagerConfig,
-    client: &reqwest::Client,
+    (client, limits): (&reqwest::Client, &UpstreamLimits),
     auth: Option<Authorized>,
 ) -> Result<Connection, McpError> {
     spec.validate()?;
@@ -88,7 +90,13 @@ pub(crate) async fn connect(
         TransportKind::StreamableHttp => {
             let url = spec.url.clone().unwrap_or_default();
             let handshake = async {
-                let transport = http::streamable(client.clone(), spec, &url, auth.clone())?;
+                let transport = http::streamable(
+                    client.clone(),
+                    spec,
+                    &url,
+                    auth.clone(),
+                    limits.for_url(&url),
+                )?;
                 let first = handler
                     .clone()
                     .serve_with_lifecycle(
@@ -102,7 +110,13 @@ pub(crate) async fn connect(
                     // included, with an empty success; rmcp then has no discovery result and
                     // no legacy error to fall back on. Start over with the classic handshake.
                     Err(ClientInitializeError::ExpectedInitResult(_)) => {
-                        let transport = http::streamable(client.clone(), spec, &url, auth.clone())?;
+                        let transport = http::streamable(
+                            client.clone(),
+                            spec,
+                            &url,
+                            auth.clone(),
+                            limits.for_url(&url),
+                        )?;
                         handler
                             .with_protocol_version(LEGACY_VERSION)
                             .serve_with_lifecycle(

@@ -23,6 +23,7 @@ use crate::connection::Connection;
 use crate::error::{McpError, error_chain};
 use crate::oauth::{Authorized, GuardedOAuthHttp, SignIns};
 use crate::policy::Admission;
+use crate::transport::upstream_limit::UpstreamLimits;
 
 /// The words every refusal by the guard carries, so a refusal can be recognised after rmcp
 /// flattened the error into text.
@@ -126,43 +127,51 @@ impl Resolve for GuardedResolver {
 /// no proxy, and redirects followed only within the same origin (as the manager's plain
 /// client) and only to allowed IP literals.
 pub fn guarded_client(rules: Arc<DestinationRules>) -> reqwest::Client {
-    let hops = Arc::clone(&rules);
-    let redirects = reqwest::redirect::Policy::custom(move |attempt| {
+    let redirects = guarded_redirects(Arc::clone(&rules));
+    guarded_client_with(rules, redirects, None)
+}
+
+/// Redirects followed only within the same origin and only to what `rules` allow.
+fn guarded_redirects(rules: Arc<DestinationRules>) -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(move |attempt| {
         let first = attempt.previous().first().map(Url::origin);
         if attempt.previous().len() > 5 || first != Some(attempt.url().origin()) {
             attempt.stop()
-        } else if let Err(refused) = check_parsed(attempt.url(), &hops) {
+        } else if let Err(refused) = check_parsed(attempt.url(), &rules) {
             attempt.error(refused)
         } else {
             attempt.follow()
         }
-    });
-    guarded_client_with(rules, redirects)
+    })
 }
 
-/// A guarded client (see [`guarded_client`]) with another redirect policy.
+/// A guarded client (see [`guarded_client`]) with another redirect policy, keeping at most
+/// `idle_per_host` idle connections per host when given (reqwest's default: no bound).
 pub(crate) fn guarded_client_with(
     rules: Arc<DestinationRules>,
     redirects: reqwest::redirect::Policy,
+    idle_per_host: Option<usize>,
 ) -> reqwest::Client {
-    reqwest::Client::builder()
+    let mut builder = reqwest::Client::builder()
         .no_proxy()
         .dns_resolver(Arc::new(GuardedResolver { rules }))
-        .redirect(redirects)
-        .build()
-        .unwrap_or_else(|error| {
-            // Building fails only when the TLS back end cannot start; then no client works,
-            // and one without a resolver cannot reach anything either. Not silently
-            // unguarded: a client with a resolver that refuses everything.
-            tracing::warn!(%error, "cannot build the guarded HTTP client");
-            reqwest::Client::builder()
-                .no_proxy()
-                .dns_resolver(Arc::new(GuardedResolver {
-                    rules: Arc::new(DestinationRules::default()),
-                }))
-                .build()
-                .unwrap_or_default()
-        })
+        .redirect(redirects);
+    if let Some(idle) = idle_per_host {
+        builder = builder.pool_max_idle_per_host(idle);
+    }
+    builder.build().unwrap_or_else(|error| {
+        // Building fails only when the TLS back end cannot start; then no client works, and
+        // one without a resolver cannot reach anything either. Not silently unguarded: a
+        // client with a resolver that refuses everything.
+        tracing::warn!(%error, "cannot build the guarded HTTP client");
+        reqwest::Client::builder()
+            .no_proxy()
+            .dns_resolver(Arc::new(GuardedResolver {
+                rules: Arc::new(DestinationRules::default()),
+            }))
+            .build()
+            .unwrap_or_default()
+    })
 }
 
 /// Whether `text` (an error's message, flattened) reports a refusal by the guard.
@@ -180,13 +189,18 @@ pub(crate) struct HttpClients {
     oauth_plain: Arc<dyn OAuthHttpClient>,
     oauth_guarded: Arc<dyn OAuthHttpClient>,
     pub(crate) sign_ins: Arc<SignIns>,
+    /// The connections each remote server may be sent requests on at once.
+    limits: UpstreamLimits,
 }
 
 impl HttpClients {
+    /// `plain` keeps at most `per_upstream` idle connections per host, as the guarded client
+    /// made here does.
     pub(crate) fn new(
         plain: reqwest::Client,
         rules: DestinationRules,
         sign_ins: Arc<SignIns>,
+        per_upstream: usize,
     ) -> Self {
         let rules = Arc::new(rules);
         let unguarded_stop = reqwest::Client::builder()
@@ -197,13 +211,18 @@ impl HttpClients {
             oauth_plain: Arc::new(GuardedOAuthHttp::new(plain.clone(), unguarded_stop, None)),
             oauth_guarded: Arc::new(GuardedOAuthHttp::new(
                 guarded_client(Arc::clone(&rules)),
-                guarded_client_with(Arc::clone(&rules), reqwest::redirect::Policy::none()),
+                guarded_client_with(Arc::clone(&rules), reqwest::redirect::Policy::none(), None),
                 Some(Arc::clone(&rules)),
             )),
             plain,
-            guarded: guarded_client(Arc::clone(&rules)),
+            guarded: guarded_client_with(
+                Arc::clone(&rules),
+                guarded_redirects(Arc::clone(&rules)),
+                Some(per_upstream),
+            ),
             rules,
             sign_ins,
+            limits: UpstreamLimits::new(per_upstream),
         }
     }
 
@@ -250,7 +269,7 @@ impl HttpClients {
     ) -> Result<Connection, McpError> {
         if !admission.guard_destinations {
             let auth = self.authorized(owner, spec, admission).await?;
-            return connect(spec, config, &self.plain, auth).await;
+            return connect(spec, config, (&self.plain, &self.limits), auth).await;
         }
         let url = spec.url.as_deref().unwrap_or_default();
         // A resolver that hangs is left to the connect timeout of the connection itself.
@@ -260,7 +279,7 @@ impl HttpClients {
             checked.map_err(|refused| refusal(spec, &refused.host))?;
         }
         let auth = self.authorized(owner, spec, admission).await?;
-        connect(spec, config, &self.guarded, auth)
+        connect(spec, config, (&self.guarded, &self.limits), auth)
             .await
             .map_err(|error| {
                 if is_refusal(&error_chain(&error)) {

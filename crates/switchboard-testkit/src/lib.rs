@@ -79,6 +79,7 @@ mod peers;
 pub mod process;
 pub mod scripted_llm;
 mod stdio_command;
+mod tcp_relay;
 
 pub use aimock::{AIMOCK_CLI_JS, Aimock};
 pub use canned_http::CannedHttp;
@@ -87,3 +88,4 @@ pub use http_peer::HttpPeer;
 pub use peers::{EverythingHttp, Misbehaving, PEERS_ENV, Peers, PyGen};
 pub use scripted_llm::{RecordedRequest, ScriptedLlm, Turn};
 pub use stdio_command::StdioCommand;
+pub use tcp_relay::TcpRelay;

@@ -78,9 +78,15 @@ impl ConnectionManager {
         policy: Arc<dyn ConnectPolicy>,
         sign_ins: Arc<SignIns>,
     ) -> Self {
+        let per_upstream = config.http_connections_per_upstream;
         let inner = Arc::new(Inner {
             config,
-            http: HttpClients::new(http_client(), policy.destination_rules(), sign_ins),
+            http: HttpClients::new(
+                http_client(per_upstream),
+                policy.destination_rules(),
+                sign_ins,
+                per_upstream,
+            ),
             policy,
             entries: Mutex::new(HashMap::new()),
             stop: CancellationToken::new(),
@@ -591,8 +597,10 @@ where
 
 /// The HTTP client shared by every remote server. Redirects are followed only within the same
 /// origin: reqwest drops `Authorization` on a cross-host redirect but not an API-key or custom
-/// header, which would then reach a host the user never configured.
-fn http_client() -> reqwest::Client {
+/// header, which would then reach a host the user never configured. At most `idle_per_host`
+/// idle connections are kept per host: the requests to one server are bounded by the same
+/// number (see [`crate::transport::upstream_limit`]).
+fn http_client(idle_per_host: usize) -> reqwest::Client {
     let same_origin = reqwest::redirect::Policy::custom(|attempt| {
         let first = attempt.previous().first().map(|url| url.origin());
         if attempt.previous().len() > 5 || first != Some(attempt.url().origin()) {
@@ -603,6 +611,7 @@ fn http_client() -> reqwest::Client {
     });
     reqwest::Client::builder()
         .redirect(same_origin)
+        .pool_max_idle_per_host(idle_per_host)
         .build()
         .unwrap_or_else(|error| {
             // Building fails only when the TLS back end cannot start, in which case no client

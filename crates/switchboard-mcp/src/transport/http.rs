@@ -12,6 +12,7 @@ use switchboard_core::{Auth, ServerSpec};
 use crate::error::McpError;
 use crate::oauth::Authorized;
 use crate::transport::session_aware::SessionAwareClient;
+use crate::transport::upstream_limit::UpstreamLimit;
 
 /// The custom headers plus an API-key header, as configured. Bearer tokens are separate because
 /// rmcp sets `Authorization` itself.
@@ -53,6 +54,7 @@ pub(crate) fn streamable(
     spec: &ServerSpec,
     url: &str,
     auth: Option<Authorized>,
+    limit: UpstreamLimit,
 ) -> Result<StreamableHttpClientTransport<SessionAwareClient>, McpError> {
     let mut custom_headers: HashMap<HeaderName, HeaderValue> = HashMap::new();
     let mut auth_header = None;
@@ -72,7 +74,7 @@ pub(crate) fn streamable(
     config.custom_headers = custom_headers;
     config.reinit_on_expired_session = true;
     Ok(StreamableHttpClientTransport::with_client(
-        SessionAwareClient::new(client, auth),
+        SessionAwareClient::new(client, auth, limit),
         config,
     ))
 }

@@ -9,4 +9,5 @@ pub(crate) mod probe;
 pub(crate) mod session_aware;
 pub mod sse;
 pub(crate) mod stdio;
+pub(crate) mod upstream_limit;
 pub(crate) mod watched;

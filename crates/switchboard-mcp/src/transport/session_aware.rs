@@ -14,6 +14,9 @@
 //! For a server with OAuth sign-in its requests go through rmcp's [`AuthClient`]
 //! (rmcp::transport::AuthClient), which adds the person's token and refreshes it; a challenge
 //! the server answers with is remembered for the sign-in it calls for.
+//!
+//! Its requests share the server's connections with every other session to it
+//! ([`crate::transport::upstream_limit`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -25,19 +28,35 @@ use rmcp::transport::streamable_http_client::{
     StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
 use sse_stream::{Error as SseError, Sse};
+use tokio::sync::OwnedSemaphorePermit;
 
 use crate::oauth::Authorized;
+use crate::transport::upstream_limit::{UpstreamLimit, holding};
 use crate::upstream_text::{short_text, without_body};
 
 #[derive(Clone)]
 pub(crate) struct SessionAwareClient {
     http: reqwest::Client,
     auth: Option<Authorized>,
+    limit: UpstreamLimit,
 }
 
 impl SessionAwareClient {
-    pub(crate) fn new(http: reqwest::Client, auth: Option<Authorized>) -> Self {
-        Self { http, auth }
+    pub(crate) fn new(
+        http: reqwest::Client,
+        auth: Option<Authorized>,
+        limit: UpstreamLimit,
+    ) -> Self {
+        Self { http, auth, limit }
+    }
+
+    /// A connection of the server's share for a request; answers and notifications go at once
+    /// (see [`crate::transport::upstream_limit`]).
+    async fn permit(&self, message: &ClientJsonRpcMessage) -> Option<OwnedSemaphorePermit> {
+        match message {
+            ClientJsonRpcMessage::Request(_) => self.limit.acquire().await,
+            _ => None,
+        }
     }
 
     /// Remembers the challenge of a refusal, for the sign-in it calls for.
@@ -69,19 +88,27 @@ macro_rules! send {
 }
 
 /// An id-less JSON-RPC error about the session, to a request that carried one, means the
-/// server no longer knows the session.
+/// server no longer knows the session. A streamed answer keeps `permit` until it ends; any
+/// other answer was read whole, and its connection is free again.
 fn check_session(
     had_session: bool,
     response: StreamableHttpPostResponse,
+    permit: Option<OwnedSemaphorePermit>,
 ) -> Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>> {
-    if let StreamableHttpPostResponse::Json(ServerJsonRpcMessage::Error(error), _) = &response
-        && had_session
-        && error.id.is_none()
-        && error.error.message.to_ascii_lowercase().contains("session")
-    {
-        return Err(StreamableHttpError::SessionExpired);
+    match response {
+        StreamableHttpPostResponse::Json(ServerJsonRpcMessage::Error(error), _)
+            if had_session
+                && error.id.is_none()
+                && error.error.message.to_ascii_lowercase().contains("session") =>
+        {
+            Err(StreamableHttpError::SessionExpired)
+        }
+        StreamableHttpPostResponse::Sse(stream, session) => Ok(StreamableHttpPostResponse::Sse(
+            holding(stream, permit),
+            session,
+        )),
+        other => Ok(other),
     }
-    Ok(response)
 }
 
 /// The error without the response body rmcp quotes in it.
@@ -109,12 +136,13 @@ impl StreamableHttpClient for SessionAwareClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let had_session = session_id.is_some();
+        let permit = self.permit(&message).await;
         let response = send!(
             self,
             post_message(uri, message, session_id, auth_header, custom_headers)
         )
         .map_err(unquoted)?;
-        check_session(had_session, response)
+        check_session(had_session, response, permit)
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -127,6 +155,7 @@ impl StreamableHttpClient for SessionAwareClient {
         max_sse_event_size: usize,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let had_session = session_id.is_some();
+        let permit = self.permit(&message).await;
         let response = send!(
             self,
             post_message_with_max_sse_event_size(
@@ -139,7 +168,7 @@ impl StreamableHttpClient for SessionAwareClient {
             )
         )
         .map_err(unquoted)?;
-        check_session(had_session, response)
+        check_session(had_session, response, permit)
     }
 
     async fn delete_session(

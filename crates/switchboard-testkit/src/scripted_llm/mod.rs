@@ -279,9 +279,21 @@ async fn answer(wire: WireFormat, shared: &Shared, headers: &HeaderMap, body: &[
             }
             WireFormat::Anthropic => anthropic::streamed(&plan),
         };
-        let body = Body::from_stream(futures::stream::iter(
-            frames.into_iter().map(Ok::<_, Infallible>),
-        ));
+        let body = if turn.cut {
+            let kept = frames.len().div_ceil(2);
+            let broken = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "cut");
+            Body::from_stream(futures::stream::iter(
+                frames
+                    .into_iter()
+                    .take(kept)
+                    .map(Ok)
+                    .chain(std::iter::once(Err(broken))),
+            ))
+        } else {
+            Body::from_stream(futures::stream::iter(
+                frames.into_iter().map(Ok::<_, Infallible>),
+            ))
+        };
         (
             [
                 (header::CONTENT_TYPE, "text/event-stream; charset=utf-8"),

@@ -12,6 +12,7 @@ pub struct Turn {
     pub(crate) delay: Duration,
     pub(crate) usage: Option<(u64, u64)>,
     pub(crate) truncated: bool,
+    pub(crate) cut: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -51,6 +52,7 @@ impl Turn {
             delay: Duration::ZERO,
             usage: None,
             truncated: false,
+            cut: false,
         }
     }
 
@@ -139,6 +141,15 @@ impl Turn {
     /// The answer stops for lack of output tokens (`length` / `max_tokens`).
     pub fn truncated(mut self) -> Self {
         self.truncated = true;
+        self
+    }
+
+    /// A streamed answer breaks off: the connection is dropped after the first half of its
+    /// frames, with neither a finish nor the end of the stream, as a network that fails or a
+    /// provider that dies mid-answer. Give it text of several words so the cut falls inside
+    /// the text. A request that is not streamed gets the whole answer.
+    pub fn cut(mut self) -> Self {
+        self.cut = true;
         self
     }
 

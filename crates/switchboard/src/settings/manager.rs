@@ -24,6 +24,9 @@ const TOOL_CACHE_TTL: Key = Key::new("manager", "tool_cache_ttl", "5m")
 const IDLE_TIMEOUT: Key = Key::new("manager", "idle_timeout", "30m")
     .env("SWITCHBOARD_IDLE_TIMEOUT")
     .flag("--idle-timeout");
+const HTTP_CONNECTIONS: Key = Key::new("manager", "http_connections_per_upstream", "32")
+    .env("SWITCHBOARD_HTTP_CONNECTIONS_PER_UPSTREAM")
+    .flag("--http-connections-per-upstream");
 const MAX_RETRIES: Key = Key::new("manager.retry", "max_retries", "3")
     .env("SWITCHBOARD_RETRY_MAX_RETRIES")
     .flag("--retry-max-retries");
@@ -56,6 +59,9 @@ pub struct ManagerFlags {
     /// A connection unused this long is closed [default: 30m].
     #[arg(long, value_name = "DURATION")]
     pub idle_timeout: Option<String>,
+    /// The most HTTP connections carrying requests to one remote server [default: 32].
+    #[arg(long, value_name = "N")]
+    pub http_connections_per_upstream: Option<String>,
     /// Retries of a connection that failed or was lost [default: 3].
     #[arg(long, value_name = "N")]
     pub retry_max_retries: Option<String>,
@@ -77,6 +83,7 @@ pub struct ManagerSettings {
     pub call_timeout_ceiling: Duration,
     pub tool_cache_ttl: Duration,
     pub idle_timeout: Duration,
+    pub http_connections_per_upstream: usize,
     pub retry: RetryPolicy,
 }
 
@@ -89,6 +96,10 @@ impl ManagerSettings {
                 .take(&CALL_TIMEOUT_CEILING, flags.call_timeout_ceiling.as_slice())?,
             tool_cache_ttl: layers.take(&TOOL_CACHE_TTL, flags.tool_cache_ttl.as_slice())?,
             idle_timeout: layers.take(&IDLE_TIMEOUT, flags.idle_timeout.as_slice())?,
+            http_connections_per_upstream: layers.take(
+                &HTTP_CONNECTIONS,
+                flags.http_connections_per_upstream.as_slice(),
+            )?,
             retry: RetryPolicy {
                 max_retries: layers.take(&MAX_RETRIES, flags.retry_max_retries.as_slice())?,
                 initial_delay: layers.take(&INITIAL_DELAY, flags.retry_initial_delay.as_slice())?,
@@ -106,6 +117,7 @@ impl ManagerSettings {
             call_timeout_ceiling: self.call_timeout_ceiling,
             tool_cache_ttl: self.tool_cache_ttl,
             idle_timeout: self.idle_timeout,
+            http_connections_per_upstream: self.http_connections_per_upstream,
             retry: self.retry.clone(),
             ..ManagerConfig::default()
         }

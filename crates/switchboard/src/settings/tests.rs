@@ -46,6 +46,7 @@ fn defaults_are_seed_001s() {
     assert_eq!(s.manager.connect_timeout, Duration::from_secs(30));
     assert_eq!(s.manager.tool_cache_ttl, Duration::from_secs(300));
     assert_eq!(s.manager.idle_timeout, Duration::from_secs(1800));
+    assert_eq!(s.manager.http_connections_per_upstream, 32);
     assert_eq!(s.manager.retry, switchboard_mcp::RetryPolicy::default());
     assert_eq!(s.server.listen.to_string(), "127.0.0.1:8080");
     assert_eq!(s.server.max_body_bytes, 4 * 1024 * 1024);
@@ -65,6 +66,7 @@ fn each_layer_overrides_the_one_below_in_every_section() {
         [manager]
         connect_timeout = "5s"
         idle_timeout = "1m"
+        http_connections_per_upstream = 8
         [manager.retry]
         max_retries = 5
         initial_delay = "2s"
@@ -116,6 +118,11 @@ fn each_layer_overrides_the_one_below_in_every_section() {
             "\"3m\"",
             Origin::Flag("--idle-timeout"),
         ),
+        (
+            "manager.http_connections_per_upstream",
+            "8",
+            Origin::File(path.clone()),
+        ),
         ("manager.retry.max_retries", "5", Origin::File(path.clone())),
         (
             "manager.retry.initial_delay",
@@ -147,6 +154,7 @@ fn each_layer_overrides_the_one_below_in_every_section() {
         Duration::from_secs(180)
     );
     assert_eq!(s.manager.retry.initial_delay, Duration::from_secs(3));
+    assert_eq!(s.manager.manager_config().http_connections_per_upstream, 8);
     assert_eq!(s.agent.agent_config().max_result_chars, 700);
     assert_eq!(s.quotas.limits().max_runs, 1);
     assert_eq!(s.quotas.destination_rules().allowed.len(), 2);
