@@ -110,6 +110,9 @@ pub enum ErrorCode {
     Cancelled,
     /// A bug or an unexpected failure inside Switchboard. 500; details are logged, not sent.
     InternalError,
+    /// The disk under the database is full: nothing was written. 507 (Insufficient Storage):
+    /// the request was fine and can be sent again once an administrator has made room.
+    StorageFull,
 }
 
 /// How safe it is to try again after an error with a given code.
@@ -158,6 +161,7 @@ impl ErrorCode {
         ErrorCode::MethodNotAllowed,
         ErrorCode::UriTooLong,
         ErrorCode::HeadersTooLarge,
+        ErrorCode::StorageFull,
         ErrorCode::UnsupportedMediaType,
     ];
 
@@ -185,6 +189,7 @@ impl ErrorCode {
             ErrorCode::Forbidden => "FORBIDDEN",
             ErrorCode::Cancelled => "CANCELLED",
             ErrorCode::InternalError => "INTERNAL_ERROR",
+            ErrorCode::StorageFull => "STORAGE_FULL",
             ErrorCode::OriginNotAllowed => "ORIGIN_NOT_ALLOWED",
             ErrorCode::DestinationNotAllowed => "DESTINATION_NOT_ALLOWED",
             ErrorCode::LaunchNotAllowed => "LAUNCH_NOT_ALLOWED",
@@ -227,6 +232,7 @@ impl ErrorCode {
             | ErrorCode::UpstreamUnavailable => 502,
             ErrorCode::McpConnectionError => 503,
             ErrorCode::McpTimeout => 504,
+            ErrorCode::StorageFull => 507,
         }
     }
 
@@ -354,6 +360,7 @@ mod tests {
             ("URI_TOO_LONG", 414),
             ("HEADERS_TOO_LARGE", 431),
             ("UNSUPPORTED_MEDIA_TYPE", 415),
+            ("STORAGE_FULL", 507),
         ];
         assert_eq!(expected.len(), ErrorCode::ALL.len());
         for (name, status) in expected {

@@ -26,9 +26,12 @@ pub enum LlmError {
     /// The provider refused the request as malformed (other 4xx).
     #[error("the provider rejected the request ({status}): {message}")]
     BadRequest { status: u16, message: String },
-    /// The provider could not be reached, or the connection broke.
+    /// The provider could not be reached, or the connection broke before the answer began.
     #[error("cannot reach the provider: {0}")]
     Network(#[source] reqwest::Error),
+    /// The connection broke while the answer streamed: what came before it is all there is.
+    #[error("the provider's answer broke off: {0}")]
+    BrokenOff(#[source] reqwest::Error),
     /// The provider answered with something that is not its wire format.
     #[error("unexpected answer from the provider: {0}")]
     Protocol(String),
@@ -42,7 +45,10 @@ impl LlmError {
     pub fn retryable(&self) -> bool {
         matches!(
             self,
-            LlmError::RateLimited { .. } | LlmError::Upstream { .. } | LlmError::Network(_)
+            LlmError::RateLimited { .. }
+                | LlmError::Upstream { .. }
+                | LlmError::Network(_)
+                | LlmError::BrokenOff(_)
         )
     }
 }

@@ -54,6 +54,7 @@ impl LlmError {
                 message: clean(message),
             },
             LlmError::Network(error) => LlmError::Network(error.without_url()),
+            LlmError::BrokenOff(error) => LlmError::BrokenOff(error.without_url()),
             LlmError::Protocol(message) => LlmError::Protocol(clean(message)),
             LlmError::Cancelled => LlmError::Cancelled,
         }

@@ -104,12 +104,13 @@ impl<D: Decoder> State<D> {
     }
 }
 
-/// A broken connection is a network error; anything else is a malformed stream.
+/// A connection broken mid-answer is [`LlmError::BrokenOff`]; anything else is a malformed
+/// stream.
 fn read_error(error: sse_stream::Error) -> LlmError {
     match error {
         sse_stream::Error::Body(source) => match source.downcast::<reqwest::Error>() {
             // The URL may carry credentials (`?key=`): never quoted.
-            Ok(error) => LlmError::Network(error.without_url()),
+            Ok(error) => LlmError::BrokenOff(error.without_url()),
             Err(other) => LlmError::Protocol(format!("reading the stream failed: {other}")),
         },
         other => LlmError::Protocol(format!("malformed event stream: {other}")),

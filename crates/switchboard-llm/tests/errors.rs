@@ -281,6 +281,41 @@ async fn openai_error_chunk_mid_stream_ends_the_stream() {
 }
 
 #[tokio::test]
+async fn a_connection_cut_mid_answer_is_broken_off_after_the_text_that_came() {
+    for wire in BOTH {
+        let llm = ScriptedLlm::start(vec![
+            Turn::text("The first words arrive, and then the line goes dead for good").cut(),
+            Turn::text("never"),
+        ])
+        .await;
+        let (events, error) = collect(
+            provider(&llm, wire).as_ref(),
+            &request(vec![ChatMessage::user("Hi")]),
+        )
+        .await;
+        let text: String = events
+            .iter()
+            .filter_map(|e| match e {
+                StreamEvent::TextDelta { text } => Some(text.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            text.starts_with("The first") && !text.contains("for good"),
+            "{wire:?}: {text:?}"
+        );
+        assert!(
+            matches!(error, Some(LlmError::BrokenOff(_))),
+            "{wire:?}: {error:?}"
+        );
+        let shown = error.unwrap().to_string();
+        assert!(shown.contains("broke off"), "{shown}");
+        // Once text has flowed, nothing is retried.
+        assert_eq!(llm.requests().len(), 1, "{wire:?}");
+    }
+}
+
+#[tokio::test]
 async fn an_unreachable_server_is_a_network_error() {
     // A port that was free a moment ago: nothing listens there.
     let port = std::net::TcpListener::bind(("127.0.0.1", 0))

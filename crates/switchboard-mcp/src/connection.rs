@@ -19,6 +19,7 @@ use switchboard_core::ServerSpec;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::attention::{Attended, Attention};
 use crate::client::{Progress, SessionEvents, SwitchboardClient};
 use crate::error::McpError;
 use crate::transport::stdio::{ProcessGroupGuard, StderrTail};
@@ -512,9 +513,23 @@ impl Connection {
         if options.cancel.is_cancelled() {
             return Err(McpError::Cancelled);
         }
-        let idle = match &options.requests {
-            Some(requests) if requests.waits_for_a_person() => limits.ceiling,
-            _ => limits.idle,
+        // A call a person may answer: rmcp gets the ceiling, and the idle timeout is kept
+        // by `attention`, stopped while a question is open (see `crate::attention`).
+        let attention = options
+            .requests
+            .as_ref()
+            .filter(|requests| requests.waits_for_a_person())
+            .map(|_| Attention::new());
+        let requester = match (&attention, &options.requests) {
+            (Some(attention), Some(requests)) => {
+                Some(Attended::wrap(Arc::clone(requests), attention))
+            }
+            _ => options.requests.clone(),
+        };
+        let idle = if attention.is_some() {
+            limits.ceiling
+        } else {
+            limits.idle
         };
         let mut request_options = PeerRequestOptions::with_timeout(idle)
             .reset_timeout_on_progress()
@@ -537,11 +552,12 @@ impl Connection {
         // Registered once rmcp has handed out the id, right after the request is queued for
         // the transport; a server's request about this call can only come after the server
         // read it, which is later than this on any transport we have.
-        let _in_flight = self
-            .events
-            .calls
-            .enter(handle.id.clone(), options.requests.clone());
-        let _progress = options.progress.clone().map(|sink| {
+        let _in_flight = self.events.calls.enter(handle.id.clone(), requester);
+        let progress = match &attention {
+            Some(attention) => Some(progress_tee(attention, options.progress.clone())),
+            None => options.progress.clone(),
+        };
+        let _progress = progress.map(|sink| {
             self.events
                 .watch_progress(handle.progress_token.clone(), sink)
         });
@@ -563,6 +579,13 @@ impl Connection {
                 }
             },
             () = options.cancel.cancelled() => return Err(McpError::Cancelled),
+            () = lapsed(attention.as_deref(), limits.idle) => {
+                return Err(McpError::Timeout {
+                    server: self.server.clone(),
+                    method: "tools/call".to_owned(),
+                    timeout: limits.idle,
+                });
+            }
         };
         abandoned.disarm();
         // The call's log lines received before its answer reach its caller first.
@@ -658,4 +681,31 @@ impl Drop for AbandonGuard {
             });
         }
     }
+}
+
+/// Never, for a call without [`Attention`].
+async fn lapsed(attention: Option<&Attention>, idle: Duration) {
+    match attention {
+        Some(attention) => attention.lapsed(idle).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// A progress sink that tells `attention` of each report before passing it on to `caller`.
+/// The forwarding task ends when the call's progress watch drops the sink.
+fn progress_tee(
+    attention: &Arc<Attention>,
+    caller: Option<mpsc::UnboundedSender<Progress>>,
+) -> mpsc::UnboundedSender<Progress> {
+    let (sink, mut reports) = mpsc::unbounded_channel();
+    let attention = Arc::clone(attention);
+    tokio::spawn(async move {
+        while let Some(report) = reports.recv().await {
+            attention.touch();
+            if let Some(caller) = &caller {
+                let _ = caller.send(report);
+            }
+        }
+    });
+    sink
 }

@@ -10,6 +10,7 @@
 //! progress keeps alive, and cancellation that reaches the server. It implements
 //! [`ToolBackend`], the interface the agent and the HTTP server use.
 
+mod attention;
 mod backend;
 mod client;
 mod config;

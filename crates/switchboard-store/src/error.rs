@@ -83,6 +83,10 @@ pub enum StoreError {
     /// The schema could not be brought up to date.
     #[error("cannot migrate the database: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The disk under the database is full (SQLite's `SQLITE_FULL`, Postgres's `disk_full`);
+    /// the write was rolled back whole.
+    #[error("the disk under the database is full; nothing was written")]
+    Full(#[source] sqlx::Error),
     /// The database refused or failed.
     #[error("database error: {0}")]
     Database(#[source] sqlx::Error),
@@ -106,6 +110,7 @@ impl StoreError {
             StoreError::NotFound { .. } => ErrorCode::NotFound,
             StoreError::Conflict { .. } => ErrorCode::Conflict,
             StoreError::QuotaExceeded { .. } => ErrorCode::QuotaExceeded,
+            StoreError::Full(_) => ErrorCode::StorageFull,
             StoreError::InvalidSpec(_) | StoreError::InvalidView(_) | StoreError::Invalid(_) => {
                 ErrorCode::ValidationError
             }
@@ -158,7 +163,28 @@ impl From<sqlx::Error> for StoreError {
                     "the text contains a character that cannot be stored (NUL)".to_owned(),
                 )
             }
+            _ if is_full(&error) => StoreError::Full(error),
             _ => StoreError::Database(error),
         }
     }
 }
+
+/// Whether the database failed for lack of disk: SQLite's primary result code 13
+/// (`SQLITE_FULL`, whatever its extended code), Postgres's SQLSTATE 53100, or the file system
+/// saying so to sqlx itself.
+fn is_full(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Database(db) => match db.code().as_deref() {
+            Some("53100") => true,
+            Some(code) => code
+                .parse::<i64>()
+                .is_ok_and(|code| code & 0xff == SQLITE_FULL),
+            None => false,
+        },
+        sqlx::Error::Io(io) => io.kind() == std::io::ErrorKind::StorageFull,
+        _ => false,
+    }
+}
+
+/// SQLite's primary result code for a full disk.
+const SQLITE_FULL: i64 = 13;

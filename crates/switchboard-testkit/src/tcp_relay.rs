@@ -15,7 +15,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
@@ -24,9 +24,7 @@ use tokio::task::JoinHandle;
 /// Relays each connection to `target`; stops with the value.
 pub struct TcpRelay {
     addr: SocketAddr,
-    accepted: Arc<AtomicUsize>,
-    open: Arc<AtomicUsize>,
-    peak: Arc<AtomicUsize>,
+    counts: Counts,
     /// Bumped to cut the connections open at that moment.
     cuts: watch::Sender<u64>,
     accept: JoinHandle<()>,
@@ -37,21 +35,12 @@ impl TcpRelay {
     pub async fn start(target: SocketAddr) -> std::io::Result<Self> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
-        let accepted = Arc::new(AtomicUsize::new(0));
-        let open = Arc::new(AtomicUsize::new(0));
-        let peak = Arc::new(AtomicUsize::new(0));
+        let counts = Counts::default();
         let (cuts, _) = watch::channel(0);
-        let counts = Counts {
-            accepted: Arc::clone(&accepted),
-            open: Arc::clone(&open),
-            peak: Arc::clone(&peak),
-        };
-        let accept = tokio::spawn(accept_loop(listener, target, counts, cuts.clone()));
+        let accept = tokio::spawn(accept_loop(listener, target, counts.clone(), cuts.clone()));
         Ok(Self {
             addr,
-            accepted,
-            open,
-            peak,
+            counts,
             cuts,
             accept,
         })
@@ -63,22 +52,38 @@ impl TcpRelay {
 
     /// Connections accepted since the start.
     pub fn accepted(&self) -> usize {
-        self.accepted.load(Ordering::SeqCst)
+        self.counts.accepted.load(Ordering::SeqCst)
     }
 
     /// Connections open now.
     pub fn open(&self) -> usize {
-        self.open.load(Ordering::SeqCst)
+        self.counts.open.load(Ordering::SeqCst)
     }
 
     /// The most connections that were open at once.
     pub fn peak_open(&self) -> usize {
-        self.peak.load(Ordering::SeqCst)
+        self.counts.peak.load(Ordering::SeqCst)
     }
 
     /// Closes every connection open now (both sides); later ones are relayed as before.
     pub fn cut_all(&self) {
         self.cuts.send_modify(|n| *n += 1);
+    }
+
+    /// From now on, closes each new connection at once (a server that is down) until
+    /// [`TcpRelay::resume`].
+    pub fn refuse(&self) {
+        self.counts.refusing.store(true, Ordering::SeqCst);
+    }
+
+    /// Relays new connections again.
+    pub fn resume(&self) {
+        self.counts.refusing.store(false, Ordering::SeqCst);
+    }
+
+    /// Connections closed at once while refusing.
+    pub fn refused(&self) -> usize {
+        self.counts.refused.load(Ordering::SeqCst)
     }
 }
 
@@ -89,11 +94,13 @@ impl Drop for TcpRelay {
     }
 }
 
-#[derive(Clone)]
+#[derive(Clone, Default)]
 struct Counts {
     accepted: Arc<AtomicUsize>,
     open: Arc<AtomicUsize>,
     peak: Arc<AtomicUsize>,
+    refusing: Arc<AtomicBool>,
+    refused: Arc<AtomicUsize>,
 }
 
 async fn accept_loop(
@@ -103,6 +110,11 @@ async fn accept_loop(
     cuts: watch::Sender<u64>,
 ) {
     while let Ok((mut client, _)) = listener.accept().await {
+        if counts.refusing.load(Ordering::SeqCst) {
+            counts.refused.fetch_add(1, Ordering::SeqCst);
+            drop(client);
+            continue;
+        }
         counts.accepted.fetch_add(1, Ordering::SeqCst);
         let now = counts.open.fetch_add(1, Ordering::SeqCst) + 1;
         counts.peak.fetch_max(now, Ordering::SeqCst);

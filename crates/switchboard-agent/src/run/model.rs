@@ -58,7 +58,14 @@ impl Run<'_> {
                 }
             };
             let Some(event) = event else { break };
-            let mut event = event?;
+            let mut event = match event {
+                Ok(event) => event,
+                Err(error) => {
+                    // What the model said before its answer broke off stays, with the failure.
+                    self.flush(&turn, &rounds, &mut pending).await?;
+                    return Err(error.into());
+                }
+            };
             if let switchboard_llm::StreamEvent::TextDelta { text } = &mut event {
                 // Stored text never holds NUL (the store refuses it); a model that writes one
                 // loses that character, not its answer.

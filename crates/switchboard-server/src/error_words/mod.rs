@@ -65,6 +65,7 @@ pub fn store(e: &StoreError) -> ApiError {
             .param("limit", limit),
         StoreError::InvalidSpec(spec) => error.words(spec::spec(spec)),
         StoreError::InvalidView(e) => error.words(view::view(e)),
+        StoreError::Full(_) => error.key("error.msg.storage_full"),
         _ => error,
     }
 }

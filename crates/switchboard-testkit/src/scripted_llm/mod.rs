@@ -282,12 +282,15 @@ async fn answer(wire: WireFormat, shared: &Shared, headers: &HeaderMap, body: &[
         let body = if turn.cut {
             let kept = frames.len().div_ceil(2);
             let broken = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "cut");
-            Body::from_stream(futures::stream::iter(
-                frames
-                    .into_iter()
-                    .take(kept)
-                    .map(Ok)
-                    .chain(std::iter::once(Err(broken))),
+            // Pending once before the error, so the frames kept are written out before the
+            // connection is dropped (an error the body yields at once drops them too).
+            let broken = futures::stream::once(async move {
+                tokio::task::yield_now().await;
+                Err(broken)
+            });
+            Body::from_stream(futures::StreamExt::chain(
+                futures::stream::iter(frames.into_iter().take(kept).map(Ok)),
+                broken,
             ))
         } else {
             Body::from_stream(futures::stream::iter(

@@ -63,7 +63,7 @@ pub fn demo_command() -> StdioCommand {
     }
 }
 
-/// The body of a remote server (`transport`: `streamable-http` or `sse`) on `node`.
+/// The body of a remote server (`transport`: `streamable_http` or `sse`) on `node`.
 pub fn remote_body(name: &str, transport: &str, url: &str, node: Option<&str>) -> Value {
     let mut body = json!({"name": name, "transport": transport, "url": url, "headers": {}});
     if let Some(node) = node {
