@@ -30,6 +30,7 @@ mod mask;
 pub use mask::MASK;
 mod redact;
 pub use redact::{REDACTED, Redactor, redact_json, redact_text};
+mod search;
 mod url_secrets;
 pub use url_secrets::{
     mask_url, restore_masked_url, url_has_secrets, url_holds_mask, url_secret_values,

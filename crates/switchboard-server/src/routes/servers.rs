@@ -141,13 +141,23 @@ pub(super) async fn create_checked(
     Ok(created)
 }
 
-/// Lists the caller's MCP servers, secrets masked.
+/// `?q=`: only the servers every word of it appears in (see [`ServerSpec::matches`]).
+#[derive(Debug, Default, serde::Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ServerSearch {
+    /// Words that must each appear, whatever their case, in the server's id, name, URL
+    /// (secrets masked), command or arguments.
+    #[serde(default)]
+    pub q: Option<String>,
+}
+
+/// Lists the caller's MCP servers, secrets masked; with `q`, only those it finds.
 #[utoipa::path(
     get,
     path = "/api/mcp-servers",
     tag = "servers",
     operation_id = "list_servers",
-    params(super::seed_001::FormatQuery),
+    params(super::seed_001::FormatQuery, ServerSearch),
     responses(
         (status = 200, description = "The caller's MCP servers, secrets masked", body = Vec<ServerAnswer>),
         Unauthorized,
@@ -157,8 +167,12 @@ async fn list(
     State(state): State<AppState>,
     caller: Caller,
     Query(shape): Query<seed_001::FormatQuery>,
+    Query(search): Query<ServerSearch>,
 ) -> Result<Response, ApiError> {
-    let servers = state.store.servers(&caller.user.id).await?;
+    let mut servers = state.store.servers(&caller.user.id).await?;
+    if let Some(query) = search.q.as_deref() {
+        servers.retain(|server| server.spec.matches(query));
+    }
     Ok(seed_001::respond_list(servers, shape.format))
 }
 

@@ -92,13 +92,26 @@ pub struct ScriptedLlm {
     server: Option<tokio::task::JoinHandle<()>>,
 }
 
-#[derive(Debug, Default)]
+/// Picks the answer to a request from the request itself, once the script is used up.
+pub type Responder = Box<dyn Fn(&Value) -> Turn + Send + Sync>;
+
+#[derive(Default)]
 struct Shared {
     turns: Mutex<VecDeque<Turn>>,
+    responder: Option<Responder>,
     scripted: AtomicU64,
     requests: Mutex<Vec<RecordedRequest>>,
     /// The last tool-call number handed out (ids count from 1).
     calls: AtomicU64,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("scripted", &self.scripted)
+            .field("responder", &self.responder.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Shared {
@@ -125,13 +138,38 @@ impl ScriptedLlm {
 
     /// Like [`ScriptedLlm::start`], returning the bind error instead of panicking.
     pub async fn try_start(turns: Vec<Turn>) -> std::io::Result<ScriptedLlm> {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
-        let addr = listener.local_addr()?;
-        let shared = Arc::new(Shared {
+        Self::serve(Shared {
             scripted: AtomicU64::new(turns.len() as u64),
             turns: Mutex::new(turns.into()),
             ..Shared::default()
-        });
+        })
+        .await
+    }
+
+    /// Starts a model that answers every request with what `responder` makes of it (the
+    /// request's JSON body, in whichever wire format it came): for many conversations at
+    /// once, where a script's order cannot say which conversation asks next.
+    ///
+    /// # Panics
+    ///
+    /// When no port can be bound.
+    pub async fn responding(
+        responder: impl Fn(&Value) -> Turn + Send + Sync + 'static,
+    ) -> ScriptedLlm {
+        let shared = Shared {
+            responder: Some(Box::new(responder)),
+            ..Shared::default()
+        };
+        match Self::serve(shared).await {
+            Ok(llm) => llm,
+            Err(error) => panic!("ScriptedLlm: cannot listen on 127.0.0.1: {error}"),
+        }
+    }
+
+    async fn serve(shared: Shared) -> std::io::Result<ScriptedLlm> {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
+        let addr = listener.local_addr()?;
+        let shared = Arc::new(shared);
         let app = Router::new()
             .route("/v1/chat/completions", post(openai_endpoint))
             .route("/v1/messages", post(anthropic_endpoint))
@@ -253,7 +291,9 @@ async fn answer(wire: WireFormat, shared: &Shared, headers: &HeaderMap, body: &[
             );
         }
     };
-    let Some(turn) = Shared::lock(&shared.turns).pop_front() else {
+    let next = Shared::lock(&shared.turns).pop_front();
+    let Some(turn) = next.or_else(|| shared.responder.as_ref().map(|answer| answer(&request)))
+    else {
         let scripted = shared.scripted.load(Ordering::Relaxed);
         let message = format!(
             "ScriptedLlm: the script ran out: request #{number} came after all {scripted} scripted turn(s) were used"
