@@ -7,8 +7,11 @@
 //! the long run, with its figures in BENCHMARKS.md, is
 //!
 //! ```sh
-//! LOAD_CONVERSATIONS=200 LOAD_TURNS=10 cargo test --release -p switchboard --test load -- --nocapture
+//! LOAD_BIN=target/release/switchboard LOAD_CONVERSATIONS=200 LOAD_TURNS=10 \
+//!     cargo test -p switchboard --test load -- --nocapture many
 //! ```
+//!
+//! (`LOAD_BIN` runs that binary as `serve`; the test's own side stays a debug build.)
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -20,7 +23,8 @@ use std::time::{Duration, Instant};
 use common::Switchboard;
 use common::node::descendants_running;
 use common::rest::send;
-use common::serve::{Served, serve, terminate};
+use common::BIN;
+use common::serve::{Served, serve, serve_program, terminate};
 use futures::future::join_all;
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -107,7 +111,9 @@ async fn many_conversations_with_tool_calls_at_once_each_get_their_own_answers()
     let llm = ScriptedLlm::responding(model).await;
     let sb = Switchboard::new();
     let many = (conversations * 4).max(1000).to_string();
-    let mut served = serve(
+    let program = std::env::var("LOAD_BIN").unwrap_or_else(|_| BIN.to_owned());
+    let mut served = serve_program(
+        &program,
         &sb,
         &[
             "--single-user",
@@ -122,6 +128,7 @@ async fn many_conversations_with_tool_calls_at_once_each_get_their_own_answers()
             "--write-interval",
             "1ms",
         ],
+        &[],
     );
     let (status, provider) = send(
         &served,
@@ -174,6 +181,7 @@ async fn many_conversations_with_tool_calls_at_once_each_get_their_own_answers()
         ids.push(conversation["id"].as_str().unwrap().to_owned());
     }
 
+    let cpu_before = cpu_ms(served.child.id());
     let started = Instant::now();
     let runs = ids.iter().enumerate().map(|(n, id)| {
         let served = &served;
@@ -202,11 +210,22 @@ async fn many_conversations_with_tool_calls_at_once_each_get_their_own_answers()
     );
     let servers = descendants_running(served.child.id(), "demo-server");
     assert_eq!(servers.len(), 1, "one server process for all: {servers:?}");
+    let cpu = cpu_ms(served.child.id()) - cpu_before;
     eprintln!(
-        "serve's RSS after the load: {} MB",
+        "serve's CPU: {cpu} ms in all, {:.2} ms per turn; its RSS after the load: {} MB",
+        cpu as f64 / firsts.len() as f64,
         rss_mb(served.child.id())
     );
     assert!(terminate(&mut served).success());
+}
+
+/// The CPU time `pid` has used, user and system, in ms (from clock ticks of 10 ms).
+fn cpu_ms(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command, which is in parentheses and may hold spaces.
+    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+    let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+    ticks * 10
 }
 
 /// The resident memory of `pid`, in MB.

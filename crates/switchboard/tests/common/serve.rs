@@ -22,7 +22,17 @@ pub fn serve(sb: &Switchboard, extra: &[&str]) -> Served {
 
 /// `serve` with `env` set and no provider variables but those.
 pub fn serve_with_env(sb: &Switchboard, extra: &[&str], env: &[(&str, &str)]) -> Served {
-    let mut command = Command::new(BIN);
+    serve_program(BIN, sb, extra, env)
+}
+
+/// `serve` of the binary at `program` (a release build, for a long load run).
+pub fn serve_program(
+    program: &str,
+    sb: &Switchboard,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Served {
+    let mut command = Command::new(program);
     for var in PROVIDER_VARS {
         command.env_remove(var);
     }
