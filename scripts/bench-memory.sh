@@ -31,10 +31,14 @@ base=$(sed -n 's/^switchboard is listening on //p' "$dir/err")
 token=$(sed -n 's/^admin API token (shown once, keep it): //p' "$dir/out")
 auth=(-H "Authorization: Bearer $token")
 rss_kb() { awk '/VmRSS/ {print $2}' "/proc/$pid/status"; }
+# The process's own memory (heap, stacks): RSS less the pages of the binary's code and data
+# it shares with the page cache.
+anon_kb() { awk '/RssAnon/ {print $2}' "/proc/$pid/status"; }
 settle() { sleep 1; }
 
 settle
 idle=$(rss_kb)
+idle_anon=$(anon_kb)
 # One request of each kind first, so what is measured next is the data, not first-use code.
 curl -s -o /dev/null "${auth[@]}" "$base/api/mcp-servers"
 settle
@@ -51,6 +55,7 @@ curl -s -o /dev/null "${auth[@]}" -H 'Content-Type: application/json' \
 for _ in 1 2 3; do curl -s -o /dev/null "${auth[@]}" "$base/api/mcp-servers"; done
 settle
 configured=$(rss_kb)
+configured_anon=$(anon_kb)
 
 for _ in $(seq "$streams"); do
   curl -s -N -o /dev/null "${auth[@]}" "$base/api/events" &
@@ -58,6 +63,7 @@ for _ in $(seq "$streams"); do
 done
 settle
 streaming=$(rss_kb)
+streaming_anon=$(anon_kb)
 for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
 pids=()
 
@@ -66,13 +72,15 @@ curl -s -o /dev/null "${auth[@]}" -H 'Content-Type: application/json' \
   -d '{"text":"hi"}' "$base/api/mcp/proxy/demo/tools/echo/call" || true
 settle
 with_demo=$(rss_kb)
+demo_anon=$(anon_kb)
 
 awk -v idle="$idle" -v warm="$warm" -v conf="$configured" -v str="$streaming" \
-  -v demo="$with_demo" -v n="$servers" -v s="$streams" 'BEGIN {
-  printf "| state | RSS | per item |\n|---|---:|---:|\n"
-  printf "| idle (fresh store, demo server configured, not started) | %.1f MB | |\n", idle / 1024
-  printf "| after one listing | %.1f MB | |\n", warm / 1024
-  printf "| %d servers configured, listed 3 times | %.1f MB | %.1f KB per server |\n", n, conf / 1024, (conf - warm) / n
-  printf "| %d event streams open | %.1f MB | %.1f KB per stream |\n", s, str / 1024, (str - conf) / s
-  printf "| streams closed, the demo stdio server connected | %.1f MB | |\n", demo / 1024
+  -v demo="$with_demo" -v n="$servers" -v s="$streams" -v ia="$idle_anon" \
+  -v ca="$configured_anon" -v sa="$streaming_anon" -v da="$demo_anon" 'BEGIN {
+  printf "| state | RSS | of which its own (anonymous) | per item |\n|---|---:|---:|---:|\n"
+  printf "| idle (fresh store, demo server configured, not started) | %.1f MB | %.1f MB | |\n", idle / 1024, ia / 1024
+  printf "| after one listing | %.1f MB | | |\n", warm / 1024
+  printf "| %d servers configured, listed 3 times | %.1f MB | %.1f MB | %.1f KB per server |\n", n, conf / 1024, ca / 1024, (conf - warm) / n
+  printf "| %d event streams open | %.1f MB | %.1f MB | %.1f KB per stream |\n", s, str / 1024, sa / 1024, (str - conf) / s
+  printf "| streams closed, the demo stdio server connected | %.1f MB | %.1f MB | |\n", demo / 1024, da / 1024
 }'
