@@ -169,22 +169,65 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
-/// Whether the database failed for lack of disk: SQLite's primary result code 13
-/// (`SQLITE_FULL`, whatever its extended code), Postgres's SQLSTATE 53100, or the file system
-/// saying so to sqlx itself.
+/// Whether the database failed for lack of disk: SQLite's `SQLITE_FULL` (13; it has no
+/// extended codes), Postgres's SQLSTATE `disk_full` (53100), or the file system saying so to
+/// sqlx itself.
 fn is_full(error: &sqlx::Error) -> bool {
     match error {
-        sqlx::Error::Database(db) => match db.code().as_deref() {
-            Some("53100") => true,
-            Some(code) => code
-                .parse::<i64>()
-                .is_ok_and(|code| code & 0xff == SQLITE_FULL),
-            None => false,
-        },
+        sqlx::Error::Database(db) => matches!(db.code().as_deref(), Some("13" | "53100")),
         sqlx::Error::Io(io) => io.kind() == std::io::ErrorKind::StorageFull,
         _ => false,
     }
 }
 
-/// SQLite's primary result code for a full disk.
-const SQLITE_FULL: i64 = 13;
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow;
+
+    use super::*;
+
+    /// A database's error with only a code, as each driver reports it.
+    #[derive(Debug, thiserror::Error)]
+    #[error("refused")]
+    struct Coded(&'static str);
+
+    impl sqlx::error::DatabaseError for Coded {
+        fn message(&self) -> &str {
+            "refused"
+        }
+        fn code(&self) -> Option<Cow<'_, str>> {
+            Some(Cow::Borrowed(self.0))
+        }
+        fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+            self
+        }
+        fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+            self
+        }
+        fn kind(&self) -> sqlx::error::ErrorKind {
+            sqlx::error::ErrorKind::Other
+        }
+    }
+
+    fn code_of(code: &'static str) -> ErrorCode {
+        StoreError::from(sqlx::Error::Database(Box::new(Coded(code)))).code()
+    }
+
+    #[test]
+    fn a_full_disk_is_storage_full_on_either_database() {
+        // SQLite: SQLITE_FULL; Postgres: disk_full.
+        assert_eq!(code_of("13"), ErrorCode::StorageFull);
+        assert_eq!(code_of("53100"), ErrorCode::StorageFull);
+        // SQLITE_BUSY (5), a unique violation: not.
+        assert_eq!(code_of("5"), ErrorCode::InternalError);
+        assert_eq!(code_of("23505"), ErrorCode::InternalError);
+        let io = std::io::Error::from(std::io::ErrorKind::StorageFull);
+        assert_eq!(
+            StoreError::from(sqlx::Error::Io(io)).code(),
+            ErrorCode::StorageFull
+        );
+    }
+}

@@ -20,10 +20,10 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::BIN;
 use common::Switchboard;
 use common::node::descendants_running;
 use common::rest::send;
-use common::BIN;
 use common::serve::{Served, serve, serve_program, terminate};
 use futures::future::join_all;
 use reqwest::Method;
@@ -223,7 +223,12 @@ async fn many_conversations_with_tool_calls_at_once_each_get_their_own_answers()
 fn cpu_ms(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
     // The fields after the command, which is in parentheses and may hold spaces.
-    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
     let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
     ticks * 10
 }
