@@ -65,6 +65,16 @@ impl SqliteStore {
             // A local file does not go stale; the default ping before each use doubled the
             // cost of every query.
             .test_before_acquire(false)
+            // A connection given back still inside a transaction is closed, not reused. When
+            // a write fails for a full disk, SQLite may roll the transaction back itself; the
+            // ROLLBACK sqlx then sends fails ("no transaction is active"), sqlx keeps counting
+            // the transaction as open, and every later BEGIN on that connection failed
+            // ("begin_with at non-zero transaction depth"), long after the disk had room
+            // again (`tests/faults.rs`). Also catches a rollback still queued after a dropped
+            // transaction: that connection is opened anew, a rare cost on an error path.
+            .after_release(|connection, _| {
+                Box::pin(async move { Ok(!sqlx::Connection::is_in_transaction(connection)) })
+            })
             .connect_with(options)
             .await?;
         crate::migrate::sqlite().run(&pool).await?;
