@@ -89,14 +89,17 @@ pub(crate) async fn connect(
         }
         TransportKind::StreamableHttp => {
             let url = spec.url.clone().unwrap_or_default();
-            let handshake = async {
-                let transport = http::streamable(
+            let open = || {
+                http::streamable(
                     client.clone(),
                     spec,
                     &url,
                     auth.clone(),
                     limits.for_url(&url),
-                )?;
+                )
+            };
+            let handshake = async {
+                let transport = open()?;
                 let first = handler
                     .clone()
                     .serve_with_lifecycle(
@@ -110,13 +113,7 @@ pub(crate) async fn connect(
                     // included, with an empty success; rmcp then has no discovery result and
                     // no legacy error to fall back on. Start over with the classic handshake.
                     Err(ClientInitializeError::ExpectedInitResult(_)) => {
-                        let transport = http::streamable(
-                            client.clone(),
-                            spec,
-                            &url,
-                            auth.clone(),
-                            limits.for_url(&url),
-                        )?;
+                        let transport = open()?;
                         handler
                             .with_protocol_version(LEGACY_VERSION)
                             .serve_with_lifecycle(

@@ -12,25 +12,13 @@ mod common;
 use common::Switchboard;
 use common::node::descendants_running;
 use common::postgres::FreshPostgres;
-use common::rest::{Events, create_server, eventually, remote_body, send, stdio_body};
+use common::rest::{
+    Events, add_provider, auto_approve, create_server, eventually, remote_body, send, stdio_body,
+};
 use common::serve::{Served, serve, terminate};
 use reqwest::Method;
 use serde_json::{Value, json};
 use switchboard_testkit::{EverythingHttp, Peers, ScriptedLlm, TcpRelay, Turn, process};
-
-async fn add_provider(served: &Served, llm: &ScriptedLlm) {
-    let (status, provider) = send(
-        served,
-        Method::POST,
-        "/api/providers",
-        Some(
-            json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-               "apiKey": "k", "defaultModel": "m"}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{provider}");
-}
 
 /// The single-user demo server goes, `body` comes, and its `tools` need no approval.
 async fn only_server(served: &Served, body: Value, tools: &[&str]) -> String {
@@ -38,14 +26,7 @@ async fn only_server(served: &Served, body: Value, tools: &[&str]) -> String {
     assert!(status.is_success(), "{status} {gone}");
     let id = create_server(served, body).await;
     for tool in tools {
-        let (status, set) = send(
-            served,
-            Method::PUT,
-            &format!("/api/mcp-servers/{id}/tools/{tool}"),
-            Some(json!({"enabled": true, "autoApprove": true})),
-        )
-        .await;
-        assert_eq!(status, 200, "{set}");
+        auto_approve(served, &id, tool).await;
     }
     id
 }
@@ -260,14 +241,7 @@ async fn postgres_dropping_every_connection_during_a_run_is_weathered_without_a_
     let sb = Switchboard::new();
     let mut served = serve(&sb, &["--single-user", "--database-url", through.as_str()]);
     add_provider(&served, &llm).await;
-    let (status, set) = send(
-        &served,
-        Method::PUT,
-        "/api/mcp-servers/demo/tools/echo",
-        Some(json!({"enabled": true, "autoApprove": true})),
-    )
-    .await;
-    assert_eq!(status, 200, "{set}");
+    auto_approve(&served, "demo", "echo").await;
 
     let ((status, answer), ()) = tokio::join!(chat(&served, None, "Echo it"), async {
         eventually("the model is asked", || async {

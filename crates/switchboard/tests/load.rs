@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use common::BIN;
 use common::Switchboard;
 use common::node::descendants_running;
-use common::rest::send;
+use common::rest::{add_provider, auto_approve, send};
 use common::serve::{Served, serve, serve_program, terminate};
 use futures::future::join_all;
 use reqwest::Method;
@@ -130,25 +130,8 @@ async fn many_conversations_with_tool_calls_at_once_each_get_their_own_answers()
         ],
         &[],
     );
-    let (status, provider) = send(
-        &served,
-        Method::POST,
-        "/api/providers",
-        Some(
-            json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-                    "apiKey": "k", "defaultModel": "m"}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{provider}");
-    let (status, set) = send(
-        &served,
-        Method::PUT,
-        "/api/mcp-servers/demo/tools/echo",
-        Some(json!({"enabled": true, "autoApprove": true})),
-    )
-    .await;
-    assert_eq!(status, 200, "{set}");
+    let provider = add_provider(&served, &llm).await;
+    auto_approve(&served, "demo", "echo").await;
     let (status, assistant) = send(
         &served,
         Method::POST,

@@ -11,7 +11,8 @@ mod common;
 use common::Switchboard;
 use common::node::{NodeLaunch, NodeProc, descendants_running, write_settings};
 use common::rest::{
-    Events, call_tool, create_server, demo_command, eventually, result_text, send, stdio_body,
+    Events, add_provider, call_tool, create_server, demo_command, eventually, result_text, send,
+    stdio_body,
 };
 use common::serve::{Served, serve, terminate};
 use reqwest::Method;
@@ -19,20 +20,6 @@ use serde_json::{Value, json};
 use switchboard_testkit::{Peers, PyGen, ScriptedLlm, Turn};
 
 const TOKEN: &str = "node-token-for-tests";
-
-async fn add_provider(served: &Served, llm: &ScriptedLlm) {
-    let (status, provider) = send(
-        served,
-        Method::POST,
-        "/api/providers",
-        Some(
-            json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-               "apiKey": "k", "defaultModel": "m"}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{provider}");
-}
 
 /// Asks something the model answers with a tool call; returns (conversation, message, call).
 async fn ask(served: &Served, question: &str) -> (String, String, String) {

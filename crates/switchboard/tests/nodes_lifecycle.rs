@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use common::node::{NodeLaunch, NodeProc, descendants_running, write_settings};
 use common::rest::{
-    call_tool, create_server, demo_command, eventually, health, result_text, send, stdio_body,
+    add_provider, call_tool, create_server, demo_command, eventually, health, result_text, send,
+    stdio_body,
 };
 use common::serve::{serve, terminate};
 use common::{BIN, Switchboard};
@@ -109,17 +110,7 @@ async fn a_conversation_goes_on_after_its_node_restarts() {
     ])
     .await;
     let mut served = serve(&sb, &["--single-user"]);
-    let (status, provider) = send(
-        &served,
-        Method::POST,
-        "/api/providers",
-        Some(
-            json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-               "apiKey": "k", "defaultModel": "m"}),
-        ),
-    )
-    .await;
-    assert_eq!(status, 201, "{provider}");
+    add_provider(&served, &llm).await;
     let demo = create_server(&served, stdio_body("boxdemo", &demo_command(), Some("box"))).await;
     let (status, body) = send(
         &served,

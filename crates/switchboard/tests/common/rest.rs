@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use reqwest::Method;
 use serde_json::{Value, json};
-use switchboard_testkit::StdioCommand;
+use switchboard_testkit::{ScriptedLlm, StdioCommand};
 
 use super::BIN;
 use super::serve::Served;
@@ -36,6 +36,34 @@ pub async fn send(
         response.status(),
         response.json().await.unwrap_or(Value::Null),
     )
+}
+
+/// Stores an OpenAI-format provider answered by `llm`; returns it as the API answered.
+pub async fn add_provider(served: &Served, llm: &ScriptedLlm) -> Value {
+    let (status, provider) = send(
+        served,
+        Method::POST,
+        "/api/providers",
+        Some(
+            json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
+               "apiKey": "k", "defaultModel": "m"}),
+        ),
+    )
+    .await;
+    assert_eq!(status, 201, "{provider}");
+    provider
+}
+
+/// Enables `tool` of `server` and lets it run without asking.
+pub async fn auto_approve(served: &Served, server: &str, tool: &str) {
+    let (status, set) = send(
+        served,
+        Method::PUT,
+        &format!("/api/mcp-servers/{server}/tools/{tool}"),
+        Some(json!({"enabled": true, "autoApprove": true})),
+    )
+    .await;
+    assert_eq!(status, 200, "{set}");
 }
 
 /// The body of a stdio server, on `node` when given.
