@@ -2,7 +2,7 @@
 // token prompt. A change of language renders every page again in it.
 
 import { html } from "./html.js";
-import { useEffect, useState } from "../vendor/hooks.js";
+import { useEffect, useLayoutEffect, useState } from "../vendor/hooks.js";
 import { get, onUnauthorized, setToken, token } from "./api.js";
 import { adoptLocale, locale, onLocaleChange, t } from "./i18n.js";
 import { restart } from "./events.js";
@@ -29,7 +29,9 @@ export function App() {
   const [me, setMe] = useState(null);
   useEffect(() => onUnauthorized(() => setNeedsToken(true)), []);
   useEffect(() => onLocaleChange(setLang), []);
-  useEffect(() => {
+  // In the same commit as the text: an effect runs a frame later, and the page was briefly
+  // in one language while saying it was in the other.
+  useLayoutEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
   // Once signed in, the user's stored language wins over this browser's.
