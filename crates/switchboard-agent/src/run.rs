@@ -23,6 +23,7 @@ use crate::events::StopReason;
 use crate::mode::Mode;
 use crate::results::error_response;
 use crate::turn::{STOP_KEY, calls_of, finished_rounds, round_texts, tool_rounds, was_cancelled};
+use calls::Settled;
 
 pub(crate) struct Run<'a> {
     agent: &'a Agent,
@@ -40,8 +41,9 @@ enum Step {
     /// Ask the model (again) with this history; the turn is `None` when it has no assistant
     /// message yet.
     CallModel(Vec<Message>, Option<Box<Message>>, u32),
-    /// Settle the calls of this round (approvals, running).
-    SettleCalls(Box<Message>, u32),
+    /// Settle the calls of this round (approvals, running); the conversation is carried for
+    /// the step after.
+    SettleCalls(Vec<Message>, Box<Message>, u32),
     Finished(Box<Message>, StopReason),
 }
 
@@ -98,6 +100,11 @@ impl<'a> Run<'a> {
 
     async fn steps(&self) -> Result<RunOutcome, AgentError> {
         let mut first = true;
+        // The conversation as the run's own last write left it, when that write returned the
+        // whole turn: the next step starts from it instead of reading the store again.
+        // Nothing else changes a conversation while its run holds the claim except decisions
+        // and answers on its calls, and `settle_calls` reads those from the store.
+        let mut known: Option<Vec<Message>> = None;
         loop {
             if self.cancel.is_cancelled() {
                 let messages = self.messages().await?;
@@ -106,13 +113,18 @@ impl<'a> Run<'a> {
                     None => Err(AgentError::Llm(switchboard_llm::LlmError::Cancelled)),
                 };
             }
-            match self.next_step(std::mem::take(&mut first)).await? {
+            match self
+                .next_step(std::mem::take(&mut first), known.take())
+                .await?
+            {
                 Step::CallModel(history, turn, round) => {
-                    self.model_round(&history, turn.map(|m| *m), round).await?
+                    let turn = self.model_round(&history, turn.map(|m| *m), round).await?;
+                    known = turn.map(|turn| with_turn(history, turn));
                 }
-                Step::SettleCalls(turn, round) => {
-                    if !self.settle_calls(&turn, round).await? {
-                        return self.cancel_turn(*turn).await;
+                Step::SettleCalls(history, turn, round) => {
+                    match self.settle_calls(&turn, round).await? {
+                        Settled::Cancelled => return self.cancel_turn(*turn).await,
+                        Settled::Done(turn) => known = turn.map(|turn| with_turn(history, turn)),
                     }
                 }
                 Step::Finished(turn, stop) => {
@@ -130,10 +142,18 @@ impl<'a> Run<'a> {
             .await
     }
 
-    /// What to do next, from the stored turn. On the `first` step of a run, calls left
-    /// `invoking` by a stopped process are failed first.
-    async fn next_step(&self, first: bool) -> Result<Step, AgentError> {
-        let mut messages = self.messages().await?;
+    /// What to do next, from the stored turn (or the `known` conversation the run's last write
+    /// returned). On the `first` step of a run, calls left `invoking` by a stopped process are
+    /// failed first.
+    async fn next_step(
+        &self,
+        first: bool,
+        known: Option<Vec<Message>>,
+    ) -> Result<Step, AgentError> {
+        let mut messages = match known {
+            Some(messages) => messages,
+            None => self.messages().await?,
+        };
         if first && self.fail_interrupted_calls(&messages).await? {
             messages = self.messages().await?;
         }
@@ -172,7 +192,8 @@ impl<'a> Run<'a> {
             return Ok(Step::Finished(Box::new(turn.clone()), StopReason::Answered));
         }
         if calls.iter().any(|c| !c.status.is_terminal()) {
-            return Ok(Step::SettleCalls(Box::new(turn.clone()), last));
+            let turn = Box::new(turn.clone());
+            return Ok(Step::SettleCalls(messages, turn, last));
         }
         if tool_rounds(turn) >= self.spec.max_rounds.min(self.agent.config.max_rounds) {
             return Ok(Step::Finished(
@@ -239,6 +260,7 @@ impl<'a> Run<'a> {
     }
 
     /// Stores a finished call's outcome (unless it already finished) and announces it.
+    /// Returns the turn as that write left it (`None` when the call had finished already).
     async fn set_outcome(
         &self,
         message_id: &str,
@@ -246,11 +268,11 @@ impl<'a> Run<'a> {
         status: ToolCallStatus,
         response: serde_json::Value,
         is_error: bool,
-    ) -> Result<(), AgentError> {
+    ) -> Result<Option<Message>, AgentError> {
         let result = self
             .agent
             .store
-            .update_tool_call(
+            .edit_tool_call(
                 self.owner,
                 message_id,
                 call_id,
@@ -267,12 +289,12 @@ impl<'a> Run<'a> {
             )
             .await;
         match result {
-            Ok(call) => {
+            Ok((call, turn)) => {
                 self.announce_call(message_id, call);
-                Ok(())
+                Ok(Some(turn))
             }
             // Someone else finished it first (a cancellation racing a result).
-            Err(StoreError::Invalid(_)) => Ok(()),
+            Err(StoreError::Invalid(_)) => Ok(None),
             Err(e) => Err(e.into()),
         }
     }
@@ -307,6 +329,15 @@ impl<'a> Run<'a> {
             tool_rounds: tool_rounds(turn),
         }
     }
+}
+
+/// `history` with `turn` in place of its stored version, or after it when it is new.
+fn with_turn(mut history: Vec<Message>, turn: Message) -> Vec<Message> {
+    match history.iter_mut().find(|m| m.id == turn.id) {
+        Some(stored) => *stored = turn,
+        None => history.push(turn),
+    }
+    history
 }
 
 /// The assistant message answering the last user message, if the model has begun it.

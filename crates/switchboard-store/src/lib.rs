@@ -35,6 +35,7 @@ mod read_cache;
 pub mod secret;
 mod sql;
 mod sqlite;
+mod sqlite_writer;
 mod store;
 mod text;
 

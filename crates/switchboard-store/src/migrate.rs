@@ -76,6 +76,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "server sampling",
         include_str!("../migrations/sqlite/0013_server_sampling.sql"),
     ),
+    (
+        14,
+        "message touches conversation",
+        include_str!("../migrations/sqlite/0014_message_touches_conversation.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -143,6 +148,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         13,
         "server sampling",
         include_str!("../migrations/postgres/0013_server_sampling.sql"),
+    ),
+    (
+        14,
+        "message touches conversation",
+        include_str!("../migrations/postgres/0014_message_touches_conversation.sql"),
     ),
 ];
 

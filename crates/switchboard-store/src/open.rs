@@ -84,16 +84,15 @@ pub async fn open(config: &StoreConfig) -> Result<Arc<dyn Store>, StoreError> {
     }
 }
 
-/// The cipher for the database behind `$pool`: reads the stored key check, settles the key
+/// The cipher for the database behind `$pool` (an executor, evaluated for each statement): reads the stored key check, settles the key
 /// ([`settle_key`]) and stores a check when there was none. Of two processes opening a fresh
 /// database at once, the one whose check lost the insert verifies the winner's instead. (A
 /// macro because the two pools are different concrete types; the statements are the same.)
 macro_rules! cipher_for {
     ($pool:expr, $config:expr) => {{
-        let pool = $pool;
         let check: Option<(String,)> = sqlx::query_as("SELECT value FROM meta WHERE key = $1")
             .bind(KEY_CHECK)
-            .fetch_optional(pool)
+            .fetch_optional($pool)
             .await?;
         let (cipher, new_check) = settle_key($config, check.map(|(v,)| v))?;
         if let Some(value) = new_check {
@@ -102,12 +101,12 @@ macro_rules! cipher_for {
             )
             .bind(KEY_CHECK)
             .bind(value)
-            .execute(pool)
+            .execute($pool)
             .await?;
             if inserted.rows_affected() == 0 {
                 let (check,): (String,) = sqlx::query_as("SELECT value FROM meta WHERE key = $1")
                     .bind(KEY_CHECK)
-                    .fetch_one(pool)
+                    .fetch_one($pool)
                     .await?;
                 settle_key($config, Some(check))?;
             }
@@ -118,9 +117,11 @@ macro_rules! cipher_for {
 
 /// The SQLite store at `path`.
 pub async fn open_sqlite(config: &StoreConfig, path: PathBuf) -> Result<SqliteStore, StoreError> {
-    let pool = SqliteStore::connect(&path).await?;
-    let cipher = cipher_for!(&pool, config);
-    Ok(SqliteStore::new(pool, cipher))
+    let (writer, readers) = SqliteStore::connect(&path).await?;
+    let mut held = writer.lock().await?;
+    let cipher = cipher_for!(&mut *held, config);
+    drop(held);
+    Ok(SqliteStore::new(writer, readers, cipher))
 }
 
 /// The Postgres store at `url`.

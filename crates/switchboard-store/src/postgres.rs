@@ -6,6 +6,7 @@
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
+use sqlx::pool::PoolConnection;
 use sqlx::postgres::{PgListener, PgPool, PgPoolOptions};
 use sqlx::{Postgres, Transaction};
 
@@ -62,6 +63,11 @@ impl PostgresStore {
             cipher,
             cache,
         }
+    }
+
+    /// A connection for one write: any of the pool's (Postgres locks rows, not the database).
+    pub(crate) async fn writer(&self) -> Result<PoolConnection<Postgres>, StoreError> {
+        Ok(self.pool.acquire().await?)
     }
 
     pub(crate) async fn begin_write(&self) -> Result<Transaction<'static, Postgres>, StoreError> {

@@ -15,7 +15,8 @@ use std::time::Duration;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
-use sqlx::{Sqlite, Transaction};
+
+use sqlx::Sqlite;
 
 use crate::StoreError;
 use crate::secret::Cipher;
@@ -31,6 +32,7 @@ use crate::sql::servers::impl_server_store;
 use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
 use crate::sql::views::impl_view_store;
+use crate::sqlite_writer::{Held, WriteTransaction, Writer};
 use crate::store::{Backend, SignalStore, Signals, Store};
 
 /// The database file inside the data directory.
@@ -39,7 +41,10 @@ pub const DB_FILE: &str = "switchboard.db";
 /// The [`Store`] on SQLite.
 #[derive(Debug)]
 pub struct SqliteStore {
+    /// Read-only connections, for every read.
     pub(crate) pool: SqlitePool,
+    /// The one connection that writes (see [`crate::sqlite_writer`]).
+    pub(crate) writer: Writer,
     pub(crate) cipher: Cipher,
     /// The hot path's reads, kept in memory (tokens, users, connection specs).
     pub(crate) cache: std::sync::Arc<crate::read_cache::ReadCache>,
@@ -50,48 +55,57 @@ impl SqliteStore {
     pub(crate) const LOCK: &'static str = "";
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    pub(crate) async fn connect(path: &Path) -> Result<SqlitePool, StoreError> {
+    /// Returns the writing connection and the readers' pool.
+    pub(crate) async fn connect(path: &Path) -> Result<(Writer, SqlitePool), StoreError> {
         create_private(path)?;
         let options = SqliteConnectOptions::from_str("sqlite:")
             .map_err(StoreError::Database)?
             .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(30));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
-            // A local file does not go stale; the default ping before each use doubled the
-            // cost of every query.
-            .test_before_acquire(false)
-            // A connection given back still inside a transaction is closed, not reused. When
-            // a write fails for a full disk, SQLite may roll the transaction back itself; the
-            // ROLLBACK sqlx then sends fails ("no transaction is active"), sqlx keeps counting
-            // the transaction as open, and every later BEGIN on that connection failed
-            // ("begin_with at non-zero transaction depth"), long after the disk had room
-            // again (`tests/faults.rs`). Also catches a rollback still queued after a dropped
-            // transaction: that connection is opened anew, a rare cost on an error path.
-            .after_release(|connection, _| {
-                Box::pin(async move { Ok(!sqlx::Connection::is_in_transaction(connection)) })
-            })
-            .connect_with(options)
+        let writer = Writer::open(
+            options
+                .clone()
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal),
+        )
+        .await?;
+        crate::migrate::sqlite()
+            .run(&mut *writer.lock().await?)
             .await?;
-        crate::migrate::sqlite().run(&pool).await?;
-        Ok(pool)
+        // Opened after the writer made the file a WAL database; read-only, so a write sent
+        // to the readers by mistake fails loudly instead of contending for the lock.
+        let readers = readers().connect_with(options.read_only(true)).await?;
+        Ok((writer, readers))
     }
 
-    pub(crate) fn new(pool: SqlitePool, cipher: Cipher) -> Self {
+    pub(crate) fn new(writer: Writer, readers: SqlitePool, cipher: Cipher) -> Self {
         Self {
-            pool,
+            pool: readers,
+            writer,
             cipher,
             cache: std::sync::Arc::default(),
         }
     }
 
-    pub(crate) async fn begin_write(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    /// The writing connection, for one statement.
+    pub(crate) async fn writer(&self) -> Result<Held<'_>, StoreError> {
+        self.writer.lock().await
     }
+
+    pub(crate) async fn begin_write(&self) -> Result<WriteTransaction<'_>, StoreError> {
+        self.writer.begin().await
+    }
+}
+
+/// The readers' pool.
+fn readers() -> SqlitePoolOptions {
+    SqlitePoolOptions::new()
+        .max_connections(8)
+        // A local file does not go stale; the default ping before each use doubled the
+        // cost of every query.
+        .test_before_acquire(false)
 }
 
 /// Creates an empty database file readable by its owner only, if there is none: it holds
@@ -146,5 +160,6 @@ impl Store for SqliteStore {
 
     async fn close(&self) {
         self.pool.close().await;
+        self.writer.close().await;
     }
 }

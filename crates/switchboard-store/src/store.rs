@@ -21,7 +21,7 @@ use crate::model::{
     StoredView, TokenAccess, User,
 };
 
-/// A change to one tool call, applied under the message's row lock. It may refuse (for
+/// A change to one tool call, applied atomically to the stored call. It may refuse (for
 /// example a confirmation of a call that is no longer `pending`), and then nothing is written.
 pub type ToolCallEdit<'a> =
     &'a (dyn Fn(&mut ToolCallRecord) -> Result<(), StoreError> + Send + Sync);
@@ -339,8 +339,20 @@ pub trait ConversationStore {
         message_id: &str,
         calls: &[ToolCallRecord],
     ) -> Result<Message, StoreError>;
-    /// Applies `edit` to one tool call of the message under a row lock, so concurrent edits of
-    /// different calls of one message all survive. Returns the call as stored.
+    /// [`ConversationStore::add_tool_calls`] and [`ConversationStore::set_message_content`] in
+    /// one atomic write: the agent records a model round's calls with its text.
+    async fn add_tool_calls_with_content(
+        &self,
+        owner: &OwnerId,
+        message_id: &str,
+        calls: &[ToolCallRecord],
+        content: &str,
+        metadata: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Message, StoreError>;
+    /// Applies `edit` to one tool call of the message atomically, so concurrent edits of
+    /// different calls of one message all survive (`edit` may run more than once: on a
+    /// concurrent change it is applied again to what is stored then). Returns the call as
+    /// stored.
     async fn update_tool_call(
         &self,
         owner: &OwnerId,
@@ -348,6 +360,15 @@ pub trait ConversationStore {
         call_id: &str,
         edit: ToolCallEdit<'_>,
     ) -> Result<ToolCallRecord, StoreError>;
+    /// [`ConversationStore::update_tool_call`], returning the whole message as that write
+    /// left it too (the agent goes on from it without reading it again).
+    async fn edit_tool_call(
+        &self,
+        owner: &OwnerId,
+        message_id: &str,
+        call_id: &str,
+        edit: ToolCallEdit<'_>,
+    ) -> Result<(ToolCallRecord, Message), StoreError>;
 }
 
 /// The tool nodes (seed 002 `MCPToolNodeConfig`). A node's server, and its assistant when it

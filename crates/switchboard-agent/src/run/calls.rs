@@ -1,6 +1,7 @@
 //! Settling one round's calls: rejections answered, approved calls run (concurrently), and a
 //! wait for the decisions still missing.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use switchboard_core::{ToolCallRecord, ToolCallStatus};
@@ -14,21 +15,48 @@ use crate::results::error_response;
 use crate::tool_call::{CallerKind, ToolCallRequest};
 use crate::turn::calls_of;
 
+/// How settling a round ended.
+pub(super) enum Settled {
+    /// The run was cancelled while waiting.
+    Cancelled,
+    /// Every call of the round finished; with the turn as the run's last write left it, when
+    /// that write is known to hold every change (one write, made without waiting).
+    Done(Option<Message>),
+}
+
 impl Run<'_> {
-    /// Returns `false` when the run was cancelled while waiting.
     pub(super) async fn settle_calls(
         &self,
         turn: &Message,
         round: u32,
-    ) -> Result<bool, AgentError> {
+    ) -> Result<Settled, AgentError> {
         let notifier = self.agent.hub.notifier(&turn.id);
+        // A round whose calls were all decided when recorded (by the approval rules) or
+        // since is settled from the turn in hand: a decision, once made, does not change, and
+        // each call is claimed from the store before it runs. A round that waits on a person
+        // is read again, and again after each wake.
+        let mut in_hand = calls_of(turn, round)
+            .iter()
+            .all(|c| c.pending_input.is_none() && !undecided(c))
+            .then_some(turn);
+        // The writes made (a rejection, or a call run: its own writes come one after the
+        // other), the turn the last one returned, and whether the loop went round again.
+        let mut writes = 0_usize;
+        let mut last = None;
+        let mut again = false;
+        let done = |writes: usize, last: Option<Message>, again: bool| {
+            Settled::Done(last.filter(|_| writes == 1 && !again))
+        };
         loop {
             // Registered before reading, so a decision stored after the read still wakes us.
             let notified = notifier.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
 
-            let current = self.agent.store.message(self.owner, &turn.id).await?;
+            let current = match in_hand.take() {
+                Some(turn) => Cow::Borrowed(turn),
+                None => Cow::Owned(self.agent.store.message(self.owner, &turn.id).await?),
+            };
             let mut runnable = Vec::new();
             let mut resumable = Vec::new();
             let mut waiting = false;
@@ -49,14 +77,16 @@ impl Run<'_> {
                 match call.approved {
                     Some(true) => runnable.push(call.clone()),
                     Some(false) => {
-                        self.set_outcome(
-                            &turn.id,
-                            &call.id,
-                            ToolCallStatus::Cancelled,
-                            error_response("REJECTED", "the user rejected this tool call"),
-                            true,
-                        )
-                        .await?
+                        writes += 1;
+                        last = self
+                            .set_outcome(
+                                &turn.id,
+                                &call.id,
+                                ToolCallStatus::Cancelled,
+                                error_response("REJECTED", "the user rejected this tool call"),
+                                true,
+                            )
+                            .await?;
                     }
                     None => waiting = true,
                 }
@@ -69,22 +99,25 @@ impl Run<'_> {
                         self.execute(&turn.id, call, Some(super::resume::answers(call)))
                     }));
                 for result in futures::future::join_all(runs).await {
-                    result?;
+                    writes += 1;
+                    last = result?;
                 }
                 if !waiting {
-                    return Ok(true);
+                    return Ok(done(writes, last, again));
                 }
+                again = true;
                 continue;
             }
             if !waiting {
-                return Ok(true);
+                return Ok(done(writes, last, again));
             }
+            again = true;
             tokio::select! {
                 () = &mut notified => {}
                 // A decision stored by another process wakes nobody here; look again now and
                 // then. (Replicas get LISTEN/NOTIFY with the HTTP server.)
                 () = tokio::time::sleep(DECISION_POLL) => {}
-                () = self.cancel.cancelled() => return Ok(false),
+                () = self.cancel.cancelled() => return Ok(Settled::Cancelled),
                 // The process is stopping: the decisions still missing stay in the store and
                 // the run goes on when one is given after the restart.
                 () = self.agent.stopping.cancelled() => return Err(AgentError::Stopping),
@@ -94,13 +127,14 @@ impl Run<'_> {
 
     /// Runs one approved call: `invoking`, then `done` or `error` with its result. With
     /// `resume`, a call already `invoking` that a server answered input-required before a
-    /// restart is sent again with the person's answers.
+    /// restart is sent again with the person's answers. Returns the turn as its last write
+    /// left it (`None` when the call was not this run's to make).
     async fn execute(
         &self,
         message_id: &str,
         call: &ToolCallRecord,
         resume: Option<switchboard_mcp::InputResume>,
-    ) -> Result<(), AgentError> {
+    ) -> Result<Option<Message>, AgentError> {
         let resuming = resume.is_some();
         let claimed = self
             .agent
@@ -128,7 +162,7 @@ impl Run<'_> {
             .await;
         let claimed = match claimed {
             Ok(claimed) => claimed,
-            Err(StoreError::Invalid(_)) => return Ok(()),
+            Err(StoreError::Invalid(_)) => return Ok(None),
             Err(e) => return Err(e.into()),
         };
         self.announce_call(message_id, claimed);
@@ -239,4 +273,9 @@ impl Run<'_> {
         self.set_outcome(message_id, &call.id, status, response, is_error)
             .await
     }
+}
+
+/// Whether the call waits for a person's approval.
+fn undecided(call: &ToolCallRecord) -> bool {
+    call.status == ToolCallStatus::Pending && call.approved.is_none()
 }

@@ -20,12 +20,14 @@ use crate::results::error_response;
 use crate::turn::{ROUNDS_DONE_KEY, ROUNDS_KEY, round_texts, with_rounds};
 
 impl Run<'_> {
+    /// Returns the turn as its last write stored it, or `None` when the run was cancelled
+    /// before the round ended.
     pub(super) async fn model_round(
         &self,
         history: &[Message],
         turn: Option<Message>,
         round: u32,
-    ) -> Result<(), AgentError> {
+    ) -> Result<Option<Message>, AgentError> {
         let request = ChatRequest {
             model: self.spec.model.clone(),
             system: self.system.clone(),
@@ -44,7 +46,7 @@ impl Run<'_> {
 
         let mut events = tokio::select! {
             events = self.spec.provider.stream(&request) => events?,
-            () = self.cancel.cancelled() => return Ok(()),
+            () = self.cancel.cancelled() => return Ok(None),
         };
         let mut assembler = Assembler::default();
         let mut pending = String::new();
@@ -54,7 +56,7 @@ impl Run<'_> {
                 event = events.next() => event,
                 () = self.cancel.cancelled() => {
                     self.flush(&turn, &rounds, &mut pending).await?;
-                    return Ok(());
+                    return Ok(None);
                 }
             };
             let Some(event) = event else { break };
@@ -87,35 +89,39 @@ impl Run<'_> {
         }
         let answer = assembler.finish()?;
         let found = self.mode.found_calls(&answer, &self.catalog, round);
-        if !found.is_empty() {
-            let mut taken: HashSet<String> = turn.tool_calls.iter().map(|c| c.id.clone()).collect();
-            let records: Vec<ToolCallRecord> = found
-                .into_iter()
-                .map(|f| {
-                    let mut record = self.record(f, round);
-                    // Providers may reuse ids across responses (an OpenAI-compatible server
-                    // without ids gets `call_0` every time); ids must be unique in the turn.
-                    if !taken.insert(record.id.clone()) {
-                        record.id = format!("r{round}_{}", record.id);
-                        taken.insert(record.id.clone());
-                    }
-                    record
-                })
-                .collect();
-            let stored = self
-                .agent
-                .store
-                .add_tool_calls(self.owner, &turn.id, &records)
-                .await?;
-            for call in stored.tool_calls.into_iter().filter(|c| c.round == round) {
-                self.announce_call(&turn.id, call);
-            }
-        }
-        // Last, the round is marked complete (even without text): a round cut off before this
-        // point is asked again on resume.
+        // Last, the round is marked complete (even without text), in the same write as its
+        // calls: a round cut off before this point is asked again on resume.
         let done = u32::try_from(rounds.len()).unwrap_or(u32::MAX);
-        self.save(&turn, &rounds, Some(done), &mut pending).await?;
-        Ok(())
+        if found.is_empty() {
+            return Ok(Some(
+                self.save(&turn, &rounds, Some(done), &mut pending).await?,
+            ));
+        }
+        let mut taken: HashSet<String> = turn.tool_calls.iter().map(|c| c.id.clone()).collect();
+        let records: Vec<ToolCallRecord> = found
+            .into_iter()
+            .map(|f| {
+                let mut record = self.record(f, round);
+                // Providers may reuse ids across responses (an OpenAI-compatible server
+                // without ids gets `call_0` every time); ids must be unique in the turn.
+                if !taken.insert(record.id.clone()) {
+                    record.id = format!("r{round}_{}", record.id);
+                    taken.insert(record.id.clone());
+                }
+                record
+            })
+            .collect();
+        let (content, metadata) = self.round_content(&turn, &rounds, Some(done));
+        let stored = self
+            .agent
+            .store
+            .add_tool_calls_with_content(self.owner, &turn.id, &records, &content, &metadata)
+            .await?;
+        self.announce_text(&turn, &mut pending);
+        for call in stored.tool_calls.iter().filter(|c| c.round == round) {
+            self.announce_call(&turn.id, call.clone());
+        }
+        Ok(Some(stored))
     }
 
     async fn start_turn(&self) -> Result<Message, AgentError> {
@@ -148,28 +154,47 @@ impl Run<'_> {
         if pending.is_empty() {
             return Ok(());
         }
-        self.save(turn, rounds, None, pending).await
+        self.save(turn, rounds, None, pending).await?;
+        Ok(())
     }
 
     /// Stores the rounds' text (and how many rounds are complete, when given), then announces
-    /// `pending` (if any) as a delta.
+    /// `pending` (if any) as a delta. Returns the turn as stored.
     async fn save(
         &self,
         turn: &Message,
         rounds: &[String],
         done: Option<u32>,
         pending: &mut String,
-    ) -> Result<(), AgentError> {
-        let (content, mut metadata): (String, Map<String, Value>) = with_rounds(turn, rounds);
-        if let Some(done) = done {
-            metadata.insert(ROUNDS_DONE_KEY.into(), Value::from(done));
-        }
-        self.agent
+    ) -> Result<Message, AgentError> {
+        let (content, metadata) = self.round_content(turn, rounds, done);
+        let stored = self
+            .agent
             .store
             .set_message_content(self.owner, &turn.id, &content, Some(&metadata))
             .await?;
+        self.announce_text(turn, pending);
+        Ok(stored)
+    }
+
+    /// The turn's content and metadata with `rounds` (and `done`, when given).
+    fn round_content(
+        &self,
+        turn: &Message,
+        rounds: &[String],
+        done: Option<u32>,
+    ) -> (String, Map<String, Value>) {
+        let (content, mut metadata) = with_rounds(turn, rounds);
+        if let Some(done) = done {
+            metadata.insert(ROUNDS_DONE_KEY.into(), Value::from(done));
+        }
+        (content, metadata)
+    }
+
+    /// Announces `pending` (if any) as a delta of the turn's text.
+    fn announce_text(&self, turn: &Message, pending: &mut String) {
         if pending.is_empty() {
-            return Ok(());
+            return;
         }
         self.agent.events.publish(
             self.owner,
@@ -179,7 +204,6 @@ impl Run<'_> {
                 delta: std::mem::take(pending),
             },
         );
-        Ok(())
     }
 
     /// The record of a call the model asked for: an error at once when it cannot be made

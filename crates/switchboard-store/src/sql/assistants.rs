@@ -279,7 +279,7 @@ macro_rules! impl_assistant_store {
                     let done = sqlx::query("DELETE FROM assistants WHERE user_id = $1 AND id = $2")
                         .bind(&owner.0)
                         .bind(id)
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     one_row(done.rows_affected(), Entity::Assistant, id)
                 }

@@ -72,6 +72,29 @@ macro_rules! impl_audit_store {
             use $crate::model::{AuditRecord, NewAuditRecord};
             use $crate::sql::audit::{AuditRow, COLUMNS, INSERT, PRUNE, storable};
 
+            impl $store {
+                fn insert_audit(
+                    record: &NewAuditRecord,
+                ) -> sqlx::query::Query<'static, $db, <$db as sqlx::Database>::Arguments<'static>>
+                {
+                    sqlx::query(INSERT)
+                        .bind(record.owner.0.clone())
+                        .bind(record.at.0)
+                        .bind(record.caller.as_str())
+                        .bind(storable(&record.server_id.0).into_owned())
+                        .bind(storable(&record.tool).into_owned())
+                        .bind(
+                            record
+                                .node_id
+                                .as_deref()
+                                .map(|id| storable(id).into_owned()),
+                        )
+                        .bind(record.outcome.as_str())
+                        .bind(i64::from(record.attempts))
+                        .bind(i64::try_from(record.duration_ms).unwrap_or(i64::MAX))
+                }
+            }
+
             #[async_trait::async_trait]
             impl $crate::audit_store::AuditStore for $store {
                 async fn record_tool_calls(
@@ -81,25 +104,17 @@ macro_rules! impl_audit_store {
                     if records.is_empty() {
                         return Ok(());
                     }
+                    // One record (the usual batch when calls are not many at once) is one
+                    // statement, atomic without a transaction's two more round trips.
+                    if let [record] = records {
+                        Self::insert_audit(record)
+                            .execute(&mut *self.writer().await?)
+                            .await?;
+                        return Ok(());
+                    }
                     let mut tx = self.begin_write().await?;
                     for record in records {
-                        sqlx::query(INSERT)
-                            .bind(&record.owner.0)
-                            .bind(record.at.0)
-                            .bind(record.caller.as_str())
-                            .bind(storable(&record.server_id.0).into_owned())
-                            .bind(storable(&record.tool).into_owned())
-                            .bind(
-                                record
-                                    .node_id
-                                    .as_deref()
-                                    .map(|id| storable(id).into_owned()),
-                            )
-                            .bind(record.outcome.as_str())
-                            .bind(i64::from(record.attempts))
-                            .bind(i64::try_from(record.duration_ms).unwrap_or(i64::MAX))
-                            .execute(&mut *tx)
-                            .await?;
+                        Self::insert_audit(record).execute(&mut *tx).await?;
                     }
                     tx.commit().await?;
                     Ok(())
@@ -113,7 +128,7 @@ macro_rules! impl_audit_store {
                     let done = sqlx::query(PRUNE)
                         .bind(&owner.0)
                         .bind(i64::from(keep))
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     Ok(done.rows_affected())
                 }

@@ -39,24 +39,69 @@ macro_rules! impl_conversation_store {
                         .ok_or_else(|| StoreError::not_found(Entity::Message, id))
                 }
 
-                /// The message's `tool_calls`, locked for this transaction.
-                async fn locked_tool_calls(
+                /// The message's `tool_calls` as stored now.
+                async fn stored_tool_calls(
                     conn: &mut <$db as sqlx::Database>::Connection,
                     owner: &OwnerId,
                     id: &str,
                 ) -> Result<String, StoreError> {
-                    let sql = format!(
-                        "SELECT tool_calls FROM messages WHERE user_id = $1 AND id = $2{}",
-                        Self::LOCK
-                    );
-                    let found: Option<(String,)> = sqlx::query_as(&sql)
-                        .bind(&owner.0)
-                        .bind(id)
-                        .fetch_optional(&mut *conn)
-                        .await?;
+                    let found: Option<(String,)> = sqlx::query_as(
+                        "SELECT tool_calls FROM messages WHERE user_id = $1 AND id = $2",
+                    )
+                    .bind(&owner.0)
+                    .bind(id)
+                    .fetch_optional(conn)
+                    .await?;
                     found
                         .map(|(calls,)| calls)
                         .ok_or_else(|| StoreError::not_found(Entity::Message, id))
+                }
+
+                /// Edits a message's tool calls (and, with `content`, its text and metadata)
+                /// by compare-and-swap: `change` computes the new `tool_calls` from the
+                /// stored ones, which are written only if the column still holds what was
+                /// read; otherwise it is read again and `change` applied anew. Two statements
+                /// and no transaction instead of four under a lock: the agent makes two of
+                /// these per tool call. Each failed attempt means another write succeeded, so
+                /// the edits of concurrent callers (other processes, on SQLite; any, on
+                /// Postgres) all land.
+                async fn swap_tool_calls<T>(
+                    &self,
+                    owner: &OwnerId,
+                    id: &str,
+                    content: Option<(&str, &str)>,
+                    change: impl Fn(&str) -> Result<(String, T), StoreError> + Send + Sync,
+                ) -> Result<(MessageRow, T), StoreError>
+                where
+                    T: Send,
+                {
+                    let sql = format!(
+                        "UPDATE messages SET tool_calls = $3, updated_at = $4, \
+                         content = COALESCE($6, content), metadata = COALESCE($7, metadata) \
+                         WHERE user_id = $1 AND id = $2 AND tool_calls = $5 \
+                         RETURNING {MESSAGE_COLUMNS}"
+                    );
+                    // Read on the writing connection, and written while still holding it: on
+                    // SQLite no other write of this process comes in between (the swap still
+                    // guards against other processes), and its pages are the freshest cached.
+                    let mut conn = self.writer().await?;
+                    loop {
+                        let stored = Self::stored_tool_calls(&mut conn, owner, id).await?;
+                        let (updated, out) = change(&stored)?;
+                        let row = sqlx::query_as::<_, MessageRow>(&sql)
+                            .bind(&owner.0)
+                            .bind(id)
+                            .bind(&updated)
+                            .bind(Timestamp::now().0)
+                            .bind(&stored)
+                            .bind(content.map(|(text, _)| text))
+                            .bind(content.map(|(_, metadata)| metadata))
+                            .fetch_optional(&mut *conn)
+                            .await?;
+                        if let Some(row) = row {
+                            return Ok((row, out));
+                        }
+                    }
                 }
 
                 async fn write_variables(
@@ -73,19 +118,6 @@ macro_rules! impl_conversation_store {
                     Ok(())
                 }
 
-                async fn store_tool_calls(
-                    conn: &mut <$db as sqlx::Database>::Connection,
-                    id: &str,
-                    calls: &str,
-                ) -> Result<(), StoreError> {
-                    sqlx::query("UPDATE messages SET tool_calls = $2, updated_at = $3 WHERE id = $1")
-                        .bind(id)
-                        .bind(calls)
-                        .bind(Timestamp::now().0)
-                        .execute(&mut *conn)
-                        .await?;
-                    Ok(())
-                }
             }
 
             #[async_trait::async_trait]
@@ -186,7 +218,7 @@ macro_rules! impl_conversation_store {
                     .bind(id)
                     .bind(title)
                     .bind(Timestamp::now().0)
-                    .execute(&self.pool)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                     one_row(done.rows_affected(), Entity::Conversation, id)?;
                     self.conversation(owner, id).await
@@ -201,7 +233,7 @@ macro_rules! impl_conversation_store {
                         sqlx::query("DELETE FROM conversations WHERE user_id = $1 AND id = $2")
                             .bind(&owner.0)
                             .bind(id)
-                            .execute(&self.pool)
+                            .execute(&mut *self.writer().await?)
                             .await?;
                     one_row(done.rows_affected(), Entity::Conversation, id)
                 }
@@ -227,7 +259,7 @@ macro_rules! impl_conversation_store {
                     .bind(title)
                     .bind(session)
                     .bind(now)
-                    .execute(&self.pool)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                     let sql = format!(
                         "SELECT {CONVERSATION_COLUMNS} FROM conversations \
@@ -287,7 +319,7 @@ macro_rules! impl_conversation_store {
                     .bind(id)
                     .bind(to_json(variables)?)
                     .bind(Timestamp::now().0)
-                    .execute(&self.pool)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                     one_row(done.rows_affected(), Entity::Conversation, id)?;
                     self.conversation(owner, id).await
@@ -305,7 +337,7 @@ macro_rules! impl_conversation_store {
                     .bind(&owner.0)
                     .bind(id)
                     .bind(server.map(|s| s.0.as_str()))
-                    .execute(&self.pool)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                     one_row(done.rows_affected(), Entity::Conversation, id)?;
                     self.conversation(owner, id).await
@@ -318,52 +350,62 @@ macro_rules! impl_conversation_store {
                     new: &NewMessage,
                 ) -> Result<Message, StoreError> {
                     crate::text::refuse_nul("content", &new.content)?;
-                    let mut tx = self.begin_write().await?;
-                    let touched = sqlx::query(
-                        "UPDATE conversations SET updated_at = $3 WHERE user_id = $1 AND id = $2",
-                    )
-                    .bind(&owner.0)
-                    .bind(conversation_id)
-                    .bind(Timestamp::now().0)
-                    .execute(&mut *tx)
-                    .await?;
-                    one_row(touched.rows_affected(), Entity::Conversation, conversation_id)?;
-                    // Taken under the conversation's lock and after its last message, so the
-                    // order of messages is the order of appends whatever the clocks say.
-                    let (last,): (Option<i64>,) = sqlx::query_as(
-                        "SELECT MAX(created_at) FROM messages WHERE conversation_id = $1",
-                    )
-                    .bind(conversation_id)
-                    .fetch_one(&mut *tx)
-                    .await?;
-                    let now = Timestamp::now().0.max(last.map_or(i64::MIN, |l| l + 1));
-                    let row = MessageRow {
+                    let mut row = MessageRow {
                         id: new_id(),
                         conversation_id: conversation_id.to_owned(),
                         role: new.role.as_str().to_owned(),
                         content: new.content.clone(),
                         tool_calls: to_json(&new.tool_calls)?,
                         metadata: to_json(&new.metadata)?,
-                        created_at: now,
-                        updated_at: now,
+                        created_at: 0,
+                        updated_at: 0,
                     };
-                    sqlx::query(
+                    // One statement: the conversation must be the owner's, the message is
+                    // stamped after the conversation's last one (so the order of messages is
+                    // the order of appends whatever the clocks say), and a trigger makes the
+                    // conversation the most recently active (migration 0014).
+                    let insert = sqlx::query_as::<_, (i64,)>(
                         "INSERT INTO messages (id, user_id, conversation_id, role, content, \
                          tool_calls, metadata, created_at, updated_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                         SELECT $1, c.user_id, c.id, $4, $5, $6, $7, t.at, t.at \
+                         FROM conversations c, (SELECT CASE \
+                             WHEN MAX(created_at) IS NULL OR MAX(created_at) < $8 THEN $8 \
+                             ELSE MAX(created_at) + 1 END AS at \
+                           FROM messages WHERE conversation_id = $3) t \
+                         WHERE c.user_id = $2 AND c.id = $3 \
+                         RETURNING created_at",
                     )
                     .bind(&row.id)
                     .bind(&owner.0)
-                    .bind(&row.conversation_id)
+                    .bind(conversation_id)
                     .bind(&row.role)
                     .bind(&row.content)
                     .bind(&row.tool_calls)
                     .bind(&row.metadata)
-                    .bind(row.created_at)
-                    .bind(row.updated_at)
-                    .execute(&mut *tx)
-                    .await?;
-                    tx.commit().await?;
+                    .bind(Timestamp::now().0);
+                    let stamped = if Self::LOCK.is_empty() {
+                        // SQLite: the one writing connection runs one statement at a time.
+                        insert.fetch_optional(&mut *self.writer().await?).await?
+                    } else {
+                        // Postgres: concurrent appends to one conversation queue on its row.
+                        let mut tx = self.begin_write().await?;
+                        let lock = format!(
+                            "SELECT id FROM conversations WHERE user_id = $1 AND id = $2{}",
+                            Self::LOCK
+                        );
+                        sqlx::query(&lock)
+                            .bind(&owner.0)
+                            .bind(conversation_id)
+                            .fetch_optional(&mut *tx)
+                            .await?;
+                        let stamped = insert.fetch_optional(&mut *tx).await?;
+                        tx.commit().await?;
+                        stamped
+                    };
+                    let (at,) = stamped
+                        .ok_or_else(|| StoreError::not_found(Entity::Conversation, conversation_id))?;
+                    row.created_at = at;
+                    row.updated_at = at;
                     row.decode()
                 }
 
@@ -412,7 +454,7 @@ macro_rules! impl_conversation_store {
                         .bind(content)
                         .bind(metadata)
                         .bind(Timestamp::now().0)
-                        .fetch_optional(&self.pool)
+                        .fetch_optional(&mut *self.writer().await?)
                         .await?
                         .ok_or_else(|| StoreError::not_found(Entity::Message, id))?
                         .decode()
@@ -424,12 +466,25 @@ macro_rules! impl_conversation_store {
                     message_id: &str,
                     calls: &[ToolCallRecord],
                 ) -> Result<Message, StoreError> {
-                    let mut tx = self.begin_write().await?;
-                    let stored = Self::locked_tool_calls(&mut tx, owner, message_id).await?;
-                    let updated = append_calls(message_id, &stored, calls)?;
-                    Self::store_tool_calls(&mut tx, message_id, &updated).await?;
-                    let row = Self::message_row(&mut *tx, owner, message_id).await?;
-                    tx.commit().await?;
+                    let change = |stored: &str| Ok((append_calls(message_id, stored, calls)?, ()));
+                    let (row, ()) = self.swap_tool_calls(owner, message_id, None, change).await?;
+                    row.decode()
+                }
+
+                async fn add_tool_calls_with_content(
+                    &self,
+                    owner: &OwnerId,
+                    message_id: &str,
+                    calls: &[ToolCallRecord],
+                    content: &str,
+                    metadata: &serde_json::Map<String, serde_json::Value>,
+                ) -> Result<Message, StoreError> {
+                    crate::text::refuse_nul("content", content)?;
+                    let metadata = to_json(metadata)?;
+                    let change = |stored: &str| Ok((append_calls(message_id, stored, calls)?, ()));
+                    let (row, ()) = self
+                        .swap_tool_calls(owner, message_id, Some((content, &metadata)), change)
+                        .await?;
                     row.decode()
                 }
 
@@ -440,12 +495,21 @@ macro_rules! impl_conversation_store {
                     call_id: &str,
                     edit: ToolCallEdit<'_>,
                 ) -> Result<ToolCallRecord, StoreError> {
-                    let mut tx = self.begin_write().await?;
-                    let stored = Self::locked_tool_calls(&mut tx, owner, message_id).await?;
-                    let (updated, call) = edit_call(message_id, &stored, call_id, edit)?;
-                    Self::store_tool_calls(&mut tx, message_id, &updated).await?;
-                    tx.commit().await?;
+                    let change = |stored: &str| edit_call(message_id, stored, call_id, edit);
+                    let (_, call) = self.swap_tool_calls(owner, message_id, None, change).await?;
                     Ok(call)
+                }
+
+                async fn edit_tool_call(
+                    &self,
+                    owner: &OwnerId,
+                    message_id: &str,
+                    call_id: &str,
+                    edit: ToolCallEdit<'_>,
+                ) -> Result<(ToolCallRecord, Message), StoreError> {
+                    let change = |stored: &str| edit_call(message_id, stored, call_id, edit);
+                    let (row, call) = self.swap_tool_calls(owner, message_id, None, change).await?;
+                    Ok((call, row.decode()?))
                 }
             }
         };

@@ -34,7 +34,7 @@ macro_rules! impl_lease_store {
                         .bind(holder)
                         .bind(now.saturating_add(ttl))
                         .bind(now)
-                        .fetch_optional(&self.pool)
+                        .fetch_optional(&mut *self.writer().await?)
                         .await?;
                     Ok(row.is_some())
                 }
@@ -47,7 +47,7 @@ macro_rules! impl_lease_store {
                     sqlx::query($crate::sql::leases::RELEASE)
                         .bind(conversation_id)
                         .bind(holder)
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     Ok(())
                 }

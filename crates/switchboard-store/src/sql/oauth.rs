@@ -81,7 +81,7 @@ macro_rules! impl_oauth_store {
                     )
                     .bind(&owner.0)
                     .bind(&server.0)
-                    .execute(&self.pool)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                     Ok(done.rows_affected() > 0)
                 }
@@ -192,7 +192,7 @@ macro_rules! impl_oauth_store {
                 async fn delete_oauth_pending(&self, state: &str) -> Result<bool, StoreError> {
                     let done = sqlx::query("DELETE FROM mcp_oauth_pending WHERE state = $1")
                         .bind(state)
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     Ok(done.rows_affected() > 0)
                 }

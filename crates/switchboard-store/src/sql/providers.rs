@@ -286,7 +286,7 @@ macro_rules! impl_provider_store {
                     let done = sqlx::query("DELETE FROM providers WHERE user_id = $1 AND id = $2")
                         .bind(&owner.0)
                         .bind(id)
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     one_row(done.rows_affected(), Entity::Provider, id)
                 }

@@ -36,7 +36,7 @@ macro_rules! impl_server_shape_store {
                     .bind(shape.shape.as_str())
                     .bind(shape.is_preset)
                     .bind(&shape.preset_type)
-                    .execute(&self.pool)
+                    .execute(&mut *self.writer().await?)
                     .await?;
                     one_row(done.rows_affected(), Entity::Server, &id.0)
                 }

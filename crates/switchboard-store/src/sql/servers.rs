@@ -596,7 +596,7 @@ macro_rules! impl_server_store {
                     let done = sqlx::query("DELETE FROM mcp_servers WHERE user_id = $1 AND id = $2")
                         .bind(&owner.0)
                         .bind(&id.0)
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     self.cache.changed();
                     one_row(done.rows_affected(), Entity::Server, &id.0)

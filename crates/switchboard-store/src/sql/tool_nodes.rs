@@ -285,7 +285,7 @@ macro_rules! impl_tool_node_store {
                     let done = sqlx::query("DELETE FROM tool_presets WHERE user_id = $1 AND id = $2")
                         .bind(&owner.0)
                         .bind(id)
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     one_row(done.rows_affected(), Entity::ToolNode, id)
                 }

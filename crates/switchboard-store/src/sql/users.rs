@@ -156,7 +156,7 @@ macro_rules! impl_user_store {
                     .bind(&row.name)
                     .bind(&row.role)
                     .bind(row.created_at)
-                    .execute(&self.pool)
+                    .execute(&mut *self.writer().await?)
                     .await
                     .map_err(|e| StoreError::from_write(e, Entity::User, name))?;
                     row.decode()
@@ -177,7 +177,7 @@ macro_rules! impl_user_store {
                     .bind(name)
                     .bind(role.as_str())
                     .bind(Timestamp::now().0)
-                    .execute(&self.pool)
+                    .execute(&mut *self.writer().await?)
                     .await
                     .map_err(|e| StoreError::from_write(e, Entity::User, name))?;
                     self.user(id).await
@@ -263,7 +263,7 @@ macro_rules! impl_user_store {
                     .bind(row.created_at)
                     .bind(row.expires_at)
                     .bind(&row.view_id)
-                    .execute(&self.pool)
+                    .execute(&mut *self.writer().await?)
                     .await
                     .map_err(|e| StoreError::from_write(e, Entity::ApiToken, label))?;
                     Ok(IssuedToken {
@@ -293,7 +293,7 @@ macro_rules! impl_user_store {
                     let done = sqlx::query("DELETE FROM api_tokens WHERE user_id = $1 AND id = $2")
                         .bind(&user.0)
                         .bind(token_id)
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     self.cache.changed();
                     one_row(done.rows_affected(), Entity::ApiToken, token_id)
@@ -307,7 +307,7 @@ macro_rules! impl_user_store {
                     let done = sqlx::query("UPDATE users SET locale = $1 WHERE id = $2")
                         .bind(locale.map(|l| l.as_str()))
                         .bind(&id.0)
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     self.cache.changed();
                     one_row(done.rows_affected(), Entity::User, &id.0)?;

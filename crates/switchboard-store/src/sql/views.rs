@@ -222,7 +222,7 @@ macro_rules! impl_view_store {
                     let done = sqlx::query("DELETE FROM mcp_views WHERE user_id = $1 AND id = $2")
                         .bind(&owner.0)
                         .bind(id)
-                        .execute(&self.pool)
+                        .execute(&mut *self.writer().await?)
                         .await?;
                     self.cache.changed();
                     one_row(done.rows_affected(), Entity::View, id)

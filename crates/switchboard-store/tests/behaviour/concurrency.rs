@@ -1,5 +1,6 @@
-//! Concurrent updates of different tool calls of one message all survive (the read-modify-
-//! write of the embedded `toolCalls` array runs under a row lock).
+//! Concurrent updates of different tool calls of one message all survive: the embedded
+//! `toolCalls` array is written by compare-and-swap, so an edit made from a stale read is
+//! applied again, within one process and across processes sharing the database.
 
 use std::sync::Arc;
 
@@ -12,6 +13,7 @@ use crate::conversations::call;
 
 crate::on_both_backends!(
     concurrent_tool_call_updates_lose_nothing,
+    tool_call_edits_from_two_processes_lose_nothing,
     concurrent_server_edits_lose_nothing
 );
 
@@ -19,8 +21,24 @@ const CALLS: usize = 24;
 const ROUNDS: usize = 3;
 
 async fn concurrent_tool_call_updates_lose_nothing(db: &TestDb) {
-    let owner = db.local().await;
     let store = Arc::clone(&db.store);
+    edit_every_call_at_once(db, &[store]).await;
+}
+
+/// A second store opened on the same database stands in for another process (a replica, or
+/// a CLI command beside `serve`): on SQLite its writes come from another connection than the
+/// first store's one writer, so only the compare-and-swap keeps their edits from overwriting
+/// each other.
+async fn tool_call_edits_from_two_processes_lose_nothing(db: &TestDb) {
+    let other = switchboard_store::open(&db.config).await.unwrap();
+    edit_every_call_at_once(db, &[Arc::clone(&db.store), other]).await;
+}
+
+/// Every call of one message moves pending -> invoking -> done, each step a separate update,
+/// all calls at once, call `i` through `stores[i % stores.len()]`; then every update is there.
+async fn edit_every_call_at_once(db: &TestDb, stores: &[Arc<dyn switchboard_store::Store>]) {
+    let owner = db.local().await;
+    let store = Arc::clone(&stores[0]);
     let conversation = store
         .create_conversation(&owner, &NewConversation::default())
         .await
@@ -32,10 +50,8 @@ async fn concurrent_tool_call_updates_lose_nothing(db: &TestDb) {
         .await
         .unwrap();
 
-    // Every call moves pending -> invoking -> done, each step a separate update, all calls
-    // at once.
     let tasks = (0..CALLS).map(|i| {
-        let store = Arc::clone(&store);
+        let store = Arc::clone(&stores[i % stores.len()]);
         let owner = owner.clone();
         let message_id = message.id.clone();
         tokio::spawn(async move {
