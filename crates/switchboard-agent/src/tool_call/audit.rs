@@ -7,8 +7,9 @@
 //! and counted, with a warning: an answer is never held up, or refused, for its audit line.
 //!
 //! Each owner keeps their newest `keep` records. Pruning walks that many index entries, so
-//! the writer prunes an owner when it first writes for them and then every [`PRUNE_EVERY`]
-//! records of theirs, not after each one: an owner holds at most `keep + PRUNE_EVERY`.
+//! the writer prunes an owner when it first writes for them and then every
+//! [`prune_every`]`(keep)` records of theirs, not after each one: an owner holds at most
+//! `keep + prune_every(keep)`, a sixteenth more than `keep`.
 //!
 //! Records reach the store after the answer, so a reader that must see its own calls asks
 //! for a [`AuditLog::flush`] first: it returns once everything queued before it is written.
@@ -42,8 +43,16 @@ impl Default for AuditConfig {
     }
 }
 
-/// Records of one owner written between two prunings of theirs, at most.
+/// Records of one owner written between two prunings of theirs, at least.
 pub(crate) const PRUNE_EVERY: u32 = 64;
+
+/// Records of one owner written between two prunings of theirs when `keep` are kept: a
+/// sixteenth of `keep`, at least [`PRUNE_EVERY`]. A pruning walks `keep` index entries; after
+/// every 64 records, at the default 10,000 kept, the proxy's audit writer spent more of the
+/// machine than the proxy's own requests took of it to walk them (issue 18).
+pub(crate) fn prune_every(keep: u32) -> u32 {
+    (keep / 16).max(PRUNE_EVERY)
+}
 
 enum Message {
     Record(NewAuditRecord),
@@ -163,22 +172,23 @@ async fn write(
     }
 }
 
-/// Prunes the owners of `written` who are due (see [`PRUNE_EVERY`]).
+/// Prunes the owners of `written` who are due (see [`prune_every`]).
 async fn prune(
     store: &dyn AuditStore,
     written: &[NewAuditRecord],
     unpruned: &mut HashMap<OwnerId, u32>,
     keep: &AtomicU32,
 ) {
+    let keep = keep.load(Ordering::Relaxed);
+    let every = prune_every(keep);
     let mut due = Vec::new();
     for record in written {
-        let count = unpruned.entry(record.owner.clone()).or_insert(PRUNE_EVERY);
+        let count = unpruned.entry(record.owner.clone()).or_insert(every);
         *count += 1;
-        if *count > PRUNE_EVERY && !due.contains(&record.owner) {
+        if *count > every && !due.contains(&record.owner) {
             due.push(record.owner.clone());
         }
     }
-    let keep = keep.load(Ordering::Relaxed);
     for owner in due {
         unpruned.insert(owner.clone(), 0);
         if let Err(error) = store.prune_tool_calls(&owner, keep).await {
@@ -236,6 +246,13 @@ mod tests {
         log.flush().await;
         assert_eq!(count(), 2, "pruned once PRUNE_EVERY more were written");
         assert_eq!(log.dropped(), 0);
+    }
+
+    #[test]
+    fn a_large_audit_is_pruned_a_sixteenth_of_it_at_a_time() {
+        assert_eq!(prune_every(2), PRUNE_EVERY);
+        assert_eq!(prune_every(1_024), PRUNE_EVERY);
+        assert_eq!(prune_every(10_000), 625);
     }
 
     #[tokio::test]
