@@ -40,4 +40,4 @@ pub use oauth_vault::paths as oauth_paths;
 pub use policy::ServerPolicy;
 pub use routes::{app, metrics_app, openapi};
 pub use serve::serve;
-pub use state::{AppState, AuthMode};
+pub use state::{AppState, AuthMode, Services};

@@ -27,6 +27,7 @@
 
 mod audit_store;
 mod error;
+mod known_calls;
 mod migrate;
 pub mod model;
 mod open;

@@ -34,6 +34,8 @@ pub struct PostgresStore {
     pub(crate) cipher: Cipher,
     /// The hot path's reads, kept in memory (tokens, users, connection specs).
     pub(crate) cache: Arc<ReadCache>,
+    /// The tool calls of the messages this process wrote last ([`crate::known_calls`]).
+    pub(crate) known_calls: crate::known_calls::KnownCalls,
 }
 
 impl PostgresStore {
@@ -62,6 +64,7 @@ impl PostgresStore {
             pool,
             cipher,
             cache,
+            known_calls: Default::default(),
         }
     }
 

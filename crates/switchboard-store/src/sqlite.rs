@@ -48,6 +48,8 @@ pub struct SqliteStore {
     pub(crate) cipher: Cipher,
     /// The hot path's reads, kept in memory (tokens, users, connection specs).
     pub(crate) cache: std::sync::Arc<crate::read_cache::ReadCache>,
+    /// The tool calls of the messages this process wrote last ([`crate::known_calls`]).
+    pub(crate) known_calls: crate::known_calls::KnownCalls,
 }
 
 impl SqliteStore {
@@ -86,6 +88,7 @@ impl SqliteStore {
             writer,
             cipher,
             cache: std::sync::Arc::default(),
+            known_calls: Default::default(),
         }
     }
 

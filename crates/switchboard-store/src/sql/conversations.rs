@@ -84,10 +84,23 @@ macro_rules! impl_conversation_store {
                     // Read on the writing connection, and written while still holding it: on
                     // SQLite no other write of this process comes in between (the swap still
                     // guards against other processes), and its pages are the freshest cached.
+                    // The first attempt is against what this process wrote last, unread
+                    // ([`crate::known_calls`]); a refusal of `change` there is not trusted
+                    // either, since that text may be stale.
                     let mut conn = self.writer().await?;
+                    let mut known = self.known_calls.get(id);
                     loop {
-                        let stored = Self::stored_tool_calls(&mut conn, owner, id).await?;
-                        let (updated, out) = change(&stored)?;
+                        let guess = known.take();
+                        let guessed = guess.is_some();
+                        let stored = match guess {
+                            Some(stored) => stored,
+                            None => Self::stored_tool_calls(&mut conn, owner, id).await?,
+                        };
+                        let (updated, out) = match change(&stored) {
+                            Ok(changed) => changed,
+                            Err(_) if guessed => continue,
+                            Err(e) => return Err(e),
+                        };
                         let row = sqlx::query_as::<_, MessageRow>(&sql)
                             .bind(&owner.0)
                             .bind(id)
@@ -99,6 +112,7 @@ macro_rules! impl_conversation_store {
                             .fetch_optional(&mut *conn)
                             .await?;
                         if let Some(row) = row {
+                            self.known_calls.put(id, &updated);
                             return Ok((row, out));
                         }
                     }
@@ -117,7 +131,6 @@ macro_rules! impl_conversation_store {
                         .await?;
                     Ok(())
                 }
-
             }
 
             #[async_trait::async_trait]
@@ -404,6 +417,7 @@ macro_rules! impl_conversation_store {
                     };
                     let (at,) = stamped
                         .ok_or_else(|| StoreError::not_found(Entity::Conversation, conversation_id))?;
+                    self.known_calls.put(&row.id, &row.tool_calls);
                     row.created_at = at;
                     row.updated_at = at;
                     row.decode()
