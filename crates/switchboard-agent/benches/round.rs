@@ -1,6 +1,7 @@
 //! Agent overhead per round, excluding model and tool time: an in-process model that answers
 //! at once and a tool that returns at once, with SQLite persistence (a temporary file, WAL,
-//! synchronous=FULL). One turn is two rounds: a tool call, then the answer.
+//! synchronous=NORMAL). One turn is two rounds: a tool call, then the answer, run on a worker
+//! thread of the runtime as `serve` runs it. Beside it, the store calls a round is made of.
 //!
 //! `cargo bench -p switchboard-agent --bench round`
 
@@ -27,14 +28,7 @@ fn rounds(c: &mut Criterion) {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (agent, owner, store) = runtime.block_on(async {
-        let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
-            .await
-            .unwrap();
-        let owner = store
-            .ensure_user(&OwnerId::local(), "local", Role::Admin)
-            .await
-            .unwrap()
-            .id;
+        let (store, owner) = open_store(dir.path()).await;
         let agent = Agent::new(
             Arc::clone(&store),
             Arc::new(FakeBackend::default()),
@@ -106,14 +100,7 @@ fn store_calls(c: &mut Criterion) {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (store, owner, conversation, message) = runtime.block_on(async {
-        let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
-            .await
-            .unwrap();
-        let owner = store
-            .ensure_user(&OwnerId::local(), "local", Role::Admin)
-            .await
-            .unwrap()
-            .id;
+        let (store, owner) = open_store(dir.path()).await;
         let conversation = store
             .create_conversation(&owner, &NewConversation::default())
             .await
@@ -193,6 +180,19 @@ fn store_calls(c: &mut Criterion) {
         }));
     });
     group.finish();
+}
+
+/// A SQLite store in `dir`, and its local admin.
+async fn open_store(dir: &std::path::Path) -> (Arc<dyn switchboard_store::Store>, OwnerId) {
+    let store = switchboard_store::open(&StoreConfig::in_dir(dir))
+        .await
+        .unwrap();
+    let owner = store
+        .ensure_user(&OwnerId::local(), "local", Role::Admin)
+        .await
+        .unwrap()
+        .id;
+    (store, owner)
 }
 
 /// Times `n` runs of `call` one after another on a worker thread of `runtime`.
