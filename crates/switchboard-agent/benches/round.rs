@@ -18,8 +18,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use fakes::{Answer, FakeBackend, FakeProvider, echo_server};
 use serde_json::json;
 use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, RunSpec};
-use switchboard_core::OwnerId;
-use switchboard_store::{NewConversation, Role, StoreConfig, ToolMode};
+use switchboard_store::{NewConversation, ToolMode};
 use tokio_util::sync::CancellationToken;
 
 const ROUNDS_PER_TURN: u32 = 2;
@@ -28,7 +27,7 @@ fn rounds(c: &mut Criterion) {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (agent, owner, store) = runtime.block_on(async {
-        let (store, owner) = open_store(dir.path()).await;
+        let (store, owner) = fakes::local_store(dir.path()).await;
         let agent = Agent::new(
             Arc::clone(&store),
             Arc::new(FakeBackend::default()),
@@ -100,7 +99,7 @@ fn store_calls(c: &mut Criterion) {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (store, owner, conversation, message) = runtime.block_on(async {
-        let (store, owner) = open_store(dir.path()).await;
+        let (store, owner) = fakes::local_store(dir.path()).await;
         let conversation = store
             .create_conversation(&owner, &NewConversation::default())
             .await
@@ -180,19 +179,6 @@ fn store_calls(c: &mut Criterion) {
         }));
     });
     group.finish();
-}
-
-/// A SQLite store in `dir`, and its local admin.
-async fn open_store(dir: &std::path::Path) -> (Arc<dyn switchboard_store::Store>, OwnerId) {
-    let store = switchboard_store::open(&StoreConfig::in_dir(dir))
-        .await
-        .unwrap();
-    let owner = store
-        .ensure_user(&OwnerId::local(), "local", Role::Admin)
-        .await
-        .unwrap()
-        .id;
-    (store, owner)
 }
 
 /// Times `n` runs of `call` one after another on a worker thread of `runtime`.

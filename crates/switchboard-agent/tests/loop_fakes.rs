@@ -15,7 +15,7 @@ use common::fakes::{Answer, FakeBackend, FakeProvider, echo_server};
 use serde_json::json;
 use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, RunSpec, StopReason};
 use switchboard_core::{OwnerId, ToolCallStatus};
-use switchboard_store::{NewConversation, Role, Store, StoreConfig, ToolMode};
+use switchboard_store::{NewConversation, Store, ToolMode};
 use tokio_util::sync::CancellationToken;
 
 struct Setup {
@@ -28,14 +28,7 @@ struct Setup {
 
 async fn setup() -> Setup {
     let dir = tempfile::tempdir().unwrap();
-    let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
-        .await
-        .unwrap();
-    let owner = store
-        .ensure_user(&OwnerId::local(), "local", Role::Admin)
-        .await
-        .unwrap()
-        .id;
+    let (store, owner) = common::fakes::local_store(dir.path()).await;
     let conversation = store
         .create_conversation(&owner, &NewConversation::default())
         .await

@@ -111,7 +111,7 @@ impl Run<'_> {
                 record
             })
             .collect();
-        let (content, metadata) = self.round_content(&turn, &rounds, Some(done));
+        let (content, metadata) = round_content(&turn, &rounds, Some(done));
         let stored = self
             .agent
             .store
@@ -167,7 +167,7 @@ impl Run<'_> {
         done: Option<u32>,
         pending: &mut String,
     ) -> Result<Message, AgentError> {
-        let (content, metadata) = self.round_content(turn, rounds, done);
+        let (content, metadata) = round_content(turn, rounds, done);
         let stored = self
             .agent
             .store
@@ -175,20 +175,6 @@ impl Run<'_> {
             .await?;
         self.announce_text(turn, pending);
         Ok(stored)
-    }
-
-    /// The turn's content and metadata with `rounds` (and `done`, when given).
-    fn round_content(
-        &self,
-        turn: &Message,
-        rounds: &[String],
-        done: Option<u32>,
-    ) -> (String, Map<String, Value>) {
-        let (content, mut metadata) = with_rounds(turn, rounds);
-        if let Some(done) = done {
-            metadata.insert(ROUNDS_DONE_KEY.into(), Value::from(done));
-        }
-        (content, metadata)
     }
 
     /// Announces `pending` (if any) as a delta of the turn's text.
@@ -260,4 +246,17 @@ impl Run<'_> {
         };
         record
     }
+}
+
+/// The turn's content and metadata with `rounds` (and `done`, when given).
+fn round_content(
+    turn: &Message,
+    rounds: &[String],
+    done: Option<u32>,
+) -> (String, Map<String, Value>) {
+    let (content, mut metadata) = with_rounds(turn, rounds);
+    if let Some(done) = done {
+        metadata.insert(ROUNDS_DONE_KEY.into(), Value::from(done));
+    }
+    (content, metadata)
 }

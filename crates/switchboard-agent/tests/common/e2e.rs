@@ -12,7 +12,7 @@ use switchboard_llm::{
     WireFormat,
 };
 use switchboard_mcp::{ConnectionManager, ManagerConfig};
-use switchboard_store::{NewConversation, Role, Store, StoreConfig, ToolMode};
+use switchboard_store::{NewConversation, Store, ToolMode};
 use switchboard_testkit::{Peers, PyGen, ScriptedLlm, StdioCommand};
 
 pub struct World {
@@ -26,14 +26,7 @@ pub struct World {
 impl World {
     pub async fn new() -> World {
         let dir = tempfile::tempdir().unwrap();
-        let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
-            .await
-            .unwrap();
-        let owner = store
-            .ensure_user(&OwnerId::local(), "local", Role::Admin)
-            .await
-            .unwrap()
-            .id;
+        let (store, owner) = super::fakes::local_store(dir.path()).await;
         let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
         let agent = Agent::new(Arc::clone(&store), manager.clone(), AgentConfig::default());
         World {

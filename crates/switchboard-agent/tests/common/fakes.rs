@@ -121,6 +121,18 @@ pub struct FakeBackend {
     pub with_broken_tool: bool,
 }
 
+/// A SQLite store in `dir` (a test's temporary directory), and its local admin.
+pub async fn local_store(dir: &std::path::Path) -> (Arc<dyn switchboard_store::Store>, OwnerId) {
+    let config = switchboard_store::StoreConfig::in_dir(dir);
+    let store = switchboard_store::open(&config).await.unwrap();
+    let owner = store
+        .ensure_user(&OwnerId::local(), "local", switchboard_store::Role::Admin)
+        .await
+        .unwrap()
+        .id;
+    (store, owner)
+}
+
 pub fn echo_server() -> ServerSpec {
     ServerSpec::stdio("fake", "fake", Vec::<String>::new())
 }
