@@ -9,11 +9,56 @@ use crate::model::{AuditOutcome, AuditRecord, CallerKind, Timestamp};
 pub(crate) const COLUMNS: &str =
     "id, at, caller, server_id, tool, node_id, outcome, attempts, duration_ms";
 
-/// Inserts one record unless its owner is gone (the writer runs after the call, and the user
-/// may have been deleted in between; one such record must not fail its whole batch).
-pub(crate) const INSERT: &str = "INSERT INTO tool_call_audit \
-     (user_id, at, caller, server_id, tool, node_id, outcome, attempts, duration_ms) \
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1)";
+/// Rows one multi-row insert writes, largest first. A batch is written in statements of these
+/// sizes (64 records: one statement of 64 rows; 70: 64 + 4 + 1 + 1), so the writer's
+/// statement cache holds four texts, not one per batch size. One statement per batch instead
+/// of one per record: each statement is a round trip to SQLite's worker thread, and under the
+/// proxy's load those hand-offs took more of the machine than the inserts (issue 18).
+pub(crate) const INSERT_SIZES: [usize; 4] = [64, 16, 4, 1];
+
+/// Values bound per record.
+const INSERT_VALUES: usize = 9;
+
+/// Inserts `rows` records (`$1`..`$9` the first, `$10`.. the next), in their order, each
+/// unless its owner is gone (the writer runs after the call, and the user may have been
+/// deleted in between; one such record must not fail its whole batch). The tenth column of
+/// each row is its place, so the ids follow the batch's order.
+pub(crate) fn insert(rows: usize) -> String {
+    let mut sql = String::from(
+        "INSERT INTO tool_call_audit \
+         (user_id, at, caller, server_id, tool, node_id, outcome, attempts, duration_ms) \
+         SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, \
+         v.column8, v.column9 FROM (VALUES ",
+    );
+    for row in 0..rows {
+        let first = row * INSERT_VALUES + 1;
+        let params: Vec<String> = (first..first + INSERT_VALUES)
+            .map(|n| format!("${n}"))
+            .collect();
+        if row > 0 {
+            sql.push_str(", ");
+        }
+        sql.push_str(&format!("({}, {row})", params.join(", ")));
+    }
+    sql.push_str(
+        ") AS v WHERE EXISTS (SELECT 1 FROM users WHERE id = v.column1) ORDER BY v.column10",
+    );
+    sql
+}
+
+/// `records` cut into runs of the [`INSERT_SIZES`], in order.
+pub(crate) fn insert_runs<T>(records: &[T]) -> Vec<&[T]> {
+    let mut runs = Vec::new();
+    let mut rest = records;
+    for size in INSERT_SIZES {
+        while rest.len() >= size {
+            let (run, after) = rest.split_at(size);
+            runs.push(run);
+            rest = after;
+        }
+    }
+    runs
+}
 
 /// Deletes the owner's (`$1`) records older than the newest `$2`.
 pub(crate) const PRUNE: &str = "DELETE FROM tool_call_audit WHERE user_id = $1 AND id <= \
@@ -70,28 +115,33 @@ macro_rules! impl_audit_store {
             use switchboard_core::OwnerId;
             use $crate::error::StoreError;
             use $crate::model::{AuditRecord, NewAuditRecord};
-            use $crate::sql::audit::{AuditRow, COLUMNS, INSERT, PRUNE, storable};
+            use $crate::sql::audit::{AuditRow, COLUMNS, PRUNE, insert, insert_runs, storable};
 
             impl $store {
-                fn insert_audit(
-                    record: &NewAuditRecord,
-                ) -> sqlx::query::Query<'static, $db, <$db as sqlx::Database>::Arguments<'static>>
-                {
-                    sqlx::query(INSERT)
-                        .bind(record.owner.0.clone())
-                        .bind(record.at.0)
-                        .bind(record.caller.as_str())
-                        .bind(storable(&record.server_id.0).into_owned())
-                        .bind(storable(&record.tool).into_owned())
-                        .bind(
-                            record
-                                .node_id
-                                .as_deref()
-                                .map(|id| storable(id).into_owned()),
-                        )
-                        .bind(record.outcome.as_str())
-                        .bind(i64::from(record.attempts))
-                        .bind(i64::try_from(record.duration_ms).unwrap_or(i64::MAX))
+                /// Binds `records` to the statement [`insert`] gives for as many rows.
+                fn insert_audit<'q>(
+                    sql: &'q str,
+                    records: &[NewAuditRecord],
+                ) -> sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>> {
+                    let mut query = sqlx::query(sql);
+                    for record in records {
+                        query = query
+                            .bind(record.owner.0.clone())
+                            .bind(record.at.0)
+                            .bind(record.caller.as_str())
+                            .bind(storable(&record.server_id.0).into_owned())
+                            .bind(storable(&record.tool).into_owned())
+                            .bind(
+                                record
+                                    .node_id
+                                    .as_deref()
+                                    .map(|id| storable(id).into_owned()),
+                            )
+                            .bind(record.outcome.as_str())
+                            .bind(i64::from(record.attempts))
+                            .bind(i64::try_from(record.duration_ms).unwrap_or(i64::MAX));
+                    }
+                    query
                 }
             }
 
@@ -104,17 +154,20 @@ macro_rules! impl_audit_store {
                     if records.is_empty() {
                         return Ok(());
                     }
-                    // One record (the usual batch when calls are not many at once) is one
-                    // statement, atomic without a transaction's two more round trips.
-                    if let [record] = records {
-                        Self::insert_audit(record)
+                    let runs = insert_runs(records);
+                    // One statement (a batch of 1, 4, 16 or 64) is atomic without a
+                    // transaction's two more round trips.
+                    if let [run] = runs.as_slice() {
+                        let sql = insert(run.len());
+                        Self::insert_audit(&sql, run)
                             .execute(&mut *self.writer().await?)
                             .await?;
                         return Ok(());
                     }
                     let mut tx = self.begin_write().await?;
-                    for record in records {
-                        Self::insert_audit(record).execute(&mut *tx).await?;
+                    for run in runs {
+                        let sql = insert(run.len());
+                        Self::insert_audit(&sql, run).execute(&mut *tx).await?;
                     }
                     tx.commit().await?;
                     Ok(())
@@ -157,3 +210,27 @@ macro_rules! impl_audit_store {
 }
 
 pub(crate) use impl_audit_store;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_is_cut_into_runs_of_the_statement_sizes_in_order() {
+        let records: Vec<usize> = (0..87).collect();
+        let runs = insert_runs(&records);
+        let sizes: Vec<usize> = runs.iter().map(|run| run.len()).collect();
+        assert_eq!(sizes, [64, 16, 4, 1, 1, 1]);
+        assert_eq!(runs.concat(), records);
+        assert!(insert_runs::<u8>(&[]).is_empty());
+        assert_eq!(insert_runs(&[0; 128]).len(), 2);
+    }
+
+    #[test]
+    fn a_multi_row_insert_numbers_its_values_row_after_row() {
+        let sql = insert(2);
+        assert!(sql.contains("($1, $2, $3, $4, $5, $6, $7, $8, $9, 0), ($10, "), "{sql}");
+        assert!(sql.contains("$18, 1)"), "{sql}");
+        assert!(!sql.contains("$19"), "{sql}");
+    }
+}

@@ -9,7 +9,8 @@ use crate::common::TestDb;
 crate::on_both_backends!(
     records_read_back_newest_first_for_their_owner_only,
     each_owner_keeps_only_the_newest_records,
-    a_record_of_a_deleted_owner_is_skipped
+    a_record_of_a_deleted_owner_is_skipped,
+    a_large_batch_is_written_whole_and_in_order
 );
 
 fn record(owner: &OwnerId, tool: &str, outcome: AuditOutcome) -> NewAuditRecord {
@@ -133,6 +134,50 @@ async fn a_record_of_a_deleted_owner_is_skipped(db: &TestDb) {
     assert!(
         db.store
             .tool_call_audit(&gone, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// A batch is written in multi-row statements of 64, 16, 4 and 1 records: 87 records of two
+/// owners, one of them deleted, every size used, all kept in the batch's order.
+async fn a_large_batch_is_written_whole_and_in_order(db: &TestDb) {
+    let a = db.user("a").await.id;
+    let b = db.user("b").await.id;
+    let gone = db.user("gone").await.id;
+    db.store.delete_user(&gone).await.unwrap();
+    let batch: Vec<NewAuditRecord> = (0..87)
+        .map(|n| {
+            let owner = match n % 3 {
+                0 => &a,
+                1 => &b,
+                _ => &gone,
+            };
+            let mut record = record(owner, &format!("t{n}"), AuditOutcome::Ok);
+            record.duration_ms = n;
+            record.node_id = (n % 2 == 0).then(|| format!("node-{n}"));
+            record
+        })
+        .collect();
+    db.store.record_tool_calls(&batch).await.unwrap();
+    for (owner, rest) in [(&a, 0), (&b, 1)] {
+        let mut read = db.store.tool_call_audit(owner, 100).await.unwrap();
+        read.reverse();
+        let expected: Vec<(String, u64, Option<String>)> = batch
+            .iter()
+            .filter(|r| r.duration_ms % 3 == rest)
+            .map(|r| (r.tool.clone(), r.duration_ms, r.node_id.clone()))
+            .collect();
+        let got: Vec<(String, u64, Option<String>)> = read
+            .into_iter()
+            .map(|r| (r.tool, r.duration_ms, r.node_id))
+            .collect();
+        assert_eq!(got, expected, "owner {owner:?}: every record, in the batch's order");
+    }
+    assert!(
+        db.store
+            .tool_call_audit(&gone, 100)
             .await
             .unwrap()
             .is_empty()
