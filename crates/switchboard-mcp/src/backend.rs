@@ -23,6 +23,23 @@ pub trait ToolBackend: Send + Sync {
         servers: &'a [ServerSpec],
     ) -> BoxFuture<'a, Vec<ServerTools>>;
 
+    /// The enabled tools of one server, as a call finds its tool: without a listing's
+    /// fan-out over servers (a `join_all`, a copy of the spec, a list of results), which the
+    /// proxy paid on every call (issue 18). The caller checks that the server is enabled.
+    fn server_tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
+        Box::pin(async move {
+            let listed = self.tools(owner, std::slice::from_ref(server)).await;
+            match listed.into_iter().next() {
+                Some((_, tools)) => tools,
+                None => Ok(Arc::new(Vec::new())),
+            }
+        })
+    }
+
     /// Calls one tool.
     fn call<'a>(
         &'a self,
@@ -43,6 +60,17 @@ impl ToolBackend for ConnectionManager {
         Box::pin(enabled_tools(servers, move |spec| {
             self.list_tools(owner, spec)
         }))
+    }
+
+    fn server_tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
+        Box::pin(async move {
+            let tools = self.list_tools(owner, server).await?;
+            Ok(without_disabled(server, tools))
+        })
     }
 
     fn call<'a>(
@@ -75,7 +103,8 @@ where
     lists.await
 }
 
-fn without_disabled(spec: &ServerSpec, tools: Arc<Vec<ToolInfo>>) -> Arc<Vec<ToolInfo>> {
+/// `tools` without those switched off on `spec`.
+pub fn without_disabled(spec: &ServerSpec, tools: Arc<Vec<ToolInfo>>) -> Arc<Vec<ToolInfo>> {
     if spec.disabled_tools.is_empty() {
         return tools;
     }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use futures::Stream;
 use futures::future::BoxFuture;
 use rmcp::model::{CallToolResult, JsonObject};
-use switchboard_core::{OwnerId, ServerSpec};
+use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 use switchboard_llm::{ChatRequest, EventStream, LlmError, Provider, StreamEvent, WireFormat};
 use switchboard_mcp::{CallOptions, McpError, ServerTools, ToolBackend};
 
@@ -44,6 +44,14 @@ impl ToolBackend for MeteredBackend {
         servers: &'a [ServerSpec],
     ) -> BoxFuture<'a, Vec<ServerTools>> {
         self.inner.tools(owner, servers)
+    }
+
+    fn server_tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
+        self.inner.server_tools(owner, server)
     }
 
     fn call<'a>(

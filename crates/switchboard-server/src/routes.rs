@@ -38,6 +38,7 @@ mod views;
 use std::sync::Arc;
 
 use axum::{Extension, Router};
+use tower_layer::Layer as _;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
@@ -121,18 +122,20 @@ pub fn app(state: AppState) -> Router {
     // The MCP endpoint is not JSON over REST, so it is outside the OpenAPI document (README
     // "MCP gateway" describes it), but inside the same front door.
     let router = router.merge(crate::mcp_endpoint::routes(&state));
-    crate::web::with_ui(router)
+    let routed = crate::web::with_ui(router)
         .method_not_allowed_fallback(crate::guard::shape::method_not_allowed)
-        .layer(Extension(Arc::new(document)))
-        .layer(body_limit)
-        .layer(guard)
-        .layer(axum::middleware::from_fn(crate::guard::shape::shape_errors))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            crate::i18n::localize,
-        ))
-        .layer(axum::middleware::from_fn(crate::access_log::log_request))
-        .with_state(state)
+        .with_state(state.clone());
+    // The layers wrap the routed application once, outermost last, rather than each route
+    // (`Router::layer`): that nests a boxed service per layer around every route, and each
+    // request cloned and boxed its way through all of them (about 60 allocations a request,
+    // issue 18). Every request passes them as before, unmatched ones included.
+    let layered = Extension(Arc::new(document)).layer(routed);
+    let layered = body_limit.layer(layered);
+    let layered = guard.layer(layered);
+    let layered = axum::middleware::from_fn(crate::guard::shape::shape_errors).layer(layered);
+    let layered = axum::middleware::from_fn_with_state(state, crate::i18n::localize).layer(layered);
+    let layered = axum::middleware::from_fn(crate::access_log::log_request).layer(layered);
+    Router::new().fallback_service(layered)
 }
 
 /// `/metrics` alone, for its own listen address ([`GuardConfig::metrics_listen`]

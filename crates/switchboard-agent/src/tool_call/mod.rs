@@ -23,6 +23,7 @@ mod error;
 mod redact;
 mod retry;
 mod service;
+mod shared_tool;
 mod types;
 mod validators;
 
@@ -36,6 +37,7 @@ mod service_tests;
 pub use audit::AuditConfig;
 pub use error::ToolCallError;
 pub use service::ToolCalls;
+pub use shared_tool::SharedTool;
 pub use types::{Attempt, CallerKind, ToolCallOutcome, ToolCallRequest};
 
 /// The built-in variables of a call made now (`now` in RFC 3339, UTC, to the second), for

@@ -1,6 +1,7 @@
 //! [`ToolCalls`]: the one place a tool call is checked, completed, sent, retried and recorded,
 //! whoever makes it (the REST call route, the proxy, the agent, a node's execution).
 
+use std::ops::Deref as _;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +17,7 @@ use tokio::time::Instant;
 use super::audit::{AuditConfig, AuditLog};
 use super::retry::{Retries, with_retries};
 use super::validators::Validators;
-use super::{Attempt, ToolCallError, ToolCallOutcome, ToolCallRequest};
+use super::{Attempt, SharedTool, ToolCallError, ToolCallOutcome, ToolCallRequest};
 
 /// The tool-call service. Built once per process and shared (`Arc`) by the HTTP routes and
 /// the agent, so its validator cache and audit writer are shared too.
@@ -117,6 +118,16 @@ impl ToolCalls {
         spec: &ServerSpec,
         tool: &str,
     ) -> Result<ToolInfo, ToolCallError> {
+        Ok(self.find(owner, spec, tool).await?.deref().clone())
+    }
+
+    /// As [`ToolCalls::lookup`], the tool read in place in the server's list.
+    async fn find(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        tool: &str,
+    ) -> Result<SharedTool, ToolCallError> {
         let not_found = || ToolCallError::ToolNotFound {
             server: spec.name.clone(),
             tool: tool.to_owned(),
@@ -124,15 +135,8 @@ impl ToolCalls {
         if !spec.enabled || spec.disabled_tools.contains(tool) {
             return Err(not_found());
         }
-        let listed = self.backend.tools(owner, std::slice::from_ref(spec)).await;
-        let Some((_, tools)) = listed.into_iter().next() else {
-            return Err(not_found());
-        };
-        tools?
-            .iter()
-            .find(|t| t.name == tool)
-            .cloned()
-            .ok_or_else(not_found)
+        let tools = self.backend.server_tools(owner, spec).await?;
+        SharedTool::find(tools, tool).ok_or_else(not_found)
     }
 
     /// Makes one tool call: the tool must be enabled on an enabled server and offered by the
@@ -180,7 +184,7 @@ impl ToolCalls {
                 server: spec.name.clone(),
             });
         }
-        let tool = self.lookup(&req.owner, spec, &req.tool).await?;
+        let tool = self.find(&req.owner, spec, &req.tool).await?;
         let (arguments, mapped) = match node {
             None => (req.arguments.clone(), Vec::new()),
             Some(node) => {
@@ -204,7 +208,7 @@ impl ToolCalls {
         };
         let arguments = self
             .validators
-            .check_object(&tool.input_schema, arguments)
+            .check_tool(&tool, arguments)
             .map_err(|e| super::redact::hide_mapped_values(e, &mapped))?;
         // A node's retryOnError/maxRetries (seed 002's delays) decide about calls that may
         // have run; one that never reached the tool gets at least the default retries.

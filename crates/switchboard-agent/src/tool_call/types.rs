@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value};
-use switchboard_core::{ErrorCode, OwnerId, ServerSpec, ToolInfo, Variables};
+use switchboard_core::{ErrorCode, OwnerId, ServerSpec, Variables};
 use switchboard_mcp::Progress;
 use switchboard_store::Timestamp;
 use tokio::sync::mpsc;
@@ -92,7 +92,7 @@ pub struct ToolCallOutcome {
     /// Every attempt, the last one answered.
     pub attempts: Vec<Attempt>,
     /// The tool as the server lists it (its full schema).
-    pub tool: ToolInfo,
+    pub tool: super::SharedTool,
     /// From the start of the call to the answer, retries and waits included.
     pub duration: Duration,
 }

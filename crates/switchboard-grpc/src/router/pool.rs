@@ -13,7 +13,7 @@ use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 use switchboard_mcp::{
     CallOptions, ConnectionSnapshot, ConnectionStatus, ManagerConfig, McpError, NodeHealth,
     PromptInput, ResourceUpdate, ServerPool, ServerReport, ServerTools, StatusChange, ToolBackend,
-    enabled_tools,
+    enabled_tools, without_disabled,
 };
 use tokio::sync::broadcast;
 
@@ -27,9 +27,14 @@ impl Router {
     ) -> Result<Arc<Vec<ToolInfo>>, McpError> {
         match self.route(spec)? {
             Route::Local => self.local.list_tools(owner, spec).await,
+            // A node's gRPC call is a large future; boxed, a local listing does not carry
+            // (and copy) its size (issue 18).
             Route::Node(node) => {
-                let server = self.admissions.server_ref(owner, spec).await?;
-                node.get_tools(spec, server).await
+                Box::pin(async move {
+                    let server = self.admissions.server_ref(owner, spec).await?;
+                    node.get_tools(spec, server).await
+                })
+                .await
             }
         }
     }
@@ -48,9 +53,13 @@ impl Router {
                     .call_tool(owner, spec, tool, arguments, options)
                     .await
             }
+            // Boxed, as in `tools_of`.
             Route::Node(node) => {
-                let server = self.admissions.server_ref(owner, spec).await?;
-                node.call_tool(spec, server, tool, arguments, options).await
+                Box::pin(async move {
+                    let server = self.admissions.server_ref(owner, spec).await?;
+                    node.call_tool(spec, server, tool, arguments, options).await
+                })
+                .await
             }
         }
     }
@@ -65,6 +74,17 @@ impl ToolBackend for Router {
         Box::pin(enabled_tools(servers, move |spec| {
             self.tools_of(owner, spec)
         }))
+    }
+
+    fn server_tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
+        Box::pin(async move {
+            let tools = self.tools_of(owner, server).await?;
+            Ok(without_disabled(server, tools))
+        })
     }
 
     fn call<'a>(

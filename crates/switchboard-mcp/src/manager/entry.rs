@@ -121,6 +121,21 @@ impl Entry {
         if let Some(live) = self.current(spec) {
             return Ok(live);
         }
+        // Connecting is a large future (admission, every transport, OAuth); boxed, the future
+        // of every call that finds the connection live stays small, and moving it (into a
+        // `Box`, a `join_all`) stays cheap: those copies were a fifth of the proxy's
+        // instructions (issue 18).
+        Box::pin(self.connect(spec, config, http, policy)).await
+    }
+
+    /// Connects (or waits for the connect already under way, or shares its failure).
+    async fn connect(
+        self: &Arc<Self>,
+        spec: &ServerSpec,
+        config: &ManagerConfig,
+        http: &HttpClients,
+        policy: &dyn ConnectPolicy,
+    ) -> Result<Live, McpError> {
         let attempts_seen = self.attempts.load(Ordering::Acquire);
         let _connecting = self.connecting.lock().await;
         if let Some(live) = self.current(spec) {

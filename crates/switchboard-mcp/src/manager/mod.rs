@@ -186,7 +186,10 @@ impl ConnectionManager {
         {
             return Ok(Arc::clone(&cached.tools));
         }
-        let tools = live.conn.list_tools(self.limits(spec, None)).await?;
+        // Boxed: listing (every page) is a large future that a call finding its tools
+        // cached never runs, and each call's future would otherwise carry (and copy) its
+        // size (issue 18).
+        let tools = Box::pin(live.conn.list_tools(self.limits(spec, None))).await?;
         let tools: Vec<ToolInfo> = tools.into_iter().map(|t| tool_info(&spec.id, t)).collect();
         let cached = CachedTools::new(tools, live.instance, generation);
         let shared = Arc::clone(&cached.tools);

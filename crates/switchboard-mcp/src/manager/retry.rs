@@ -124,7 +124,9 @@ impl ConnectionManager {
                     Ok(result) => result.is_error == Some(true),
                     Err(_) => false,
                 };
-                if failed && self.unknown_tool(owner, spec, tool).await {
+                // Boxed: a listing (with its reconnects) is a large future that a call
+                // which answered never needs.
+                if failed && Box::pin(self.unknown_tool(owner, spec, tool)).await {
                     return Err(McpError::ToolNotFound {
                         server: spec.name.clone(),
                         tool: tool.to_owned(),

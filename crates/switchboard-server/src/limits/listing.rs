@@ -12,8 +12,9 @@
 //! `listings_at_once` listings run at once in the process, the others wait their turn. What a
 //! listing holds is then bounded whatever the user stored, and so is their product.
 
+use std::collections::HashMap;
 use std::io::Write;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 
 use futures::StreamExt as _;
 use futures::future::BoxFuture;
@@ -28,7 +29,13 @@ use super::Limits;
 pub struct BoundedBackend {
     inner: Arc<dyn ToolBackend>,
     bounds: RwLock<Arc<Bounds>>,
+    /// The bytes of schemas of the tool lists calls looked in, by the list's address.
+    sizes: Mutex<HashMap<usize, (Weak<Vec<ToolInfo>>, usize)>>,
 }
+
+/// Tool lists whose size is remembered, at most; past it the lists no longer held are
+/// forgotten (or, if all are, every one).
+const MEASURED_LISTS: usize = 1024;
 
 struct Bounds {
     limits: Limits,
@@ -56,6 +63,7 @@ impl BoundedBackend {
         Self {
             inner,
             bounds: RwLock::new(Bounds::new(limits)),
+            sizes: Mutex::new(HashMap::new()),
         }
     }
 
@@ -122,6 +130,39 @@ impl BoundedBackend {
     }
 }
 
+impl BoundedBackend {
+    /// Whether one server's `tools` fit in a listing by themselves. Their size is measured
+    /// once per list the manager holds (found again by the `Arc`'s address, confirmed by the
+    /// `Weak`), not on every call: encoding the schemas to count their bytes was the largest
+    /// cost of a proxied call (issue 18).
+    fn fits_alone(&self, tools: &Arc<Vec<ToolInfo>>, limits: &Limits) -> bool {
+        if tools.len() > limits.listing_tools {
+            return false;
+        }
+        let address = Arc::as_ptr(tools) as usize;
+        let mut sizes = self.sizes.lock().unwrap_or_else(PoisonError::into_inner);
+        let known = sizes
+            .get(&address)
+            .filter(|(list, _)| list.upgrade().is_some_and(|list| Arc::ptr_eq(&list, tools)))
+            .map(|(_, bytes)| *bytes);
+        let bytes = match known {
+            Some(bytes) => bytes,
+            None => {
+                let bytes = tools.iter().map(schema_bytes).sum::<usize>();
+                if sizes.len() >= MEASURED_LISTS {
+                    sizes.retain(|_, (list, _)| list.strong_count() > 0);
+                    if sizes.len() >= MEASURED_LISTS {
+                        sizes.clear();
+                    }
+                }
+                sizes.insert(address, (Arc::downgrade(tools), bytes));
+                bytes
+            }
+        };
+        bytes <= limits.listing_schema_bytes
+    }
+}
+
 impl Kept {
     /// Keeps `tools` if they fit in what is left.
     fn fits(&mut self, tools: &[ToolInfo], limits: &Limits) -> bool {
@@ -182,6 +223,24 @@ impl ToolBackend for BoundedBackend {
         servers: &'a [ServerSpec],
     ) -> BoxFuture<'a, Vec<ServerTools>> {
         Box::pin(self.list(owner, servers))
+    }
+
+    /// One server's tools, bounded as they are in a listing (a server whose tools do not fit
+    /// is refused), without taking a listing's turn: a call finds its tool here.
+    fn server_tools<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
+        Box::pin(async move {
+            let tools = self.inner.server_tools(owner, server).await?;
+            let bounds = Arc::clone(&self.bounds.read().unwrap_or_else(PoisonError::into_inner));
+            if self.fits_alone(&tools, &bounds.limits) {
+                Ok(tools)
+            } else {
+                Err(too_many(server, &bounds.limits))
+            }
+        })
     }
 
     fn call<'a>(
@@ -333,5 +392,74 @@ mod tests {
         );
         // Two listings of three connections at most at any time, whatever the six asked.
         assert!(inner.most.load(Ordering::SeqCst) <= 2 * 3);
+    }
+
+    /// A backend whose one server always has the same list (as the manager's cache does).
+    struct Fixed(Arc<Vec<ToolInfo>>);
+
+    impl ToolBackend for Fixed {
+        fn tools<'a>(
+            &'a self,
+            _owner: &'a OwnerId,
+            servers: &'a [ServerSpec],
+        ) -> BoxFuture<'a, Vec<ServerTools>> {
+            let listed = servers
+                .iter()
+                .map(|spec| (spec.clone(), Ok(Arc::clone(&self.0))))
+                .collect();
+            Box::pin(async move { listed })
+        }
+
+        fn call<'a>(
+            &'a self,
+            _owner: &'a OwnerId,
+            _server: &'a ServerSpec,
+            _tool: &'a str,
+            _arguments: Option<JsonObject>,
+            _options: CallOptions,
+        ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+            Box::pin(async { Err(McpError::Cancelled) })
+        }
+    }
+
+    fn tool(name: &str, description: &str) -> ToolInfo {
+        ToolInfo {
+            server_id: switchboard_core::ServerId("s0".into()),
+            name: name.into(),
+            title: None,
+            description: Some(description.into()),
+            input_schema: serde_json::Map::new(),
+            output_schema: None,
+            annotations: ToolAnnotations::default(),
+            icons: Vec::new(),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_call_finds_its_tools_bounded_as_a_listing_and_measured_once() {
+        let owner = OwnerId("alice".into());
+        let server = &servers(1)[0];
+        let limits = Limits {
+            listing_tools: 2,
+            listing_schema_bytes: 100,
+            ..Limits::default()
+        };
+        let list = Arc::new(vec![tool("a", "short"), tool("b", "short")]);
+        let fits = BoundedBackend::new(Arc::new(Fixed(Arc::clone(&list))), &limits);
+        for _ in 0..3 {
+            let found = fits.server_tools(&owner, server).await.unwrap();
+            assert!(Arc::ptr_eq(&found, &list));
+        }
+        assert_eq!(fits.sizes.lock().unwrap().len(), 1, "measured once");
+
+        let long = Arc::new(vec![tool("a", &"x".repeat(200))]);
+        let too_large = BoundedBackend::new(Arc::new(Fixed(long)), &limits);
+        let error = too_large.server_tools(&owner, server).await.unwrap_err();
+        assert_eq!(error.code(), ErrorCode::QuotaExceeded);
+
+        let three = Arc::new(vec![tool("a", ""), tool("b", ""), tool("c", "")]);
+        let too_many = BoundedBackend::new(Arc::new(Fixed(three)), &limits);
+        let error = too_many.server_tools(&owner, server).await.unwrap_err();
+        assert_eq!(error.code(), ErrorCode::QuotaExceeded);
     }
 }

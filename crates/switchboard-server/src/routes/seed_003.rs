@@ -64,7 +64,7 @@ async fn proxy(
     path: Path<(String, String)>,
     query: Query<ProxyQuery>,
     body: Json<Map<String, Value>>,
-) -> Result<axum::Json<Value>, ApiError> {
+) -> Result<axum::response::Response, ApiError> {
     tools::proxy(state, caller, path, query, body).await
 }
 

@@ -11,6 +11,8 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use switchboard_agent::{CallerKind, ToolCallOutcome, ToolCallRequest};
@@ -116,7 +118,7 @@ async fn call(
     State(state): State<AppState>,
     caller: Caller,
     Json(body): Json<CallBody>,
-) -> Result<axum::Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let spec = state
         .store
         .connection_spec(&caller.user.id, &ServerId(body.server_id))
@@ -168,7 +170,7 @@ pub(super) async fn proxy(
     Path((server, tool)): Path<(String, String)>,
     Query(query): Query<ProxyQuery>,
     Json(body): Json<Map<String, Value>>,
-) -> Result<axum::Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let started = std::time::Instant::now();
     let answer = proxied(&state, &caller, server, tool, query, body).await;
     // Counted for the proxy's error rate and latency; a tool's own error result is an
@@ -185,7 +187,7 @@ async fn proxied(
     tool: String,
     query: ProxyQuery,
     body: Map<String, Value>,
-) -> Result<axum::Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let owner = &caller.user.id;
     let spec = state
         .store
@@ -241,11 +243,19 @@ fn split_body<'a>(
     (arguments, variables)
 }
 
-/// A call's answer: the MCP result as the server sent it.
-fn answer(outcome: ToolCallOutcome) -> Result<axum::Json<Value>, ApiError> {
-    let result = serde_json::to_value(&outcome.result)
+/// A call's answer: the MCP result as the server sent it, encoded once (not turned into a
+/// `Value` first: the proxy answers thousands a second, issue 18).
+fn answer(outcome: ToolCallOutcome) -> Result<Response, ApiError> {
+    let body = serde_json::to_vec(&outcome.result)
         .map_err(|e| ApiError::new(ErrorCode::McpParseError, e.to_string()))?;
-    Ok(axum::Json(result))
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
 }
 
 /// A tool's switches; one left out keeps its value.

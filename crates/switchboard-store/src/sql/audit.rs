@@ -1,5 +1,7 @@
 //! `tool_call_audit`: one row per tool call, appended in batches and pruned per owner.
 
+use std::fmt::Write as _;
+
 use switchboard_core::ServerId;
 
 use super::common::to_u32;
@@ -30,15 +32,14 @@ pub(crate) fn insert(rows: usize) -> String {
          SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, \
          v.column8, v.column9 FROM (VALUES ",
     );
+    // Written into the one string (no text per value): it is built for every batch.
     for row in 0..rows {
+        sql.push_str(if row == 0 { "(" } else { ", (" });
         let first = row * INSERT_VALUES + 1;
-        let params: Vec<String> = (first..first + INSERT_VALUES)
-            .map(|n| format!("${n}"))
-            .collect();
-        if row > 0 {
-            sql.push_str(", ");
+        for n in first..first + INSERT_VALUES {
+            let _ = write!(sql, "${n}, ");
         }
-        sql.push_str(&format!("({}, {row})", params.join(", ")));
+        let _ = write!(sql, "{row})");
     }
     sql.push_str(
         ") AS v WHERE EXISTS (SELECT 1 FROM users WHERE id = v.column1) ORDER BY v.column10",
@@ -229,7 +230,10 @@ mod tests {
     #[test]
     fn a_multi_row_insert_numbers_its_values_row_after_row() {
         let sql = insert(2);
-        assert!(sql.contains("($1, $2, $3, $4, $5, $6, $7, $8, $9, 0), ($10, "), "{sql}");
+        assert!(
+            sql.contains("($1, $2, $3, $4, $5, $6, $7, $8, $9, 0), ($10, "),
+            "{sql}"
+        );
         assert!(sql.contains("$18, 1)"), "{sql}");
         assert!(!sql.contains("$19"), "{sql}");
     }

@@ -173,7 +173,10 @@ async fn a_large_batch_is_written_whole_and_in_order(db: &TestDb) {
             .into_iter()
             .map(|r| (r.tool, r.duration_ms, r.node_id))
             .collect();
-        assert_eq!(got, expected, "owner {owner:?}: every record, in the batch's order");
+        assert_eq!(
+            got, expected,
+            "owner {owner:?}: every record, in the batch's order"
+        );
     }
     assert!(
         db.store
