@@ -13,6 +13,7 @@ pub mod error_words;
 pub mod guard;
 pub mod i18n;
 pub mod json;
+mod layered;
 pub mod limits;
 pub mod live;
 pub mod mcp_endpoint;

@@ -38,7 +38,6 @@ mod views;
 use std::sync::Arc;
 
 use axum::{Extension, Router};
-use tower_layer::Layer as _;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
@@ -116,8 +115,6 @@ fn router() -> OpenApiRouter<AppState> {
 
 /// The whole application: the API, and the web UI for every path the API does not take.
 pub fn app(state: AppState) -> Router {
-    let body_limit = axum::extract::DefaultBodyLimit::max(state.config.max_body_bytes);
-    let guard = crate::guard::layer(&state.config.guard);
     let (router, document) = router().split_for_parts();
     // The MCP endpoint is not JSON over REST, so it is outside the OpenAPI document (README
     // "MCP gateway" describes it), but inside the same front door.
@@ -125,17 +122,7 @@ pub fn app(state: AppState) -> Router {
     let routed = crate::web::with_ui(router)
         .method_not_allowed_fallback(crate::guard::shape::method_not_allowed)
         .with_state(state.clone());
-    // The layers wrap the routed application once, outermost last, rather than each route
-    // (`Router::layer`): that nests a boxed service per layer around every route, and each
-    // request cloned and boxed its way through all of them (about 60 allocations a request,
-    // issue 18). Every request passes them as before, unmatched ones included.
-    let layered = Extension(Arc::new(document)).layer(routed);
-    let layered = body_limit.layer(layered);
-    let layered = guard.layer(layered);
-    let layered = axum::middleware::from_fn(crate::guard::shape::shape_errors).layer(layered);
-    let layered = axum::middleware::from_fn_with_state(state, crate::i18n::localize).layer(layered);
-    let layered = axum::middleware::from_fn(crate::access_log::log_request).layer(layered);
-    Router::new().fallback_service(layered)
+    crate::layered::layered(routed, state, Arc::new(document))
 }
 
 /// `/metrics` alone, for its own listen address ([`GuardConfig::metrics_listen`]
