@@ -5,9 +5,11 @@
 
 pub(crate) mod child_env;
 pub(crate) mod http;
+pub(crate) mod lines;
 pub(crate) mod probe;
 pub(crate) mod session_aware;
 pub mod sse;
 pub(crate) mod stdio;
+pub(crate) mod stdio_pipes;
 pub(crate) mod upstream_limit;
 pub(crate) mod watched;

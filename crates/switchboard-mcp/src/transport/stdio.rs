@@ -7,6 +7,7 @@
 //! environment ([`child_env`](super::child_env)).
 
 use std::collections::VecDeque;
+use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -14,12 +15,12 @@ use futures::StreamExt;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
-use rmcp::transport::TokioChildProcess;
 use switchboard_core::ServerSpec;
 use tokio::process::ChildStderr;
 use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
 use tokio_util::sync::CancellationToken;
 
+use super::stdio_pipes::StdioPipes;
 use crate::error::McpError;
 
 const MAX_STDERR_LINE: usize = 8 * 1024;
@@ -30,9 +31,9 @@ const QUOTED_LINES: usize = 8;
 const QUOTED_LINE_CHARS: usize = 200;
 const QUOTED_BYTES: usize = 1024;
 
-/// A started stdio server: the rmcp transport over its pipes, plus what we need to end it.
+/// A started stdio server: the transport over its pipes, plus what we need to end it.
 pub(crate) struct StdioProcess {
-    pub(crate) transport: TokioChildProcess,
+    pub(crate) transport: StdioPipes,
     pub(crate) group: ProcessGroupGuard,
     pub(crate) stderr: StderrTail,
 }
@@ -51,16 +52,31 @@ pub(crate) fn spawn(spec: &ServerSpec) -> Result<StdioProcess, McpError> {
     let mut wrapped = CommandWrap::from(command);
     wrapped.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
 
-    let (transport, stderr) = TokioChildProcess::builder(wrapped)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|source| McpError::Spawn {
-            command: program.clone(),
-            source,
-        })?;
-    let pid = transport.id().ok_or_else(|| McpError::Spawn {
+    wrapped
+        .command_mut()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let spawn_error = |source| McpError::Spawn {
         command: program.clone(),
-        source: std::io::Error::other("the process exited before its id could be read"),
+        source,
+    };
+    let mut child = wrapped.spawn().map_err(spawn_error)?;
+    let pipes = (
+        child.inner_mut().stdout().take(),
+        child.inner_mut().stdin().take(),
+    );
+    let stderr = child.inner_mut().stderr().take();
+    let (Some(stdout), Some(stdin)) = pipes else {
+        return Err(spawn_error(std::io::Error::other(
+            "the process's stdin or stdout is not a pipe",
+        )));
+    };
+    let transport = StdioPipes::new(child, stdout, stdin);
+    let pid = transport.id().ok_or_else(|| {
+        spawn_error(std::io::Error::other(
+            "the process exited before its id could be read",
+        ))
     })?;
     let tail = StderrTail::default();
     if let Some(stderr) = stderr {

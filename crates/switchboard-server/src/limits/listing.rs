@@ -30,8 +30,11 @@ pub struct BoundedBackend {
     inner: Arc<dyn ToolBackend>,
     bounds: RwLock<Arc<Bounds>>,
     /// The bytes of schemas of the tool lists calls looked in, by the list's address.
-    sizes: Mutex<HashMap<usize, (Weak<Vec<ToolInfo>>, usize)>>,
+    sizes: Mutex<HashMap<usize, Measured>>,
 }
+
+/// A tool list (while it lives) and the bytes of its schemas.
+type Measured = (Weak<Vec<ToolInfo>>, usize);
 
 /// Tool lists whose size is remembered, at most; past it the lists no longer held are
 /// forgotten (or, if all are, every one).

@@ -1,0 +1,191 @@
+//! [`StdioPipes`]: a stdio server's pipes as an rmcp transport, in place of rmcp's
+//! `TokioChildProcess`, so that what the server writes is decoded by [`lines::decode`] (a
+//! tool's answer read directly, issue 18). Messages to the server are framed and written by
+//! rmcp's own writer; the child is ended as `TokioChildProcess` ends it.
+//!
+//! Reading keeps a partly read line in the transport between calls: rmcp polls `receive`
+//! inside a `select!` and drops it whenever something else is ready first, so a read must
+//! resume where the dropped one left off.
+
+use std::time::Duration;
+
+use process_wrap::tokio::ChildWrapper;
+use rmcp::RoleClient;
+use rmcp::model::{ClientJsonRpcMessage, ErrorData, JsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{ChildStdin, ChildStdout};
+
+use super::lines::{self, Decoded};
+
+/// The longest line read from a server (as rmcp's reader); a longer one is skipped whole.
+const MAX_LINE: usize = 16 * 1024 * 1024;
+
+/// How long a server is given to exit once its stdin is closed, and again after `SIGTERM`.
+const EXIT_WAIT: Duration = Duration::from_secs(3);
+
+pub(crate) struct StdioPipes {
+    /// `None` once the child has exited or been killed.
+    child: Option<Box<dyn ChildWrapper>>,
+    read: BufReader<ChildStdout>,
+    /// The line being read, kept across cancelled reads.
+    line: Vec<u8>,
+    /// Skipping the rest of an overlong line.
+    discarding: bool,
+    /// rmcp's writer over stdin (its read side is never used).
+    write: AsyncRwTransport<RoleClient, tokio::io::Empty, ChildStdin>,
+}
+
+enum Read {
+    Line,
+    Overlong,
+    End,
+}
+
+impl StdioPipes {
+    pub(crate) fn new(
+        child: Box<dyn ChildWrapper>,
+        stdout: ChildStdout,
+        stdin: ChildStdin,
+    ) -> Self {
+        Self {
+            child: Some(child),
+            read: BufReader::new(stdout),
+            line: Vec::new(),
+            discarding: false,
+            write: AsyncRwTransport::new(tokio::io::empty(), stdin),
+        }
+    }
+
+    /// The child's process id, while it runs.
+    pub(crate) fn id(&self) -> Option<u32> {
+        self.child.as_ref()?.id()
+    }
+
+    /// Reads up to the end of the next line into `self.line` (cancel-safe: bytes are taken
+    /// from the buffer only once they are kept).
+    async fn read_line(&mut self) -> Read {
+        loop {
+            let available = match self.read.fill_buf().await {
+                Ok([]) => return Read::End,
+                Ok(available) => available,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot read from the server's stdout");
+                    return Read::End;
+                }
+            };
+            let newline = available.iter().position(|b| *b == b'\n');
+            let take = newline.map_or(available.len(), |at| at + 1);
+            let outcome = if self.discarding {
+                self.discarding = newline.is_none();
+                None
+            } else if self.line.len() + take > MAX_LINE {
+                self.line.clear();
+                self.discarding = newline.is_none();
+                Some(Read::Overlong)
+            } else {
+                self.line.extend_from_slice(&available[..take]);
+                newline.map(|_| Read::Line)
+            };
+            self.read.consume(take);
+            if let Some(outcome) = outcome {
+                return outcome;
+            }
+        }
+    }
+
+    /// Closes stdin and waits for the server to exit; then `SIGTERM`, then `SIGKILL` (the
+    /// MCP stdio shutdown sequence, as `TokioChildProcess` does it).
+    async fn shut_down(&mut self) -> std::io::Result<()> {
+        let Some(child) = self.child.as_mut() else {
+            return Ok(());
+        };
+        self.write.close().await?;
+        if exited_within(child).await {
+            self.child = None;
+            return Ok(());
+        }
+        if let Err(error) = child.signal(nix::sys::signal::Signal::SIGTERM as i32) {
+            tracing::warn!(%error, "cannot send SIGTERM to the server");
+        } else if exited_within(child).await {
+            self.child = None;
+            return Ok(());
+        }
+        let killed = Box::into_pin(child.kill()).await;
+        self.child = None;
+        killed
+    }
+}
+
+async fn exited_within(child: &mut Box<dyn ChildWrapper>) -> bool {
+    matches!(
+        tokio::time::timeout(EXIT_WAIT, child.wait()).await,
+        Ok(Ok(_))
+    )
+}
+
+impl Drop for StdioPipes {
+    fn drop(&mut self) {
+        // Killed and reaped off the caller's path (the process group guard ends the rest).
+        if let Some(mut child) = self.child.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(async move {
+                if let Err(error) = Box::into_pin(child.kill()).await {
+                    tracing::debug!(%error, "cannot kill the server");
+                }
+            });
+        }
+    }
+}
+
+impl Transport<RoleClient> for StdioPipes {
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.write.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
+        loop {
+            match self.read_line().await {
+                Read::Line => {}
+                Read::Overlong => {
+                    tracing::error!(
+                        max = MAX_LINE,
+                        "a message from the server is longer than allowed; it is skipped"
+                    );
+                    continue;
+                }
+                Read::End => return None,
+            }
+            let line = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
+            let decoded = lines::decode(line);
+            self.line.clear();
+            match decoded {
+                Decoded::Message(message) => return Some(message),
+                Decoded::Skip => {}
+                Decoded::Invalid(error) => {
+                    tracing::debug!(%error, "the server sent a message that cannot be read");
+                    // Sent on its own: a reply must not hold up (nor be lost with) a cancelled
+                    // read.
+                    let reply = self.write.send(JsonRpcMessage::error(
+                        ErrorData::invalid_request("Invalid request", None),
+                        None,
+                    ));
+                    tokio::spawn(async move {
+                        let _ = reply.await;
+                    });
+                }
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.shut_down().await
+    }
+}
