@@ -2,8 +2,8 @@
 //!
 //! The proxy is benchmarked, and a database write per call (a transaction, on SQLite a
 //! file sync) would be most of its latency. So a call only puts its record on a bounded
-//! channel; one background task takes whatever has queued, up to a batch, and writes it in one
-//! transaction. When the channel is full (the database cannot keep up) the record is dropped
+//! channel; one background task takes whatever has queued, up to a batch, waits a moment for
+//! more to join (a group commit), and writes them in one transaction. When the channel is full (the database cannot keep up) the record is dropped
 //! and counted, with a warning: an answer is never held up, or refused, for its audit line.
 //!
 //! Each owner keeps their newest `keep` records. Pruning walks that many index entries, so
@@ -42,6 +42,9 @@ impl Default for AuditConfig {
         }
     }
 }
+
+/// How long the first records of a batch wait for others to join them (see [`gather`]).
+const GATHER: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// Records of one owner written between two prunings of theirs, at least.
 pub(crate) const PRUNE_EVERY: u32 = 64;
@@ -151,6 +154,7 @@ async fn write(
     // pruned at their first record.
     let mut unpruned: HashMap<OwnerId, u32> = HashMap::new();
     while queue.recv_many(&mut messages, batch).await > 0 {
+        gather(&mut queue, &mut messages, batch).await;
         for message in messages.drain(..) {
             match message {
                 Message::Record(record) => records.push(record),
@@ -168,6 +172,23 @@ async fn write(
         }
         for done in flushes.drain(..) {
             let _ = done.send(());
+        }
+    }
+}
+
+/// Lets the records of a busy moment join the first ones for [`GATHER`] (a group commit):
+/// under the proxy's load a transaction was written every few records, and each costs the
+/// writer thread its statements, its round trips and its pages of the log (issue 18). A
+/// flush, a full batch or a closed queue ends the wait at once, so nobody who asks for the
+/// records waits for it.
+async fn gather(queue: &mut mpsc::Receiver<Message>, messages: &mut Vec<Message>, batch: usize) {
+    let flushing = |messages: &[Message]| messages.iter().any(|m| matches!(m, Message::Flush(_)));
+    let until = tokio::time::Instant::now() + GATHER;
+    while messages.len() < batch && !flushing(messages) {
+        let more = queue.recv_many(messages, batch - messages.len());
+        match tokio::time::timeout_at(until, more).await {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
         }
     }
 }
@@ -246,6 +267,26 @@ mod tests {
         log.flush().await;
         assert_eq!(count(), 2, "pruned once PRUNE_EVERY more were written");
         assert_eq!(log.dropped(), 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn records_of_a_busy_moment_are_written_together_and_a_flush_does_not_wait() {
+        let store = Arc::new(MemoryAudit::default());
+        let log = AuditLog::start(store.clone(), &AuditConfig::default());
+        let batches = || store.batches.lock().unwrap().clone();
+        // Three records within the gathering time: one write.
+        for _ in 0..3 {
+            log.record(record("a"));
+            tokio::time::sleep(GATHER / 4).await;
+        }
+        tokio::time::sleep(GATHER * 2).await;
+        assert_eq!(batches(), [3]);
+        // One record and a flush right after it: written at once, without the wait.
+        log.record(record("a"));
+        let started = tokio::time::Instant::now();
+        log.flush().await;
+        assert!(started.elapsed() < GATHER, "{:?}", started.elapsed());
+        assert_eq!(batches(), [3, 1]);
     }
 
     #[test]

@@ -142,12 +142,15 @@ impl ToolBackend for ScriptedBackend {
 #[derive(Debug, Default)]
 pub(crate) struct MemoryAudit {
     pub records: Mutex<Vec<NewAuditRecord>>,
+    /// How many records each write brought.
+    pub batches: Mutex<Vec<usize>>,
 }
 
 #[async_trait::async_trait]
 impl AuditStore for MemoryAudit {
     async fn record_tool_calls(&self, records: &[NewAuditRecord]) -> Result<(), StoreError> {
         self.records.lock().unwrap().extend_from_slice(records);
+        self.batches.lock().unwrap().push(records.len());
         Ok(())
     }
 
