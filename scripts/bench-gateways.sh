@@ -11,7 +11,9 @@
 # 200, the echoed text, no tool error): the MCP ones in the stateless form, the 2026-07-28
 # revision with `_meta` where the server speaks it (rmcp: a, c), else a session-less POST of
 # 2025-06-18 to a server in stateless mode (d, e). Reported: the median latency with one
-# connection, and calls/s with 16 and 64 connections.
+# connection, calls/s with 16 and 64 connections, and for (b) and (c) the CPU time `serve`
+# used per call with 64 connections (user and system, from /proc; the demo server behind it
+# is a process of its own and not counted).
 #
 #   scripts/bench-gateways.sh            # BENCH_DURATION=10s per measurement by default
 #   SWITCHBOARD_BIN=target/debug/switchboard BENCH_DURATION=2s scripts/bench-gateways.sh  # a try
@@ -108,6 +110,8 @@ SB_PORT=$(free_port)
 # does not ask either).
 start serve "$BIN" --data-dir "$WORK/data" serve --listen "127.0.0.1:$SB_PORT" \
     --gateway-unapproved run
+# `start` ran it under setsid, which became `serve` itself: its pid is the group's.
+SERVE_PID=${PIDS[-1]}
 wait_for_line "$WORK/serve.log" "admin API token"
 TOKEN=$(sed -n 's/^admin API token (shown once, keep it): //p' "$WORK/serve.log")
 
@@ -152,24 +156,36 @@ measure() {
         awk -v s="$seconds" '{ printf "%d %d %d %.0f\n", $1, $2, $3, $2 / s }'
 }
 
-# One row: name, url, body, headers.
+# CPU time (user + system, in clock ticks) process $1 has used so far.
+cpu_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
+
+# One row: name, url, body, headers, and the pid of Switchboard's `serve` when the row goes
+# through it (its CPU per call with 64 connections is then reported).
 row() {
-    local name=$1 url=$2 body=$3 headers=$4 p50 rate16 rate64 bad=0 r
+    local name=$1 url=$2 body=$3 headers=$4 pid=${5:-} p50 rate16 rate64 calls64 bad=0 b
+    local cpu="–" before
     # Warm: the first call starts the upstream (stdio) and fills the caches.
     measure 1 "$url" "$body" "$headers" >/dev/null
     read -r p50 _ b _ <<<"$(measure 1 "$url" "$body" "$headers")"
     bad=$((bad + b))
     read -r _ _ b rate16 <<<"$(measure 16 "$url" "$body" "$headers")"
     bad=$((bad + b))
-    read -r _ _ b rate64 <<<"$(measure 64 "$url" "$body" "$headers")"
+    [[ -n $pid ]] && before=$(cpu_ticks "$pid")
+    read -r _ calls64 b rate64 <<<"$(measure 64 "$url" "$body" "$headers")"
     bad=$((bad + b))
-    printf '| %s | %s µs | %s | %s | %s |\n' "$name" "$p50" "$rate16" "$rate64" "$bad"
+    if [[ -n $pid ]]; then
+        cpu=$(awk -v t="$(($(cpu_ticks "$pid") - before))" -v hz="$(getconf CLK_TCK)" \
+            -v n="$calls64" '{ } END { printf "%.1f µs", t / hz * 1e6 / n }' </dev/null)
+    fi
+    printf '| %s | %s µs | %s | %s | %s | %s |\n' "$name" "$p50" "$rate16" "$rate64" "$cpu" "$bad"
 }
 
 echo "switchboard $(git rev-parse --short HEAD), $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, wrk $DURATION per measurement"
 echo
-echo "| path to the demo server's echo | p50, 1 connection | calls/s, 16 | calls/s, 64 | bad answers |"
-echo "|---|---:|---:|---:|---:|"
+echo "| path to the demo server's echo | p50, 1 connection | calls/s, 16 | calls/s, 64 | serve's CPU per call, 64 | bad answers |"
+echo "|---|---:|---:|---:|---:|---:|"
 # 2026-07-28 requests name their method and tool in headers too (SEP-2243).
 MODERN="$ACCEPT
 $JSON
@@ -183,11 +199,11 @@ row "(a) direct, rmcp Streamable HTTP" "http://127.0.0.1:$DEMO_PORT/mcp" \
 Mcp-Name: echo"
 row "(b) Switchboard REST proxy" "http://127.0.0.1:$SB_PORT/api/mcp/proxy/demo/tools/echo/call" \
     "{\"text\":\"$EXPECT\"}" "$JSON
-Authorization: Bearer $TOKEN"
+Authorization: Bearer $TOKEN" "$SERVE_PID"
 row "(c) Switchboard /mcp" "http://127.0.0.1:$SB_PORT/mcp" \
     "$(mcp_body mcp__demo__echo modern)" "$MODERN
 Mcp-Name: mcp__demo__echo
-Authorization: Bearer $TOKEN"
+Authorization: Bearer $TOKEN" "$SERVE_PID"
 row "(d) mcp-proxy 0.13" "http://127.0.0.1:$PROXY_PORT/mcp" \
     "$(mcp_body echo legacy)" "$LEGACY"
 row "(e) fastmcp 3 proxy" "http://127.0.0.1:$FASTMCP_PORT/mcp" \
