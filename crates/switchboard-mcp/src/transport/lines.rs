@@ -6,9 +6,11 @@
 //! error: a fifth of the instructions of a call through the proxy (issue 18). [`decode`]
 //! parses a response whose result holds only the fields of a `CallToolResult` as one,
 //! directly, with rmcp's own types (so the same checks apply); every other line is decoded
-//! as rmcp decodes it. The direct path gives what rmcp gives: no result type before
-//! `CallToolResult` in the union can take an object with only those fields (none of them has
-//! all its required fields among them), which the tests check against rmcp itself.
+//! as rmcp decodes it. The direct path gives what rmcp gives: of the result types before
+//! `CallToolResult` in the union, only `SubscriptionsListenResult` has all its required
+//! fields among those (`resultType` and `_meta`), so a result with both goes the long way;
+//! no other can take an object with only those fields, which the tests check against rmcp
+//! itself.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -84,8 +86,8 @@ fn tool_answer(line: &[u8]) -> Option<ServerJsonRpcMessage> {
         result: &'a RawValue,
     }
     let response: Response<'_> = serde_json::from_slice(line).ok()?;
-    let OnlyFields(only) = serde_json::from_str(response.result.get()).ok()?;
-    if !only {
+    let fields: Fields = serde_json::from_str(response.result.get()).ok()?;
+    if !fields.only_tool_answer || (fields.meta && fields.result_type) {
         return None;
     }
     let result: CallToolResult = serde_json::from_str(response.result.get()).ok()?;
@@ -96,31 +98,43 @@ fn tool_answer(line: &[u8]) -> Option<ServerJsonRpcMessage> {
     }))
 }
 
-/// Whether an object has only [`TOOL_ANSWER_FIELDS`] (values are skipped, not built).
-struct OnlyFields(bool);
+/// Which fields an object has, as far as the direct path cares (values are skipped, not
+/// built).
+#[derive(Default)]
+struct Fields {
+    /// Every field is one of [`TOOL_ANSWER_FIELDS`].
+    only_tool_answer: bool,
+    meta: bool,
+    result_type: bool,
+}
 
-impl<'de> Deserialize<'de> for OnlyFields {
+impl<'de> Deserialize<'de> for Fields {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(OnlyFieldsVisitor)
+        deserializer.deserialize_map(FieldsVisitor)
     }
 }
 
-struct OnlyFieldsVisitor;
+struct FieldsVisitor;
 
-impl<'de> Visitor<'de> for OnlyFieldsVisitor {
-    type Value = OnlyFields;
+impl<'de> Visitor<'de> for FieldsVisitor {
+    type Value = Fields;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OnlyFields, A::Error> {
-        let mut only = true;
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields, A::Error> {
+        let mut fields = Fields {
+            only_tool_answer: true,
+            ..Fields::default()
+        };
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-            only &= TOOL_ANSWER_FIELDS.contains(&key.as_ref());
+            fields.only_tool_answer &= TOOL_ANSWER_FIELDS.contains(&key.as_ref());
+            fields.meta |= key == "_meta";
+            fields.result_type |= key == "resultType";
             map.next_value::<IgnoredAny>()?;
         }
-        Ok(OnlyFields(only))
+        Ok(fields)
     }
 }
 
@@ -172,7 +186,10 @@ mod tests {
             ("content", json!([{"type": "text", "text": "hi"}])),
             ("structuredContent", json!({"n": 1})),
             ("isError", json!(true)),
-            ("_meta", json!({"k": "v"})),
+            (
+                "_meta",
+                json!({"k": "v", "io.modelcontextprotocol/subscriptionId": 1}),
+            ),
             ("resultType", json!("complete")),
         ];
         for mask in 0u32..32 {
@@ -190,6 +207,7 @@ mod tests {
             if let Ok(JsonRpcMessage::Response(response)) =
                 serde_json::from_str::<ServerJsonRpcMessage>(&line)
                 && mask & 1 != 0
+                && mask & 0b11000 != 0b11000
             {
                 assert!(
                     matches!(response.result, ServerResult::CallToolResult(_)),
@@ -227,6 +245,10 @@ mod tests {
             Decoded::Skip
         ));
         assert!(matches!(decode(br#"{"id":1,"x":2}"#), Decoded::Invalid(_)));
+        // A subscription's acknowledgement has a tool answer's fields only, and is not one.
+        let listen = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":1},"content":[]}}"#;
+        assert_eq!(by_us(listen), by_rmcp(listen));
+        assert!(!is_tool_answer(listen));
         let with_bom = "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\r";
         assert!(is_tool_answer(with_bom));
     }
@@ -264,7 +286,15 @@ mod tests {
             content in prop::option::of(prop::collection::vec(content_block(), 0..4)),
             structured in prop::option::of(json_value()),
             is_error in prop::option::of(json_value()),
-            meta in prop::option::of(json_value()),
+            meta in prop::option::of(prop_oneof![
+                json_value(),
+                json_value().prop_map(|id| json!({"io.modelcontextprotocol/subscriptionId": id})),
+            ]),
+            result_type in prop::option::of(prop_oneof![
+                Just(json!("complete")),
+                Just(json!("input_required")),
+                json_value(),
+            ]),
             id in prop_oneof![any::<i64>().prop_map(Value::from), "[a-z0-9]{1,8}".prop_map(Value::String)],
         ) {
             let mut result = serde_json::Map::new();
@@ -279,6 +309,9 @@ mod tests {
             }
             if let Some(meta) = meta {
                 result.insert("_meta".into(), meta);
+            }
+            if let Some(result_type) = result_type {
+                result.insert("resultType".into(), result_type);
             }
             let line = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
             prop_assert_eq!(by_us(&line), by_rmcp(&line), "{}", line);

@@ -16,6 +16,7 @@ use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout};
+use tokio::task::JoinHandle;
 
 use super::lines::{self, Decoded};
 
@@ -35,6 +36,9 @@ pub(crate) struct StdioPipes {
     discarding: bool,
     /// rmcp's writer over stdin (its read side is never used).
     write: AsyncRwTransport<RoleClient, tokio::io::Empty, ChildStdin>,
+    /// The `Invalid Request` reply being written, at most one: a server that sends bad lines
+    /// and does not read its stdin must not pile up replies (or tasks) without end.
+    replying: Option<JoinHandle<()>>,
 }
 
 enum Read {
@@ -55,6 +59,7 @@ impl StdioPipes {
             line: Vec::new(),
             discarding: false,
             write: AsyncRwTransport::new(tokio::io::empty(), stdin),
+            replying: None,
         }
     }
 
@@ -98,6 +103,10 @@ impl StdioPipes {
     /// Closes stdin and waits for the server to exit; then `SIGTERM`, then `SIGKILL` (the
     /// MCP stdio shutdown sequence, as `TokioChildProcess` does it).
     async fn shut_down(&mut self) -> std::io::Result<()> {
+        // A reply stuck on a full pipe would hold the writer that closing stdin waits for.
+        if let Some(reply) = self.replying.take() {
+            reply.abort();
+        }
         let Some(child) = self.child.as_mut() else {
             return Ok(());
         };
@@ -127,6 +136,9 @@ async fn exited_within(child: &mut Box<dyn ChildWrapper>) -> bool {
 
 impl Drop for StdioPipes {
     fn drop(&mut self) {
+        if let Some(reply) = self.replying.take() {
+            reply.abort();
+        }
         // Killed and reaped off the caller's path (the process group guard ends the rest).
         if let Some(mut child) = self.child.take()
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
@@ -171,15 +183,23 @@ impl Transport<RoleClient> for StdioPipes {
                 Decoded::Skip => {}
                 Decoded::Invalid(error) => {
                     tracing::debug!(%error, "the server sent a message that cannot be read");
+                    if self
+                        .replying
+                        .as_ref()
+                        .is_some_and(|reply| !reply.is_finished())
+                    {
+                        // The last reply is not written yet: this one is dropped.
+                        continue;
+                    }
                     // Sent on its own: a reply must not hold up (nor be lost with) a cancelled
                     // read.
                     let reply = self.write.send(JsonRpcMessage::error(
                         ErrorData::invalid_request("Invalid request", None),
                         None,
                     ));
-                    tokio::spawn(async move {
+                    self.replying = Some(tokio::spawn(async move {
                         let _ = reply.await;
-                    });
+                    }));
                 }
             }
         }
@@ -187,5 +207,50 @@ impl Transport<RoleClient> for StdioPipes {
 
     async fn close(&mut self) -> Result<(), Self::Error> {
         self.shut_down().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::process::Stdio;
+
+    use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
+
+    use super::*;
+
+    /// A server that writes nothing but JSON that is no message, and never reads its stdin.
+    fn flooding_server() -> StdioPipes {
+        let mut command = tokio::process::Command::new("sh");
+        command.args(["-c", r#"yes '{"id":1,"x":2}'"#]);
+        let mut wrapped = CommandWrap::from(command);
+        wrapped.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
+        wrapped
+            .command_mut()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        let mut child = wrapped.spawn().unwrap();
+        let stdout = child.inner_mut().stdout().take().unwrap();
+        let stdin = child.inner_mut().stdin().take().unwrap();
+        StdioPipes::new(child, stdout, stdin)
+    }
+
+    #[tokio::test]
+    async fn bad_lines_from_a_server_that_does_not_read_leave_one_reply_pending_at_most() {
+        let mut pipes = flooding_server();
+        // Every line is refused; once stdin's pipe is full the replies cannot be written.
+        // `receive` never returns a message, so it is cut off after a while.
+        let read = tokio::time::timeout(Duration::from_millis(100), pipes.receive()).await;
+        assert!(read.is_err(), "no message came");
+        let alive = tokio::runtime::Handle::current()
+            .metrics()
+            .num_alive_tasks();
+        assert!(alive <= 1, "{alive} tasks alive: replies piled up");
+        // Closing is not held up by the reply stuck on the full pipe.
+        tokio::time::timeout(Duration::from_secs(10), pipes.close())
+            .await
+            .expect("closed in time")
+            .unwrap();
+        assert!(pipes.id().is_none(), "the server was ended");
     }
 }
