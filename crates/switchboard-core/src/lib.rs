@@ -11,6 +11,7 @@ pub mod import;
 pub mod launch;
 pub mod locale;
 pub mod naming;
+pub mod per_list;
 pub mod spec;
 pub mod tool;
 pub mod tool_call;
@@ -23,6 +24,7 @@ pub use error_code::{ErrorCode, RetrySafety};
 pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
 pub use locale::{Locale, UnknownLocale};
 pub use naming::NameTable;
+pub use per_list::PerList;
 pub use spec::{
     Auth, MASK, OwnerId, SamplingPolicy, ServerId, ServerSpec, SpecError, TransportKind,
 };

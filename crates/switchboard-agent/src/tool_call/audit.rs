@@ -3,8 +3,9 @@
 //! The proxy is benchmarked, and a database write per call (a transaction, on SQLite a
 //! file sync) would be most of its latency. So a call only puts its record on a bounded
 //! channel; one background task takes whatever has queued, up to a batch, waits a moment for
-//! more to join (a group commit), and writes them in one transaction. When the channel is full (the database cannot keep up) the record is dropped
-//! and counted, with a warning: an answer is never held up, or refused, for its audit line.
+//! more to join (a group commit), and writes them in one transaction. When the channel is
+//! full (the database cannot keep up) the record is dropped and counted, with a warning: an
+//! answer is never held up, or refused, for its audit line.
 //!
 //! Each owner keeps their newest `keep` records. Pruning walks that many index entries, so
 //! the writer prunes an owner when it first writes for them and then every

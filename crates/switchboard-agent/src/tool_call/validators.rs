@@ -12,10 +12,10 @@
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{Map, Value};
-use switchboard_core::ToolInfo;
+use switchboard_core::PerList;
 use switchboard_schema::validate::{ArgumentsError, ArgumentsValidator};
 
 use super::SharedTool;
@@ -30,16 +30,9 @@ pub(crate) struct Validators {
     kept: Mutex<HashMap<u64, Vec<Kept>>>,
     /// Keyed per process, so a server cannot choose schemas that collide.
     hashing: RandomState,
-    /// By a listed tool's place (its list's address and its index), while that list lives:
-    /// a call of a listed tool finds its validator without walking the schema at all.
-    by_place: Mutex<HashMap<(usize, usize), Placed>>,
-}
-
-/// A validator found for a tool of a list that is still alive.
-#[derive(Debug)]
-struct Placed {
-    list: Weak<Vec<ToolInfo>>,
-    validator: Arc<ArgumentsValidator>,
+    /// By a listed tool's place in its list, while that list lives: a call of a listed tool
+    /// finds its validator without walking the schema at all.
+    by_place: PerList<usize, Arc<ArgumentsValidator>>,
 }
 
 impl Validators {
@@ -86,40 +79,9 @@ impl Validators {
         tool: &SharedTool,
         arguments: Map<String, Value>,
     ) -> Result<Map<String, Value>, ArgumentsError> {
-        let place = (Arc::as_ptr(tool.list()) as usize, tool.index());
-        let found = self
-            .by_place
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(&place)
-            .filter(|placed| {
-                placed
-                    .list
-                    .upgrade()
-                    .is_some_and(|list| Arc::ptr_eq(&list, tool.list()))
-            })
-            .map(|placed| Arc::clone(&placed.validator));
-        let validator = match found {
-            Some(validator) => validator,
-            None => {
-                let validator = self.validator(&tool.input_schema)?;
-                let mut by_place = self.by_place.lock().unwrap_or_else(PoisonError::into_inner);
-                if by_place.len() >= MAX_KEPT {
-                    by_place.retain(|_, placed| placed.list.strong_count() > 0);
-                    if by_place.len() >= MAX_KEPT {
-                        by_place.clear();
-                    }
-                }
-                by_place.insert(
-                    place,
-                    Placed {
-                        list: Arc::downgrade(tool.list()),
-                        validator: Arc::clone(&validator),
-                    },
-                );
-                validator
-            }
-        };
+        let validator = self.by_place.get_or_try(tool.list(), tool.index(), || {
+            self.validator(&tool.input_schema)
+        })?;
         let arguments = Value::Object(arguments);
         validator.validate(&arguments)?;
         Ok(match arguments {
@@ -189,8 +151,8 @@ mod tests {
         assert_eq!(validators.kept.lock().unwrap().len(), 2);
     }
 
-    fn listed(schema: Value) -> Arc<Vec<ToolInfo>> {
-        Arc::new(vec![ToolInfo {
+    fn listed(schema: Value) -> Arc<Vec<switchboard_core::ToolInfo>> {
+        Arc::new(vec![switchboard_core::ToolInfo {
             server_id: switchboard_core::ServerId("s".into()),
             name: "t".into(),
             title: None,
@@ -216,7 +178,7 @@ mod tests {
         let mut bad = Map::new();
         bad.insert("n".into(), json!("one"));
         assert!(validators.check_tool(&tool, bad).is_err());
-        assert_eq!(validators.by_place.lock().unwrap().len(), 1);
+        assert_eq!(validators.by_place.len(), 1);
         // A new list (the tools listed again) with the same schema shares the compiled
         // validator; one whose schema changed gets its own, even at the same address.
         drop(tool);

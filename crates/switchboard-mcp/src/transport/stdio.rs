@@ -7,7 +7,6 @@
 //! environment ([`child_env`](super::child_env)).
 
 use std::collections::VecDeque;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -52,27 +51,11 @@ pub(crate) fn spawn(spec: &ServerSpec) -> Result<StdioProcess, McpError> {
     let mut wrapped = CommandWrap::from(command);
     wrapped.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
 
-    wrapped
-        .command_mut()
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
     let spawn_error = |source| McpError::Spawn {
         command: program.clone(),
         source,
     };
-    let mut child = wrapped.spawn().map_err(spawn_error)?;
-    let pipes = (
-        child.inner_mut().stdout().take(),
-        child.inner_mut().stdin().take(),
-    );
-    let stderr = child.inner_mut().stderr().take();
-    let (Some(stdout), Some(stdin)) = pipes else {
-        return Err(spawn_error(std::io::Error::other(
-            "the process's stdin or stdout is not a pipe",
-        )));
-    };
-    let transport = StdioPipes::new(child, stdout, stdin);
+    let (transport, stderr) = StdioPipes::spawn(wrapped).map_err(spawn_error)?;
     let pid = transport.id().ok_or_else(|| {
         spawn_error(std::io::Error::other(
             "the process exited before its id could be read",

@@ -7,15 +7,16 @@
 //! inside a `select!` and drops it whenever something else is ready first, so a read must
 //! resume where the dropped one left off.
 
+use std::process::Stdio;
 use std::time::Duration;
 
-use process_wrap::tokio::ChildWrapper;
+use process_wrap::tokio::{ChildWrapper, CommandWrap};
 use rmcp::RoleClient;
 use rmcp::model::{ClientJsonRpcMessage, ErrorData, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{ChildStdin, ChildStdout};
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 use tokio::task::JoinHandle;
 
 use super::lines::{self, Decoded};
@@ -48,11 +49,27 @@ enum Read {
 }
 
 impl StdioPipes {
-    pub(crate) fn new(
-        child: Box<dyn ChildWrapper>,
-        stdout: ChildStdout,
-        stdin: ChildStdin,
-    ) -> Self {
+    /// Starts `command` with its stdin, stdout and stderr piped; the stderr pipe is handed
+    /// back for the caller to read.
+    pub(crate) fn spawn(mut command: CommandWrap) -> std::io::Result<(Self, Option<ChildStderr>)> {
+        command
+            .command_mut()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn()?;
+        let stdout = child.inner_mut().stdout().take();
+        let stdin = child.inner_mut().stdin().take();
+        let stderr = child.inner_mut().stderr().take();
+        let (Some(stdout), Some(stdin)) = (stdout, stdin) else {
+            return Err(std::io::Error::other(
+                "the process's stdin or stdout is not a pipe",
+            ));
+        };
+        Ok((Self::new(child, stdout, stdin), stderr))
+    }
+
+    fn new(child: Box<dyn ChildWrapper>, stdout: ChildStdout, stdin: ChildStdin) -> Self {
         Self {
             child: Some(child),
             read: BufReader::new(stdout),
@@ -212,9 +229,7 @@ impl Transport<RoleClient> for StdioPipes {
 
 #[cfg(test)]
 mod tests {
-    use std::process::Stdio;
-
-    use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
+    use process_wrap::tokio::{KillOnDrop, ProcessGroup};
 
     use super::*;
 
@@ -224,15 +239,7 @@ mod tests {
         command.args(["-c", r#"yes '{"id":1,"x":2}'"#]);
         let mut wrapped = CommandWrap::from(command);
         wrapped.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
-        wrapped
-            .command_mut()
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        let mut child = wrapped.spawn().unwrap();
-        let stdout = child.inner_mut().stdout().take().unwrap();
-        let stdin = child.inner_mut().stdin().take().unwrap();
-        StdioPipes::new(child, stdout, stdin)
+        StdioPipes::spawn(wrapped).unwrap().0
     }
 
     #[tokio::test]

@@ -12,14 +12,13 @@
 //! `listings_at_once` listings run at once in the process, the others wait their turn. What a
 //! listing holds is then bounded whatever the user stored, and so is their product.
 
-use std::collections::HashMap;
 use std::io::Write;
-use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use futures::StreamExt as _;
 use futures::future::BoxFuture;
 use rmcp::model::{CallToolResult, JsonObject};
-use switchboard_core::{ErrorCode, OwnerId, ServerSpec, ToolInfo};
+use switchboard_core::{ErrorCode, OwnerId, PerList, ServerSpec, ToolInfo};
 use switchboard_mcp::{CallOptions, McpError, ServerTools, ToolBackend};
 use tokio::sync::Semaphore;
 
@@ -29,16 +28,9 @@ use super::Limits;
 pub struct BoundedBackend {
     inner: Arc<dyn ToolBackend>,
     bounds: RwLock<Arc<Bounds>>,
-    /// The bytes of schemas of the tool lists calls looked in, by the list's address.
-    sizes: Mutex<HashMap<usize, Measured>>,
+    /// The bytes of schemas of the tool lists calls looked in.
+    sizes: PerList<(), usize>,
 }
-
-/// A tool list (while it lives) and the bytes of its schemas.
-type Measured = (Weak<Vec<ToolInfo>>, usize);
-
-/// Tool lists whose size is remembered, at most; past it the lists no longer held are
-/// forgotten (or, if all are, every one).
-const MEASURED_LISTS: usize = 1024;
 
 struct Bounds {
     limits: Limits,
@@ -66,7 +58,7 @@ impl BoundedBackend {
         Self {
             inner,
             bounds: RwLock::new(Bounds::new(limits)),
-            sizes: Mutex::new(HashMap::new()),
+            sizes: PerList::default(),
         }
     }
 
@@ -135,33 +127,15 @@ impl BoundedBackend {
 
 impl BoundedBackend {
     /// Whether one server's `tools` fit in a listing by themselves. Their size is measured
-    /// once per list the manager holds (found again by the `Arc`'s address, confirmed by the
-    /// `Weak`), not on every call: encoding the schemas to count their bytes was the largest
-    /// cost of a proxied call (issue 18).
+    /// once per list the manager holds ([`PerList`]), not on every call: encoding the
+    /// schemas to count their bytes was the largest cost of a proxied call (issue 18).
     fn fits_alone(&self, tools: &Arc<Vec<ToolInfo>>, limits: &Limits) -> bool {
         if tools.len() > limits.listing_tools {
             return false;
         }
-        let address = Arc::as_ptr(tools) as usize;
-        let mut sizes = self.sizes.lock().unwrap_or_else(PoisonError::into_inner);
-        let known = sizes
-            .get(&address)
-            .filter(|(list, _)| list.upgrade().is_some_and(|list| Arc::ptr_eq(&list, tools)))
-            .map(|(_, bytes)| *bytes);
-        let bytes = match known {
-            Some(bytes) => bytes,
-            None => {
-                let bytes = tools.iter().map(schema_bytes).sum::<usize>();
-                if sizes.len() >= MEASURED_LISTS {
-                    sizes.retain(|_, (list, _)| list.strong_count() > 0);
-                    if sizes.len() >= MEASURED_LISTS {
-                        sizes.clear();
-                    }
-                }
-                sizes.insert(address, (Arc::downgrade(tools), bytes));
-                bytes
-            }
-        };
+        let bytes = self
+            .sizes
+            .get_or(tools, (), || tools.iter().map(schema_bytes).sum::<usize>());
         bytes <= limits.listing_schema_bytes
     }
 }
@@ -453,7 +427,7 @@ mod tests {
             let found = fits.server_tools(&owner, server).await.unwrap();
             assert!(Arc::ptr_eq(&found, &list));
         }
-        assert_eq!(fits.sizes.lock().unwrap().len(), 1, "measured once");
+        assert_eq!(fits.sizes.len(), 1, "measured once");
 
         let long = Arc::new(vec![tool("a", &"x".repeat(200))]);
         let too_large = BoundedBackend::new(Arc::new(Fixed(long)), &limits);
