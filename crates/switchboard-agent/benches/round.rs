@@ -8,7 +8,7 @@
 // Bench code: a failed unwrap is a failed run.
 #![allow(clippy::unwrap_used)]
 
-#[path = "../tests/common/fakes.rs"]
+#[path = "../tests/it/common/fakes.rs"]
 mod fakes;
 
 use std::sync::Arc;

@@ -157,6 +157,17 @@ impl Agent {
             Arc::clone(&store),
             switchboard_mcp::RetryPolicy::default(),
         ));
+        Self::with_tool_calls(store, backend, tool_calls, config)
+    }
+
+    /// An agent whose approved calls go through `tool_calls` (the application's one service,
+    /// shared with every other way in), listing tools through `backend`.
+    pub fn with_tool_calls(
+        store: Arc<dyn Store>,
+        backend: Arc<dyn ToolBackend>,
+        tool_calls: Arc<ToolCalls>,
+        config: AgentConfig,
+    ) -> Self {
         Self {
             store,
             backend,
@@ -168,12 +179,6 @@ impl Agent {
             stopping: CancellationToken::new(),
             observer: None,
         }
-    }
-
-    /// Calls tools through `tool_calls` (the process's one service) from now on.
-    pub fn with_tool_calls(mut self, tool_calls: Arc<ToolCalls>) -> Self {
-        self.tool_calls = tool_calls;
-        self
     }
 
     /// The tool-call service approved calls go through.

@@ -89,16 +89,16 @@ impl Catalog {
 
     /// A catalog of known tools, each with the node it is offered through.
     pub fn from_offered(tools: Vec<Offered>, unavailable: Vec<UnavailableServer>) -> Catalog {
-        let names = NameTable::new(
+        let names = NameTable::of_servers(
             tools
                 .iter()
-                .map(|(server, tool, _)| (server.id.0.clone(), tool.name.clone())),
+                .map(|(server, tool, _)| (server.as_ref(), tool.name.as_str())),
         );
         let tools = tools
             .into_iter()
             .map(|(server, tool, node)| {
                 let display_name = names
-                    .mangled(&server.id.0, &tool.name)
+                    .name_of(&server, &tool.name)
                     .map(str::to_owned)
                     .unwrap_or_else(|| {
                         switchboard_core::naming::mangle_one(&server.id.0, &tool.name)

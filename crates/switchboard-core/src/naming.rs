@@ -128,6 +128,25 @@ impl NameTable {
         table
     }
 
+    /// The names of a set of servers' tools, each server by its id: the id, not the name a
+    /// person may change or write with spaces, is what every exported name is made of (a
+    /// chat, the REST API, the gateway and the command line all build their tables here).
+    pub fn of_servers<'a, I>(tools: I) -> Self
+    where
+        I: IntoIterator<Item = (&'a crate::ServerSpec, &'a str)>,
+    {
+        Self::new(
+            tools
+                .into_iter()
+                .map(|(spec, tool)| (spec.id.0.as_str(), tool)),
+        )
+    }
+
+    /// The name given to `tool` of the server `spec`, if it is in the set.
+    pub fn name_of(&self, spec: &crate::ServerSpec, tool: &str) -> Option<&str> {
+        self.mangled(&spec.id.0, tool)
+    }
+
     /// The name given to `tool` of `server`, if the pair is in the set.
     pub fn mangled(&self, server: &str, tool: &str) -> Option<&str> {
         self.by_pair.get(server)?.get(tool).map(String::as_str)

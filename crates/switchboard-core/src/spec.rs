@@ -404,6 +404,18 @@ impl ServerSpec {
         }
     }
 
+    /// Whether `tool` is offered at all: the server is enabled and the tool not switched off.
+    /// Every listing and every call asks this, so the rule is written once.
+    pub fn offers(&self, tool: &str) -> bool {
+        self.enabled && !self.disabled_tools.contains(tool)
+    }
+
+    /// Whether a call of `tool` runs without asking a person (its owner approved it for
+    /// good). Whoever would ask (a chat, the gateway) asks this.
+    pub fn auto_approves(&self, tool: &str) -> bool {
+        self.auto_approved_tools.contains(tool)
+    }
+
     /// `roots`, each as the `file:` URI a server is sent (a path is turned into one).
     pub fn root_uris(&self) -> Vec<String> {
         self.roots

@@ -207,7 +207,7 @@ pub(crate) async fn decide(
     spec: &ServerSpec,
     tool: &str,
 ) -> Result<Verdict, ErrorData> {
-    if spec.auto_approved_tools.contains(tool) {
+    if spec.auto_approves(tool) {
         return Ok(Verdict::Run { sealed: false });
     }
     let approvals = &handler.gateway.approvals;

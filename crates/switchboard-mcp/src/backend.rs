@@ -110,7 +110,7 @@ pub fn without_disabled(spec: &ServerSpec, tools: Arc<Vec<ToolInfo>>) -> Arc<Vec
     }
     let kept = tools
         .iter()
-        .filter(|tool| !spec.disabled_tools.contains(&tool.name))
+        .filter(|tool| spec.offers(&tool.name))
         .cloned()
         .collect();
     Arc::new(kept)

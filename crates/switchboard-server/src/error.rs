@@ -214,6 +214,18 @@ impl From<crate::recall::RecallError> for ApiError {
     }
 }
 
+impl From<switchboard_app::AppError> for ApiError {
+    fn from(e: switchboard_app::AppError) -> Self {
+        crate::error_words::app::app(e)
+    }
+}
+
+impl From<switchboard_app::Refusal> for ApiError {
+    fn from(e: switchboard_app::Refusal) -> Self {
+        crate::error_words::app::refusal(&e)
+    }
+}
+
 impl From<crate::tool_nodes::NodeSaveError> for ApiError {
     fn from(e: crate::tool_nodes::NodeSaveError) -> Self {
         crate::error_words::tool_node::save(&e)

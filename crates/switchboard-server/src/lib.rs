@@ -1,13 +1,14 @@
-//! Switchboard's HTTP API (DESIGN.md "HTTP API"): one axum application whose handlers stay
-//! thin — the store, the connection manager and the agent do the work — with one error shape
+//! Switchboard's HTTP API (DESIGN.md "HTTP API"): one axum application over the application
+//! layer ([`switchboard_app::App`], which does the work), with one error shape
 //! (`{code, message, timestamp}`, [`error`]), one JSON extractor that answers bad bodies in
-//! that shape ([`json`]) and authentication as an extractor ([`auth`]).
+//! that shape ([`json`]) and authentication as an extractor ([`auth`]). Nothing here is a
+//! rule another front end would need: routes translate HTTP to the application's calls and
+//! back.
 
 mod access_log;
 pub mod auth;
 pub mod chat;
 pub mod config;
-pub mod destinations;
 pub mod error;
 pub mod error_words;
 pub mod guard;
@@ -17,28 +18,22 @@ mod layered;
 pub mod limits;
 pub mod live;
 pub mod mcp_endpoint;
-pub mod metered;
-pub mod metrics;
-pub mod oauth_vault;
-pub mod policy;
+pub mod oauth_paths;
 pub mod recall;
 mod routes;
-pub mod runs;
 mod serve;
 pub mod state;
 pub mod stream_auth;
 pub mod tool_lookup;
-pub mod tool_nodes;
 mod unknown_fields;
-pub mod views;
 mod web;
 
-pub use config::{EnvProvider, ServerConfig};
+// The application's modules the routes name most, reachable as `crate::...`.
+use switchboard_app::{metrics, tool_nodes, views};
+
+pub use config::ServerConfig;
 pub use error::ApiError;
 pub use guard::GuardConfig;
-pub use limits::Limits;
-pub use oauth_vault::paths as oauth_paths;
-pub use policy::ServerPolicy;
 pub use routes::{app, metrics_app, openapi};
 pub use serve::serve;
 pub use state::{AppState, AuthMode, Services};

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use switchboard_agent::AgentConfig;
+use switchboard_app::{App, AppConfig};
 use switchboard_core::{OwnerId, ServerSpec, TransportKind};
 use switchboard_mcp::{CallOptions, ConnectionManager, ManagerConfig};
 use switchboard_server::{AppState, AuthMode, ServerConfig, app};
@@ -77,7 +77,7 @@ async fn run(pairs: usize, throughput_for: Duration) {
         store.create_server(&admin.id, &spec).await.unwrap();
         specs.push(spec);
     }
-    let manager = Arc::new(ConnectionManager::new(ManagerConfig::default()));
+    let application = Arc::new(App::on_store(Arc::clone(&store), AppConfig::default()).unwrap());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let base = format!("http://{address}");
@@ -85,14 +85,8 @@ async fn run(pairs: usize, throughput_for: Duration) {
     // layer (header timeout, connection cap, peer addresses) is the real one.
     let mut config = ServerConfig::default();
     config.guard.listen = Some(address);
-    let limits = config.limits.clone();
-    let state = AppState::new(
-        Arc::clone(&store),
-        manager.clone(),
-        AgentConfig::default(),
-        AuthMode::Tokens,
-    )
-    .with_config(config);
+    let limits = application.limits.clone();
+    let state = AppState::new(Arc::clone(&application), config, AuthMode::Tokens);
     tokio::spawn(async move {
         switchboard_server::serve(listener, app(state), &limits, std::future::pending()).await
     });
@@ -107,7 +101,7 @@ async fn run(pairs: usize, throughput_for: Duration) {
     }
 
     direct.shutdown().await;
-    manager.shutdown().await;
+    application.pool.shutdown().await;
     let _ = everything.kill().await;
     drop(demo);
 }

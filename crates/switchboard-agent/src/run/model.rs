@@ -238,7 +238,7 @@ impl Run<'_> {
             record.is_error = Some(true);
             return record;
         }
-        let auto = tool.server.auto_approved_tools.contains(&tool.tool.name);
+        let auto = tool.server.auto_approves(&tool.tool.name);
         record.approved = match (auto, self.spec.approval) {
             (true, _) | (false, ApprovalPolicy::ApproveAll) => Some(true),
             (false, ApprovalPolicy::RejectUnapproved) => Some(false),

@@ -132,7 +132,7 @@ impl ToolCalls {
             server: spec.name.clone(),
             tool: tool.to_owned(),
         };
-        if !spec.enabled || spec.disabled_tools.contains(tool) {
+        if !spec.offers(tool) {
             return Err(not_found());
         }
         let tools = self.backend.server_tools(owner, spec).await?;

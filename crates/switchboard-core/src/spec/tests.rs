@@ -131,3 +131,16 @@ fn minimal_json_gets_defaults() {
     assert!(spec.timeout.is_none());
     assert!(spec.validate().is_ok());
 }
+
+#[test]
+fn a_tool_is_offered_on_an_enabled_server_unless_switched_off() {
+    let mut spec = ServerSpec::stdio("s", "server", Vec::<String>::new());
+    spec.disabled_tools.insert("off".into());
+    spec.auto_approved_tools.insert("read".into());
+    assert!(spec.offers("read"));
+    assert!(!spec.offers("off"));
+    assert!(spec.auto_approves("read"));
+    assert!(!spec.auto_approves("write"));
+    spec.enabled = false;
+    assert!(!spec.offers("read"));
+}

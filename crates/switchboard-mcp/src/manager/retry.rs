@@ -70,7 +70,7 @@ impl ConnectionManager {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> Result<CallToolResult, McpError> {
-        if spec.disabled_tools.contains(tool) {
+        if !spec.offers(tool) {
             return Err(McpError::ToolNotFound {
                 server: spec.name.clone(),
                 tool: format!("{tool} (disabled)"),

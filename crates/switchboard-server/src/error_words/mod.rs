@@ -15,6 +15,7 @@ use switchboard_store::{Entity, StoreError};
 use crate::error::{ApiError, Words};
 use crate::recall::RecallError;
 
+pub mod app;
 pub mod spec;
 pub mod tool_node;
 pub mod view;

@@ -24,6 +24,8 @@ pub fn save(e: &NodeSaveError) -> ApiError {
             .param("node", format!("{node:?}"))
             .param("field", field)
             .param("variable", format!("{{{{{variable}}}}}")),
+        // A reason added later: its English text, under its own code.
+        other => return ApiError::new(other.code(), english),
     };
     ApiError::new(ErrorCode::ValidationError, english).words(words)
 }
@@ -60,5 +62,6 @@ pub fn run(e: NodeRunError) -> ApiError {
                 .param("count", count)
         }
         NodeRunError::Call(e) => ApiError::from(e),
+        other => ApiError::new(other.code(), english),
     }
 }

@@ -47,5 +47,6 @@ pub fn save(e: &crate::views::ViewSaveError) -> crate::error::ApiError {
                 .key("error.msg.view_collisions")
                 .param("names", crate::views::describe(collisions))
         }
+        other => ApiError::new(other.code(), other.to_string()),
     }
 }

@@ -91,7 +91,7 @@ impl Endpoint {
                     .get(SESSION_HEADER)
                     .and_then(|v| v.to_str().ok());
                 if let Some(opened) = opened {
-                    let max = self.state.config.limits.max_mcp_sessions;
+                    let max = self.state.limits.max_mcp_sessions;
                     if !self.sessions.bind(opened, owner, max).await {
                         return Err(too_many_sessions(max));
                     }

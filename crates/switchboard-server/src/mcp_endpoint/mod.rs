@@ -78,6 +78,6 @@ pub(crate) fn routes(state: &AppState) -> Router<AppState> {
 
 fn session_manager(state: &AppState) -> LocalSessionManager {
     let mut manager = LocalSessionManager::default();
-    manager.session_config.keep_alive = Some(state.config.limits.mcp_session_idle);
+    manager.session_config.keep_alive = Some(state.limits.mcp_session_idle);
     manager
 }

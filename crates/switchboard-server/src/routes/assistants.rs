@@ -63,7 +63,7 @@ async fn create(
 ) -> Result<(StatusCode, axum::Json<Assistant>), ApiError> {
     let created = state
         .store
-        .create_assistant_within(&caller.user.id, &config, state.config.limits.max_assistants)
+        .create_assistant_within(&caller.user.id, &config, state.limits.max_assistants)
         .await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }

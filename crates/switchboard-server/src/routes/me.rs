@@ -50,7 +50,7 @@ impl Me {
 
 /// Whether `owner`'s chats have a provider to answer them.
 async fn provider_configured(state: &AppState, owner: &OwnerId) -> Result<bool, ApiError> {
-    Ok(state.config.env_provider.is_some() || !state.store.providers(owner).await?.is_empty())
+    Ok(state.env_provider.is_some() || !state.store.providers(owner).await?.is_empty())
 }
 
 /// A change to the caller's settings; a field left out is left as it is.

@@ -69,7 +69,7 @@ async fn list(State(state): State<AppState>, caller: Caller) -> axum::Json<Vec<N
     let admin = caller.user.role == Role::Admin;
     axum::Json(
         state
-            .servers
+            .pool
             .nodes()
             .into_iter()
             .map(|node| NodeAnswer::new(node, admin))

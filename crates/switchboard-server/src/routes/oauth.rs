@@ -23,9 +23,7 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
 
-use crate::oauth_vault::paths::{
-    CALLBACK as CALLBACK_PATH, CLIENT_METADATA as CLIENT_METADATA_PATH,
-};
+use crate::oauth_paths::{CALLBACK as CALLBACK_PATH, CLIENT_METADATA as CLIENT_METADATA_PATH};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -134,7 +132,7 @@ async fn sign_out(
         .sign_out(&caller.user.id, &spec.id)
         .await
         .map_err(|e| ApiError::new(ErrorCode::InternalError, e.to_string()))?;
-    state.servers.disconnect(&caller.user.id, &spec).await;
+    state.pool.disconnect(&caller.user.id, &spec).await;
     Ok(StatusCode::NO_CONTENT)
 }
 

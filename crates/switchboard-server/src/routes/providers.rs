@@ -9,7 +9,6 @@ use utoipa_axum::routes;
 
 use super::responses::{BadInput, Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized};
 use crate::auth::Caller;
-use crate::destinations::check_saved_url;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
@@ -59,10 +58,14 @@ async fn create(
     caller: Caller,
     Json(config): Json<ProviderConfig>,
 ) -> Result<(StatusCode, axum::Json<Provider>), ApiError> {
-    check_saved_url(&state, &caller, config.base_url.as_deref())?;
+    switchboard_app::destinations::check_saved_url(
+        &state.rules,
+        caller.user.role,
+        config.base_url.as_deref(),
+    )?;
     let created = state
         .store
-        .create_provider_within(&caller.user.id, &config, state.config.limits.max_providers)
+        .create_provider_within(&caller.user.id, &config, state.limits.max_providers)
         .await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
@@ -113,7 +116,11 @@ async fn update(
     Path(id): Path<String>,
     Json(config): Json<ProviderConfig>,
 ) -> Result<axum::Json<Provider>, ApiError> {
-    check_saved_url(&state, &caller, config.base_url.as_deref())?;
+    switchboard_app::destinations::check_saved_url(
+        &state.rules,
+        caller.user.role,
+        config.base_url.as_deref(),
+    )?;
     Ok(axum::Json(
         state
             .store

@@ -56,7 +56,7 @@ async fn logs(
 ) -> Result<axum::Json<Value>, ApiError> {
     let spec = spec_of(&state, &caller, id).await?;
     Ok(axum::Json(json_of(
-        &state.servers.server_log(&caller.user.id, &spec),
+        &state.pool.server_log(&caller.user.id, &spec),
     )?))
 }
 
@@ -116,8 +116,8 @@ async fn resources(
 ) -> Result<axum::Json<ResourceList>, ApiError> {
     let spec = spec_of(&state, &caller, id).await?;
     let owner = &caller.user.id;
-    let listed = state.servers.list_resources(owner, &spec).await?;
-    let templates = state.servers.list_resource_templates(owner, &spec).await?;
+    let listed = state.pool.list_resources(owner, &spec).await?;
+    let templates = state.pool.list_resource_templates(owner, &spec).await?;
     Ok(axum::Json(ResourceList {
         resources: json_of(&listed)?,
         templates: json_of(&templates)?,
@@ -155,7 +155,7 @@ async fn read(
 ) -> Result<axum::Json<Value>, ApiError> {
     let spec = spec_of(&state, &caller, id).await?;
     let result = state
-        .servers
+        .pool
         .read_resource(&caller.user.id, &spec, &query.uri)
         .await?;
     Ok(axum::Json(json_of(&result)?))
@@ -182,7 +182,7 @@ async fn prompts(
     Path(id): Path<String>,
 ) -> Result<axum::Json<Value>, ApiError> {
     let spec = spec_of(&state, &caller, id).await?;
-    let listed = state.servers.list_prompts(&caller.user.id, &spec).await?;
+    let listed = state.pool.list_prompts(&caller.user.id, &spec).await?;
     Ok(axum::Json(json_of(&listed)?))
 }
 
@@ -225,7 +225,7 @@ async fn prompt(
     let spec = spec_of(&state, &caller, id).await?;
     let arguments = (!body.arguments.is_empty()).then_some(body.arguments);
     let result = state
-        .servers
+        .pool
         .get_prompt(&caller.user.id, &spec, &name, arguments)
         .await?;
     Ok(axum::Json(json_of(&result)?))

@@ -121,19 +121,18 @@ async fn tools(
     Path(id): Path<String>,
 ) -> Result<axum::Json<Vec<ToolWithFlags>>, ApiError> {
     let (spec, listed) = tools_of(&state, &caller, &ServerId(id)).await?;
-    let names = switchboard_core::NameTable::new(
-        listed.iter().map(|t| (spec.id.0.clone(), t.name.clone())),
-    );
+    let names =
+        switchboard_core::NameTable::of_servers(listed.iter().map(|t| (&spec, t.name.as_str())));
     Ok(axum::Json(
         listed
             .iter()
             .map(|tool| ToolWithFlags {
                 display_name: names
-                    .mangled(&spec.id.0, &tool.name)
+                    .name_of(&spec, &tool.name)
                     .unwrap_or_default()
                     .to_owned(),
                 is_enabled: !spec.disabled_tools.contains(&tool.name),
-                is_auto_approve: spec.auto_approved_tools.contains(&tool.name),
+                is_auto_approve: spec.auto_approves(&tool.name),
                 tool: tool.clone(),
             })
             .collect(),

@@ -22,7 +22,6 @@ use super::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized};
 use super::seed_001;
 use super::server_schemas::{ServerAnswer, ServerWritten};
 use crate::auth::Caller;
-use crate::destinations::check_saved_url;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
 use crate::state::AppState;
@@ -81,47 +80,14 @@ pub(super) fn spec_from(mut body: Value, id: Option<&str>) -> Result<ServerSpec,
     })
 }
 
-/// A stdio server runs its command on the host: admins may configure any, members only one
-/// that fits a launch template (checked again at every spawn by the
-/// [`ServerPolicy`](crate::ServerPolicy)).
-fn check_command(state: &AppState, caller: &Caller, spec: &ServerSpec) -> Result<(), ApiError> {
-    crate::policy::may_launch(&state.config, caller.user.role, spec).map_err(|refusal| {
-        ApiError::new(
-            ErrorCode::LaunchNotAllowed,
-            format!("this stdio server may not be started by a member: {refusal}"),
-        )
-        .key("error.msg.launch_refused")
-        .param_words("reason", crate::error_words::spec::launch(&refusal))
-    })
-}
-
-/// A server's `node` must be one this host is configured to reach (anyone may choose one).
-fn check_node(state: &AppState, spec: &ServerSpec) -> Result<(), ApiError> {
-    let Some(node) = spec.node.as_deref() else {
-        return Ok(());
-    };
-    if state.servers.nodes().iter().any(|known| known.name == node) {
-        return Ok(());
-    }
-    Err(ApiError::new(
-        ErrorCode::ValidationError,
-        format!("node `{node}` is not configured on this server"),
-    )
-    .key("error.msg.unknown_node")
-    .param("node", node))
-}
-
-/// What a caller may save: a node this host knows, a stdio server that fits the launch rules,
-/// a URL the destination guard lets them reach. Checked on every save (create, import,
-/// update), and again by the connection policy before every start.
+/// What a caller may save (see [`switchboard_app::Servers::check`]): checked on every save
+/// (create, import, update), and again by the connection policy before every start.
 pub(super) fn check_member_rules(
     state: &AppState,
     caller: &Caller,
     spec: &ServerSpec,
 ) -> Result<(), ApiError> {
-    check_node(state, spec)?;
-    check_command(state, caller, spec)?;
-    check_saved_url(state, caller, spec.url.as_deref())
+    Ok(state.servers.check(&caller.user, spec)?)
 }
 
 /// Creates `spec` for the caller, within their rules and their server quota.
@@ -130,15 +96,7 @@ pub(super) async fn create_checked(
     caller: &Caller,
     spec: &ServerSpec,
 ) -> Result<StoredServer, ApiError> {
-    check_member_rules(state, caller, spec)?;
-    let max = state.config.limits.max_servers;
-    let created = state
-        .store
-        .create_server_within(&caller.user.id, spec, max)
-        .await?;
-    // The MCP gateway's sessions of this person are told their lists changed.
-    state.gateway.announce(&caller.user.id);
-    Ok(created)
+    Ok(state.servers.create(&caller.user, spec).await?)
 }
 
 /// `?q=`: only the servers every word of it appears in (see [`ServerSpec::matches`]).
@@ -264,43 +222,13 @@ pub(super) async fn update(
 }
 
 /// Replaces the caller's server `spec.id` with `spec`, within their rules; masked secrets keep
-/// the stored ones. The old connection is closed, so the next use connects with the new
-/// configuration.
+/// the stored ones (see [`switchboard_app::Servers::replace`]).
 pub(super) async fn replace_checked(
     state: &AppState,
     caller: &Caller,
     spec: &ServerSpec,
 ) -> Result<StoredServer, ApiError> {
-    // Every field is checked, env and cwd included, not only a changed command.
-    check_member_rules(state, caller, spec)?;
-    // The connection to close is the old spec's: it may run on another node than the new.
-    let old = state
-        .store
-        .connection_spec(&caller.user.id, &spec.id)
-        .await?;
-    let updated = state
-        .store
-        .update_server(&caller.user.id, &spec.id, spec)
-        .await?;
-    let stored = state
-        .store
-        .connection_spec(&caller.user.id, &spec.id)
-        .await?;
-    // A renamed server connects again: its connection speaks of it by name.
-    let same = switchboard_mcp::same_connection(&old, &stored)
-        && old.node == stored.node
-        && old.name == stored.name;
-    if same {
-        // Only what is read per use changed (switches, timeout, roots): the connection
-        // stays, and a server whose roots changed is told so.
-        if old.roots != stored.roots {
-            state.servers.update_roots(&caller.user.id, &stored);
-        }
-    } else {
-        state.servers.disconnect(&caller.user.id, &old).await;
-    }
-    state.gateway.announce(&caller.user.id);
-    Ok(updated)
+    Ok(state.servers.replace(&caller.user, spec).await?)
 }
 
 /// Deletes an MCP server and closes its connection.
@@ -332,11 +260,7 @@ pub(super) async fn delete_checked(
     caller: &Caller,
     id: &ServerId,
 ) -> Result<(), ApiError> {
-    // Read first: the pool needs the spec to know where the connection runs.
-    let spec = state.store.connection_spec(&caller.user.id, id).await?;
-    state.store.delete_server(&caller.user.id, id).await?;
-    state.servers.disconnect(&caller.user.id, &spec).await;
-    state.gateway.announce(&caller.user.id);
+    state.servers.delete(&caller.user.id, id).await?;
     Ok(())
 }
 
@@ -348,7 +272,7 @@ pub(super) async fn health_of(
     id: &ServerId,
 ) -> Result<(ConnectionSnapshot, String), ApiError> {
     let spec = state.store.connection_spec(&caller.user.id, id).await?;
-    let snapshot = state.servers.snapshot(&caller.user.id, &spec);
+    let snapshot = state.pool.snapshot(&caller.user.id, &spec);
     let now = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
     Ok((snapshot, now))
 }
@@ -361,10 +285,7 @@ pub(super) async fn test_stored(
     id: &ServerId,
 ) -> Result<ServerReport, ApiError> {
     let spec = state.store.connection_spec(&caller.user.id, id).await?;
-    Ok(state
-        .servers
-        .test_connection(&caller.user.id, &spec)
-        .await?)
+    Ok(state.pool.test_connection(&caller.user.id, &spec).await?)
 }
 
 /// Every tool of the caller's server `id` (disabled ones included), through its pooled
@@ -375,6 +296,6 @@ pub(super) async fn tools_of(
     id: &ServerId,
 ) -> Result<(ServerSpec, Arc<Vec<ToolInfo>>), ApiError> {
     let spec = state.store.connection_spec(&caller.user.id, id).await?;
-    let listed = state.servers.list_tools(&caller.user.id, &spec).await?;
+    let listed = state.pool.list_tools(&caller.user.id, &spec).await?;
     Ok((spec, listed))
 }

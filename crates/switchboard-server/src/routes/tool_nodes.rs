@@ -74,10 +74,10 @@ async fn create(
     Json(node): Json<ToolNode>,
 ) -> Result<(StatusCode, axum::Json<StoredToolNode>), ApiError> {
     let owner = &caller.user.id;
-    check_for_save(state.store.as_ref(), state.servers.as_ref(), owner, &node).await?;
+    check_for_save(state.store.as_ref(), state.pool.as_ref(), owner, &node).await?;
     let created = state
         .store
-        .create_tool_node_within(owner, &node, state.config.limits.max_tool_nodes)
+        .create_tool_node_within(owner, &node, state.limits.max_tool_nodes)
         .await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
@@ -133,7 +133,7 @@ async fn update(
     let owner = &caller.user.id;
     // Another user's node is 404 before its server is listed.
     state.store.tool_node(owner, &id).await?;
-    check_for_save(state.store.as_ref(), state.servers.as_ref(), owner, &node).await?;
+    check_for_save(state.store.as_ref(), state.pool.as_ref(), owner, &node).await?;
     Ok(axum::Json(
         state.store.update_tool_node(owner, &id, &node).await?,
     ))

@@ -16,9 +16,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use switchboard_agent::{CallerKind, ToolCallOutcome, ToolCallRequest};
-use switchboard_core::{
-    ErrorCode, NameTable, ServerId, ServerSpec, ToolInfo, VariableDecl, Variables,
-};
+use switchboard_core::{ErrorCode, NameTable, ServerId, ToolInfo, VariableDecl, Variables};
 use switchboard_store::StoredServer;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -66,16 +64,16 @@ pub(crate) async fn listed_tools(
             Err(e) => tracing::warn!(server = %spec.name, error = %e, "tools unavailable"),
         }
     }
-    let names = NameTable::new(found.iter().map(|(s, t)| (s.id.0.clone(), t.name.clone())));
+    let names = NameTable::of_servers(found.iter().map(|(s, t)| (s, t.name.as_str())));
     Ok(found
         .into_iter()
         .map(|(spec, tool)| ListedTool {
             display_name: names
-                .mangled(&spec.id.0, &tool.name)
+                .name_of(&spec, &tool.name)
                 .unwrap_or_default()
                 .to_owned(),
             server_name: spec.name.clone(),
-            auto_approve: spec.auto_approved_tools.contains(&tool.name),
+            auto_approve: spec.auto_approves(&tool.name),
             tool,
         })
         .collect())
@@ -291,30 +289,13 @@ async fn set_flags(
     Path((id, tool)): Path<(String, String)>,
     Json(flags): Json<Flags>,
 ) -> Result<axum::Json<StoredServer>, ApiError> {
-    let id = ServerId(id);
-    // Under the server's row lock, so two switches flipped at once both stay flipped.
+    let switches = switchboard_app::ToolSwitches {
+        enabled: flags.enabled,
+        auto_approve: flags.auto_approve,
+    };
     let edited = state
-        .store
-        .edit_server(&caller.user.id, &id, &|old: &ServerSpec| {
-            let mut spec = old.clone();
-            if let Some(enabled) = flags.enabled {
-                if enabled {
-                    spec.disabled_tools.remove(&tool);
-                } else {
-                    spec.disabled_tools.insert(tool.clone());
-                }
-            }
-            if let Some(auto) = flags.auto_approve {
-                if auto {
-                    spec.auto_approved_tools.insert(tool.clone());
-                } else {
-                    spec.auto_approved_tools.remove(&tool);
-                }
-            }
-            Ok(spec)
-        })
+        .servers
+        .set_tool_switches(&caller.user.id, &ServerId(id), &tool, switches)
         .await?;
-    // A tool switched off leaves the gateway's lists of this person.
-    state.gateway.announce(&caller.user.id);
     Ok(axum::Json(edited))
 }

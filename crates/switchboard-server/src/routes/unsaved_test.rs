@@ -82,10 +82,7 @@ pub(super) async fn test_unsaved(
             .words(crate::error_words::spec::spec(&e))
     })?;
     check_member_rules(state, caller, &spec)?;
-    Ok(state
-        .servers
-        .test_connection(&caller.user.id, &spec)
-        .await?)
+    Ok(state.pool.test_connection(&caller.user.id, &spec).await?)
 }
 
 /// Tests a server configuration that is not saved.

@@ -164,7 +164,7 @@ async fn create(
     check_for_save(state.store.as_ref(), &state.gateway, &caller.user, &spec).await?;
     let created = state
         .store
-        .create_view_within(owner, &spec, state.config.limits.max_views)
+        .create_view_within(owner, &spec, state.limits.max_views)
         .await?;
     state.gateway.announce(owner);
     Ok((StatusCode::CREATED, axum::Json(created)))

@@ -26,6 +26,8 @@ pub enum CallerKind {
     Node,
     /// The aggregated MCP endpoint.
     Gateway,
+    /// `switchboard call` at the command line.
+    Cli,
 }
 
 impl CallerKind {
@@ -37,6 +39,7 @@ impl CallerKind {
             CallerKind::Agent => "agent",
             CallerKind::Node => "node",
             CallerKind::Gateway => "gateway",
+            CallerKind::Cli => "cli",
         }
     }
 
@@ -47,6 +50,7 @@ impl CallerKind {
             CallerKind::Agent,
             CallerKind::Node,
             CallerKind::Gateway,
+            CallerKind::Cli,
         ]
         .into_iter()
         .find(|kind| kind.as_str() == text)

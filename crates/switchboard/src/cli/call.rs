@@ -1,4 +1,6 @@
-//! `switchboard call SERVER TOOL --args JSON`: one tool call, printed.
+//! `switchboard call SERVER TOOL --args JSON`: one tool call through the tool-call service
+//! (the tool must be offered, the arguments must fit its schema; the call is audited as the
+//! command line's), printed.
 //!
 //! Text content is printed as it is, other content as a short description, and structured
 //! content as JSON when there is nothing else. With `--json` the MCP result is printed
@@ -7,15 +9,15 @@
 //! Progress the server reports is shown on stderr.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Args;
 use rmcp::model::{CallToolResult, ContentBlock, ResourceContents};
 use serde_json::{Map, Value};
-use switchboard_core::OwnerId;
-use switchboard_mcp::{CallOptions, Progress};
+use switchboard_agent::{CallerKind, ToolCallRequest};
+use switchboard_mcp::Progress;
 use tokio::sync::mpsc;
 
-use super::manager::with_pool;
 use super::{CliError, Context};
 use crate::output;
 
@@ -31,33 +33,33 @@ pub struct CallArgs {
 }
 
 pub async fn run(context: &Context, args: CallArgs) -> anyhow::Result<ExitCode> {
-    let arguments = parse_arguments(args.args.as_deref())?;
+    let arguments = parse_arguments(args.args.as_deref())?.unwrap_or_default();
     let servers = context.servers().await?;
     let spec = servers.connection_spec(&args.server).await?;
-    let store = std::sync::Arc::clone(servers.store());
+    let owner = servers.owner().clone();
     let (progress_tx, mut progress_rx) = mpsc::unbounded_channel();
-    let mut options = CallOptions::default();
+    let mut request =
+        ToolCallRequest::new(owner, CallerKind::Cli, Arc::new(spec), args.tool, arguments);
     if !context.json {
-        options.progress = Some(progress_tx);
+        request.progress = Some(progress_tx);
     }
-    let call = with_pool(context, &store, async move |pool| {
-        Ok(pool
-            .call(&OwnerId::local(), &spec, &args.tool, arguments, options)
-            .await?)
-    });
+    // Through the tool-call service, as every other way in: the tool must be offered, the
+    // arguments fit its schema, the call is retried only when safe, and audited.
+    // The audit record is written out before the pool closes (`with_pool`).
+    let call = servers.with_pool(async move |app| Ok(app.tool_calls.call(request).await?));
     tokio::pin!(call);
     // Progress is printed from this task while the call runs, and whatever is still queued
     // when it returns is printed after; nothing waits on the sender being dropped.
-    let result = loop {
+    let outcome = loop {
         tokio::select! {
             Some(report) = progress_rx.recv() => print_progress(report),
-            result = &mut call => break result,
+            outcome = &mut call => break outcome,
         }
     };
     while let Ok(report) = progress_rx.try_recv() {
         print_progress(report);
     }
-    let result = result?;
+    let result = outcome?.result;
 
     if context.json {
         output::print_json(&result);

@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use switchboard_agent::input::{AttachmentRef, PromptRef, UserInput};
-use switchboard_agent::{Agent, AgentConfig, ApprovalPolicy, StopReason};
+use switchboard_agent::{Agent, ApprovalPolicy, StopReason};
 use switchboard_mcp::ServerPool;
 use switchboard_store::{NewConversation, ToolMode};
 
@@ -139,15 +139,11 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
             setup.description
         );
     }
-    // Servers with a node run on it, the rest in this process.
-    let pool = super::manager::pool(context, servers.store())?;
-    let backend: Arc<dyn switchboard_mcp::ToolBackend> = Arc::clone(&pool) as _;
-    // One tool-call service, retrying by the configured `[manager.retry]` policy.
-    let tool_calls = Arc::new(super::manager::tool_calls(&pool, servers.store()));
-    let agent = Agent::new(Arc::clone(servers.store()), backend, AgentConfig::default())
-        .with_tool_calls(Arc::clone(&tool_calls));
+    // The application's agent: `[agent]` from the settings file and the environment, its
+    // calls through the one tool-call service, servers with a node run on it.
+    let app = Arc::clone(servers.app());
     let mut chat = Chat {
-        agent,
+        agent: app.agent.clone(),
         servers,
         setup,
         input: Lines::stdin(),
@@ -155,14 +151,13 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
         printer: Printer::new(std::io::stdout()),
         interactive,
         conversation_id: None,
-        pool: Arc::clone(&pool) as Arc<dyn ServerPool>,
+        pool: Arc::clone(&app.pool),
         attached: Vec::new(),
     };
     let result = chat.run().await;
-    // The calls' audit records are written in the background: out before the store closes.
-    tool_calls.flush().await;
-    pool.shutdown().await;
-    chat.servers.store().close().await;
+    // The calls' audit records are written out, every server the chat started ends, and the
+    // store is closed.
+    app.shutdown(std::time::Duration::ZERO).await;
     result
 }
 

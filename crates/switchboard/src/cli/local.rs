@@ -1,6 +1,7 @@
-//! The command line's servers: those of the `local` owner in the store.
+//! The command line's servers: those of the `local` owner in the store, with the application
+//! built on it ([`super::app`]).
 //!
-//! Opening the store makes sure the `local` user exists and brings in the servers file of
+//! Opening makes sure the `local` user exists and brings in the servers file of
 //! earlier versions once ([`super::legacy`]). Commands name a server by its name or, failing
 //! that, its id. Listings are masked by the store; only [`LocalServers::connection_spec`] and
 //! [`LocalServers::enabled_connection_specs`], which feed the connection manager, and
@@ -10,16 +11,17 @@
 use std::sync::Arc;
 
 use anyhow::Context as _;
+use switchboard_app::{App, AppConfig, AppError, ToolSwitches};
 use switchboard_core::{OwnerId, ServerId, ServerSpec};
 use switchboard_store::prelude::*;
 use switchboard_store::{DB_FILE, Role, StoreConfig, StoreError, StoredServer};
 
 use super::{CliError, legacy};
 
-/// The store, seen as the `local` owner.
+/// The application, seen as the `local` owner.
 #[derive(Debug)]
 pub struct LocalServers {
-    store: Arc<dyn Store>,
+    app: Arc<App>,
     owner: OwnerId,
 }
 
@@ -31,20 +33,44 @@ pub enum Put {
 }
 
 impl LocalServers {
-    /// Opens the configured store for the `local` owner.
-    pub async fn open(config: &StoreConfig) -> anyhow::Result<Self> {
-        let store = switchboard_store::open(config)
+    /// Builds the application from `config` on `store` for the `local` owner.
+    pub async fn open(store: &StoreConfig, config: AppConfig) -> anyhow::Result<Self> {
+        let app = App::build(store, config)
             .await
-            .with_context(|| format!("cannot open the store {}", describe(config)))?;
+            .with_context(|| format!("cannot open the store {}", describe(store)))?;
         let owner = OwnerId::local();
-        store.ensure_user(&owner, "local", Role::Admin).await?;
-        legacy::import_once(store.as_ref(), &owner, &config.data_dir).await?;
-        Ok(Self { store, owner })
+        app.store.ensure_user(&owner, "local", Role::Admin).await?;
+        legacy::import_once(app.store.as_ref(), &owner, &store.data_dir).await?;
+        Ok(Self {
+            app: Arc::new(app),
+            owner,
+        })
+    }
+
+    /// The application every command calls.
+    pub fn app(&self) -> &Arc<App> {
+        &self.app
     }
 
     /// The store itself, for commands that keep more than servers (`chat`).
     pub fn store(&self) -> &Arc<dyn Store> {
-        &self.store
+        &self.app.store
+    }
+
+    /// Runs `work` and shuts the pool down afterwards (every stdio server it started ends
+    /// with its process group), after the calls' audit records are written out. Ctrl-C
+    /// abandons `work` and returns [`CliError::Interrupted`].
+    pub async fn with_pool<T>(
+        &self,
+        work: impl AsyncFnOnce(&App) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        let outcome = tokio::select! {
+            result = work(&self.app) => result,
+            () = super::app::interrupted() => Err(CliError::Interrupted.into()),
+        };
+        self.app.tool_calls.flush().await;
+        self.app.pool.shutdown().await;
+        outcome
     }
 
     /// The owner everything of the command line belongs to.
@@ -54,7 +80,7 @@ impl LocalServers {
 
     /// Every server, in the order they were added, secrets masked.
     pub async fn list(&self) -> Result<Vec<StoredServer>, StoreError> {
-        self.store.servers(&self.owner).await
+        self.app.store.servers(&self.owner).await
     }
 
     /// The server called (or with the id) `name`, secrets masked.
@@ -69,42 +95,46 @@ impl LocalServers {
     /// The server called (or with the id) `name`, secrets in clear, for connecting.
     pub async fn connection_spec(&self, name: &str) -> Result<ServerSpec, CliError> {
         let id = self.find(name).await?.spec.id;
-        Ok(self.store.connection_spec(&self.owner, &id).await?)
+        Ok(self.app.store.connection_spec(&self.owner, &id).await?)
     }
 
     /// Every enabled server, secrets in clear, for connecting.
     pub async fn enabled_connection_specs(&self) -> Result<Vec<ServerSpec>, StoreError> {
-        let mut specs = self.store.connection_specs(&self.owner).await?;
+        let mut specs = self.app.store.connection_specs(&self.owner).await?;
         specs.retain(|spec| spec.enabled);
         Ok(specs)
     }
 
-    /// Adds `tool` to the auto-approve list of server `id`. The server is read with its secrets
-    /// in clear and written back whole, so nothing but the list changes.
+    /// Adds `tool` to the auto-approve list of server `id`, as the tool's switch in the web
+    /// UI does (nothing else of the server changes).
     pub async fn auto_approve(&self, id: &ServerId, tool: &str) -> Result<StoredServer, CliError> {
-        let edited = self
-            .store
-            .edit_server(&self.owner, id, &|old: &ServerSpec| {
-                let mut spec = old.clone();
-                spec.auto_approved_tools.insert(tool.to_owned());
-                Ok(spec)
-            })
-            .await?;
-        Ok(edited)
+        let switches = ToolSwitches {
+            auto_approve: Some(true),
+            ..ToolSwitches::default()
+        };
+        Ok(self
+            .app
+            .servers
+            .set_tool_switches(&self.owner, id, tool, switches)
+            .await?)
     }
 
-    /// Removes the server called (or with the id) `name` and returns it as it was.
+    /// Removes the server called (or with the id) `name` (its connection and process group
+    /// end with it) and returns it as it was.
     pub async fn remove(&self, name: &str) -> Result<StoredServer, CliError> {
         let server = self.find(name).await?;
-        self.store
-            .delete_server(&self.owner, &server.spec.id)
-            .await?;
-        Ok(server)
+        Ok(self
+            .app
+            .servers
+            .delete(&self.owner, &server.spec.id)
+            .await?)
     }
 
     /// Adds `spec`, or with `replace` overwrites the server of the same name (which keeps its
-    /// id). A name or id taken otherwise is the store's conflict, with a hint on what to do.
+    /// id), through the application's server rules and quota. A name or id taken otherwise is
+    /// the store's conflict, with a hint on what to do.
     pub async fn put(&self, mut spec: ServerSpec, replace: bool) -> Result<Put, CliError> {
+        let user = self.app.store.user(&self.owner).await?;
         let same_name = self
             .list()
             .await?
@@ -113,19 +143,16 @@ impl LocalServers {
         let outcome = match &same_name {
             Some(old) if replace => {
                 spec.id = old.spec.id.clone();
-                self.store
-                    .update_server(&self.owner, &old.spec.id, &spec)
+                self.app
+                    .servers
+                    .replace(&user, &spec)
                     .await
                     .map(Put::Replaced)
             }
-            _ => self
-                .store
-                .create_server(&self.owner, &spec)
-                .await
-                .map(Put::Added),
+            _ => self.app.servers.create(&user, &spec).await.map(Put::Added),
         };
         outcome.map_err(|error| match error {
-            StoreError::Conflict { .. } => CliError::Taken {
+            AppError::Store(error @ StoreError::Conflict { .. }) => CliError::Taken {
                 hint: if same_name.is_some() && !replace {
                     "pass --replace to overwrite it"
                 } else {
@@ -133,7 +160,7 @@ impl LocalServers {
                 },
                 source: error,
             },
-            other => CliError::Store(other),
+            other => CliError::App(other),
         })
     }
 }

@@ -19,7 +19,7 @@ use serde_json::json;
 use switchboard_core::Auth;
 use tokio::sync::{Mutex, oneshot};
 
-use super::manager::{interrupted, local_manager, pool_settings};
+use super::app::interrupted;
 use super::{CliError, Context};
 use crate::output;
 
@@ -51,7 +51,7 @@ pub async fn login(context: &Context, name: &str, port: u16) -> anyhow::Result<E
         .with_context(|| format!("cannot listen on 127.0.0.1:{port} for the sign-in"))?;
     let at = listener.local_addr()?;
     let redirect_uri = format!("http://{at}/callback");
-    let manager = local_manager(&pool_settings(context)?, servers.store());
+    let manager = &servers.app().manager;
     let outcome = async {
         let url = manager
             .start_sign_in(servers.owner(), &spec, &redirect_uri)
@@ -99,7 +99,7 @@ pub async fn login(context: &Context, name: &str, port: u16) -> anyhow::Result<E
 pub async fn logout(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
     let servers = context.servers().await?;
     let spec = servers.connection_spec(name).await?;
-    let manager = local_manager(&pool_settings(context)?, servers.store());
+    let manager = &servers.app().manager;
     let done = manager.sign_ins().sign_out(servers.owner(), &spec.id).await;
     manager.shutdown().await;
     done.map_err(|e| anyhow::anyhow!(e.to_string()))?;

@@ -2,10 +2,10 @@
 //! `serve`'s `/mcp`) over standard input and output, for clients that only launch commands
 //! (Claude Desktop: `{"command": "switchboard", "args": ["mcp", "--stdio", "--view", "NAME"]}`).
 //!
-//! It uses the local store, as the other local commands do, and acts for one person and view
+//! It builds the application as the other local commands do, and acts for one person and view
 //! fixed at start: the command line's `local` user unless `--user` names another. The upstream
-//! servers it needs are started on demand by a pool of its own, and all of them (their process
-//! groups) end with it: when the client closes stdin, or on SIGINT or SIGTERM. stdout carries
+//! servers it needs are started on demand by the application's pool, and all of them (their
+//! process groups) end with it: when the client closes stdin, or on SIGINT or SIGTERM. stdout carries
 //! the protocol, so nothing else is ever written there; logs go to stderr (`main.rs`).
 
 use std::process::ExitCode;
@@ -14,11 +14,10 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use clap::Args;
 use rmcp::ServiceExt as _;
-use switchboard_gateway::{Gateway, GatewayDeps, Scope};
+use switchboard_gateway::{Gateway, Scope};
 use switchboard_store::{Store, StoreError, User};
 
-use super::{CliError, Context, manager};
-use crate::settings::{Settings, SettingsFlags};
+use super::{CliError, Context};
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
@@ -43,32 +42,14 @@ pub async fn run(context: &Context, args: McpArgs) -> anyhow::Result<ExitCode> {
     if let Some(view) = &args.view {
         check_view(store.as_ref(), &user, view).await?;
     }
-    let env = |name: &str| std::env::var(name).ok();
-    let settings = Settings::load(
-        &context.global.settings_file(),
-        &env,
-        &SettingsFlags::default(),
-        &context.global.store_shown(),
-    )?
-    .settings;
-    let pool = manager::pool(context, &store)?;
-    let tool_calls = Arc::new(manager::tool_calls(&pool, &store));
-    let gateway = Gateway::new(
-        GatewayDeps {
-            store: Arc::clone(&store),
-            servers: Arc::clone(&pool),
-            tool_calls,
-        },
-        settings.gateway.gateway_config(),
-    );
     let scope = Scope {
         user,
         view: args.view,
     };
-    let served = serve(&gateway, scope).await;
+    let app = local.app();
+    let served = serve(&app.gateway, scope).await;
     // Every upstream server this session started ends here, whatever ended the session.
-    pool.shutdown().await;
-    store.close().await;
+    app.shutdown(std::time::Duration::ZERO).await;
     served?;
     Ok(ExitCode::SUCCESS)
 }

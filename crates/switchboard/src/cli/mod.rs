@@ -7,6 +7,7 @@
 //! The global options ([`global`]) may come before or after the subcommand. Commands that work
 //! on servers open the store through [`Context::servers`]; the others never touch it.
 
+mod app;
 mod call;
 mod chat;
 mod config;
@@ -16,7 +17,6 @@ mod import;
 mod legacy;
 mod local;
 mod login;
-mod manager;
 mod mcp;
 mod node;
 mod schema;
@@ -31,10 +31,10 @@ use std::process::ExitCode;
 use chat::ChatError;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use switchboard_agent::AgentError;
+use switchboard_agent::{AgentError, ToolCallError};
+use switchboard_app::tool_nodes::{NodeRunError, NodeSaveError};
 use switchboard_core::{ErrorCode, SpecError};
 use switchboard_mcp::McpError;
-use switchboard_server::tool_nodes::{NodeRunError, NodeSaveError};
 use switchboard_store::{StoreConfig, StoreError};
 
 pub use global::GlobalArgs;
@@ -121,9 +121,9 @@ pub struct Context {
 }
 
 impl Context {
-    /// Opens the store for the command line's own servers.
+    /// Builds the application for the command line's own servers.
     pub async fn servers(&self) -> anyhow::Result<LocalServers> {
-        LocalServers::open(&self.store).await
+        LocalServers::open(&self.store, app::app_config(self)?).await
     }
 }
 
@@ -147,17 +147,14 @@ pub enum CliError {
     },
     #[error(transparent)]
     Store(#[from] StoreError),
+    #[error(transparent)]
+    App(#[from] switchboard_app::AppError),
     #[error("--args must be a JSON object: {0}")]
     BadArguments(String),
     #[error("interrupted")]
     Interrupted,
     #[error("the tool reported an error")]
     ToolFailed,
-    #[error(
-        "node `{node}` is not configured ({known}); declare it as [nodes.{node}] in the \
-         settings file (see `switchboard config show`)"
-    )]
-    UnknownNode { node: String, known: String },
 }
 
 impl CliError {
@@ -168,10 +165,10 @@ impl CliError {
                 ErrorCode::NotFound
             }
             CliError::Taken { source, .. } | CliError::Store(source) => source.code(),
+            CliError::App(error) => error.code(),
             CliError::BadArguments(_) => ErrorCode::McpInvalidParams,
             CliError::Interrupted => ErrorCode::Cancelled,
             CliError::ToolFailed => ErrorCode::McpExecutionError,
-            CliError::UnknownNode { .. } => ErrorCode::ValidationError,
         }
     }
 }
@@ -218,6 +215,12 @@ pub fn code_of(error: &anyhow::Error) -> Option<ErrorCode> {
             return Some(e.code());
         }
         if let Some(e) = cause.downcast_ref::<McpError>() {
+            return Some(e.code());
+        }
+        if let Some(e) = cause.downcast_ref::<ToolCallError>() {
+            return Some(e.code());
+        }
+        if let Some(e) = cause.downcast_ref::<switchboard_app::AppError>() {
             return Some(e.code());
         }
         if let Some(e) = cause.downcast_ref::<ImportError>() {

@@ -11,11 +11,10 @@
 use std::sync::Arc;
 
 use anyhow::Context as _;
+use switchboard_agent::EnvProvider;
+use switchboard_app::App;
 use switchboard_core::{OwnerId, ServerSpec};
-use switchboard_mcp::{ConnectPolicy, ConnectionManager, ServerPool};
-use switchboard_server::{
-    AppState, AuthMode, EnvProvider, GuardConfig, ServerConfig, ServerPolicy, app,
-};
+use switchboard_server::{AppState, AuthMode, GuardConfig, ServerConfig, app as app_router};
 use switchboard_store::{Role, Store};
 
 use super::Context;
@@ -40,20 +39,14 @@ const DEMO_MARKER: &str = "demo-server";
 
 pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::process::ExitCode> {
     let env = |name: &str| std::env::var(name).ok();
-    let Settings {
-        server,
-        manager,
-        agent,
-        quotas,
-        nodes,
-        gateway,
-    } = Settings::load(
+    let settings = Settings::load(
         &context.global.settings_file(),
         &env,
         &args.settings,
         &context.global.store_shown(),
     )?
     .settings;
+    let server = &settings.server;
     if server.single_user && !server.listen.ip().is_loopback() {
         anyhow::bail!(
             "--single-user serves without tokens, so it only listens on a loopback address \
@@ -62,11 +55,28 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         );
     }
     refuse_allow_command(&args)?;
-    let launch = quotas.launch_rules()?;
-    let store = switchboard_store::open(&context.store)
-        .await
-        .context("cannot open the store")?;
-    let auth = first_start(store.as_ref(), server.single_user).await?;
+    // Switchboard's Client ID Metadata Document is offered where it has a public https URL.
+    let oauth = switchboard_mcp::oauth::OAuthClientIdentity {
+        metadata_url: server
+            .public_urls
+            .iter()
+            .find(|url| url.scheme() == "https")
+            .map(|url| {
+                format!(
+                    "{}{}",
+                    url.origin().ascii_serialization(),
+                    switchboard_server::oauth_paths::CLIENT_METADATA
+                )
+            }),
+        ..Default::default()
+    };
+    let config = settings.app_config(env_provider(), oauth)?;
+    let app = Arc::new(
+        App::build(&context.store, config)
+            .await
+            .context("cannot open the store")?,
+    );
+    let auth = first_start(app.store.as_ref(), server.single_user).await?;
     let listener = tokio::net::TcpListener::bind(server.listen)
         .await
         .with_context(|| format!("cannot listen on {}", server.listen))?;
@@ -83,10 +93,8 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         .as_ref()
         .map(tokio::net::TcpListener::local_addr)
         .transpose()?;
-    let config = Arc::new(ServerConfig {
-        launch,
+    let config = ServerConfig {
         max_body_bytes: server.max_body_bytes,
-        env_provider: env_provider(),
         guard: GuardConfig {
             listen: Some(address),
             public_urls: server.public_urls.clone(),
@@ -95,73 +103,23 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
             metrics_listen: metrics_address,
             ..GuardConfig::default()
         },
-        destinations: quotas.destination_rules(),
-        limits: switchboard_server::Limits {
-            mcp_session_idle: gateway.session_idle_timeout,
-            ..quotas.limits()
-        },
         stream_auth: Default::default(),
-    });
-    // One policy for both: the local manager checks it before each start, the router sends
-    // its admission with each spec to a node.
-    let policy: Arc<dyn ConnectPolicy> = Arc::new(ServerPolicy::new(
-        Arc::clone(&store),
-        Arc::clone(&config),
-        server.single_user,
-    ));
-    // OAuth sign-ins are kept in the store, so every replica finds them; Switchboard's
-    // Client ID Metadata Document is offered where it has a public https URL.
-    let identity = switchboard_mcp::oauth::OAuthClientIdentity {
-        metadata_url: server
-            .public_urls
-            .iter()
-            .find(|url| url.scheme() == "https")
-            .map(|url| {
-                format!(
-                    "{}{}",
-                    url.origin().ascii_serialization(),
-                    switchboard_server::oauth_paths::CLIENT_METADATA
-                )
-            }),
-        ..Default::default()
     };
-    let sign_ins = switchboard_mcp::oauth::SignIns::new(
-        Arc::new(switchboard_server::oauth_vault::StoreVault(Arc::clone(
-            &store,
-        ))),
-        identity,
-    );
-    let local = Arc::new(ConnectionManager::with_sign_ins(
-        manager.manager_config(),
-        Arc::clone(&policy),
-        Arc::new(sign_ins),
-    ));
-    let node_count = nodes.len();
-    let pool: Arc<dyn ServerPool> = Arc::new(
-        switchboard_grpc::Router::new(Arc::clone(&local), nodes, policy)
-            .context("cannot use the [nodes] of the settings")?,
-    );
-    if node_count > 0 {
-        tracing::info!(nodes = node_count, "MCP servers with a node run on it");
+    if !settings.nodes.is_empty() {
+        tracing::info!(
+            nodes = settings.nodes.len(),
+            "MCP servers with a node run on it"
+        );
     }
-    let state = AppState::with_pool(
-        Arc::clone(&store),
-        local,
-        Arc::clone(&pool),
-        agent.agent_config(),
-        auth,
-    )
-    .with_shared_config(Arc::clone(&config))
-    .with_gateway_config(gateway.gateway_config());
-    if switchboard_server::live::relay::start(Arc::clone(&store), &state.events, &state.agent)
+    let state = AppState::new(Arc::clone(&app), config, auth);
+    if switchboard_server::live::relay::start(Arc::clone(&app.store), &state.events, &app.agent)
         .await
         .context("cannot listen for the other replicas' events")?
     {
         tracing::info!("relaying events and approvals to replicas on the same database");
     }
     let stopping = state.clone();
-    let runs = Arc::clone(&state.runs);
-    let limits = config.limits.clone();
+    let limits = app.limits.clone();
     let (stop_metrics, metrics_stopping) = tokio::sync::oneshot::channel::<()>();
     if let (Some(metrics_listener), Some(at)) = (metrics_listener, metrics_address) {
         let metrics = switchboard_server::metrics_app(state.clone(), at);
@@ -180,7 +138,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     }
     let signalled = shutdown_signal();
     errln!("switchboard is listening on http://{address}");
-    let served = switchboard_server::serve(listener, app(state), &limits, async move {
+    let served = switchboard_server::serve(listener, app_router(state), &limits, async move {
         signalled.await;
         let _ = stop_metrics.send(());
         // Streams and waits for decisions end first, so no request holds the shutdown.
@@ -188,9 +146,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
         stopping.events.close();
     })
     .await;
-    runs.shutdown(server.shutdown_grace).await;
-    pool.shutdown().await;
-    store.close().await;
+    app.shutdown(server.shutdown_grace).await;
     served.context("the HTTP server failed")?;
     errln!("switchboard stopped");
     Ok(std::process::ExitCode::SUCCESS)

@@ -16,9 +16,8 @@ use switchboard_core::catalogue::{Catalogue, Launch};
 use switchboard_core::{Auth, ServerSpec, TransportKind};
 use switchboard_store::{ServerShape, StoredServer, WrittenShape};
 
+use super::Context;
 use super::local::Put;
-use super::manager::with_pool;
-use super::{CliError, Context};
 use crate::output;
 
 #[derive(Debug, Subcommand)]
@@ -389,9 +388,6 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     let (spec, shape) = spec_of(args)?;
     spec.validate()
         .with_context(|| format!("server `{}` is not valid", spec.name))?;
-    if let Some(node) = &spec.node {
-        check_node(context, node)?;
-    }
     let target = target(&spec);
     let servers = context.servers().await?;
     let (action, server) = match servers.put(spec, replace).await? {
@@ -417,24 +413,6 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// `node` must be declared in the settings (`[nodes.NAME]`), as the HTTP API requires.
-fn check_node(context: &Context, node: &str) -> anyhow::Result<()> {
-    let nodes = super::manager::pool_settings(context)?.nodes;
-    if nodes.iter().any(|known| known.name == node) {
-        return Ok(());
-    }
-    let known: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
-    Err(CliError::UnknownNode {
-        node: node.to_owned(),
-        known: if known.is_empty() {
-            "none is configured".to_owned()
-        } else {
-            format!("the nodes are {}", known.join(", "))
-        },
-    }
-    .into())
 }
 
 async fn list(context: &Context) -> anyhow::Result<ExitCode> {
@@ -482,10 +460,9 @@ async fn test(context: &Context, name: &str) -> anyhow::Result<ExitCode> {
     // Testing is how one checks a server before switching it on, so a disabled server is
     // tested like any other.
     spec.enabled = true;
-    let report = with_pool(context, servers.store(), async |pool| {
-        Ok(pool.test_connection(&owner, &spec).await?)
-    })
-    .await?;
+    let report = servers
+        .with_pool(async |app| Ok(app.pool.test_connection(&owner, &spec).await?))
+        .await?;
     let details = &report.details;
     let mut tools: Vec<&str> = report.tools.iter().map(|t| t.name.as_str()).collect();
     tools.sort_unstable();

@@ -1,7 +1,7 @@
 //! `switchboard tool-nodes list | add | run`: the command line's tool nodes (seed 002
 //! `MCPToolNodeConfig`), on the store as the `local` owner (see [`super::local`]).
 //!
-//! `add` checks a node as `POST /api/tool-nodes` does ([`switchboard_server::tool_nodes`]):
+//! `add` checks a node as `POST /api/tool-nodes` does ([`switchboard_app::tool_nodes`]):
 //! every mapping against the server's live tools and every `{{variable}}` against the built-ins
 //! and the declared variables. `run` runs it as `POST /api/tool-nodes/{id}/execute` does and
 //! prints the same `ToolCallResult` JSON; its exit status is non-zero when the call failed or
@@ -14,13 +14,12 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
+use switchboard_app::tool_nodes::{NodeRun, check_for_save, run_node};
 use switchboard_core::{Mapping, SelectedTool, ToolNode, VariableDecl, VariableType};
-use switchboard_server::tool_nodes::{NodeRun, check_for_save, run_node};
 use switchboard_store::StoredToolNode;
 use tokio_util::sync::CancellationToken;
 
 use super::local::LocalServers;
-use super::manager::with_pool;
 use super::{CliError, Context};
 use crate::output;
 
@@ -149,10 +148,11 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     let node = node_of(args, server);
     let owner = servers.owner().clone();
     let store = Arc::clone(servers.store());
-    with_pool(context, &store, async |pool| {
-        Ok(check_for_save(store.as_ref(), pool.as_ref(), &owner, &node).await?)
-    })
-    .await?;
+    servers
+        .with_pool(async |app| {
+            Ok(check_for_save(store.as_ref(), app.pool.as_ref(), &owner, &node).await?)
+        })
+        .await?;
     let created = store
         .create_tool_node(&owner, &node)
         .await
@@ -184,23 +184,21 @@ async fn run_one(context: &Context, args: RunArgs) -> anyhow::Result<ExitCode> {
         variables: args.variables.into_iter().collect::<Map<_, _>>(),
         arguments: args.arguments.into_iter().collect::<Map<_, _>>(),
     };
-    let result = with_pool(context, &store, async |pool| {
-        let tool_calls = super::manager::tool_calls(pool, &store);
-        let result = run_node(
-            store.as_ref(),
-            &tool_calls,
-            &user,
-            &node.id,
-            run,
-            CancellationToken::new(),
-            |error| error.to_string(),
-        )
-        .await;
-        // The call's audit record is written in the background; the process is about to end.
-        tool_calls.flush().await;
-        Ok(result?)
-    })
-    .await?;
+    // The call's audit record is written out before the pool closes (`with_pool`).
+    let result = servers
+        .with_pool(async |app| {
+            Ok(run_node(
+                store.as_ref(),
+                &app.tool_calls,
+                &user,
+                &node.id,
+                run,
+                CancellationToken::new(),
+                |error| error.to_string(),
+            )
+            .await?)
+        })
+        .await?;
     output::print_json(&result);
     Ok(if result.success {
         ExitCode::SUCCESS

@@ -1,5 +1,6 @@
-//! `switchboard tools list`: every tool of the configured servers, under the name a model
-//! would see it by (`mcp__{server}__{tool}`, see `switchboard_core::naming`).
+//! `switchboard tools list`: every tool the configured servers offer (switched-off tools left
+//! out), under the name a model, the REST API and the gateway know it by
+//! (`mcp__{server id}__{tool}`, see `switchboard_core::naming`).
 //!
 //! Servers are asked in parallel. One that cannot be reached is reported on stderr (or in
 //! `errors` with `--json`) and the others are still listed; the exit status is then non-zero.
@@ -12,11 +13,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use switchboard_core::naming::NameTable;
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
-use switchboard_mcp::{McpError, ServerPool};
-use tokio::task::JoinSet;
+use switchboard_mcp::{McpError, ServerPool, ToolBackend};
 
 use super::Context;
-use super::manager::with_pool;
 use crate::output;
 
 #[derive(Debug, Subcommand)]
@@ -54,16 +53,13 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
         Some(name) => vec![servers.connection_spec(&name).await?],
         None => servers.enabled_connection_specs().await?,
     };
-    let results = with_pool(context, servers.store(), async |pool| {
-        Ok(list_all(pool, &specs).await)
-    })
-    .await?;
+    let results = servers
+        .with_pool(async |app| Ok(list_all(app.pool.as_ref(), &specs).await))
+        .await?;
 
-    let table = NameTable::new(results.iter().flat_map(|(spec, result)| {
+    let table = NameTable::of_servers(results.iter().flat_map(|(spec, result)| {
         let tools: &[ToolInfo] = result.as_ref().map(|t| t.as_slice()).unwrap_or(&[]);
-        tools
-            .iter()
-            .map(|tool| (spec.name.as_str(), tool.name.as_str()))
+        tools.iter().map(move |tool| (spec, tool.name.as_str()))
     }));
     let mut rows = Vec::new();
     let mut failures = Vec::new();
@@ -75,7 +71,7 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
                 rows.extend(tools.into_iter().map(|tool| {
                     ToolRow {
                         name: table
-                            .mangled(&spec.name, &tool.name)
+                            .name_of(spec, &tool.name)
                             .unwrap_or_default()
                             .to_owned(),
                         server: &spec.name,
@@ -133,25 +129,8 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
 
 type Listing = (ServerSpec, Result<Arc<Vec<ToolInfo>>, McpError>);
 
-/// Every server's tools, asked in parallel, returned in the order of `specs`.
-async fn list_all(pool: &Arc<dyn ServerPool>, specs: &[ServerSpec]) -> Vec<Listing> {
-    let owner = OwnerId::local();
-    let mut tasks = JoinSet::new();
-    for (index, spec) in specs.iter().cloned().enumerate() {
-        let (pool, owner) = (Arc::clone(pool), owner.clone());
-        tasks.spawn(async move {
-            let result = pool.list_tools(&owner, &spec).await;
-            (index, (spec, result))
-        });
-    }
-    let mut done: Vec<(usize, Listing)> = Vec::with_capacity(specs.len());
-    while let Some(joined) = tasks.join_next().await {
-        match joined {
-            Ok(entry) => done.push(entry),
-            // A panicking task is a bug in a lower layer; say so rather than hide its server.
-            Err(error) => tracing::error!(%error, "listing tools panicked"),
-        }
-    }
-    done.sort_by_key(|(index, _)| *index);
-    done.into_iter().map(|(_, listing)| listing).collect()
+/// The tools each server offers (its switched-off tools left out, as everywhere a tool is
+/// offered), asked in parallel, in the order of `specs`.
+async fn list_all(pool: &dyn ServerPool, specs: &[ServerSpec]) -> Vec<Listing> {
+    ToolBackend::tools(pool, &OwnerId::local(), specs).await
 }

@@ -12,6 +12,7 @@
 //! pass their own.
 
 mod agent;
+mod app;
 mod error;
 mod gateway;
 mod key;

@@ -3,10 +3,9 @@
 
 use std::time::Duration;
 
+use switchboard_app::limits::{Limits, Rate};
 use switchboard_core::LaunchRules;
 use switchboard_core::destination::DestinationRules;
-use switchboard_server::Limits;
-use switchboard_server::limits::Rate;
 
 use super::error::SettingsError;
 use super::key::Key;

@@ -1,0 +1,191 @@
+//! The composition root: [`App::build`] makes every service below the front ends once, in
+//! one order, and [`App::shutdown`] ends them in the reverse one. `serve`, every command
+//! of the command line and the tests build an `App`, so each runs with the same settings,
+//! the same policies and the same services; nothing is started and then thrown away.
+//!
+//! ```text
+//! store ─┬─ OAuth vault ─ local manager ─┐
+//!        ├─ connection policy ───────────┴─ pool (router over nodes and the local manager)
+//!        │                                     │
+//!        │        metrics ─ metered backend ───┤
+//!        │                  bounded listings ──┤
+//!        └──────────────── tool-call service ──┼─ agent ─ runs
+//!                                              └─ gateway ─ servers
+//! ```
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use switchboard_agent::input::ResourceChanges;
+use switchboard_agent::{Agent, AgentObserver, ToolCalls};
+use switchboard_gateway::{Gateway, GatewayDeps};
+use switchboard_mcp::oauth::SignIns;
+use switchboard_mcp::{ConnectPolicy, ConnectionManager, ServerPool, ToolBackend};
+use switchboard_store::{Store, StoreConfig};
+
+use crate::config::AppConfig;
+use crate::destinations::ProviderClients;
+use crate::error::AppError;
+use crate::limits::Limits;
+use crate::listing::BoundedBackend;
+use crate::metered::MeteredBackend;
+use crate::metrics::Metrics;
+use crate::oauth_vault::StoreVault;
+use crate::policy::{Rules, ServerPolicy};
+use crate::runs::{RunServers, Runs};
+use crate::servers::Servers;
+
+/// Every service of the application, built once.
+pub struct App {
+    pub store: Arc<dyn Store>,
+    /// The local connection manager: the servers without a `node` (tests read process
+    /// groups from it). Everything else goes through [`App::pool`].
+    pub manager: Arc<ConnectionManager>,
+    /// Every MCP server, wherever it runs: a router that sends each server with a `node` to
+    /// that node and the rest to the local manager.
+    pub pool: Arc<dyn ServerPool>,
+    /// The pool as what it is, for what only the router answers (a node's state).
+    pub router: Arc<switchboard_grpc::Router>,
+    pub metrics: Arc<Metrics>,
+    /// The pool as listings see it: every listing bounded, every call counted.
+    pub tools: Arc<BoundedBackend>,
+    /// Every tool call, whoever makes it: checks, node mappings, validation, retries, audit.
+    pub tool_calls: Arc<ToolCalls>,
+    pub agent: Agent,
+    /// The MCP gateway, on the same tool-call service.
+    pub gateway: Arc<Gateway>,
+    /// Runs going on in the background of requests.
+    pub runs: Arc<Runs>,
+    /// A person's servers: saved, replaced and deleted within their rules.
+    pub servers: Servers,
+    /// What members may run and reach.
+    pub rules: Arc<Rules>,
+    pub limits: Limits,
+    /// The provider for people who have stored none.
+    pub env_provider: Option<switchboard_agent::EnvProvider>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("rules", &self.rules)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl App {
+    /// Opens the store `store` and builds every service on it. Must be called inside a
+    /// Tokio runtime: the pool starts following the nodes, the tool-call service its audit
+    /// writer.
+    pub async fn build(store: &StoreConfig, config: AppConfig) -> Result<App, AppError> {
+        let store = switchboard_store::open(store).await?;
+        Self::on_store(store, config)
+    }
+
+    /// [`App::build`] on a store already open (another replica's own, in tests).
+    pub fn on_store(store: Arc<dyn Store>, config: AppConfig) -> Result<App, AppError> {
+        let AppConfig {
+            manager,
+            nodes,
+            agent,
+            gateway,
+            rules,
+            limits,
+            env_provider,
+            oauth,
+        } = config;
+        let rules = Arc::new(rules);
+        // One policy for both: the local manager checks it before each start, the router
+        // sends its admission with each spec to a node.
+        let policy: Arc<dyn ConnectPolicy> =
+            Arc::new(ServerPolicy::new(Arc::clone(&store), Arc::clone(&rules)));
+        // OAuth sign-ins are kept in the store, so every replica and every command finds them.
+        let sign_ins = SignIns::new(Arc::new(StoreVault(Arc::clone(&store))), oauth);
+        let local = Arc::new(ConnectionManager::with_sign_ins(
+            manager,
+            Arc::clone(&policy),
+            Arc::new(sign_ins),
+        ));
+        let router = Arc::new(switchboard_grpc::Router::new(
+            Arc::clone(&local),
+            nodes,
+            policy,
+        )?);
+        let pool: Arc<dyn ServerPool> = Arc::clone(&router) as Arc<dyn ServerPool>;
+
+        let metrics = Arc::new(Metrics::new());
+        let metered: Arc<dyn ToolBackend> = Arc::new(MeteredBackend::new(
+            Arc::clone(&pool) as Arc<dyn ToolBackend>,
+            Arc::clone(&metrics),
+        ));
+        let tools = Arc::new(BoundedBackend::new(Arc::clone(&metered), &limits));
+        let tool_calls = Arc::new(ToolCalls::new(
+            metered,
+            Arc::clone(&store),
+            pool.config().retry.clone(),
+        ));
+        tool_calls.set_audit_keep(limits.audit_records);
+        let agent = Agent::with_tool_calls(
+            Arc::clone(&store),
+            Arc::clone(&tools) as Arc<dyn ToolBackend>,
+            Arc::clone(&tool_calls),
+            agent,
+        )
+        .with_observer(Arc::clone(&metrics) as Arc<dyn AgentObserver>);
+        let gateway = Gateway::new(
+            GatewayDeps {
+                store: Arc::clone(&store),
+                servers: Arc::clone(&pool),
+                tool_calls: Arc::clone(&tool_calls),
+            },
+            gateway,
+        );
+        let changes = ResourceChanges::default();
+        changes.follow(&pool);
+        let runs = Arc::new(Runs::new(
+            agent.clone(),
+            Arc::clone(&store),
+            Arc::clone(&metrics),
+            (env_provider.clone(), limits.max_runs),
+            ProviderClients::new(Arc::clone(&store), rules.guarded(), &rules.destinations),
+            RunServers {
+                pool: Arc::clone(&pool),
+                changes,
+            },
+        ));
+        let servers = Servers::new(
+            Arc::clone(&store),
+            Arc::clone(&pool),
+            Arc::clone(&gateway),
+            Arc::clone(&rules),
+            limits.max_servers,
+        );
+        Ok(App {
+            store,
+            manager: local,
+            pool,
+            router,
+            metrics,
+            tools,
+            tool_calls,
+            agent,
+            gateway,
+            runs,
+            servers,
+            rules,
+            limits,
+            env_provider,
+        })
+    }
+
+    /// Ends the application: runs get `grace` to finish (those waiting for a decision stop
+    /// at once and go on after a restart), the tool calls' audit is written out, every MCP
+    /// connection is closed (each stdio server with its process group) and the store closed.
+    pub async fn shutdown(&self, grace: Duration) {
+        self.runs.shutdown(grace).await;
+        self.tool_calls.flush().await;
+        self.pool.shutdown().await;
+        self.store.close().await;
+    }
+}

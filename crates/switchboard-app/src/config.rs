@@ -1,0 +1,32 @@
+//! What [`App::build`](crate::App::build) is built from: every front end fills it from the
+//! layered settings, so a command runs with the same settings and policies as `serve`.
+
+use switchboard_agent::{AgentConfig, EnvProvider};
+use switchboard_gateway::GatewayConfig;
+use switchboard_grpc::NodeConfig;
+use switchboard_mcp::ManagerConfig;
+use switchboard_mcp::oauth::OAuthClientIdentity;
+
+use crate::limits::Limits;
+use crate::policy::Rules;
+
+/// The application's settings.
+#[derive(Debug, Clone, Default)]
+pub struct AppConfig {
+    /// `[manager]`: timeouts, caches and the retry policy of the connection manager.
+    pub manager: ManagerConfig,
+    /// `[nodes.NAME]`: the MCP nodes servers may run on.
+    pub nodes: Vec<NodeConfig>,
+    /// `[agent]`.
+    pub agent: AgentConfig,
+    /// `[gateway]`.
+    pub gateway: GatewayConfig,
+    /// What members may run and reach.
+    pub rules: Rules,
+    /// Quotas and limits.
+    pub limits: Limits,
+    /// The provider for people who have stored none.
+    pub env_provider: Option<EnvProvider>,
+    /// How Switchboard presents itself to OAuth authorization servers.
+    pub oauth: OAuthClientIdentity,
+}

@@ -1,0 +1,93 @@
+//! The application layer's one error type: what a use case can answer besides its result.
+//! Each front end maps it once (the HTTP API to `{code, message, timestamp}` in the caller's
+//! language, the command line to `error CODE: message`); nothing here knows either.
+
+use switchboard_agent::{AgentError, ToolCallError};
+use switchboard_core::{ErrorCode, LaunchRefusal};
+use switchboard_mcp::McpError;
+use switchboard_store::StoreError;
+
+use crate::tool_nodes::{NodeRunError, NodeSaveError};
+use crate::views::ViewSaveError;
+
+/// Why a use case did not do what was asked.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum AppError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Mcp(#[from] McpError),
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    #[error(transparent)]
+    ToolCall(#[from] ToolCallError),
+    /// The person may not save or reach this (see [`Refusal`]).
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    /// A conversation has no provider to answer with.
+    #[error(
+        "there is no LLM provider: add one with POST /api/providers (or start serve with \
+         OPENAI_API_KEY / OPENAI_BASE_URL or ANTHROPIC_API_KEY set)"
+    )]
+    NoProvider,
+    /// The provider has no model, neither the assistant's nor the environment's.
+    #[error("no model: give the assistant one, or set {variable}")]
+    NoModel { variable: &'static str },
+    /// The person has as many runs going on as they may.
+    #[error("at most {limit} runs may go on at once; wait for one to finish")]
+    TooManyRuns { limit: usize },
+    #[error(transparent)]
+    NodeSave(#[from] NodeSaveError),
+    #[error(transparent)]
+    NodeRun(#[from] NodeRunError),
+    #[error(transparent)]
+    ViewSave(#[from] ViewSaveError),
+    /// The `[nodes]` of the settings cannot be used.
+    #[error("cannot use the [nodes] of the settings: {0}")]
+    Nodes(#[from] switchboard_grpc::RouterError),
+}
+
+impl AppError {
+    /// The documented code the error is reported under.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            AppError::Store(e) => e.code(),
+            AppError::Mcp(e) => e.code(),
+            AppError::Agent(e) => e.code(),
+            AppError::ToolCall(e) => e.code(),
+            AppError::Refused(e) => e.code(),
+            AppError::NoProvider | AppError::NoModel { .. } => ErrorCode::ValidationError,
+            AppError::TooManyRuns { .. } => ErrorCode::RateLimited,
+            AppError::NodeSave(e) => e.code(),
+            AppError::NodeRun(e) => e.code(),
+            AppError::ViewSave(e) => e.code(),
+            AppError::Nodes(_) => ErrorCode::ValidationError,
+        }
+    }
+}
+
+/// What the admin's rules do not let a person save or reach.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// A member's stdio server that fits no launch template.
+    #[error("this stdio server may not be started by a member: {0}")]
+    Launch(LaunchRefusal),
+    /// A member's URL whose host the destination guard refuses.
+    #[error("{}", switchboard_mcp::destination::refusal_reason(.host))]
+    Destination { host: String },
+    /// A server's `node` that this host is not configured to reach.
+    #[error("node `{node}` is not configured on this server")]
+    UnknownNode { node: String },
+}
+
+impl Refusal {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Refusal::Launch(_) => ErrorCode::LaunchNotAllowed,
+            Refusal::Destination { .. } => ErrorCode::DestinationNotAllowed,
+            Refusal::UnknownNode { .. } => ErrorCode::ValidationError,
+        }
+    }
+}

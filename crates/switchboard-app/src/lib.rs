@@ -1,0 +1,35 @@
+//! Switchboard's application layer: the use cases every front end (the HTTP API, the command
+//! line, `mcp --stdio`) calls, and the one place they are built ([`App::build`]).
+//!
+//! - [`app`]: the composition root and its shutdown;
+//! - [`config`]: what it is built from;
+//! - [`error`]: the one error type the front ends map;
+//! - [`servers`]: a person's servers, within the member rules and quotas;
+//! - [`runs`]: runs in the background of requests, and their run specs;
+//! - [`tool_nodes`], [`views`]: what a tool node or a gateway view must pass to be saved,
+//!   and running a node;
+//! - [`policy`], [`destinations`]: what members may launch and reach, at save and at connect;
+//! - [`limits`], [`listing`]: quotas, and the bound on what one tools listing loads;
+//! - [`metrics`], [`metered`]: what the process counts;
+//! - [`oauth_vault`]: OAuth sign-ins kept in the store.
+
+pub mod app;
+pub mod config;
+pub mod destinations;
+pub mod error;
+pub mod limits;
+pub mod listing;
+pub mod metered;
+pub mod metrics;
+pub mod oauth_vault;
+pub mod policy;
+pub mod runs;
+pub mod servers;
+pub mod tool_nodes;
+pub mod views;
+
+pub use app::App;
+pub use config::AppConfig;
+pub use error::{AppError, Refusal};
+pub use policy::Rules;
+pub use servers::{Servers, ToolSwitches};

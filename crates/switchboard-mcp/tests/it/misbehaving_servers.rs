@@ -1,0 +1,103 @@
+//! Servers that do not behave: each gives a clear error within the connect timeout, and one
+//! that only prints noise before speaking properly still connects.
+
+use crate::common;
+
+use std::time::{Duration, Instant};
+
+use common::{owner, stdio_spec};
+use switchboard_mcp::{ConnectionManager, ManagerConfig, McpError};
+use switchboard_testkit::{Misbehaving, Peers};
+
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+fn manager() -> ConnectionManager {
+    // One connect attempt each: what is measured is how that attempt ends (first_connect.rs
+    // has the retries).
+    ConnectionManager::new(ManagerConfig {
+        connect_timeout: CONNECT_TIMEOUT,
+        retry: switchboard_mcp::RetryPolicy::never(),
+        ..common::config()
+    })
+}
+
+async fn connect(kind: Misbehaving, name: &str) -> (Result<(), McpError>, Duration) {
+    let spec = stdio_spec(name, &Peers::locate().misbehaving(kind));
+    let m = manager();
+    let started = Instant::now();
+    let result = m.list_tools(&owner(), &spec).await.map(|_| ());
+    let elapsed = started.elapsed();
+    m.shutdown().await;
+    (result, elapsed)
+}
+
+#[tokio::test]
+async fn server_that_exits_at_once_is_reported_with_its_stderr() {
+    let (result, elapsed) = connect(Misbehaving::ExitAtOnce, "exits").await;
+    let error = result.expect_err("cannot connect");
+    assert!(
+        matches!(error, McpError::ClosedDuringHandshake { .. }),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().contains("stderr"),
+        "the message quotes stderr: {error}"
+    );
+    assert!(elapsed < CONNECT_TIMEOUT, "failed fast, in {elapsed:?}");
+}
+
+#[tokio::test]
+async fn server_that_never_answers_times_out() {
+    let (result, elapsed) = connect(Misbehaving::NeverAnswers, "silent").await;
+    let error = result.expect_err("cannot connect");
+    assert!(
+        matches!(error, McpError::ConnectTimeout { .. }),
+        "{error:?}"
+    );
+    assert_eq!(error.code(), switchboard_core::ErrorCode::McpTimeout);
+    assert!(
+        elapsed < CONNECT_TIMEOUT + Duration::from_secs(2),
+        "{elapsed:?}"
+    );
+}
+
+#[tokio::test]
+async fn server_that_writes_only_garbage_times_out() {
+    let (result, elapsed) = connect(Misbehaving::GarbageOnly, "garbage").await;
+    let error = result.expect_err("cannot connect");
+    assert!(
+        matches!(error, McpError::ConnectTimeout { .. }),
+        "{error:?}"
+    );
+    assert!(
+        elapsed < CONNECT_TIMEOUT + Duration::from_secs(2),
+        "{elapsed:?}"
+    );
+}
+
+#[tokio::test]
+async fn server_that_prints_noise_first_still_connects() {
+    let (result, _) = connect(Misbehaving::NoiseThenOk, "noisy").await;
+    result.expect("noise on stdout before the first message is skipped");
+}
+
+#[tokio::test]
+async fn missing_command_is_a_spawn_error() {
+    let spec = switchboard_core::ServerSpec::stdio(
+        "missing",
+        "/nonexistent/mcp-server",
+        Vec::<String>::new(),
+    );
+    let m = manager();
+    let error = m
+        .list_tools(&owner(), &spec)
+        .await
+        .expect_err("no such program");
+    assert!(matches!(error, McpError::Spawn { .. }), "{error:?}");
+    let snapshot = m.snapshot(&owner(), &spec.id);
+    assert_eq!(snapshot.status, switchboard_mcp::ConnectionStatus::Error);
+    let last_error = snapshot
+        .last_error
+        .expect("the error is kept for the status view");
+    assert!(last_error.contains("could not start"), "{last_error}");
+}

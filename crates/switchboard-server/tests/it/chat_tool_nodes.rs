@@ -1,0 +1,218 @@
+//! A chat with an assistant that has a tool node (issue 14), over HTTP: the scripted LLM behind
+//! a stored provider, a real MCP server that answers with the arguments it received
+//! (`args_echo.py`, over stdio), the node saved through `POST /api/tool-nodes`, and the turn
+//! sent through seed 000's `POST /api/chat/message` with a `context`.
+
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
+use crate::common;
+
+use common::{Api, start};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use switchboard_testkit::{Peers, ScriptedLlm, Turn};
+
+/// A provider pointing at `llm`, the args-echo server (`create_issue` auto-approved), an
+/// assistant declaring `repo` (default `switchboard`) whose node maps `owner` to
+/// `{{user.name}}` and `repo` to `{{repo}}`, and a conversation with it. Returns the
+/// conversation id.
+async fn set_up(api: &Api, llm: &ScriptedLlm) -> String {
+    let admin = Some(api.admin.as_str());
+    let (status, provider) = api
+        .send(
+            Method::POST,
+            "/api/providers",
+            admin,
+            Some(json!({
+                "name": "scripted",
+                "kind": "openai",
+                "baseUrl": llm.openai_base_url(),
+                "apiKey": "sk-test-secret",
+                "defaultModel": "scripted-model",
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{provider}");
+    let command = Peers::locate().args_echo_stdio();
+    let (status, server) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            admin,
+            Some(json!({
+                "name": "issues",
+                "transport": "stdio",
+                "command": command.program,
+                "args": command.args,
+                "env": command.env.into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+                "auto_approved_tools": ["create_issue"],
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{server}");
+    let (status, assistant) = api
+        .send(
+            Method::POST,
+            "/api/assistants",
+            admin,
+            Some(json!({
+                "name": "Issues",
+                "providerId": provider["id"],
+                "toolMode": "native",
+                "variables": [{"name": "repo", "type": "string", "default": "switchboard"}],
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{assistant}");
+    let (status, node) = api
+        .send(
+            Method::POST,
+            "/api/tool-nodes",
+            admin,
+            Some(json!({
+                "name": "issues",
+                "serverId": server["id"],
+                "assistantId": assistant["id"],
+                "selectedTools": [
+                    {"name": "create_issue", "parameterMappings": {
+                        "owner": "{{user.name}}",
+                        "repo": "{{repo}}",
+                    }},
+                    {"name": "list_issues", "enabled": false},
+                ],
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{node}");
+    let (status, conversation) = api
+        .send(
+            Method::POST,
+            "/api/conversations",
+            admin,
+            Some(json!({"title": "Issues", "assistantId": assistant["id"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{conversation}");
+    conversation["id"].as_str().unwrap().to_owned()
+}
+
+fn tool_names(body: &Value) -> Vec<String> {
+    let mut names: Vec<String> = body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[tokio::test]
+async fn the_model_sees_no_mapped_parameter_and_the_server_gets_the_mapped_values() {
+    let api = start().await;
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call("mcp__issues__create_issue", json!({"title": "Crash"})),
+        Turn::text("Opened."),
+        Turn::tool_call("mcp__issues__create_issue", json!({"title": "Again"})),
+        Turn::text("Opened again."),
+    ])
+    .await;
+    let conversation = set_up(&api, &llm).await;
+    let admin = Some(api.admin.as_str());
+
+    let (status, answer) = api
+        .send(
+            Method::POST,
+            "/api/chat/message",
+            admin,
+            Some(json!({"message": "Open an issue", "conversationId": conversation})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["status"], "completed", "{answer}");
+    let call = &answer["message"]["toolCalls"][0];
+    assert_eq!(call["status"], "done", "{answer}");
+    let received: Value =
+        serde_json::from_str(call["response"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        received,
+        json!({"owner": "admin", "repo": "switchboard", "title": "Crash"})
+    );
+
+    // What the model was offered: create_issue without owner and repo, nothing else.
+    let first = &llm.requests()[0].body;
+    assert_eq!(tool_names(first), ["mcp__issues__create_issue"], "{first}");
+    let parameters = &first["tools"][0]["function"]["parameters"];
+    assert!(
+        parameters["properties"].get("owner").is_none(),
+        "{parameters}"
+    );
+    assert!(
+        parameters["properties"].get("repo").is_none(),
+        "{parameters}"
+    );
+    assert_eq!(parameters["required"], json!(["title"]), "{parameters}");
+
+    // Seed 000's context feeds the node's variable (and stays the conversation's).
+    let (status, answer) = api
+        .send(
+            Method::POST,
+            "/api/chat/message",
+            admin,
+            Some(json!({
+                "message": "Once more",
+                "conversationId": conversation,
+                "context": {"repo": "from-context"},
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let call = &answer["message"]["toolCalls"][0];
+    let received: Value =
+        serde_json::from_str(call["response"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        received,
+        json!({"owner": "admin", "repo": "from-context", "title": "Again"})
+    );
+}
+
+#[tokio::test]
+async fn a_context_cannot_spoof_a_built_in() {
+    // The built-in user.name is the caller's, whatever variables a client supplies.
+    let api = start().await;
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call("mcp__issues__create_issue", json!({"title": "T"})),
+        Turn::text("Opened."),
+    ])
+    .await;
+    let conversation = set_up(&api, &llm).await;
+    let (status, answer) = api
+        .send(
+            Method::POST,
+            "/api/chat/message",
+            Some(&api.admin),
+            Some(json!({
+                "message": "Go",
+                "conversationId": conversation,
+                "context": {"user": {"name": "spoofed"}, "user.name": "spoofed"},
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let text = answer["message"]["toolCalls"][0]["response"]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(text.contains("\"owner\": \"admin\""), "{text}");
+    // Another user cannot chat in this conversation.
+    let (status, _) = api
+        .send(
+            Method::POST,
+            "/api/chat/message",
+            Some(&api.member),
+            Some(json!({"message": "Go", "conversationId": conversation})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

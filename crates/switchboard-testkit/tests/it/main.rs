@@ -1,0 +1,9 @@
+//! The integration tests of `switchboard-testkit`, one binary: each module is one behaviour (one test
+//! binary per crate links the workspace once rather than once per file).
+
+mod aimock_start;
+mod chat_restart_2026;
+mod conformance_server;
+mod peers_start;
+mod scripted_llm;
+mod upstream_2026;

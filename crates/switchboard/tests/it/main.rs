@@ -1,0 +1,34 @@
+//! The integration tests of `switchboard`, one binary: each module is one behaviour (one test
+//! binary per crate links the workspace once rather than once per file).
+
+mod common;
+
+mod cli_chat;
+mod cli_config;
+mod cli_demo;
+mod cli_login;
+mod cli_schema;
+mod cli_serve;
+mod cli_servers;
+mod cli_store;
+mod cli_tool_nodes;
+mod cli_users;
+mod faults;
+mod gateway_http;
+mod gateway_interop;
+mod gateway_stdio;
+mod load;
+mod nodes;
+mod nodes_chat;
+mod nodes_lifecycle;
+mod nodes_replicas;
+mod nodes_security;
+mod oauth_replicas;
+mod security_cli;
+mod security_errors;
+mod security_launch;
+mod security_limits;
+mod security_origin;
+mod security_secrets;
+mod security_ssrf;
+mod web_ui;
