@@ -6,7 +6,7 @@
 #   2. cargo fmt --all --check
 #   3. cargo clippy --workspace --all-targets -- -D warnings
 #   4. the test suite: cargo nextest (when installed) or cargo test, plus the doctests; the
-#      browser tests of the web UI are part of it (crates/switchboard/tests/web_ui.rs)
+#      browser tests of the web UI are part of it (crates/switchboard/tests/it/web_ui.rs)
 #   5. the web UI's unit and property tests (node --test web/tests/unit/)
 #   6. the MCP conformance suite (scripts/conformance.sh, when present): client and server scenarios
 #

@@ -1,4 +1,4 @@
-//! What a person sends besides text (issue 17): resources of the assistant's servers attached
+//! What a person sends besides text: resources of the assistant's servers attached
 //! to the message, read when it is sent and given to the model as context, and a server's
 //! prompt used as a slash command, whose messages start the turn. Both are kept in the user
 //! message's metadata (`attachments`, `prompt`), so the page shows them and every later round

@@ -9,7 +9,7 @@
 //! resumes after a restart.
 
 mod agent;
-pub mod catalog;
+pub mod approval;
 pub mod decisions;
 pub mod error;
 pub mod events;
@@ -17,6 +17,7 @@ mod history;
 pub mod input;
 mod lease;
 pub mod mode;
+pub mod offer;
 mod provider;
 pub mod resolve;
 pub mod results;
@@ -26,9 +27,9 @@ pub mod tool_call;
 mod turn;
 
 pub use agent::{Agent, AgentConfig, AgentObserver, ApprovalPolicy, Claim, RunOutcome, RunSpec};
-pub use catalog::Catalog;
 pub use error::AgentError;
 pub use events::{AgentEvent, EventBus, OwnedEvent, StopReason};
+pub use offer::Offer;
 pub use provider::{client_for, client_with};
 pub use resolve::{
     ClientSource, EnvProvider, PlainClients, ProviderChoice, ResolveError, RunPlan, RunRequest,

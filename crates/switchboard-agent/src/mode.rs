@@ -14,10 +14,10 @@ use switchboard_core::ToolCallRecord;
 use switchboard_llm::{ChatMessage, Completion, Part, ToolDefinition, WireFormat};
 use switchboard_store::ToolMode;
 
-use crate::catalog::{Catalog, CatalogTool};
+use crate::offer::{Offer, OfferedTool};
 use crate::results::MappedResult;
 
-/// A tool call found in a model answer, resolved against the catalog where possible.
+/// A tool call found in a model answer, resolved against the offer where possible.
 #[derive(Debug, Clone)]
 pub struct FoundCall {
     pub id: String,
@@ -29,7 +29,7 @@ pub struct FoundCall {
     pub arguments: Map<String, Value>,
     /// The tool, or why the call cannot be made (unknown tool, unreadable arguments); the
     /// reason goes back to the model as the call's error result.
-    pub target: Result<CatalogTool, CallProblem>,
+    pub target: Result<OfferedTool, CallProblem>,
 }
 
 /// Why a found call is not made.
@@ -41,8 +41,8 @@ pub struct CallProblem {
 }
 
 impl CallProblem {
-    pub fn unknown_tool(name: &str, catalog: &Catalog) -> Self {
-        let known: Vec<&str> = catalog
+    pub fn unknown_tool(name: &str, offer: &Offer) -> Self {
+        let known: Vec<&str> = offer
             .tools()
             .iter()
             .map(|t| t.display_name.as_str())
@@ -78,11 +78,11 @@ pub struct Mode {
 
 impl Mode {
     /// The function definitions for the request, and the tools left out with why.
-    pub fn definitions(&self, catalog: &Catalog) -> (Vec<ToolDefinition>, Vec<LeftOut>) {
+    pub fn definitions(&self, offer: &Offer) -> (Vec<ToolDefinition>, Vec<LeftOut>) {
         match self.kind {
             ToolMode::Prompt => (Vec::new(), Vec::new()),
-            ToolMode::Meta => (vec![meta::definition(catalog)], Vec::new()),
-            _ => native::definitions(catalog, self.wire),
+            ToolMode::Meta => (vec![meta::definition(offer)], Vec::new()),
+            _ => native::definitions(offer, self.wire),
         }
     }
 
@@ -93,9 +93,9 @@ impl Mode {
     }
 
     /// The system prompt: the assistant's own, plus the tool listing in prompt mode.
-    pub fn system_prompt(&self, base: &str, catalog: &Catalog) -> Option<String> {
+    pub fn system_prompt(&self, base: &str, offer: &Offer) -> Option<String> {
         let addition = match self.kind {
-            ToolMode::Prompt if !catalog.is_empty() => Some(prompt::instructions(catalog)),
+            ToolMode::Prompt if !offer.is_empty() => Some(prompt::instructions(offer)),
             _ => None,
         };
         match (base.trim().is_empty(), addition) {
@@ -107,23 +107,18 @@ impl Mode {
     }
 
     /// The tool calls in a model answer (`round` numbers the generated ids in prompt mode).
-    pub fn found_calls(
-        &self,
-        answer: &Completion,
-        catalog: &Catalog,
-        round: u32,
-    ) -> Vec<FoundCall> {
+    pub fn found_calls(&self, answer: &Completion, offer: &Offer, round: u32) -> Vec<FoundCall> {
         match self.kind {
-            ToolMode::Prompt => prompt::found_calls(&answer.text, catalog, round),
+            ToolMode::Prompt => prompt::found_calls(&answer.text, offer, round),
             ToolMode::Meta => answer
                 .tool_calls
                 .iter()
-                .map(|call| meta::found_call(call, catalog))
+                .map(|call| meta::found_call(call, offer))
                 .collect(),
             _ => answer
                 .tool_calls
                 .iter()
-                .map(|call| native::found_call(call, catalog))
+                .map(|call| native::found_call(call, offer))
                 .collect(),
         }
     }

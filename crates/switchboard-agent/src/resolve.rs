@@ -1,4 +1,4 @@
-//! The one place a run's provider, model, rules and servers are chosen (issue 13: `serve`'s
+//! The one place a run's provider, model, rules and servers are chosen (`serve`'s
 //! routes, the seed routes and `switchboard chat` all come here), so the precedence cannot
 //! drift between them.
 //!
@@ -10,9 +10,9 @@
 //! enabled server of the owner; a limit to one server ([`RunRequest::only_server`], seed 000's
 //! `serverId`) replaces them all with that one server, which must be the owner's.
 //!
-//! An assistant's tool nodes refine its servers (issue 14): a node's server is one of the
+//! An assistant's tool nodes refine its servers: a node's server is one of the
 //! assistant's even when it is not in its plain list, and on a server with a node only the
-//! node's selected tools are offered ([`crate::catalog`]). A server limit narrows the nodes to
+//! node's selected tools are offered ([`crate::offer`]). A server limit narrows the nodes to
 //! that server's, as it narrows the servers.
 //!
 //! Callers keep their own vocabulary: they parse names and flags into a [`RunRequest`], build

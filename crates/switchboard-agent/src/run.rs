@@ -17,10 +17,10 @@ use switchboard_store::{Message, MessageRole, StoreError};
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Agent, RunOutcome, RunSpec};
-use crate::catalog::Catalog;
 use crate::error::AgentError;
 use crate::events::StopReason;
 use crate::mode::Mode;
+use crate::offer::Offer;
 use crate::results::error_response;
 use crate::turn::{STOP_KEY, calls_of, finished_rounds, round_texts, tool_rounds, was_cancelled};
 use calls::Settled;
@@ -31,7 +31,7 @@ pub(crate) struct Run<'a> {
     conversation_id: &'a str,
     spec: &'a RunSpec,
     cancel: CancellationToken,
-    catalog: Catalog,
+    offer: Offer,
     mode: Mode,
     tools: Vec<ToolDefinition>,
     system: Option<String>,
@@ -55,16 +55,15 @@ impl<'a> Run<'a> {
         spec: &'a RunSpec,
         cancel: CancellationToken,
     ) -> Run<'a> {
-        let catalog =
-            Catalog::gather(agent.backend.as_ref(), owner, &spec.servers, &spec.nodes).await;
-        for server in &catalog.unavailable {
+        let offer = Offer::gather(agent.backend.as_ref(), owner, &spec.servers, &spec.nodes).await;
+        for server in &offer.unavailable {
             tracing::warn!(server = %server.server, reason = %server.reason, "tools unavailable for this run");
         }
         let mode = Mode {
             kind: spec.tool_mode,
             wire: spec.provider.wire_format(),
         };
-        let (tools, left_out) = mode.definitions(&catalog);
+        let (tools, left_out) = mode.definitions(&offer);
         if let Some(observer) = &agent.observer
             && mode.converts_schemas()
         {
@@ -76,14 +75,14 @@ impl<'a> Run<'a> {
                 observer.tool_left_out(&left.server, &left.tool);
             }
         }
-        let system = mode.system_prompt(&spec.system_prompt, &catalog);
+        let system = mode.system_prompt(&spec.system_prompt, &offer);
         Run {
             agent,
             owner,
             conversation_id,
             spec,
             cancel,
-            catalog,
+            offer,
             mode,
             tools,
             system,

@@ -77,9 +77,10 @@ pub enum Refusal {
     /// A member's URL whose host the destination guard refuses.
     #[error("{}", switchboard_mcp::destination::refusal_reason(.host))]
     Destination { host: String },
-    /// A server's `node` that this host is not configured to reach.
-    #[error("node `{node}` is not configured on this server")]
-    UnknownNode { node: String },
+    /// A server's `node` that this host is not configured to reach; `known` names the
+    /// configured ones (`-` when there are none).
+    #[error("node `{node}` is not configured on this server (configured: {known})")]
+    UnknownNode { node: String, known: String },
 }
 
 impl Refusal {

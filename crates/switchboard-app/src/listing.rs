@@ -1,7 +1,7 @@
 //! Bounded tools listings. Listing the tools of all a user's servers (`GET /api/chat/tools`,
 //! and the catalog every run gathers) connects to each server and keeps every tool with its
 //! schemas: unbounded, one request could connect to thousands of servers at once and hold
-//! everything they send, and parallel requests multiplied that (issue 12: 19,998 servers and
+//! everything they send, and parallel requests multiplied that (19,998 servers and
 //! six listings grew the process to 2.18 GB).
 //!
 //! [`BoundedBackend`] wraps the backend the routes and the agent use and bounds each listing:
@@ -18,7 +18,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 use futures::StreamExt as _;
 use futures::future::BoxFuture;
 use rmcp::model::{CallToolResult, JsonObject};
-use switchboard_core::{ErrorCode, OwnerId, PerList, ServerSpec, ToolInfo};
+use switchboard_core::{OwnerId, PerList, Refusal, ServerSpec, ToolInfo};
 use switchboard_mcp::{CallOptions, McpError, ServerTools, ToolBackend};
 use tokio::sync::Semaphore;
 
@@ -104,22 +104,19 @@ impl BoundedBackend {
         // thousands of log lines.
         let unlisted = &listed[next..];
         if let Some(first) = unlisted.first() {
-            let reason = format!(
-                "a tools listing keeps at most {} tools and {} bytes of schemas; {} servers \
-                 were left out",
-                limits.listing_tools,
-                limits.listing_schema_bytes,
-                unlisted.len()
-            );
-            out.push(((*first).clone(), Err(refused(first, reason))));
+            let refusal = Refusal::ListingFull {
+                tools: limits.listing_tools,
+                bytes: limits.listing_schema_bytes,
+                left_out: unlisted.len(),
+            };
+            out.push(((*first).clone(), Err(refused(first, refusal))));
         }
         if let Some(first) = beyond.first() {
-            let reason = format!(
-                "a tools listing covers at most {} servers; {} servers were left out",
-                limits.listing_servers,
-                beyond.len()
-            );
-            out.push(((*first).clone(), Err(refused(first, reason))));
+            let refusal = Refusal::ListingServers {
+                max: limits.listing_servers,
+                left_out: beyond.len(),
+            };
+            out.push(((*first).clone(), Err(refused(first, refusal))));
         }
         out
     }
@@ -128,7 +125,7 @@ impl BoundedBackend {
 impl BoundedBackend {
     /// Whether one server's `tools` fit in a listing by themselves. Their size is measured
     /// once per list the manager holds ([`PerList`]), not on every call: encoding the
-    /// schemas to count their bytes was the largest cost of a proxied call (issue 18).
+    /// schemas to count their bytes was the largest cost of a proxied call.
     fn fits_alone(&self, tools: &Arc<Vec<ToolInfo>>, limits: &Limits) -> bool {
         if tools.len() > limits.listing_tools {
             return false;
@@ -178,18 +175,17 @@ impl Write for Counter {
 fn too_many(spec: &ServerSpec, limits: &Limits) -> McpError {
     refused(
         spec,
-        format!(
-            "a tools listing keeps at most {} tools and {} bytes of schemas",
-            limits.listing_tools, limits.listing_schema_bytes
-        ),
+        Refusal::ListingTooLarge {
+            tools: limits.listing_tools,
+            bytes: limits.listing_schema_bytes,
+        },
     )
 }
 
-fn refused(spec: &ServerSpec, reason: String) -> McpError {
+fn refused(spec: &ServerSpec, refusal: Refusal) -> McpError {
     McpError::Refused {
         server: spec.name.clone(),
-        code: ErrorCode::QuotaExceeded,
-        reason,
+        refusal,
     }
 }
 
@@ -239,6 +235,7 @@ mod tests {
     use switchboard_core::ToolAnnotations;
 
     use super::*;
+    use switchboard_core::ErrorCode;
 
     /// A backend whose every server has `tools` tools, counting connections at once.
     #[derive(Default)]

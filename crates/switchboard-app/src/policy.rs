@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use switchboard_core::{
-    DestinationRules, ErrorCode, LaunchRefusal, LaunchRules, OwnerId, ServerSpec,
+    DestinationRules, LaunchRefusal, LaunchRules, OwnerId, Refusal, ServerSpec,
 };
 use switchboard_mcp::{Admission, ConnectPolicy, McpError};
 use switchboard_store::{Role, Store};
@@ -59,16 +59,14 @@ impl ServerPolicy {
 #[async_trait::async_trait]
 impl ConnectPolicy for ServerPolicy {
     async fn admit(&self, owner: &OwnerId, spec: &ServerSpec) -> Result<Admission, McpError> {
-        let refused = |code, reason: String| McpError::Refused {
+        let refused = |refusal| McpError::Refused {
             server: spec.name.clone(),
-            code,
-            reason,
+            refusal,
         };
         let user = self.store.user(owner).await.map_err(|e| {
-            refused(
-                ErrorCode::Forbidden,
-                format!("its owner could not be found: {e}"),
-            )
+            refused(Refusal::UnknownOwner {
+                detail: e.to_string(),
+            })
         })?;
         if user.role == Role::Admin {
             return Ok(Admission {
@@ -77,7 +75,7 @@ impl ConnectPolicy for ServerPolicy {
             });
         }
         if let Err(refusal) = self.rules.may_launch(user.role, spec) {
-            return Err(refused(ErrorCode::LaunchNotAllowed, refusal.to_string()));
+            return Err(refused(Refusal::Launch(refusal)));
         }
         Ok(Admission {
             any_command: false,

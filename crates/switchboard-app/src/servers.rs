@@ -55,12 +55,19 @@ impl Servers {
     /// rules, a URL the destination guard lets them reach. Checked on every save (create,
     /// import, update), and again by the connection policy before every start.
     pub fn check(&self, user: &User, spec: &ServerSpec) -> Result<(), Refusal> {
-        if let Some(node) = spec.node.as_deref()
-            && !self.pool.nodes().iter().any(|known| known.name == node)
-        {
-            return Err(Refusal::UnknownNode {
-                node: node.to_owned(),
-            });
+        if let Some(node) = spec.node.as_deref() {
+            let nodes = self.pool.nodes();
+            if !nodes.iter().any(|known| known.name == node) {
+                let known: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+                return Err(Refusal::UnknownNode {
+                    node: node.to_owned(),
+                    known: if known.is_empty() {
+                        "-".to_owned()
+                    } else {
+                        known.join(", ")
+                    },
+                });
+            }
         }
         self.rules
             .may_launch(user.role, spec)

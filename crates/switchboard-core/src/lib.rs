@@ -12,6 +12,7 @@ pub mod launch;
 pub mod locale;
 pub mod naming;
 pub mod per_list;
+pub mod refusal;
 pub mod spec;
 pub mod tool;
 pub mod tool_call;
@@ -25,6 +26,7 @@ pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
 pub use locale::{Locale, UnknownLocale};
 pub use naming::NameTable;
 pub use per_list::PerList;
+pub use refusal::Refusal;
 pub use spec::{
     Auth, MASK, OwnerId, SamplingPolicy, ServerId, ServerSpec, SpecError, TransportKind,
 };

@@ -1,4 +1,4 @@
-//! The languages Switchboard speaks to people (issue 13, seed 003 "localisation"): messages,
+//! The languages Switchboard speaks to people (seed 003 "localisation"): messages,
 //! hints and the web UI come in each of these, from the locale files at the repository root
 //! (`locales/<tag>.json`). A user may store one as their preference; the server otherwise
 //! follows the request's `Accept-Language`.

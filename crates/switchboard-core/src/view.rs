@@ -1,4 +1,4 @@
-//! Views of the MCP gateway (issue 16): named selections of a person's servers and tools,
+//! Views of the MCP gateway: named selections of a person's servers and tools,
 //! served at `/mcp/v/{name}` and by `switchboard mcp --stdio --view NAME`.
 //!
 //! A view either follows an assistant (its servers, every enabled tool of each) or lists

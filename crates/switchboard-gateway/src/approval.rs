@@ -32,6 +32,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use switchboard_agent::ApprovalPolicy;
+use switchboard_agent::approval::{self, Needed};
 use switchboard_core::ServerSpec;
 use switchboard_core::upstream_text::short_text;
 
@@ -207,7 +209,7 @@ pub(crate) async fn decide(
     spec: &ServerSpec,
     tool: &str,
 ) -> Result<Verdict, ErrorData> {
-    if spec.auto_approves(tool) {
+    if approval::needed(spec, tool, ApprovalPolicy::Ask) == Needed::Nothing {
         return Ok(Verdict::Run { sealed: false });
     }
     let approvals = &handler.gateway.approvals;
@@ -279,13 +281,19 @@ pub(crate) async fn decide(
     })
 }
 
-/// What a client that cannot be asked gets.
+/// What a client that cannot be asked gets: the approval policy's answer under the
+/// configured [`Unapproved`].
 fn unasked(unapproved: Unapproved, stateless: bool, spec: &ServerSpec, tool: &str) -> Verdict {
-    match unapproved {
-        Unapproved::Refuse => Verdict::Answer(needs_approval(spec, tool)),
+    let policy = match unapproved {
+        Unapproved::Refuse => ApprovalPolicy::RejectUnapproved,
+        Unapproved::Run => ApprovalPolicy::ApproveAll,
+    };
+    match approval::needed(spec, tool, policy) {
+        Needed::Nothing => Verdict::Run { sealed: false },
         // Stateless: an upstream's input-required rounds come back through us, and the retry
         // only gets back to the upstream when its state is wrapped in ours.
-        Unapproved::Run => Verdict::Run { sealed: stateless },
+        Needed::ApprovedByPolicy => Verdict::Run { sealed: stateless },
+        Needed::Refused | Needed::Person => Verdict::Answer(needs_approval(spec, tool)),
     }
 }
 

@@ -1,4 +1,4 @@
-//! The MCP gateway (issue 16): one MCP server that re-exports the tools, resources and prompts
+//! The MCP gateway: one MCP server that re-exports the tools, resources and prompts
 //! of a person's enabled servers under namespaced names, calling them through the tool-call
 //! service. `switchboard-server` serves it at `/mcp` and `/mcp/v/{name}` over Streamable HTTP
 //! (both protocol generations, on rmcp's server side); `switchboard mcp --stdio` over stdio.

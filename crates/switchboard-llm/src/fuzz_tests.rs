@@ -1,4 +1,4 @@
-//! Fuzzing the two stream decoders (issue 18) with proptest, bounded for CI (256 cases; run
+//! Fuzzing the two stream decoders with proptest, bounded for CI (256 cases; run
 //! longer with `PROPTEST_CASES=100000 cargo test -p switchboard-llm fuzz`): whatever messages
 //! an endpoint streams (JSON shaped like OpenAI chunks or Anthropic events, broken JSON, text),
 //! decoding never panics, every error is a typed one, and nothing grows past what was sent. A

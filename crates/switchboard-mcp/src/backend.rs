@@ -25,7 +25,7 @@ pub trait ToolBackend: Send + Sync {
 
     /// The enabled tools of one server, as a call finds its tool: without a listing's
     /// fan-out over servers (a `join_all`, a copy of the spec, a list of results), which the
-    /// proxy paid on every call (issue 18). The caller checks that the server is enabled.
+    /// proxy paid on every call. The caller checks that the server is enabled.
     fn server_tools<'a>(
         &'a self,
         owner: &'a OwnerId,

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use rmcp::transport::OAuthHttpClient;
-use switchboard_core::{Auth, DestinationRules, ErrorCode, OwnerId, ServerSpec};
+use switchboard_core::{Auth, DestinationRules, OwnerId, Refusal, ServerSpec};
 use url::{Host, Url};
 
 use crate::config::ManagerConfig;
@@ -298,17 +298,15 @@ impl HttpClients {
 fn refusal(spec: &ServerSpec, host: &str) -> McpError {
     McpError::Refused {
         server: spec.name.clone(),
-        code: ErrorCode::DestinationNotAllowed,
-        reason: refusal_reason(host),
+        refusal: Refusal::Destination {
+            host: host.to_owned(),
+        },
     }
 }
 
 /// Why a member may not reach `host`, as every refusal of the guard words it.
 pub fn refusal_reason(host: &str) -> String {
-    format!(
-        "members may not reach `{host}`: it is not a public address (an admin can allow it \
-         with --allow-destination)"
-    )
+    switchboard_core::refusal::destination_reason(host)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use rmcp::model::ErrorData;
 use rmcp::service::{ClientInitializeError, ServiceError};
-use switchboard_core::{ErrorCode, RetrySafety, SpecError};
+use switchboard_core::{ErrorCode, Refusal, RetrySafety, SpecError};
 
 use crate::transport::sse::SseTransportError;
 use crate::upstream_text::{MAX_DETAIL, MAX_QUOTED, short_text};
@@ -113,12 +113,8 @@ pub enum McpError {
     /// The [`ConnectPolicy`](crate::ConnectPolicy) refused the connection.
     /// The code is in the text too, so a status that keeps only text (health's last error)
     /// still says which rule refused.
-    #[error("server `{server}` may not be started ({code}): {reason}")]
-    Refused {
-        server: String,
-        code: ErrorCode,
-        reason: String,
-    },
+    #[error("server `{server}` may not be started ({}): {refusal}", .refusal.code())]
+    Refused { server: String, refusal: Refusal },
 
     /// An error a node reported that has no variant of its own on this side: its code, its
     /// text (the node already cut the spec's secrets out) and how safe a retry is.
@@ -167,7 +163,8 @@ impl McpError {
                 ErrorCode::McpConnectionError
             }
             McpError::Timeout { .. } => ErrorCode::McpTimeout,
-            McpError::ConnectFailed { code, .. } | McpError::Refused { code, .. } => *code,
+            McpError::ConnectFailed { code, .. } => *code,
+            McpError::Refused { refusal, .. } => refusal.code(),
             McpError::ShutDown => ErrorCode::McpConnectionError,
             McpError::Cancelled => ErrorCode::Cancelled,
             McpError::ToolNotFound { .. } => ErrorCode::McpToolNotFound,

@@ -1,5 +1,5 @@
 //! What servers log (`notifications/message`), kept per (owner, server) for the person to read
-//! (issue 17: the settings page shows a server's log), bounded: the last [`KEPT`] lines of each
+//! (the settings page shows a server's log), bounded: the last [`KEPT`] lines of each
 //! server, each at most [`MAX_TEXT`] characters, the server's own secrets cut out before they
 //! are kept. New lines are also broadcast, for whoever follows them live.
 

@@ -1,4 +1,4 @@
-//! Where the list changes and resource updates servers send end up (issue 16): two broadcast
+//! Where the list changes and resource updates servers send end up: two broadcast
 //! channels for the whole pool, each message tagged with the (owner, server) of the connection
 //! that received it. The gateway tells its clients; nothing here waits on a slow listener.
 

@@ -1,6 +1,6 @@
 //! [`ServerPool`]: everything the host does with MCP servers, wherever they run.
 //!
-//! The local [`ConnectionManager`] is one pool; issue 15's router (in `switchboard-grpc`) is
+//! The local [`ConnectionManager`] is one pool; the router (in `switchboard-grpc`) is
 //! another, sending each server with a `node` to that node over gRPC and the rest to a local
 //! manager. The HTTP server, the agent and the CLI hold an `Arc<dyn ServerPool>` and never ask
 //! where a server runs.
@@ -48,7 +48,7 @@ pub trait ServerPool: ToolBackend {
         uri: &'a str,
     ) -> BoxFuture<'a, Result<ReadResourceResult, McpError>>;
 
-    /// Every resource template of `spec` (issue 16: the gateway re-exports them). The
+    /// Every resource template of `spec` (the gateway re-exports them). The
     /// defaults of this and the other issue-16 methods describe a pool with no resources,
     /// templates or completions, so a test double need not implement them.
     fn list_resource_templates<'a>(
@@ -146,7 +146,7 @@ pub trait ServerPool: ToolBackend {
     fn status_changes(&self) -> broadcast::Receiver<StatusChange>;
 
     /// Every `notifications/{tools,resources,prompts}/list_changed` a server sent, local and
-    /// on nodes (issue 16: the gateway tells its clients).
+    /// on nodes (the gateway tells its clients).
     fn list_changes(&self) -> broadcast::Receiver<ListChange>;
 
     /// Closes the connection to `spec` wherever it is (after it was changed or removed).

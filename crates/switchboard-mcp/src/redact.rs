@@ -88,15 +88,6 @@ impl McpError {
                 server,
                 detail: text(detail),
             },
-            McpError::Refused {
-                server,
-                code,
-                reason,
-            } => McpError::Refused {
-                server,
-                code,
-                reason: text(reason),
-            },
             // The rest carry only names Switchboard chose or the user typed (never a secret
             // value) or nothing at all. Should one slip through anyway, its text is what
             // callers see, so it is kept whole only when clean (checked above).

@@ -1,5 +1,5 @@
 //! Requests a server sends us in the middle of a call (elicitation, sampling), and where they
-//! go: to whoever made the call, when it can answer them (issue 16: the gateway's downstream
+//! go: to whoever made the call, when it can answer them (the gateway's downstream
 //! client), else they are refused.
 //!
 //! A connection is shared by every caller of one (owner, server), so a request that arrives

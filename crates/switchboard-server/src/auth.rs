@@ -12,7 +12,7 @@
 //! from the proxy's address, so the per-address limit then applies to all clients together
 //! (the per-token limit still applies per token); limit per client at the proxy.
 //!
-//! A token limited to a view of the MCP gateway (issue 16) opens only the gateway's endpoint
+//! A token limited to a view of the MCP gateway opens only the gateway's endpoint
 //! paths, `/mcp` and `/mcp/v/{its view}`: it is refused here, with 403, on every other route,
 //! so no route can forget the check. Such tokens go into MCP clients' configuration files
 //! (Claude Desktop, Cursor), which are less guarded than a person's browser.

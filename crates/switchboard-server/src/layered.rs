@@ -3,7 +3,7 @@
 //!
 //! `Router::layer` would wrap each route instead: a boxed service per layer around every
 //! route, which each request cloned and boxed its way through (about 60 allocations a
-//! request, the largest share of the proxy's, issue 18). Wrapped once, every request passes
+//! request, the largest share of the proxy's). Wrapped once, every request passes
 //! the same layers in the same order, unmatched ones included; no route is added here.
 
 use std::sync::Arc;

@@ -1,5 +1,5 @@
 //! Serving the application on a listener: [`serve()`], in place of `axum::serve`, for the
-//! limits `axum::serve` does not offer (issue 12): a header read timeout, and a cap on
+//! limits `axum::serve` does not offer: a header read timeout, and a cap on
 //! connections at once. The router is served as it is given (layers and all), each request
 //! carrying its peer's address as axum's `ConnectInfo<SocketAddr>`.
 //!

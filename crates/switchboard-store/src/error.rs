@@ -19,7 +19,7 @@ pub enum Entity {
     ToolCall,
     ToolNode,
     AuditRecord,
-    /// A view of the MCP gateway (issue 16).
+    /// A view of the MCP gateway.
     View,
 }
 

@@ -1,4 +1,4 @@
-//! The reads every tool call repeats, kept in memory (issue 18): what a bearer token opens, a
+//! The reads every tool call repeats, kept in memory: what a bearer token opens, a
 //! user, a server's connection spec (its secrets decrypted) and a person's whole list of them.
 //! Without it, each call through the REST proxy or the gateway read two or three rows from the
 //! store and decrypted the server's secrets.

@@ -3,13 +3,13 @@
 //! SQLite lets one writer at a time in. With several writing connections, a writer that found
 //! the lock taken slept in SQLite's busy handler (1 ms, then 2, 5, 10...) while the holder was
 //! done within 50 µs: every agent round lost a millisecond to the tool-call audit writing
-//! beside it (issue 18). Here writers queue on a Tokio mutex and are woken the moment the
+//! beside it. Here writers queue on a Tokio mutex and are woken the moment the
 //! connection is free; other processes on the same file still meet the busy timeout.
 //!
 //! The connection is held outside sqlx's pool on purpose: the pool pings a connection (a
 //! round trip to its worker thread) every time one is given back, which on a pool of one
 //! doubled the cost of each write. A connection left inside a transaction (a rollback that
-//! failed, as after a full disk: see `tests/faults.rs`) is closed and opened anew at the next
+//! failed, as after a full disk: see `crates/switchboard/tests/it/faults.rs`) is closed and opened anew at the next
 //! write instead of being used again.
 
 use std::ops::{Deref, DerefMut};

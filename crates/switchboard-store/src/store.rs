@@ -437,7 +437,7 @@ pub trait SignalStore {
     async fn listen(&self, channel: &str) -> Result<Option<Signals>, StoreError>;
 }
 
-/// The views of the MCP gateway (issue 16), owned. Names are unique per owner
+/// The views of the MCP gateway, owned. Names are unique per owner
 /// (`StoreError::Conflict` otherwise). A write checks the spec ([`ViewSpec::validate`]
 /// (switchboard_core::ViewSpec::validate), [`StoreError::InvalidView`]) and that every server it
 /// names and the assistant it follows are the owner's ([`StoreError::NotFound`] of that server
@@ -469,7 +469,7 @@ pub trait ViewStore {
     async fn delete_view(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
 }
 
-/// OAuth sign-ins to remote MCP servers (issue 17), per owner and server. The values are the
+/// OAuth sign-ins to remote MCP servers, per owner and server. The values are the
 /// MCP client's own serialized state, sealed at rest; a server of another owner is
 /// [`StoreError::NotFound`], and deleting a server deletes what is kept for it.
 #[async_trait]

@@ -14,7 +14,7 @@
 //! | `peers/{exit_at_once,noise_then_ok,never_answers,garbage_only}.py` | stdio | servers that misbehave on purpose |
 //! | `@modelcontextprotocol/conformance@0.1.16` | | the conformance suite, run with [`Peers::node22`] |
 //! | `@copilotkit/aimock@1.43.0` | HTTP | a model mock (OpenAI and Anthropic wire formats), see [`Aimock`] |
-//! | `@modelcontextprotocol/server-{filesystem,memory,sequential-thinking}@2026.8.31`; `mcp-server-{fetch,time,git}` in `.peers/ref` | stdio | the catalogue's reference servers at its pinned versions (`crates/switchboard-server/tests/catalogue_api.rs`) |
+//! | `@modelcontextprotocol/server-{filesystem,memory,sequential-thinking}@2026.8.31`; `mcp-server-{fetch,time,git}` in `.peers/ref` | stdio | the catalogue's reference servers at its pinned versions (`crates/switchboard-server/tests/it/catalogue_api.rs`) |
 //!
 //! Both Python peers offer the same tools, listed three to a `tools/list` page (`nextCursor`
 //! is `page:N`; an unknown cursor is an invalid-params error):

@@ -1,4 +1,4 @@
-//! What the gRPC hop to an MCP node (issue 15) adds to a tool call.
+//! What the gRPC hop to an MCP node adds to a tool call.
 //!
 //! The same stdio server, this binary's own demo server (`switchboard demo-server`, whose
 //! `echo` answers at once), called three ways: through a local `ConnectionManager`, and

@@ -10,18 +10,18 @@ use switchboard_llm::{ChatMessage, Part, ResultPart, Role, ToolCall, ToolDefinit
 
 use super::params::describe;
 use super::{CallProblem, FoundCall};
-use crate::catalog::Catalog;
+use crate::offer::Offer;
 use crate::results::MappedResult;
 
 pub const TOOL_NAME: &str = "mcp_query";
 
-pub fn definition(catalog: &Catalog) -> ToolDefinition {
+pub fn definition(offer: &Offer) -> ToolDefinition {
     let mut description = String::from(
         "This tool lets you use the tools of MCP servers. Call it with a JSON object with \
          'resource' (the server), 'operation' (the tool) and 'params' (the tool's parameters).\n\n\
          Available MCP servers (resources) and their operations:\n",
     );
-    for (server, tools) in catalog.by_server() {
+    for (server, tools) in offer.by_server() {
         description.push_str(&format!("\n- Server '{}':\n", server.name));
         for tool in tools {
             description.push_str(&format!(
@@ -42,7 +42,7 @@ pub fn definition(catalog: &Catalog) -> ToolDefinition {
             ));
         }
     }
-    if catalog.is_empty() {
+    if offer.is_empty() {
         description.push_str("\n(no servers are available)\n");
     }
     ToolDefinition {
@@ -61,7 +61,7 @@ pub fn definition(catalog: &Catalog) -> ToolDefinition {
     }
 }
 
-pub fn found_call(call: &ToolCall, catalog: &Catalog) -> FoundCall {
+pub fn found_call(call: &ToolCall, offer: &Offer) -> FoundCall {
     let text = |key: &str| {
         call.arguments
             .get(key)
@@ -90,7 +90,7 @@ pub fn found_call(call: &ToolCall, catalog: &Catalog) -> FoundCall {
             message: reason,
         })
     } else {
-        catalog
+        offer
             .by_server_and_tool(&server_name, &tool_name)
             .cloned()
             .ok_or_else(|| CallProblem {

@@ -5,18 +5,18 @@ use switchboard_llm::{ChatMessage, Part, Role, ToolCall, ToolDefinition, ToolRes
 use switchboard_schema::{ConvertOptions, Dialect, ToolInput, convert_tool};
 
 use super::{CallProblem, FoundCall, LeftOut};
-use crate::catalog::Catalog;
+use crate::offer::Offer;
 use crate::results::MappedResult;
 
 /// Every tool whose schema converts for the provider; the others are left out and named.
-pub fn definitions(catalog: &Catalog, wire: WireFormat) -> (Vec<ToolDefinition>, Vec<LeftOut>) {
+pub fn definitions(offer: &Offer, wire: WireFormat) -> (Vec<ToolDefinition>, Vec<LeftOut>) {
     let dialect = match wire {
         WireFormat::OpenAi => Dialect::OpenAi,
         WireFormat::Anthropic => Dialect::Anthropic,
     };
     let mut definitions = Vec::new();
     let mut left_out = Vec::new();
-    for tool in catalog.tools() {
+    for tool in offer.tools() {
         let input = ToolInput {
             name: tool.display_name.clone(),
             description: tool.tool.description.clone(),
@@ -45,10 +45,10 @@ pub fn definitions(catalog: &Catalog, wire: WireFormat) -> (Vec<ToolDefinition>,
     (definitions, left_out)
 }
 
-pub fn found_call(call: &ToolCall, catalog: &Catalog) -> FoundCall {
-    let tool = catalog.by_display_name(&call.name);
+pub fn found_call(call: &ToolCall, offer: &Offer) -> FoundCall {
+    let tool = offer.by_display_name(&call.name);
     let target = match (tool, &call.arguments_error) {
-        (None, _) => Err(CallProblem::unknown_tool(&call.name, catalog)),
+        (None, _) => Err(CallProblem::unknown_tool(&call.name, offer)),
         (Some(_), Some(reason)) => Err(CallProblem {
             code: "MCP_INVALID_PARAMS",
             message: reason.clone(),

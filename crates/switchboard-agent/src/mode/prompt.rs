@@ -16,14 +16,14 @@ use switchboard_llm::{ChatMessage, Part, ResultPart, Role};
 
 use super::params::describe;
 use super::{CallProblem, FoundCall};
-use crate::catalog::Catalog;
+use crate::offer::Offer;
 use crate::results::MappedResult;
 
 pub const INSTRUCTION_TYPE: &str = "use_mcp_tool";
 
-pub fn instructions(catalog: &Catalog) -> String {
+pub fn instructions(offer: &Offer) -> String {
     let mut text = String::from("# Tools\n\nYou can use these tools of MCP servers.\n");
-    for (server, tools) in catalog.by_server() {
+    for (server, tools) in offer.by_server() {
         text.push_str(&format!("\n## Server \"{}\"\n", server.name));
         for tool in tools {
             text.push_str(&format!(
@@ -141,7 +141,7 @@ fn formatted_result(call: &ToolCallRecord, max_result_chars: usize) -> String {
     }
 }
 
-pub fn found_calls(text: &str, catalog: &Catalog, round: u32) -> Vec<FoundCall> {
+pub fn found_calls(text: &str, offer: &Offer, round: u32) -> Vec<FoundCall> {
     let mut calls = Vec::new();
     for (i, block) in json_blocks(text).into_iter().enumerate() {
         let id = call_id(round, i);
@@ -183,7 +183,7 @@ pub fn found_calls(text: &str, catalog: &Catalog, round: u32) -> Vec<FoundCall> 
                 continue;
             }
         };
-        let target = catalog
+        let target = offer
             .by_server_and_tool(&server_name, &tool_name)
             .cloned()
             .ok_or_else(|| CallProblem {
@@ -268,7 +268,7 @@ mod tests {
                     {\"type\": \"use_mcp_tool\", \"server_name\": \n```\nAn example:\n\
                     ```json\n{\"not\": \"a call\"}\n```\n```json\n{\"type\": \"use_mcp_tool\", \
                     \"tool_name\": \"t\"}\n```";
-        let calls = found_calls(text, &Catalog::default(), 2);
+        let calls = found_calls(text, &Offer::default(), 2);
         assert_eq!(calls.len(), 3);
         assert_eq!(calls[0].id, "prompt_2_0");
         assert_eq!(calls[0].server_name, "s");
@@ -330,7 +330,7 @@ mod tests {
         // The ids are per round: the same block in another round is not this call.
         assert_eq!(display_round(text, 0, &calls, 1000), text);
         // The calls found in the text are the ones displayed.
-        let found = found_calls(text, &Catalog::default(), 1);
+        let found = found_calls(text, &Offer::default(), 1);
         assert_eq!(found[0].id, "prompt_1_1");
         // Without calls, the text is as written.
         assert_eq!(display_round(text, 1, &[], 1000), text);
@@ -354,7 +354,7 @@ mod tests {
 
     #[test]
     fn text_without_blocks_has_no_calls() {
-        assert!(found_calls("Paris is the capital.", &Catalog::default(), 0).is_empty());
-        assert!(found_calls("```rust\nfn main() {}\n```", &Catalog::default(), 0).is_empty());
+        assert!(found_calls("Paris is the capital.", &Offer::default(), 0).is_empty());
+        assert!(found_calls("```rust\nfn main() {}\n```", &Offer::default(), 0).is_empty());
     }
 }

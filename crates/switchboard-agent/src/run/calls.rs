@@ -168,7 +168,7 @@ impl Run<'_> {
         self.announce_call(message_id, claimed);
 
         let Some(tool) = self
-            .catalog
+            .offer
             .tools()
             .iter()
             .find(|t| t.server.id == call.server_id && t.tool.name == call.tool_name)

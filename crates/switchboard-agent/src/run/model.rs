@@ -11,7 +11,6 @@ use switchboard_llm::{Assembler, ChatRequest};
 use switchboard_store::{Message, MessageRole, NewMessage, ToolMode};
 
 use super::Run;
-use crate::agent::ApprovalPolicy;
 use crate::error::AgentError;
 use crate::events::AgentEvent;
 use crate::history::replay;
@@ -88,7 +87,7 @@ impl Run<'_> {
             assembler.push(event);
         }
         let answer = assembler.finish()?;
-        let found = self.mode.found_calls(&answer, &self.catalog, round);
+        let found = self.mode.found_calls(&answer, &self.offer, round);
         // Last, the round is marked complete (even without text), in the same write as its
         // calls: a round cut off before this point is asked again on resume.
         let done = u32::try_from(rounds.len()).unwrap_or(u32::MAX);
@@ -238,12 +237,8 @@ impl Run<'_> {
             record.is_error = Some(true);
             return record;
         }
-        let auto = tool.server.auto_approves(&tool.tool.name);
-        record.approved = match (auto, self.spec.approval) {
-            (true, _) | (false, ApprovalPolicy::ApproveAll) => Some(true),
-            (false, ApprovalPolicy::RejectUnapproved) => Some(false),
-            (false, ApprovalPolicy::Ask) => None,
-        };
+        record.approved =
+            crate::approval::needed(&tool.server, &tool.tool.name, self.spec.approval).decision();
         record
     }
 }

@@ -1,4 +1,4 @@
-//! A server's questions during the agent's own calls (MCP elicitation, issue 17): the question
+//! A server's questions during the agent's own calls (MCP elicitation): the question
 //! is kept with the tool call in the store and announced like an approval, so the chat shows it
 //! inline (a reload too), and the call waits until the person answers through
 //! [`Agent::answer`], the run is stopped, or [`QUESTION_WAIT`] passes (then it is cancelled).

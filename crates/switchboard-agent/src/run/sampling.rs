@@ -1,4 +1,4 @@
-//! A server's `sampling/createMessage` during the agent's call (issue 17): the request is
+//! A server's `sampling/createMessage` during the agent's call: the request is
 //! shown to the person with the call (its messages, the model that will answer, the token
 //! cap), who may edit its messages or reject it; the assistant's model answers it; the answer
 //! is shown again, to be edited, returned or rejected. A server whose sampling setting allows

@@ -1,4 +1,4 @@
-//! The variables a tool node's mappings read during a chat run (issue 14), from highest to
+//! The variables a tool node's mappings read during a chat run, from highest to
 //! lowest: the built-ins (`user.id`, `user.name`, `conversation.id`, `now`), the
 //! conversation's variables (seed 000's `ChatRequest.context` is merged into them by the
 //! server, and `PUT /api/conversations/{id}/variables` sets them), then the declared defaults

@@ -53,7 +53,7 @@ pub(crate) const PRUNE_EVERY: u32 = 64;
 /// Records of one owner written between two prunings of theirs when `keep` are kept: a
 /// sixteenth of `keep`, at least [`PRUNE_EVERY`]. A pruning walks `keep` index entries; after
 /// every 64 records, at the default 10,000 kept, the proxy's audit writer spent more of the
-/// machine than the proxy's own requests took of it to walk them (issue 18).
+/// machine than the proxy's own requests took of it to walk them.
 pub(crate) fn prune_every(keep: u32) -> u32 {
     (keep / 16).max(PRUNE_EVERY)
 }
@@ -179,7 +179,7 @@ async fn write(
 
 /// Lets the records of a busy moment join the first ones for [`GATHER`] (a group commit):
 /// under the proxy's load a transaction was written every few records, and each costs the
-/// writer thread its statements, its round trips and its pages of the log (issue 18). A
+/// writer thread its statements, its round trips and its pages of the log. A
 /// flush, a full batch or a closed queue ends the wait at once, so nobody who asks for the
 /// records waits for it.
 async fn gather(queue: &mut mpsc::Receiver<Message>, messages: &mut Vec<Message>, batch: usize) {

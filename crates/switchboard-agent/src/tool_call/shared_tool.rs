@@ -8,7 +8,7 @@ use switchboard_core::ToolInfo;
 
 /// One tool of a server's tool list, by its place in the shared list. A call reads the tool
 /// (its schema, its annotations) without a copy of it, which was a deep copy of the schema on
-/// every call (issue 18), and its validator is found by the list's identity
+/// every call, and its validator is found by the list's identity
 /// ([`super::validators`]).
 #[derive(Debug, Clone)]
 pub struct SharedTool {

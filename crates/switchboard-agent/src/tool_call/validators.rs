@@ -5,7 +5,7 @@
 //! checks every call; tools change rarely. Validators are kept per schema content (two tools
 //! with the same schema share one; a changed schema gets a new one), found by a hash walked
 //! over the schema in place and confirmed by comparing it whole: keying by the schema's text
-//! cost every call a copy and an encoding of the schema (issue 18). The whole cache is dropped
+//! cost every call a copy and an encoding of the schema. The whole cache is dropped
 //! when it grows past a bound, which only servers with thousands of distinct schemas ever
 //! reach.
 

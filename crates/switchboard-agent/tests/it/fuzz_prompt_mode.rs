@@ -1,4 +1,4 @@
-//! Fuzzing the prompt-mode instruction parser (issue 18) with proptest, bounded for CI (256
+//! Fuzzing the prompt-mode instruction parser with proptest, bounded for CI (256
 //! cases; run longer with `PROPTEST_CASES=100000 cargo test -p switchboard-agent --test
 //! fuzz_prompt_mode`): a model's answer of any shape — fenced blocks opened and never closed,
 //! broken JSON, other languages, nested fences — yields calls without panicking, at most one
@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use proptest::prelude::*;
-use switchboard_agent::Catalog;
+use switchboard_agent::Offer;
 use switchboard_agent::mode::prompt::found_calls;
 
 fn answer() -> impl Strategy<Value = String> {
@@ -32,7 +32,7 @@ fn answer() -> impl Strategy<Value = String> {
 proptest! {
     #[test]
     fn any_answer_yields_calls_without_panicking(text in answer(), round in 0u32..4) {
-        let calls = found_calls(&text, &Catalog::default(), round);
+        let calls = found_calls(&text, &Offer::default(), round);
         prop_assert!(calls.len() <= text.matches("```").count());
         let ids: HashSet<String> = calls.iter().map(|c| c.id.clone()).collect();
         prop_assert_eq!(ids.len(), calls.len(), "call ids are unique");

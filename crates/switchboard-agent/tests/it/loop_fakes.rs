@@ -459,7 +459,7 @@ async fn a_tool_whose_schema_does_not_convert_is_left_out_and_reported() {
 
 #[tokio::test]
 async fn the_next_message_sent_on_the_completion_event_is_taken() {
-    // Issue 18: `message.completed` was announced before the run gave the conversation up, so
+    // `message.completed` was announced before the run gave the conversation up, so
     // a client sending its next message on that event was refused as busy.
     const TURNS: usize = 200;
     let s = setup().await;

@@ -1,4 +1,4 @@
-//! Tool nodes inside a chat run (issue 14), end to end: the scripted LLM through the
+//! Tool nodes inside a chat run, end to end: the scripted LLM through the
 //! production OpenAI client, a real MCP server that answers with the arguments it received
 //! (`args_echo.py` on the official Python SDK, over stdio), SQLite, and the run resolved by
 //! [`switchboard_agent::resolve`] from a stored assistant with a stored node.

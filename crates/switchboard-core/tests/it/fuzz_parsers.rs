@@ -1,4 +1,4 @@
-//! Fuzzing the text parsers of the core (issue 18) with proptest, bounded for CI (256 cases
+//! Fuzzing the text parsers of the core with proptest, bounded for CI (256 cases
 //! each; run longer with `PROPTEST_CASES=100000 cargo test -p switchboard-core --test
 //! fuzz_parsers`): the import of a Claude Desktop / Cursor / VS Code file (JSON with comments)
 //! and the `{{variable}}` templates of tool nodes never panic on any text, keep their output

@@ -1,5 +1,5 @@
 //! An upstream server's elicitation and sampling requests during a call, through the gateway
-//! to the downstream client (issue 16): server-everything asks, a real rmcp client answers
+//! to the downstream client: server-everything asks, a real rmcp client answers
 //! over Streamable HTTP, in both protocol revisions.
 
 #![allow(clippy::unwrap_used, deprecated)]

@@ -22,7 +22,7 @@
 
 use std::future::Future;
 
-use switchboard_core::{DestinationRules, ErrorCode, LaunchRules, OwnerId, ServerSpec};
+use switchboard_core::{DestinationRules, LaunchRules, OwnerId, Refusal, ServerSpec};
 use switchboard_mcp::{Admission, ConnectPolicy, McpError};
 
 tokio::task_local! {
@@ -75,8 +75,7 @@ impl ConnectPolicy for NodePolicy {
             Ok(()) => Ok(admission),
             Err(refusal) => Err(McpError::Refused {
                 server: spec.name.clone(),
-                code: ErrorCode::LaunchNotAllowed,
-                reason: format!("on this node, {refusal}"),
+                refusal: Refusal::LaunchOnNode(refusal),
             }),
         }
     }
@@ -117,7 +116,7 @@ mod tests {
             matches!(
                 refused,
                 Err(McpError::Refused {
-                    code: ErrorCode::LaunchNotAllowed,
+                    refusal: Refusal::LaunchOnNode(_),
                     ..
                 })
             ),
@@ -173,7 +172,7 @@ mod tests {
                 matches!(
                     refused,
                     Err(McpError::Refused {
-                        code: ErrorCode::LaunchNotAllowed,
+                        refusal: Refusal::LaunchOnNode(_),
                         ..
                     })
                 ),

@@ -28,7 +28,7 @@ impl Router {
         match self.route(spec)? {
             Route::Local => self.local.list_tools(owner, spec).await,
             // A node's gRPC call is a large future; boxed, a local listing does not carry
-            // (and copy) its size (issue 18).
+            // (and copy) its size.
             Route::Node(node) => {
                 Box::pin(async move {
                     let server = self.admissions.server_ref(owner, spec).await?;

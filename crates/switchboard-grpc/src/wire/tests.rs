@@ -42,8 +42,9 @@ fn errors_the_host_treats_specially_come_back_as_the_same_variant() {
 fn any_other_error_keeps_its_code_text_and_retry_safety() {
     let refused = McpError::Refused {
         server: "x".into(),
-        code: ErrorCode::LaunchNotAllowed,
-        reason: "not a launch template".into(),
+        refusal: switchboard_core::Refusal::Launch(switchboard_core::LaunchRefusal::Program(
+            "bash".into(),
+        )),
     };
     let text = refused.to_string();
     let back = round_trip(refused);

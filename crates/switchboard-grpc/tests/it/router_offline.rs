@@ -187,8 +187,8 @@ async fn a_cancelled_call_is_not_sent() {
     assert!(matches!(error, McpError::Cancelled), "{error}");
 }
 
-/// Templates, completion and resource subscriptions do not cross the node hop yet (issue 16
-/// added them to the local pool): a server on a node answers with a clean error naming it,
+/// Templates, completion and resource subscriptions do not cross the node hop yet (the local
+/// pool has them): a server on a node answers with a clean error naming it,
 /// without a request to the node.
 #[tokio::test]
 async fn what_the_node_protocol_does_not_carry_is_refused_cleanly() {

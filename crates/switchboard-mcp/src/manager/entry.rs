@@ -124,7 +124,7 @@ impl Entry {
         // Connecting is a large future (admission, every transport, OAuth); boxed, the future
         // of every call that finds the connection live stays small, and moving it (into a
         // `Box`, a `join_all`) stays cheap: those copies were a fifth of the proxy's
-        // instructions (issue 18).
+        // instructions.
         Box::pin(self.connect(spec, config, http, policy)).await
     }
 

@@ -49,7 +49,7 @@ struct Inner {
     entries: Mutex<HashMap<Key, Arc<Entry>>>,
     stop: CancellationToken,
     changes: tokio::sync::broadcast::Sender<StatusChange>,
-    /// Where every connection's list changes and resource updates go (issue 16).
+    /// Where every connection's list changes and resource updates go.
     notices: Notices,
 }
 
@@ -188,7 +188,7 @@ impl ConnectionManager {
         }
         // Boxed: listing (every page) is a large future that a call finding its tools
         // cached never runs, and each call's future would otherwise carry (and copy) its
-        // size (issue 18).
+        // size.
         let tools = Box::pin(live.conn.list_tools(self.limits(spec, None))).await?;
         let tools: Vec<ToolInfo> = tools.into_iter().map(|t| tool_info(&spec.id, t)).collect();
         let cached = CachedTools::new(tools, live.instance, generation);

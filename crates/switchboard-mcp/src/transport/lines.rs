@@ -3,7 +3,7 @@
 //! rmcp decodes every message as a `JsonRpcMessage` whose result is `ServerResult`, an
 //! untagged union of twenty result types tried in order. A `CallToolResult` is the sixteenth,
 //! so every tool answer was parsed fifteen times in vain first, each failure with a formatted
-//! error: a fifth of the instructions of a call through the proxy (issue 18). [`decode`]
+//! error: a fifth of the instructions of a call through the proxy. [`decode`]
 //! parses a response whose result holds only the fields of a `CallToolResult` as one,
 //! directly, with rmcp's own types (so the same checks apply); every other line is decoded
 //! as rmcp decodes it. The direct path gives what rmcp gives: of the result types before

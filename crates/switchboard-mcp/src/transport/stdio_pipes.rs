@@ -1,6 +1,6 @@
 //! [`StdioPipes`]: a stdio server's pipes as an rmcp transport, in place of rmcp's
 //! `TokioChildProcess`, so that what the server writes is decoded by [`lines::decode`] (a
-//! tool's answer read directly, issue 18). Messages to the server are framed and written by
+//! tool's answer read directly). Messages to the server are framed and written by
 //! rmcp's own writer; the child is ended as `TokioChildProcess` ends it.
 //!
 //! Reading keeps a partly read line in the transport between calls: rmcp polls `receive`

@@ -1,4 +1,4 @@
-//! The pool's additions for the gateway (issue 16), against server-everything over stdio:
+//! The pool's additions for the gateway, against server-everything over stdio:
 //! resource templates, completion, resource subscriptions with their updates, and list changes
 //! tagged with the (owner, server) they came from.
 

@@ -1,4 +1,4 @@
-//! Roots (issue 17): a server is given its spec's root folders when it asks (`roots/list`),
+//! Roots: a server is given its spec's root folders when it asks (`roots/list`),
 //! as `file:` URIs, and edited roots reach it through `notifications/roots/list_changed` on
 //! the same connection (no restart). Against server-everything over stdio, whose
 //! `get-roots-list` tool shows the roots it was given.

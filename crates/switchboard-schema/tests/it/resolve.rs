@@ -1,4 +1,4 @@
-//! Reference resolution: seed 003's cases (section 7.1) and the rules of issue 3.
+//! Reference resolution: seed 003's cases (section 7.1) and the rules of `$ref` resolution.
 
 use crate::resolve_common;
 

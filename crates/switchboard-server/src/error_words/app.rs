@@ -13,7 +13,10 @@ pub fn refusal(e: &Refusal) -> ApiError {
             .key("error.msg.launch_refused")
             .param_words("reason", super::spec::launch(refusal)),
         Refusal::Destination { host } => error.words(super::spec::destination(host)),
-        Refusal::UnknownNode { node } => error.key("error.msg.unknown_node").param("node", node),
+        Refusal::UnknownNode { node, known } => error
+            .key("error.msg.unknown_node")
+            .param("node", node)
+            .param("known", known),
         // A refusal added later: its English text, in the code's template.
         _ => error,
     }

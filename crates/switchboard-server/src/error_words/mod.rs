@@ -1,5 +1,5 @@
 //! Lower layers' typed errors worded by the locale files, so a 4xx answer is wholly in the
-//! request's language (issue 13). Each function builds the [`ApiError`] of one error type
+//! request's language. Each function builds the [`ApiError`] of one error type
 //! with its English text (the error's `Display`, which the `en-US` texts repeat word for
 //! word) and the key and parameters of that text. Names, ids and values stay as written;
 //! an upstream's own text (an MCP server's error, an IO error) stays as the `{detail}` of
@@ -121,20 +121,13 @@ pub fn mcp(e: &McpError) -> ApiError {
                 .key("error.msg.server_config_invalid")
                 .param_words("reason", spec::spec(spec));
         }
-        McpError::Refused {
-            server,
-            code: ErrorCode::DestinationNotAllowed,
-            reason,
-        } => match destination_host(reason) {
-            Some(host) => {
-                return error
-                    .key("error.msg.server_refused")
-                    .param("server", server)
-                    .param("code", ErrorCode::DestinationNotAllowed)
-                    .param_words("reason", spec::destination(host));
-            }
-            None => None,
-        },
+        McpError::Refused { server, refusal } => {
+            return error
+                .key("error.msg.server_refused")
+                .param("server", server)
+                .param("code", refusal.code())
+                .param_words("reason", spec::refusal(refusal));
+        }
         McpError::InvalidHeader { field, reason } => Some(
             Words::new("error.msg.invalid_header")
                 .param("field", field)
@@ -205,16 +198,6 @@ pub fn mcp(e: &McpError) -> ApiError {
                 .param("server", server)
                 .param("detail", detail),
         ),
-        McpError::Refused {
-            server,
-            code,
-            reason,
-        } => Some(
-            Words::new("error.msg.server_refused")
-                .param("server", server)
-                .param("code", code)
-                .param("reason", reason),
-        ),
         McpError::NodeUnreachable { node, detail } => Some(
             Words::new("error.msg.node_unreachable")
                 .param("node", node)
@@ -229,14 +212,6 @@ pub fn mcp(e: &McpError) -> ApiError {
         Some(words) => error.words(words),
         None => error,
     }
-}
-
-/// The host of a destination refusal's reason, when it is one
-/// ([`switchboard_mcp::destination::refusal_reason`]).
-fn destination_host(reason: &str) -> Option<&str> {
-    let rest = reason.strip_prefix("members may not reach `")?;
-    let host = &rest[..rest.find('`')?];
-    (switchboard_mcp::destination::refusal_reason(host) == reason).then_some(host)
 }
 
 pub fn tool_call(e: &ToolCallError) -> ApiError {

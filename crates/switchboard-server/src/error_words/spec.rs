@@ -3,7 +3,7 @@
 //! destination a member may not reach. Field names, hosts and programs stay as written; the
 //! sentence around them is the locale files'.
 
-use switchboard_core::{LaunchRefusal, SpecError};
+use switchboard_core::{LaunchRefusal, Refusal, SpecError};
 
 use crate::error::Words;
 
@@ -111,6 +111,36 @@ pub fn launch(refusal: &LaunchRefusal) -> Words {
 
 /// A member may not reach `host` (the words of
 /// [`switchboard_mcp::destination::refusal_reason`]).
+/// The words of a refused connection; the English text is the refusal's `Display`.
+pub fn refusal(refusal: &Refusal) -> Words {
+    match refusal {
+        Refusal::Launch(launch_refusal) => launch(launch_refusal),
+        Refusal::LaunchOnNode(launch_refusal) => {
+            Words::new("error.msg.launch_on_node").param("reason", launch_refusal)
+        }
+        Refusal::Destination { host } => destination(host),
+        Refusal::ListingFull {
+            tools,
+            bytes,
+            left_out,
+        } => Words::new("error.msg.listing_full")
+            .param("tools", tools)
+            .param("bytes", bytes)
+            .param("left_out", left_out),
+        Refusal::ListingTooLarge { tools, bytes } => Words::new("error.msg.listing_too_large")
+            .param("tools", tools)
+            .param("bytes", bytes),
+        Refusal::ListingServers { max, left_out } => Words::new("error.msg.listing_servers")
+            .param("max", max)
+            .param("left_out", left_out),
+        Refusal::UnknownOwner { detail } => {
+            Words::new("error.msg.owner_unknown").param("detail", detail)
+        }
+        // A refusal added later: its English text.
+        other => Words::new("error.msg.detail").param("detail", other),
+    }
+}
+
 pub fn destination(host: &str) -> Words {
     Words::new("error.msg.destination_refused").param("host", host)
 }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use switchboard_core::{ErrorCode, LaunchRefusal, Locale, SpecError, TransportKind};
+use switchboard_core::{ErrorCode, LaunchRefusal, Locale, Refusal, SpecError, TransportKind};
 use switchboard_mcp::McpError;
 use switchboard_store::{Entity, StoreError};
 
@@ -216,13 +216,45 @@ fn mcp_errors_keep_their_english() {
         },
         McpError::Refused {
             server: server(),
-            code: ErrorCode::DestinationNotAllowed,
-            reason: switchboard_mcp::destination::refusal_reason("10.0.0.1"),
+            refusal: Refusal::Destination {
+                host: "10.0.0.1".into(),
+            },
         },
         McpError::Refused {
             server: server(),
-            code: ErrorCode::QuotaExceeded,
-            reason: "too many".into(),
+            refusal: Refusal::ListingServers {
+                max: 100,
+                left_out: 3,
+            },
+        },
+        McpError::Refused {
+            server: server(),
+            refusal: Refusal::ListingFull {
+                tools: 2000,
+                bytes: 4096,
+                left_out: 3,
+            },
+        },
+        McpError::Refused {
+            server: server(),
+            refusal: Refusal::ListingTooLarge {
+                tools: 2000,
+                bytes: 4096,
+            },
+        },
+        McpError::Refused {
+            server: server(),
+            refusal: Refusal::Launch(LaunchRefusal::Program("bash".into())),
+        },
+        McpError::Refused {
+            server: server(),
+            refusal: Refusal::LaunchOnNode(LaunchRefusal::Program("bash".into())),
+        },
+        McpError::Refused {
+            server: server(),
+            refusal: Refusal::UnknownOwner {
+                detail: "gone".into(),
+            },
         },
         McpError::NodeUnreachable {
             node: "build-box".into(),
@@ -237,11 +269,25 @@ fn mcp_errors_keep_their_english() {
     }
     let refused = mcp(&McpError::Refused {
         server: server(),
-        code: ErrorCode::DestinationNotAllowed,
-        reason: switchboard_mcp::destination::refusal_reason("10.0.0.1"),
+        refusal: Refusal::Destination {
+            host: "10.0.0.1".into(),
+        },
     });
     let (_, chinese) = texts(&refused);
     assert!(chinese.contains("成员不能访问 `10.0.0.1`"), "{chinese}");
+    // A refused spawn: the launch rule that refused it is worded too, not only the frame.
+    let refused = mcp(&McpError::Refused {
+        server: server(),
+        refusal: Refusal::Launch(LaunchRefusal::Program("bash".into())),
+    });
+    let (english, chinese) = texts(&refused);
+    assert_eq!(english, refused.message);
+    let rule = texts(
+        &ApiError::new(ErrorCode::LaunchNotAllowed, "")
+            .words(spec::launch(&LaunchRefusal::Program("bash".into()))),
+    )
+    .1;
+    assert!(chinese.contains(&rule), "{chinese} lacks {rule}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! The locale files (`locales/<tag>.json` at the repository root) as one catalog: each file
 //! a flat JSON object of key to text, with `{name}` placeholders that [`Catalog::render`]
 //! fills. The files are data, embedded with `include_str!` and parsed once when the server
-//! state is built; a malformed file fails `tests/locales.rs`, and at run time leaves that
+//! state is built; a malformed file fails `tests/it/locales.rs`, and at run time leaves that
 //! language empty (the caller's English text is sent instead) rather than stopping the
 //! server.
 

@@ -1,4 +1,4 @@
-//! Error messages and hints in the caller's language (issue 13; seed 002's hints, seed
+//! Error messages and hints in the caller's language (seed 002's hints, seed
 //! 003's localisation): zh-Hans or en-US, from the locale files at the repository root.
 //!
 //! Handlers and layers keep building [`ApiError`](crate::ApiError)s as before, in English;

@@ -1,4 +1,4 @@
-//! `GET /api/nodes`: the MCP nodes this host is configured to reach (issue 15), with their
+//! `GET /api/nodes`: the MCP nodes this host is configured to reach, with their
 //! health, for the server form's node selector and the server cards. Any signed-in user may
 //! choose a node, so anyone may list them; where a node is reached (its URL) is for admins.
 

@@ -1,4 +1,4 @@
-//! OAuth sign-in to remote MCP servers (issue 17): start, callback, sign out, and the Client
+//! OAuth sign-in to remote MCP servers: start, callback, sign out, and the Client
 //! ID Metadata Document authorization servers read to know Switchboard.
 //!
 //! The flow: `POST /api/mcp-servers/{id}/oauth/start` gives the authorization URL, which the

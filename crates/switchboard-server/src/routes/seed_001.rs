@@ -146,7 +146,7 @@ pub struct Seed001Server {
     pub env: BTreeMap<String, String>,
     pub disabled_tools: Vec<String>,
     pub auto_approve_tools: Vec<String>,
-    /// The MCP node it runs on (not seed 001's: issue 15); absent: this machine.
+    /// The MCP node it runs on (not seed 001's); absent: this machine.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
     /// Milliseconds since the Unix epoch.

@@ -1,4 +1,4 @@
-//! A stored server's resources, prompts and log for people (issue 17): list the resources and
+//! A stored server's resources, prompts and log for people: list the resources and
 //! resource templates, read one, list the prompts, get one with its arguments, read what the
 //! server logged. Through the
 //! pool's connection like the tools, with the server's own secrets cut out of what comes back

@@ -3,7 +3,7 @@
 //! 001's fields first), a server is answered in the house or seed 001's shape by `?format=`,
 //! and a connection test or health answer holds rmcp's types (`switchboard_mcp::ServerReport`,
 //! `ConnectionSnapshot`). Each type here mirrors the JSON those produce, field for field;
-//! `tests/server_test_unsaved.rs` compares a real test answer with its mirror.
+//! `tests/it/server_test_unsaved.rs` compares a real test answer with its mirror.
 //!
 //! None is ever built: they exist to be named by `#[utoipa::path]` attributes.
 #![allow(dead_code)]

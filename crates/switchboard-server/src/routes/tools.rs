@@ -15,8 +15,8 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use switchboard_agent::{CallerKind, ToolCallOutcome, ToolCallRequest};
-use switchboard_core::{ErrorCode, NameTable, ServerId, ToolInfo, VariableDecl, Variables};
+use switchboard_agent::{CallerKind, Offer, ToolCallOutcome, ToolCallRequest};
+use switchboard_core::{ErrorCode, ServerId, ToolInfo, VariableDecl, Variables};
 use switchboard_store::StoredServer;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -55,26 +55,20 @@ pub(crate) async fn listed_tools(
     owner: &switchboard_core::OwnerId,
 ) -> Result<Vec<ListedTool>, ApiError> {
     let specs = state.store.connection_specs(owner).await?;
-    // Through the bounded backend (`limits::listing`): what one listing loads is capped.
-    let listed = switchboard_mcp::ToolBackend::tools(state.tools.as_ref(), owner, &specs).await;
-    let mut found = Vec::new();
-    for (spec, tools) in listed {
-        match tools {
-            Ok(tools) => found.extend(tools.iter().map(|t| (spec.clone(), t.clone()))),
-            Err(e) => tracing::warn!(server = %spec.name, error = %e, "tools unavailable"),
-        }
+    // Through the bounded backend (`switchboard_app::listing`): what one listing loads is
+    // capped.
+    let offer = Offer::gather(state.tools.as_ref(), owner, &specs, &[]).await;
+    for server in &offer.unavailable {
+        tracing::warn!(server = %server.server, error = %server.reason, "tools unavailable");
     }
-    let names = NameTable::of_servers(found.iter().map(|(s, t)| (s, t.name.as_str())));
-    Ok(found
-        .into_iter()
-        .map(|(spec, tool)| ListedTool {
-            display_name: names
-                .name_of(&spec, &tool.name)
-                .unwrap_or_default()
-                .to_owned(),
-            server_name: spec.name.clone(),
-            auto_approve: spec.auto_approves(&tool.name),
-            tool,
+    Ok(offer
+        .tools()
+        .iter()
+        .map(|offered| ListedTool {
+            server_name: offered.server.name.clone(),
+            display_name: offered.display_name.clone(),
+            auto_approve: offered.server.auto_approves(&offered.tool.name),
+            tool: offered.tool.clone(),
         })
         .collect())
 }
@@ -242,7 +236,7 @@ fn split_body<'a>(
 }
 
 /// A call's answer: the MCP result as the server sent it, encoded once (not turned into a
-/// `Value` first: the proxy answers thousands a second, issue 18).
+/// `Value` first: the proxy answers thousands a second).
 fn answer(outcome: ToolCallOutcome) -> Result<Response, ApiError> {
     let body = serde_json::to_vec(&outcome.result)
         .map_err(|e| ApiError::new(ErrorCode::McpParseError, e.to_string()))?;

@@ -1,4 +1,4 @@
-//! Views of the MCP gateway (issue 16): `GET/POST /api/mcp/views`, `GET/PUT/DELETE
+//! Views of the MCP gateway: `GET/POST /api/mcp/views`, `GET/PUT/DELETE
 //! /api/mcp/views/{id}`, and the API tokens limited to one view (`/api/mcp/views/{id}/tokens`).
 //!
 //! The body is the view's own JSON ([`ViewSpec`]); the answer adds its id and times. Saving

@@ -468,7 +468,7 @@ async fn a_server_limit_holds_after_an_approval() {
     }
 }
 
-/// A server's question during a chat call (MCP elicitation, issue 17): server-everything's
+/// A server's question during a chat call (MCP elicitation): server-everything's
 /// `trigger-elicitation-request` asks for a form; the question is kept with the call (a reload
 /// shows it) and announced; an answer that does not fit the form is refused, a fitting one goes
 /// to the server, whose result (with the answer) reaches the model.

@@ -1,4 +1,4 @@
-//! What servers give a chat besides tools (issue 17), against server-everything and the
+//! What servers give a chat besides tools, against server-everything and the
 //! scripted LLM: a sampling request reviewed (edited, answered by the assistant's model, the
 //! answer edited and returned), or answered without review under the server's setting; a
 //! resource attached to a message reaching the model and read again when the server says it

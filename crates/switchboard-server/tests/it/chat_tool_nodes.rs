@@ -1,4 +1,4 @@
-//! A chat with an assistant that has a tool node (issue 14), over HTTP: the scripted LLM behind
+//! A chat with an assistant that has a tool node, over HTTP: the scripted LLM behind
 //! a stored provider, a real MCP server that answers with the arguments it received
 //! (`args_echo.py`, over stdio), the node saved through `POST /api/tool-nodes`, and the turn
 //! sent through seed 000's `POST /api/chat/message` with a `context`.

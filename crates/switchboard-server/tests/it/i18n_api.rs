@@ -1,4 +1,4 @@
-//! Error answers in the caller's language (issue 13, seeds 002 and 003): Chinese for
+//! Error answers in the caller's language (seeds 002 and 003): Chinese for
 //! `Accept-Language: zh-CN`, English without a header, the user's stored choice over the
 //! header, and the code's hint in the same language; `GET/PATCH /api/me` and the locale
 //! files the web UI reads.

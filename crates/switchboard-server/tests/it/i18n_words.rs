@@ -1,4 +1,4 @@
-//! Issue 13: the errors the server words itself, and the lower layers' refusals that reach
+//! The errors the server words itself, and the lower layers' refusals that reach
 //! users as 4xx answers, come out wholly in Chinese for `Accept-Language: zh-CN`: no
 //! English word but the names and values the message quotes. One test per family: a
 //! validation error on a server create, a launch refusal, a destination refusal, not

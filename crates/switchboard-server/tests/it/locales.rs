@@ -1,4 +1,4 @@
-//! The locale files are complete (issue 13): both parse; every error code has its message
+//! The locale files are complete: both parse; every error code has its message
 //! and hint in every language; every key of one file is in the other with the same
 //! placeholders; every key the server's code names (`.key("...")`) and every UI string the
 //! web UI asks for (`t('ui....')`) is in both.

@@ -1,4 +1,4 @@
-//! Servers on MCP nodes through the API (issue 15): a server's `node` must be configured
+//! Servers on MCP nodes through the API: a server's `node` must be configured
 //! (400 in the request's language otherwise), round-trips in the body, `GET /api/nodes` lists
 //! the configured nodes (their URL for admins only), and a server on a node that cannot be
 //! reached is `error` in its health, naming the node, and its calls fail MCP_UNREACHABLE.

@@ -1,4 +1,4 @@
-//! OAuth sign-in through the API (issue 17), against an MCP server protected by the Python
+//! OAuth sign-in through the API, against an MCP server protected by the Python
 //! SDK's own authorization server (`peers/oauth_server.py`, mcp 1.x): before signing in the
 //! server `needs_sign_in`; the sign-in starts with `POST .../oauth/start`, the browser's part
 //! (the authorization server approves at once here) ends at `GET /oauth/callback`, which sends

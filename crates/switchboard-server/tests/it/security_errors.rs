@@ -1,4 +1,4 @@
-//! Issue 12, section 6: every error answer is in the `{code, message, timestamp}` shape (405,
+//! Every error answer is in the `{code, message, timestamp}` shape (405,
 //! 414, 431, `Path` and `Query` rejections), unknown fields are refused rather than dropped,
 //! and `/metrics` is for admins only.
 

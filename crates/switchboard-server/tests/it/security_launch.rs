@@ -1,4 +1,4 @@
-//! Issue 12, section 2: members start stdio servers only as the admin's launch templates,
+//! Members start stdio servers only as the admin's launch templates,
 //! checked when saved, imported or edited, and again at every spawn; loader and interpreter
 //! variables are refused whatever a template lists; quoted stderr is capped. Admins keep full
 //! control. The real router on a socket, with the server's own [`ServerPolicy`].

@@ -1,4 +1,4 @@
-//! Issue 12 section 4, quotas and limits, against the real router on a real socket served by
+//! Quotas and limits, against the real router on a real socket served by
 //! `switchboard_server::serve`: per-user quotas on stored things (403 `QUOTA_EXCEEDED`),
 //! open event streams and runs at once (429 `RATE_LIMITED`), failed authentications and
 //! write bursts (429 with `Retry-After`), header read timeouts and the connection cap.

@@ -1,4 +1,4 @@
-//! Issue 12, section 1: browser-origin attacks. A page on another site, or one whose domain
+//! Browser-origin attacks. A page on another site, or one whose domain
 //! is rebound to 127.0.0.1, must not drive the API: foreign `Host` and `Origin` values are
 //! refused, and state-changing requests take JSON only, in single-user and token modes.
 

@@ -1,4 +1,4 @@
-//! Issue 12, sections 5 and 6: secrets that come back from outside, token revocation and
+//! Secrets that come back from outside, token revocation and
 //! expiry ending event streams, and event ids that do not show other users' activity.
 //!
 //! The "outside" is a small HTTP server on 127.0.0.1 that answers every request with 401 and

@@ -1,4 +1,4 @@
-//! Server-side request forgery (issue 12, section 3), against the real router on a socket with
+//! Server-side request forgery, against the real router on a socket with
 //! the server's own connection policy: a member's MCP servers and providers reach public
 //! addresses only (checked on the address actually connected to), unless an admin allowed
 //! the destination; admins are not limited; upstream bodies never come back whole.

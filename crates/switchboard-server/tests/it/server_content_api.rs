@@ -1,4 +1,4 @@
-//! A server's resources and prompts through the API (issue 17), against server-everything
+//! A server's resources and prompts through the API, against server-everything
 //! over stdio: resources and templates listed, one read, an unknown one 404; prompts listed
 //! and one got with its arguments; another person's server is not found.
 

@@ -1,4 +1,4 @@
-//! Views of the MCP gateway through the API (issue 16): create, read, replace, delete; the
+//! Views of the MCP gateway through the API: create, read, replace, delete; the
 //! rules and links of a view; tool names that would collide are refused when saved (in the
 //! caller's language) and reported when they appear later; another user's views are not
 //! found; a token limited to a view opens nothing else and goes with its view. The servers are

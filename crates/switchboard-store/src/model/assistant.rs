@@ -62,7 +62,7 @@ pub struct AssistantConfig {
     pub tool_mode: ToolMode,
     #[serde(default = "default_max_rounds")]
     pub max_rounds: u32,
-    /// The variables the assistant declares (issue 14): its tool nodes' mappings may use them,
+    /// The variables the assistant declares: its tool nodes' mappings may use them,
     /// and a run fills them from the conversation's variables or their defaults.
     #[serde(default)]
     pub variables: Vec<VariableDecl>,

@@ -53,7 +53,7 @@ pub struct ApiToken {
     /// When the token stops being accepted; `None`: when revoked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<Timestamp>,
-    /// The view of the MCP gateway the token is limited to (issue 16); `None`: the whole
+    /// The view of the MCP gateway the token is limited to; `None`: the whole
     /// account.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub view_id: Option<String>,

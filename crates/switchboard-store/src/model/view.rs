@@ -1,4 +1,4 @@
-//! A stored view of the MCP gateway (issue 16).
+//! A stored view of the MCP gateway.
 
 use serde::Serialize;
 use switchboard_core::{OwnerId, ViewSpec};

@@ -15,7 +15,7 @@ pub(crate) const COLUMNS: &str =
 /// sizes (64 records: one statement of 64 rows; 70: 64 + 4 + 1 + 1), so the writer's
 /// statement cache holds four texts, not one per batch size. One statement per batch instead
 /// of one per record: each statement is a round trip to SQLite's worker thread, and under the
-/// proxy's load those hand-offs took more of the machine than the inserts (issue 18).
+/// proxy's load those hand-offs took more of the machine than the inserts.
 pub(crate) const INSERT_SIZES: [usize; 4] = [64, 16, 4, 1];
 
 /// Values bound per record.
@@ -29,7 +29,7 @@ const INSERT_VALUES: usize = 9;
 /// Values are `$1`, `$2`, … when `numbered` (Postgres), else `?` (SQLite): sqlx finds each
 /// numbered value of a SQLite statement by its name, and SQLite looks a name up by walking
 /// the statement's list of names, so a batch of 64 rows (576 values) took some 166,000 steps
-/// to bind, a fifth of the writer's time under the proxy's load (issue 18).
+/// to bind, a fifth of the writer's time under the proxy's load.
 pub(crate) fn insert(rows: usize, numbered: bool) -> String {
     let mut sql = String::from(
         "INSERT INTO tool_call_audit \

@@ -1,4 +1,4 @@
-//! OAuth sign-ins to remote MCP servers (issue 17), migration 0011: each person's tokens per
+//! OAuth sign-ins to remote MCP servers, migration 0011: each person's tokens per
 //! server, the lock replicas take to refresh them, and sign-ins under way.
 //!
 //! What is kept is opaque to the store: the MCP client's serialized credentials and pending

@@ -1,5 +1,5 @@
 //! Tool nodes (seed 002 `MCPToolNodeConfig`), kept in the table `tool_presets`: the rows
-//! are what issue 13 called presets, with the variables a node declares and, for a node of an
+//! are what were called presets, with the variables a node declares and, for a node of an
 //! assistant, that assistant (migration 0007).
 //!
 //! A node belongs to one server and at most one assistant of the same owner; both are checked

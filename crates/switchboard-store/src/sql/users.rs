@@ -112,7 +112,7 @@ pub(crate) fn new_token_secret() -> String {
 
 /// What is stored for a token secret.
 /// It is computed for every request that brings a token, so it is written out without a
-/// `format!` per byte (32 allocations a request, issue 18).
+/// `format!` per byte (32 allocations a request).
 pub(crate) fn token_hash(secret: &str) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let digest = Sha256::digest(secret.as_bytes());

@@ -1,4 +1,4 @@
-//! `mcp_views`: the gateway's views (issue 16), migration 0010.
+//! `mcp_views`: the gateway's views, migration 0010.
 //!
 //! The view's JSON ([`ViewSpec`]) is kept whole in `spec`, with its name also in a column of
 //! its own for the per-owner unique key and the lookup by name (`/mcp/v/{name}`); the column

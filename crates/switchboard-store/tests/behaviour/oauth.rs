@@ -1,4 +1,4 @@
-//! OAuth sign-ins (issue 17): a server's OAuth settings round-trip with the client secret
+//! OAuth sign-ins: a server's OAuth settings round-trip with the client secret
 //! sealed and masked; each person's tokens per server are kept, replaced and forgotten, and go
 //! with their server; another owner's server is not found; a sign-in under way is found by its
 //! state until it is deleted or expires, and the oldest give way past the bound; and on

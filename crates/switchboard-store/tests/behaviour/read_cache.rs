@@ -1,4 +1,4 @@
-//! The reads the hot path repeats are kept in memory (issue 18), and every write of the store
+//! The reads the hot path repeats are kept in memory, and every write of the store
 //! is seen at once by the next read: a server edited, renamed or deleted, a user's locale, a
 //! token revoked or taken with its user or its view, a view renamed. Each read is made twice
 //! first, so the second comes from memory when a write does not clear it.

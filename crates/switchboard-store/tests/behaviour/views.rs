@@ -1,4 +1,4 @@
-//! Views of the MCP gateway (issue 16): a view round-trips, its name is unique per owner, its
+//! Views of the MCP gateway: a view round-trips, its name is unique per owner, its
 //! servers and assistant must be the owner's, another owner's view is not found, the quota
 //! counts views, and a token limited to a view says so, opens only that view's owner, and is
 //! deleted with the view.

@@ -1,5 +1,5 @@
 //! A server's question in a chat survives a restart of Switchboard when the server speaks
-//! 2026-07-28 (issue 17): conformance-server, serving Streamable HTTP on its own, answers the
+//! 2026-07-28: conformance-server, serving Streamable HTTP on its own, answers the
 //! chat's call to `test_elicitation` input-required (SEP-2322); the question shows in the
 //! chat; Switchboard stops while it waits; a new Switchboard on the same store shows the call
 //! still waiting, takes the person's answer, sends the call again with it and the server's

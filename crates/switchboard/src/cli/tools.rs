@@ -6,14 +6,12 @@
 //! `errors` with `--json`) and the others are still listed; the exit status is then non-zero.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::Subcommand;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use switchboard_core::naming::NameTable;
-use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
-use switchboard_mcp::{McpError, ServerPool, ToolBackend};
+use switchboard_agent::Offer;
+use switchboard_core::ServerSpec;
 
 use super::Context;
 use crate::output;
@@ -31,7 +29,7 @@ pub enum ToolsCommand {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ToolRow<'a> {
-    name: String,
+    name: &'a str,
     server: &'a str,
     tool: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -43,7 +41,7 @@ struct ToolRow<'a> {
 struct ServerFailure<'a> {
     server: &'a str,
     code: &'static str,
-    message: String,
+    message: &'a str,
 }
 
 pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<ExitCode> {
@@ -53,41 +51,32 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
         Some(name) => vec![servers.connection_spec(&name).await?],
         None => servers.enabled_connection_specs().await?,
     };
-    let results = servers
-        .with_pool(async |app| Ok(list_all(app.pool.as_ref(), &specs).await))
+    let owner = servers.owner().clone();
+    // The offer, as a chat, the REST API and the gateway see it: the same tools under the
+    // same names.
+    let offer = servers
+        .with_pool(async |app| Ok(Offer::gather(app.tools.as_ref(), &owner, &specs, &[]).await))
         .await?;
-
-    let table = NameTable::of_servers(results.iter().flat_map(|(spec, result)| {
-        let tools: &[ToolInfo] = result.as_ref().map(|t| t.as_slice()).unwrap_or(&[]);
-        tools.iter().map(move |tool| (spec, tool.name.as_str()))
-    }));
     let mut rows = Vec::new();
-    let mut failures = Vec::new();
-    for (spec, result) in &results {
-        match result {
-            Ok(tools) => {
-                let mut tools: Vec<&ToolInfo> = tools.iter().collect();
-                tools.sort_by(|a, b| a.name.cmp(&b.name));
-                rows.extend(tools.into_iter().map(|tool| {
-                    ToolRow {
-                        name: table
-                            .name_of(spec, &tool.name)
-                            .unwrap_or_default()
-                            .to_owned(),
-                        server: &spec.name,
-                        tool: &tool.name,
-                        description: tool.description.as_deref(),
-                        input_schema: &tool.input_schema,
-                    }
-                }));
-            }
-            Err(error) => failures.push(ServerFailure {
-                server: &spec.name,
-                code: error.code().as_str(),
-                message: error.to_string(),
-            }),
-        }
+    for (_, mut tools) in offer.by_server() {
+        tools.sort_by(|a, b| a.tool.name.cmp(&b.tool.name));
+        rows.extend(tools.into_iter().map(|offered| ToolRow {
+            name: &offered.display_name,
+            server: &offered.server.name,
+            tool: &offered.tool.name,
+            description: offered.tool.description.as_deref(),
+            input_schema: &offered.tool.input_schema,
+        }));
     }
+    let failures: Vec<ServerFailure<'_>> = offer
+        .unavailable
+        .iter()
+        .map(|failure| ServerFailure {
+            server: &failure.server,
+            code: failure.code.as_str(),
+            message: &failure.reason,
+        })
+        .collect();
 
     if context.json {
         output::print_json(&serde_json::json!({ "tools": rows, "errors": failures }));
@@ -107,7 +96,7 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
                 .iter()
                 .map(|r| {
                     vec![
-                        r.name.clone(),
+                        r.name.to_owned(),
                         r.server.to_owned(),
                         r.tool.to_owned(),
                         r.description.unwrap_or_default().to_owned(),
@@ -125,12 +114,4 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
     } else {
         ExitCode::FAILURE
     })
-}
-
-type Listing = (ServerSpec, Result<Arc<Vec<ToolInfo>>, McpError>);
-
-/// The tools each server offers (its switched-off tools left out, as everywhere a tool is
-/// offered), asked in parallel, in the order of `specs`.
-async fn list_all(pool: &dyn ServerPool, specs: &[ServerSpec]) -> Vec<Listing> {
-    ToolBackend::tools(pool, &OwnerId::local(), specs).await
 }

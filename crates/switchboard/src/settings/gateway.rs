@@ -1,4 +1,4 @@
-//! `[gateway]`: the MCP gateway (`/mcp`, `switchboard mcp --stdio`, issue 16): how re-exported
+//! `[gateway]`: the MCP gateway (`/mcp`, `switchboard mcp --stdio`): how re-exported
 //! tools are named, what happens to a tool that needs approval when the client cannot be asked,
 //! and how long an idle session of `/mcp` lives.
 

@@ -5,7 +5,7 @@
 //! Each section is one file with its keys, its flags and its typed settings ([`manager`],
 //! [`agent`], [`server`], [`quotas`]); [`Layers`] looks every key up and remembers where each
 //! value came from, so `config show` can say, and so a key in the file that no section reads
-//! is reported as unknown instead of silently ignored. A new section (issue 15's
+//! is reported as unknown instead of silently ignored. A new section (such as
 //! `[nodes.NAME]`) is a new file plus one line in [`Settings::load`] and in [`SettingsFlags`].
 //!
 //! The environment is read through a lookup function, never `std::env` directly, so tests
@@ -65,9 +65,9 @@ pub struct Settings {
     pub manager: ManagerSettings,
     pub agent: AgentSettings,
     pub quotas: QuotaSettings,
-    /// `[nodes.NAME]`: the MCP nodes servers may run on (issue 15).
+    /// `[nodes.NAME]`: the MCP nodes servers may run on.
     pub nodes: Vec<switchboard_grpc::NodeConfig>,
-    /// `[gateway]`: the MCP gateway (issue 16).
+    /// `[gateway]`: the MCP gateway.
     pub gateway: GatewaySettings,
 }
 

@@ -1,4 +1,4 @@
-//! `[nodes.NAME]`: the MCP nodes (issue 15) this host sends servers to. Each table is one
+//! `[nodes.NAME]`: the MCP nodes this host sends servers to. Each table is one
 //! node; a server's `node` names it.
 //!
 //! ```toml

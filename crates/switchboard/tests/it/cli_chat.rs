@@ -576,7 +576,7 @@ async fn ctrl_c_on_a_terminal_returns_to_the_prompt() {
     assert_eq!(llm.requests().len(), 1);
 }
 
-/// A server's question during a call (MCP elicitation, issue 17) is asked at the terminal: a
+/// A server's question during a call (MCP elicitation) is asked at the terminal: a
 /// form's fields as a JSON object over the server's defaults; the answer reaches the server,
 /// whose result reaches the model.
 #[tokio::test]
@@ -638,7 +638,7 @@ fn with_everything() -> Switchboard {
     sb
 }
 
-/// What servers offer besides tools, from the terminal (issue 17): `/prompts` and
+/// What servers offer besides tools, from the terminal: `/prompts` and
 /// `/resources` list them as the commands that use them; `/attach` puts a resource's contents
 /// before the next message; `/SERVER:PROMPT NAME=VALUE` starts a turn with a prompt.
 #[tokio::test]

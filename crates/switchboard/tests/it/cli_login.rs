@@ -1,4 +1,4 @@
-//! `switchboard servers login NAME` (issue 17): the authorization URL is printed, the browser
+//! `switchboard servers login NAME`: the authorization URL is printed, the browser
 //! comes back to the command's loopback listener, and the tokens land in the store, where
 //! `switchboard call` finds them; `servers logout` forgets them. Against the Python SDK's
 //! authorization server (`peers/oauth_server.py`, approving at once).

@@ -1,4 +1,4 @@
-//! Faults during a chat, against `serve` as it runs (issue 18): the model's stream cut
+//! Faults during a chat, against `serve` as it runs: the model's stream cut
 //! mid-answer, a remote MCP server's connection cut while its call's stream is open, a stdio
 //! server killed mid-call, Postgres dropping every connection during a run, and the disk
 //! under SQLite filling up. Each time the turn ends cleanly, nothing is half-written, and the

@@ -1,4 +1,4 @@
-//! Many conversations at once against `serve` (issue 18): each turn a tool call through the
+//! Many conversations at once against `serve`: each turn a tool call through the
 //! one stdio server every conversation shares, then the answer, the model streaming from the
 //! scripted server. Every turn must complete with its own words (no cross-talk), with one
 //! server process; the time to the first event of each turn is printed, with its percentiles.

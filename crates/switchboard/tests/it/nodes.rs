@@ -1,4 +1,4 @@
-//! MCP nodes (issue 15), host and node as two real processes on loopback: `switchboard serve`
+//! MCP nodes, host and node as two real processes on loopback: `switchboard serve`
 //! (and the CLI) with a `[nodes.box]` section, and `switchboard node` running the servers.
 //! Stdio, Streamable HTTP and legacy SSE servers on the node are listed and called through the
 //! REST API; their processes run under the node, not under `serve`; progress reaches the

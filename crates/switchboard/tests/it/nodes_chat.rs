@@ -1,4 +1,4 @@
-//! A chat whose tools run on an MCP node (issue 15): the scripted model calls a tool of a
+//! A chat whose tools run on an MCP node: the scripted model calls a tool of a
 //! server on the node, the run waits for the approval, and once approved the result comes
 //! from the node's process; cancelling the run while the tool runs ends the call on the
 //! node's server.

@@ -1,4 +1,4 @@
-//! An MCP node's life as the host sees it (issue 15): killed with SIGKILL while the host
+//! An MCP node's life as the host sees it: killed with SIGKILL while the host
 //! uses it, its servers turn `error` naming the node and calls fail `MCP_UNREACHABLE`; once it
 //! is back on the same port the host reconnects and the next call succeeds. Ended with
 //! SIGTERM, it leaves no process of its servers' process groups behind.

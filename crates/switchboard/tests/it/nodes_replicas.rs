@@ -1,4 +1,4 @@
-//! Two `serve` replicas on one Postgres database using one MCP node (issue 15): the same
+//! Two `serve` replicas on one Postgres database using one MCP node: the same
 //! stdio server of the same user, called through both, runs as ONE process on the node.
 //! Skipped (with a line saying so) when `SWITCHBOARD_TEST_POSTGRES` is not set.
 

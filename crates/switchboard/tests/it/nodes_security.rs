@@ -1,4 +1,4 @@
-//! How a host and an MCP node trust each other (issue 15): the shared token, TLS with a
+//! How a host and an MCP node trust each other: the shared token, TLS with a
 //! certificate the host's `ca` vouches for, client certificates when the node asks for them;
 //! and every mismatch refused: a wrong token, a wrong CA, `http://` to a TLS node, `https://`
 //! to a plaintext one, no client certificate for an mTLS node, and a plaintext node on a

@@ -1,5 +1,5 @@
-//! Two replicas sharing one Postgres refresh one person's OAuth tokens at the same moment
-//! (issue 17): the server (`peers/oauth_server.py`, the Python SDK's authorization server)
+//! Two replicas sharing one Postgres refresh one person's OAuth tokens at the same moment:
+//! the server (`peers/oauth_server.py`, the Python SDK's authorization server)
 //! rotates refresh tokens and refuses one used twice, so without the row lock one replica's
 //! refresh would be refused and the person sent to sign in again. With it, both calls go
 //! through, every round, and no refresh is refused. Skipped (with a line saying so) when

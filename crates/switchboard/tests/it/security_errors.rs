@@ -1,4 +1,4 @@
-//! Issue 12, section 6, against a real `switchboard serve`: user text cannot forge a log
+//! Error answers, against a real `switchboard serve`: user text cannot forge a log
 //! line, `/metrics` is served on `--metrics-listen` only, and error answers are shaped.
 
 // Test code: a failed unwrap is a failed test.

@@ -1,4 +1,4 @@
-//! Issue 12, section 2, against a real `switchboard serve`: members run stdio servers only as
+//! Launch templates, against a real `switchboard serve`: members run stdio servers only as
 //! the admin's `--launch-template`s, checked at save, edit and every spawn (a restart without
 //! the template stops them); `--allow-command` is refused at start; a member's server never
 //! sees serve's own secrets; quoted stderr is capped.

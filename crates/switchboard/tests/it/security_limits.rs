@@ -1,4 +1,4 @@
-//! Issue 12 section 4, quotas and limits, against a real `switchboard serve` on loopback:
+//! Quotas and limits, against a real `switchboard serve` on loopback:
 //! the limits set by flag, slow connections closed by the server, an import stopped at the
 //! quota, event streams capped per user and still ended by SIGTERM, bad tokens limited.
 

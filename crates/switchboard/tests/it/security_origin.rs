@@ -1,4 +1,4 @@
-//! Issue 12, section 1, against a real `switchboard serve`: a page whose domain is rebound to
+//! Browser-origin attacks, against a real `switchboard serve`: a page whose domain is rebound to
 //! 127.0.0.1 (a foreign `Host`) or a cross-site "simple" POST cannot drive the API, and
 //! `--public-url` / `--allowed-host` name the hosts a proxy serves it under.
 

@@ -1,4 +1,4 @@
-//! Issue 12, sections 5 and 6, against a real `switchboard serve` on loopback: secrets an MCP
+//! Secrets and tokens, against a real `switchboard serve` on loopback: secrets an MCP
 //! server echoes back stay out of the API, the events and the log; a token revoked from the
 //! command line (another process on the same database) ends the event streams opened with it.
 

@@ -1,4 +1,4 @@
-//! Server-side request forgery (issue 12, section 3) against a real `switchboard serve` on
+//! Server-side request forgery against a real `switchboard serve` on
 //! loopback: with tokens, a member's MCP server may not reach the host's own network (the
 //! target, a small HTTP server on 127.0.0.1 that counts connections, is never reached)
 //! unless `--allow-destination` / `SWITCHBOARD_ALLOW_DESTINATIONS` allows it; the admin and

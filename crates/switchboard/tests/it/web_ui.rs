@@ -443,7 +443,7 @@ async fn a_tool_node_configured_run_and_chatted_with_in_the_page() {
     ui.stop();
 }
 
-/// Issue 15 in the page: with an MCP node configured (nothing listens at its address, so it
+/// MCP nodes in the page: with an MCP node configured (nothing listens at its address, so it
 /// is down), the server dialog offers "Runs on" with this machine and the node; a server
 /// saved on the node shows "on build-box" and the node's health on its card, and editing it
 /// keeps the node. The API stored the node with the server.
@@ -471,7 +471,7 @@ async fn settings_put_a_server_on_a_node_and_show_the_nodes_health() {
     ui.stop();
 }
 
-/// Issue 17 in the page: an OAuth server (the Python SDK's authorization server, with a
+/// OAuth sign-in in the page: an OAuth server (the Python SDK's authorization server, with a
 /// sign-in page) is signed into from its card in Chromium, the approval made on the
 /// authorization server's page in a new tab; then its tool answers with the person's token.
 #[tokio::test(flavor = "multi_thread")]
@@ -503,7 +503,7 @@ async fn settings_sign_in_to_an_oauth_server_in_a_new_tab() {
     ui.stop();
 }
 
-/// Issue 17 in the page: a server's question in the middle of a chat call (server-everything's
+/// Elicitation in the page: a server's question in the middle of a chat call (server-everything's
 /// `trigger-elicitation-request`, auto-approved) shows inline as a form prefilled from its
 /// defaults; the person fills it in and accepts; the tool's answer and the model's reply show.
 #[tokio::test(flavor = "multi_thread")]
@@ -550,7 +550,7 @@ async fn helper_with_everything(ui: &Ui, tool: Option<&str>) {
     .await;
 }
 
-/// A server's sampling request reviewed in the page (issue 17): edited, answered by the
+/// A server's sampling request reviewed in the page: edited, answered by the
 /// assistant's model, the answer edited and returned to the server.
 #[tokio::test(flavor = "multi_thread")]
 async fn chat_a_servers_sampling_request_is_reviewed_in_the_page() {
@@ -581,7 +581,7 @@ async fn chat_a_servers_sampling_request_is_reviewed_in_the_page() {
     ui.stop();
 }
 
-/// A resource attached from the composer and a prompt used as a slash command (issue 17):
+/// A resource attached from the composer and a prompt used as a slash command:
 /// what the model is sent holds both resources' contents and the prompt's message.
 #[tokio::test(flavor = "multi_thread")]
 async fn chat_attaches_resources_and_uses_a_prompt_as_a_slash_command() {

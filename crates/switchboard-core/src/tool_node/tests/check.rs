@@ -1,4 +1,4 @@
-//! Examples of property 7; the random version is `tests/tool_node_property7.rs`.
+//! Examples of property 7; the random version is `tests/it/tool_node_property7.rs`.
 
 use super::*;
 

@@ -1,5 +1,5 @@
 //! Unit tests of the tool-node model, one file per piece. Seed 002 property 7 over random
-//! schemas, mappings and variables is `tests/tool_node_property7.rs` at the crate root.
+//! schemas, mappings and variables is `tests/it/tool_node_property7.rs` at the crate root.
 
 mod check;
 mod mapping;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use switchboard_core::{ErrorCode, OwnerId, ServerSpec};
+use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_grpc::{NodeConfig, Router};
 use switchboard_mcp::{
     Admission, ConnectPolicy, ConnectionManager, ManagerConfig, McpError, NodeState, StatusChange,
@@ -49,8 +49,9 @@ impl ConnectPolicy for Refusing {
         self.0.fetch_add(1, Ordering::SeqCst);
         Err(McpError::Refused {
             server: spec.name.clone(),
-            code: ErrorCode::Forbidden,
-            reason: "not for you".into(),
+            refusal: switchboard_core::Refusal::UnknownOwner {
+                detail: "not for you".into(),
+            },
         })
     }
 }

@@ -1,4 +1,4 @@
-//! Fuzzing the legacy SSE parser (issue 18) with proptest, bounded for CI (256 cases; run
+//! Fuzzing the legacy SSE parser with proptest, bounded for CI (256 cases; run
 //! longer with `PROPTEST_CASES=100000 cargo test -p switchboard-mcp sse::fuzz`): whatever bytes
 //! a server sends, cut wherever the network cuts them, the parser neither panics nor holds an
 //! event past its limit, and the events do not depend on where the chunks were cut. A failing

@@ -73,7 +73,7 @@ pub async fn start_as(config: Config, single_user: bool) -> Api {
     start_full(config, single_user, Vec::new()).await
 }
 
-/// The API with servers reached through a router over `nodes` (issue 15) and the local
+/// The API with servers reached through a router over `nodes` and the local
 /// manager.
 pub async fn start_with_nodes(nodes: Vec<switchboard_grpc::NodeConfig>) -> Api {
     start_full(Config::default(), false, nodes).await

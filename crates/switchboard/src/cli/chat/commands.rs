@@ -1,4 +1,4 @@
-//! The chat's slash commands for what servers offer besides tools (issue 17), as the web
+//! The chat's slash commands for what servers offer besides tools, as the web
 //! page's composer has them:
 //!
 //! - `/prompts` lists the prompts of the chat's servers, `/resources` their resources and

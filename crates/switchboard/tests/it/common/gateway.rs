@@ -1,4 +1,4 @@
-//! The MCP gateway's tests (issue 16): a `serve` child with a second user, raw Streamable HTTP
+//! The MCP gateway's tests: a `serve` child with a second user, raw Streamable HTTP
 //! requests to `/mcp`, and the clients written by others (the Python SDK's, the MCP
 //! Inspector's CLI) run against it or against `switchboard mcp --stdio`.
 

@@ -1,9 +1,14 @@
-//! The tools one run may use: every enabled tool of the assistant's enabled servers, each with
-//! the name the model sees, refined by the assistant's tool nodes (issue 14).
+//! The one owner of the offer: which tools a person (or an assistant) is offered, each under
+//! its exported name (`mcp__{server id}__{tool}`, unique in the offer), with the schema the
+//! model sees and the tool node that fills it; whether a call of it needs a person is the
+//! server spec's to say ([`ServerSpec::auto_approves`], asked by [`crate::approval`]). A run,
+//! the REST API's tool listings and the command line all gather their tools here, so a name
+//! is the same wherever it appears (the gateway names by the same [`NameTable`] rule).
 //!
+//! Every enabled tool of the enabled servers is offered, refined by the assistant's tool nodes.
 //! A server that has a tool node offers only the tools its nodes select (and leave enabled),
 //! and each of those carries its node: the parameters the node maps are hidden from the
-//! schema the model sees ([`CatalogTool::schema`]) and filled from the run's variables when
+//! schema the model sees ([`OfferedTool::schema`]) and filled from the run's variables when
 //! the call is made. A server without a node offers every enabled tool, as before nodes. Two
 //! nodes of one server that both select a tool: the first (in the store's order) is the one
 //! the tool carries, so the model sees one tool, not two of the same name.
@@ -17,12 +22,12 @@ use switchboard_store::StoredToolNode;
 
 /// One tool the model may call.
 #[derive(Debug, Clone)]
-pub struct CatalogTool {
+pub struct OfferedTool {
     pub server: Arc<ServerSpec>,
     /// The tool as its server lists it (the full input schema, which the resolved arguments
     /// are checked against).
     pub tool: ToolInfo,
-    /// `mcp__{server}__{tool}`, unique in the catalog.
+    /// `mcp__{server}__{tool}`, unique in the offer.
     pub display_name: String,
     /// The tool node the tool is offered through, if its server has one.
     pub node: Option<Arc<StoredToolNode>>,
@@ -31,24 +36,26 @@ pub struct CatalogTool {
     pub schema: Map<String, Value>,
 }
 
-/// One tool to put in a catalog: its server, the tool as listed, and its node.
+/// One tool to put in an offer: its server, the tool as listed, and its node.
 pub type Offered = (Arc<ServerSpec>, ToolInfo, Option<Arc<StoredToolNode>>);
 
 /// A server whose tools could not be listed; the run goes on without them.
 #[derive(Debug, Clone)]
 pub struct UnavailableServer {
     pub server: String,
+    /// The documented code of the failure.
+    pub code: switchboard_core::ErrorCode,
     pub reason: String,
 }
 
 /// Every tool of a run, found by the name the model uses or by server and tool name.
 #[derive(Debug, Clone, Default)]
-pub struct Catalog {
-    tools: Vec<CatalogTool>,
+pub struct Offer {
+    tools: Vec<OfferedTool>,
     pub unavailable: Vec<UnavailableServer>,
 }
 
-impl Catalog {
+impl Offer {
     /// Lists the tools of `servers` through `backend` (disabled servers and tools left out),
     /// refined by `nodes` (see the module docs).
     pub async fn gather(
@@ -56,7 +63,7 @@ impl Catalog {
         owner: &OwnerId,
         servers: &[ServerSpec],
         nodes: &[Arc<StoredToolNode>],
-    ) -> Catalog {
+    ) -> Offer {
         let mut found = Vec::new();
         let mut unavailable = Vec::new();
         for (spec, tools) in backend.tools(owner, servers).await {
@@ -67,28 +74,29 @@ impl Catalog {
                 }
                 Err(e) => unavailable.push(UnavailableServer {
                     server: spec.name.clone(),
+                    code: e.code(),
                     reason: e.to_string(),
                 }),
             }
         }
-        Catalog::from_offered(found, unavailable)
+        Offer::from_offered(found, unavailable)
     }
 
-    /// A catalog of known tools without nodes (tests, and callers that listed tools
+    /// An offer of known tools without nodes (tests, and callers that listed tools
     /// themselves).
     pub fn from_tools(
         tools: Vec<(Arc<ServerSpec>, ToolInfo)>,
         unavailable: Vec<UnavailableServer>,
-    ) -> Catalog {
+    ) -> Offer {
         let tools = tools
             .into_iter()
             .map(|(server, tool)| (server, tool, None))
             .collect();
-        Catalog::from_offered(tools, unavailable)
+        Offer::from_offered(tools, unavailable)
     }
 
-    /// A catalog of known tools, each with the node it is offered through.
-    pub fn from_offered(tools: Vec<Offered>, unavailable: Vec<UnavailableServer>) -> Catalog {
+    /// An offer of known tools, each with the node it is offered through.
+    pub fn from_offered(tools: Vec<Offered>, unavailable: Vec<UnavailableServer>) -> Offer {
         let names = NameTable::of_servers(
             tools
                 .iter()
@@ -110,7 +118,7 @@ impl Catalog {
                     ),
                     None => tool.input_schema.clone(),
                 };
-                CatalogTool {
+                OfferedTool {
                     server,
                     tool,
                     display_name,
@@ -119,10 +127,10 @@ impl Catalog {
                 }
             })
             .collect();
-        Catalog { tools, unavailable }
+        Offer { tools, unavailable }
     }
 
-    pub fn tools(&self) -> &[CatalogTool] {
+    pub fn tools(&self) -> &[OfferedTool] {
         &self.tools
     }
 
@@ -131,13 +139,13 @@ impl Catalog {
     }
 
     /// The tool the model called by its display name.
-    pub fn by_display_name(&self, name: &str) -> Option<&CatalogTool> {
+    pub fn by_display_name(&self, name: &str) -> Option<&OfferedTool> {
         self.tools.iter().find(|t| t.display_name == name)
     }
 
     /// The tool named `tool` on the server a model referred to by name or id (prompt and
     /// meta modes, where the model writes both).
-    pub fn by_server_and_tool(&self, server: &str, tool: &str) -> Option<&CatalogTool> {
+    pub fn by_server_and_tool(&self, server: &str, tool: &str) -> Option<&OfferedTool> {
         // Exact name first, then id, then a name in another case: two servers whose names
         // differ only in case are told apart when the model writes the name exactly.
         let of_tool = || self.tools.iter().filter(move |t| t.tool.name == tool);
@@ -147,9 +155,9 @@ impl Catalog {
             .or_else(|| of_tool().find(|t| t.server.name.eq_ignore_ascii_case(server)))
     }
 
-    /// The servers in the catalog, in first-seen order, with their tools.
-    pub fn by_server(&self) -> Vec<(&ServerSpec, Vec<&CatalogTool>)> {
-        let mut grouped: Vec<(&ServerSpec, Vec<&CatalogTool>)> = Vec::new();
+    /// The servers in the offer, in first-seen order, with their tools.
+    pub fn by_server(&self) -> Vec<(&ServerSpec, Vec<&OfferedTool>)> {
+        let mut grouped: Vec<(&ServerSpec, Vec<&OfferedTool>)> = Vec::new();
         for tool in &self.tools {
             match grouped.iter_mut().find(|(s, _)| s.id == tool.server.id) {
                 Some((_, list)) => list.push(tool),
@@ -224,7 +232,7 @@ mod tests {
         })
     }
 
-    fn catalog(nodes: &[Arc<StoredToolNode>]) -> Catalog {
+    fn offer(nodes: &[Arc<StoredToolNode>]) -> Offer {
         let a = Arc::new(ServerSpec::stdio("a", "true", Vec::<String>::new()));
         let b = Arc::new(ServerSpec::stdio("b", "true", Vec::<String>::new()));
         let tools = |server| {
@@ -236,11 +244,11 @@ mod tests {
         };
         let mut found = offered(&a, &tools("a"), nodes);
         found.extend(offered(&b, &tools("b"), nodes));
-        Catalog::from_offered(found, Vec::new())
+        Offer::from_offered(found, Vec::new())
     }
 
-    fn names(catalog: &Catalog) -> Vec<&str> {
-        catalog
+    fn names(offer: &Offer) -> Vec<&str> {
+        offer
             .tools()
             .iter()
             .map(|t| t.display_name.as_str())
@@ -249,9 +257,9 @@ mod tests {
 
     #[test]
     fn a_server_without_a_node_offers_every_tool_unchanged() {
-        let catalog = catalog(&[]);
+        let offer = offer(&[]);
         assert_eq!(
-            names(&catalog),
+            names(&offer),
             [
                 "mcp__a__one",
                 "mcp__a__two",
@@ -261,9 +269,9 @@ mod tests {
                 "mcp__b__three"
             ]
         );
-        assert!(catalog.tools().iter().all(|t| t.node.is_none()));
+        assert!(offer.tools().iter().all(|t| t.node.is_none()));
         assert!(
-            catalog
+            offer
                 .tools()
                 .iter()
                 .all(|t| t.schema == t.tool.input_schema)
@@ -286,9 +294,9 @@ mod tests {
             "a",
             json!([{"name": "one"}, {"name": "three", "parameterMappings": {"title": "x"}}]),
         );
-        let catalog = catalog(&[first, second]);
+        let offer = offer(&[first, second]);
         assert_eq!(
-            names(&catalog),
+            names(&offer),
             [
                 "mcp__a__one",
                 "mcp__a__three",
@@ -297,7 +305,7 @@ mod tests {
                 "mcp__b__three"
             ]
         );
-        let one = catalog.by_display_name("mcp__a__one").unwrap();
+        let one = offer.by_display_name("mcp__a__one").unwrap();
         assert_eq!(one.node.as_ref().unwrap().id, "n1");
         assert_eq!(
             serde_json::Value::Object(one.schema.clone()),
@@ -309,7 +317,7 @@ mod tests {
         );
         // The full schema stays, for checking the resolved arguments.
         assert!(one.tool.input_schema["properties"].get("owner").is_some());
-        let three = catalog.by_display_name("mcp__a__three").unwrap();
+        let three = offer.by_display_name("mcp__a__three").unwrap();
         assert_eq!(three.node.as_ref().unwrap().id, "n2");
         assert_eq!(three.schema["required"], json!(["owner"]));
     }
