@@ -10,7 +10,7 @@ use switchboard_core::{
 use switchboard_llm::Provider;
 use switchboard_mcp::ToolBackend;
 use switchboard_store::{
-    Message, MessageRole, NewMessage, Store, StoreError, StoredToolNode, ToolMode,
+    Message, MessageRole, NewMessage, Store, StoreError, StoredToolNode, ToolMode, Transition,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -378,14 +378,14 @@ impl Agent {
             .store
             .update_tool_call(owner, message_id, call_id, &|call: &mut ToolCallRecord| {
                 if call.status != ToolCallStatus::Pending || call.approved.is_some() {
-                    return Err(StoreError::Invalid(not_pending(call)));
+                    return Err(Transition::NotPending(not_pending(call)).into());
                 }
                 call.approved = Some(approved);
                 Ok(())
             })
             .await
             .map_err(|e| match e {
-                StoreError::Invalid(status) => AgentError::NotPending {
+                StoreError::Transition(Transition::NotPending(status)) => AgentError::NotPending {
                     call_id: call_id.to_owned(),
                     status,
                 },
@@ -451,12 +451,12 @@ impl Agent {
                             q.answer = Some(answer.clone());
                             Ok(())
                         }
-                        _ => Err(StoreError::Invalid("no such question".into())),
+                        _ => Err(Transition::NoQuestion.into()),
                     }
                 })
                 .await
                 .map_err(|e| match e {
-                    StoreError::Invalid(_) => no_question(),
+                    StoreError::Transition(Transition::NoQuestion) => no_question(),
                     other => AgentError::Store(other),
                 })?;
         self.announce_call(owner, &message.conversation_id, message_id, updated.clone());

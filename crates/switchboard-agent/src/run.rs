@@ -13,7 +13,7 @@ mod variables;
 
 use switchboard_core::{OwnerId, ToolCallRecord, ToolCallStatus};
 use switchboard_llm::ToolDefinition;
-use switchboard_store::{Message, MessageRole, StoreError};
+use switchboard_store::{Message, MessageRole, StoreError, Transition};
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Agent, RunOutcome, RunSpec};
@@ -277,7 +277,7 @@ impl<'a> Run<'a> {
                 call_id,
                 &|call: &mut ToolCallRecord| {
                     if !call.status.can_become(status) {
-                        return Err(StoreError::Invalid("already finished".into()));
+                        return Err(Transition::Finished.into());
                     }
                     call.status = status;
                     call.response = Some(response.clone());
@@ -293,7 +293,7 @@ impl<'a> Run<'a> {
                 Ok(Some(turn))
             }
             // Someone else finished it first (a cancellation racing a result).
-            Err(StoreError::Invalid(_)) => Ok(None),
+            Err(StoreError::Transition(_)) => Ok(None),
             Err(e) => Err(e.into()),
         }
     }

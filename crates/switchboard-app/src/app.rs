@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use switchboard_agent::input::ResourceChanges;
 use switchboard_agent::{Agent, AgentObserver, ToolCalls};
+use switchboard_core::catalogue::Catalogue;
 use switchboard_gateway::{Gateway, GatewayDeps};
 use switchboard_mcp::oauth::SignIns;
 use switchboard_mcp::{ConnectPolicy, ConnectionManager, ServerPool, ToolBackend};
@@ -34,6 +35,8 @@ use crate::oauth_vault::StoreVault;
 use crate::policy::{Rules, ServerPolicy};
 use crate::runs::{RunServers, Runs};
 use crate::servers::Servers;
+use crate::tool_nodes::ToolNodes;
+use crate::views::Views;
 
 /// Every service of the application, built once.
 pub struct App {
@@ -58,6 +61,12 @@ pub struct App {
     pub runs: Arc<Runs>,
     /// A person's servers: saved, replaced and deleted within their rules.
     pub servers: Servers,
+    /// A person's tool nodes: checked and saved within their quota.
+    pub tool_nodes: ToolNodes,
+    /// A person's views of the gateway.
+    pub views: Views,
+    /// The catalogue of ready servers (`GET /api/catalogue`, `servers add --preset`).
+    pub catalogue: Arc<Catalogue>,
     /// What members may run and reach.
     pub rules: Arc<Rules>,
     pub limits: Limits,
@@ -161,6 +170,9 @@ impl App {
             Arc::clone(&rules),
             limits.max_servers,
         );
+        let tool_nodes =
+            ToolNodes::new(Arc::clone(&store), Arc::clone(&pool), limits.max_tool_nodes);
+        let views = Views::new(Arc::clone(&store), Arc::clone(&gateway), limits.max_views);
         Ok(App {
             store,
             manager: local,
@@ -173,6 +185,13 @@ impl App {
             gateway,
             runs,
             servers,
+            tool_nodes,
+            views,
+            catalogue: Arc::new(Catalogue::embedded().unwrap_or_else(|error| {
+                // A unit test reads the embedded file, so this is a build that skipped it.
+                tracing::error!(%error, "the catalogue of ready servers is broken; it stays empty");
+                Catalogue::default()
+            })),
             rules,
             limits,
             env_provider,

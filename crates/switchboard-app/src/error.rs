@@ -43,6 +43,12 @@ pub enum AppError {
     NodeRun(#[from] NodeRunError),
     #[error(transparent)]
     ViewSave(#[from] ViewSaveError),
+    /// The catalogue of ready servers has no such entry.
+    #[error("the catalogue has no entry `{name}` (it has {known})")]
+    NoCatalogueEntry { name: String, known: String },
+    /// A catalogue entry's settings do not fill it.
+    #[error(transparent)]
+    Fill(#[from] switchboard_core::catalogue::FillError),
     /// The `[nodes]` of the settings cannot be used.
     #[error("cannot use the [nodes] of the settings: {0}")]
     Nodes(#[from] switchboard_grpc::RouterError),
@@ -62,7 +68,8 @@ impl AppError {
             AppError::NodeSave(e) => e.code(),
             AppError::NodeRun(e) => e.code(),
             AppError::ViewSave(e) => e.code(),
-            AppError::Nodes(_) => ErrorCode::ValidationError,
+            AppError::Nodes(_) | AppError::Fill(_) => ErrorCode::ValidationError,
+            AppError::NoCatalogueEntry { .. } => ErrorCode::NotFound,
         }
     }
 }

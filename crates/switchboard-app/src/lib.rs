@@ -4,7 +4,8 @@
 //! - [`app`]: the composition root and its shutdown;
 //! - [`config`]: what it is built from;
 //! - [`error`]: the one error type the front ends map;
-//! - [`servers`]: a person's servers, within the member rules and quotas;
+//! - [`servers`], [`presets`]: a person's servers, within the member rules and quotas, and
+//!   the catalogue's entries added as servers;
 //! - [`runs`]: runs in the background of requests, and their run specs;
 //! - [`tool_nodes`], [`views`]: what a tool node or a gateway view must pass to be saved,
 //!   and running a node;
@@ -23,6 +24,7 @@ pub mod metered;
 pub mod metrics;
 pub mod oauth_vault;
 pub mod policy;
+pub mod presets;
 pub mod runs;
 pub mod servers;
 pub mod tool_nodes;

@@ -51,6 +51,11 @@ impl Servers {
         }
     }
 
+    /// The store the servers are kept in.
+    pub(crate) fn store(&self) -> &dyn Store {
+        self.store.as_ref()
+    }
+
     /// What `user` may save: a node this host knows, a stdio server that fits the launch
     /// rules, a URL the destination guard lets them reach. Checked on every save (create,
     /// import, update), and again by the connection policy before every start.

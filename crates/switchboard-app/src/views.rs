@@ -6,9 +6,13 @@
 //! names come from the gateway ([`Gateway::view_collisions`]), which lists the servers' tools
 //! as they are now; one that is added later is reported by `GET /api/mcp/views/{id}`.
 
-use switchboard_core::ViewSpec;
+use std::sync::Arc;
+
+use switchboard_core::{OwnerId, ViewSpec};
 use switchboard_gateway::{Collision, Gateway, GatewayError};
-use switchboard_store::{Store, StoreError, User};
+use switchboard_store::{Store, StoreError, StoredView, User};
+
+use crate::error::AppError;
 
 /// Why a view cannot be saved.
 #[derive(Debug, thiserror::Error)]
@@ -80,6 +84,56 @@ pub async fn check_for_save(
         Ok(())
     } else {
         Err(ViewSaveError::Collisions(collisions))
+    }
+}
+
+/// A person's views: checked, saved within their quota, and announced to their MCP sessions.
+pub struct Views {
+    store: Arc<dyn Store>,
+    gateway: Arc<Gateway>,
+    max_views: u32,
+}
+
+impl Views {
+    pub(crate) fn new(store: Arc<dyn Store>, gateway: Arc<Gateway>, max_views: u32) -> Self {
+        Self {
+            store,
+            gateway,
+            max_views,
+        }
+    }
+
+    /// Creates `spec` for `user` once it passes [`check_for_save`], within their quota.
+    pub async fn create(&self, user: &User, spec: &ViewSpec) -> Result<StoredView, AppError> {
+        check_for_save(self.store.as_ref(), &self.gateway, user, spec).await?;
+        let created = self
+            .store
+            .create_view_within(&user.id, spec, self.max_views)
+            .await?;
+        self.gateway.announce(&user.id);
+        Ok(created)
+    }
+
+    /// Replaces `user`'s view `id` with `spec` (another person's view is not found before
+    /// anything of the new spec is looked at).
+    pub async fn replace(
+        &self,
+        user: &User,
+        id: &str,
+        spec: &ViewSpec,
+    ) -> Result<StoredView, AppError> {
+        self.store.view(&user.id, id).await?;
+        check_for_save(self.store.as_ref(), &self.gateway, user, spec).await?;
+        let updated = self.store.update_view(&user.id, id, spec).await?;
+        self.gateway.announce(&user.id);
+        Ok(updated)
+    }
+
+    /// Deletes `owner`'s view `id`, with its tokens.
+    pub async fn delete(&self, owner: &OwnerId, id: &str) -> Result<(), AppError> {
+        self.store.delete_view(owner, id).await?;
+        self.gateway.announce(owner);
+        Ok(())
     }
 }
 

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use switchboard_app::App;
 use switchboard_core::OwnerId;
-use switchboard_core::catalogue::Catalogue;
 
 use crate::config::ServerConfig;
 use crate::limits::Gate;
@@ -45,8 +44,6 @@ pub struct Services {
     pub gate: Arc<Gate>,
     /// The locale files, for error answers and the web UI ([`crate::i18n`]).
     pub locales: Arc<crate::i18n::Catalog>,
-    /// The catalogue of ready servers (`GET /api/catalogue`).
-    pub catalogue: Arc<Catalogue>,
 }
 
 impl std::ops::Deref for Services {
@@ -70,11 +67,6 @@ impl AppState {
             config: Arc::new(config),
             events,
             locales: Arc::new(crate::i18n::Catalog::embedded_or_empty()),
-            catalogue: Arc::new(Catalogue::embedded().unwrap_or_else(|error| {
-                // A unit test reads the embedded file, so this is a build that skipped it.
-                tracing::error!(%error, "the catalogue of ready servers is broken; it stays empty");
-                Catalogue::default()
-            })),
         }))
     }
 }

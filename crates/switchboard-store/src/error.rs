@@ -47,6 +47,30 @@ impl std::fmt::Display for Entity {
     }
 }
 
+/// Why a tool call's edit no longer applies: the call is not in the state the edit expects.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum Transition {
+    /// A decision on a call that is not waiting for one (its status, as a person reads it).
+    #[error("{0}")]
+    NotPending(String),
+    /// An answer to a question the call does not have, or has an answer to already.
+    #[error("no such question")]
+    NoQuestion,
+    /// The call ended already.
+    #[error("already finished")]
+    Finished,
+    /// A resumed call that is not waiting for input any more.
+    #[error("not resumable")]
+    NotResumable,
+    /// A call that is not approved and pending, so it may not start.
+    #[error("not runnable")]
+    NotRunnable,
+    /// A call that is not running any more.
+    #[error("the call is not running")]
+    NotRunning,
+}
+
 /// Why a store operation failed. Nothing was written when one is returned.
 #[derive(Debug, Error)]
 #[non_exhaustive]
@@ -66,9 +90,14 @@ pub enum StoreError {
     /// A view of the gateway that breaks a rule ([`ViewError`]).
     #[error(transparent)]
     InvalidView(#[from] ViewError),
-    /// The input breaks a rule of the store (an empty name, a bad transition).
+    /// The input breaks a rule of the store (an empty name, a value out of range).
     #[error("{0}")]
     Invalid(String),
+    /// A tool call's edit found the call no longer where the edit expects it: someone was
+    /// first (a decision already taken, a call already finished or claimed). Only the edit
+    /// given to the store returns it, so an invalid or corrupt row is never taken for it.
+    #[error(transparent)]
+    Transition(#[from] Transition),
     /// A secret could not be sealed or opened; see [`SecretError`].
     #[error(transparent)]
     Secret(#[from] SecretError),
@@ -114,6 +143,7 @@ impl StoreError {
             StoreError::InvalidSpec(_) | StoreError::InvalidView(_) | StoreError::Invalid(_) => {
                 ErrorCode::ValidationError
             }
+            StoreError::Transition(_) => ErrorCode::Conflict,
             StoreError::Secret(_)
             | StoreError::Corrupt { .. }
             | StoreError::Migrate(_)

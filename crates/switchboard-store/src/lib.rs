@@ -41,7 +41,7 @@ mod store;
 mod text;
 
 pub use audit_store::AuditStore;
-pub use error::{Entity, StoreError};
+pub use error::{Entity, StoreError, Transition};
 pub use model::{
     ApiToken, Assistant, AssistantConfig, Conversation, DEFAULT_MAX_ROUNDS, IssuedToken, Message,
     MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use switchboard_core::{ToolCallRecord, ToolCallStatus};
-use switchboard_store::{Message, StoreError};
+use switchboard_store::{Message, StoreError, Transition};
 
 use super::Run;
 
@@ -149,11 +149,11 @@ impl Run<'_> {
                         {
                             Ok(())
                         } else {
-                            Err(StoreError::Invalid("not resumable".into()))
+                            Err(Transition::NotResumable.into())
                         };
                     }
                     if c.status != ToolCallStatus::Pending || c.approved != Some(true) {
-                        return Err(StoreError::Invalid("not runnable".into()));
+                        return Err(Transition::NotRunnable.into());
                     }
                     c.status = ToolCallStatus::Invoking;
                     Ok(())
@@ -162,7 +162,7 @@ impl Run<'_> {
             .await;
         let claimed = match claimed {
             Ok(claimed) => claimed,
-            Err(StoreError::Invalid(_)) => return Ok(None),
+            Err(StoreError::Transition(_)) => return Ok(None),
             Err(e) => return Err(e.into()),
         };
         self.announce_call(message_id, claimed);

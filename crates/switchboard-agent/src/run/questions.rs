@@ -25,7 +25,7 @@ use switchboard_core::{
     ToolCallRecord, ToolCallStatus,
 };
 use switchboard_mcp::ServerRequests;
-use switchboard_store::{StoreError, ToolCallEdit};
+use switchboard_store::{StoreError, ToolCallEdit, Transition};
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
@@ -162,7 +162,7 @@ impl Asker {
         let stored = self
             .edit_call(&|call: &mut ToolCallRecord| {
                 if call.status != ToolCallStatus::Invoking {
-                    return Err(StoreError::Invalid("the call is not running".into()));
+                    return Err(Transition::NotRunning.into());
                 }
                 call.question = Some(question.clone());
                 if let (Some(key), Some(pending)) = (key, call.pending_input.as_mut()) {
@@ -255,7 +255,7 @@ impl Asker {
         let kept = self
             .edit_call(&|call: &mut ToolCallRecord| {
                 if call.status != ToolCallStatus::Invoking {
-                    return Err(StoreError::Invalid("the call is not running".into()));
+                    return Err(Transition::NotRunning.into());
                 }
                 call.pending_input = Some(pending.clone());
                 Ok(())

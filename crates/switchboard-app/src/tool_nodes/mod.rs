@@ -4,6 +4,7 @@
 
 pub mod run;
 pub mod save;
+mod service;
 
 /// The variables `node`'s assistant declares (none for a node of no assistant), which its
 /// mappings may use beside the node's own; the assistant must be `owner`'s.
@@ -20,3 +21,4 @@ pub async fn assistant_variables(
 
 pub use run::{NodeRun, NodeRunError, ToolCallResult, run_node};
 pub use save::{NodeSaveError, check_against, check_assistant_variables, check_for_save};
+pub use service::ToolNodes;

@@ -2,8 +2,10 @@
 //! lower layers' errors they carry are worded by their own functions.
 
 use switchboard_app::{AppError, Refusal};
+use switchboard_core::ErrorCode;
+use switchboard_core::catalogue::{FillError, ValueProblem};
 
-use crate::error::ApiError;
+use crate::error::{ApiError, Words};
 
 /// A refusal of the admin's rules.
 pub fn refusal(e: &Refusal) -> ApiError {
@@ -36,6 +38,10 @@ pub fn app(e: AppError) -> ApiError {
         AppError::NoModel { variable } => ApiError::new(e.code(), e.to_string())
             .key("error.msg.no_model")
             .param("variable", variable),
+        AppError::NoCatalogueEntry { ref name, .. } => ApiError::new(e.code(), e.to_string())
+            .key("error.msg.catalogue_no_entry")
+            .param("name", format!("{name:?}")),
+        AppError::Fill(ref fill) => fill_error(fill),
         AppError::TooManyRuns { limit } => crate::limits::rate_limited(
             "error.msg.too_many_runs",
             &format!("at most {limit} runs may go on at once; wait for one to finish"),
@@ -43,5 +49,34 @@ pub fn app(e: AppError) -> ApiError {
         )
         .param("limit", limit),
         other => ApiError::new(other.code(), other.to_string()),
+    }
+}
+
+/// A catalogue entry's settings that do not fill it.
+fn fill_error(e: &FillError) -> ApiError {
+    let error = ApiError::new(ErrorCode::ValidationError, e.to_string());
+    match e {
+        FillError::UnknownSetting(setting) => error
+            .key("error.msg.catalogue_unknown_setting")
+            .param("setting", format!("{setting:?}")),
+        FillError::MissingSetting(setting) => error
+            .key("error.msg.catalogue_missing_setting")
+            .param("setting", format!("{setting:?}")),
+        FillError::BadValue { setting, problem } => error
+            .key("error.msg.catalogue_bad_value")
+            .param("setting", format!("{setting:?}"))
+            .param_words("problem", Words::new(problem_key(*problem))),
+        FillError::Spec(spec) => error.words(super::spec::spec(spec)),
+        _ => error,
+    }
+}
+
+fn problem_key(problem: ValueProblem) -> &'static str {
+    match problem {
+        ValueProblem::ControlCharacter => "error.msg.catalogue_value_control",
+        ValueProblem::TooLong => "error.msg.catalogue_value_too_long",
+        ValueProblem::NotAbsolute => "error.msg.catalogue_value_not_absolute",
+        ValueProblem::LeadingDash => "error.msg.catalogue_value_leading_dash",
+        _ => "error.msg.catalogue_value_bad",
     }
 }

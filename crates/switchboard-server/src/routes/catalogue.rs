@@ -1,29 +1,24 @@
 //! The catalogue of ready servers (seed 002's presets): what it offers, and adding an entry
 //! with its settings filled in.
 //!
-//! Adding goes through the same checked create as `POST /api/mcp-servers`
-//! ([`create_checked`]): a member's launch templates, the destination guard and the server
-//! quota apply to a catalogue entry exactly as to a server typed by hand. The server is then
-//! marked as a preset (seed 002's `isPreset`, `presetType`) beside it, in the server shapes
-//! store, which is where the seed routes already keep those marks.
+//! Adding is the application's ([`switchboard_app::presets`]): the same checked create as
+//! `POST /api/mcp-servers`, then the preset marks beside the server.
 
 use std::collections::BTreeMap;
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
-use switchboard_core::catalogue::{Entry, FillError, Launch, Source, ValueProblem};
-use switchboard_core::{ErrorCode, ServerId};
-use switchboard_store::{ServerShape, StoredServer, WrittenShape};
+use switchboard_app::presets;
+use switchboard_core::catalogue::{Entry, Source};
+use switchboard_store::StoredServer;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized};
-use super::servers::create_checked;
 use crate::auth::Caller;
-use crate::error::{ApiError, ErrorBody, Words};
-use crate::error_words::spec::spec as spec_words;
+use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
 use crate::state::AppState;
 
@@ -138,28 +133,10 @@ async fn add(
     Path(name): Path<String>,
     Json(body): Json<AddFromCatalogue>,
 ) -> Result<(StatusCode, axum::Json<AddedServer>), ApiError> {
-    let entry = state.catalogue.entry(&name).ok_or_else(|| {
-        ApiError::new(
-            ErrorCode::NotFound,
-            format!("the catalogue has no entry {name:?}"),
-        )
-        .key("error.msg.catalogue_no_entry")
-        .param("name", format!("{name:?}"))
-    })?;
-    let spec = entry
-        .server_spec(body.name.as_deref(), &body.settings)
-        .map_err(|e| fill_error(&e))?;
-    let created = create_checked(&state, &caller, &spec).await?;
-    let shape = ServerShape {
-        shape: match entry.launch {
-            // Seed 002 lists HTTP servers in its own shape; a process is seed 000's.
-            Launch::Remote(_) => WrittenShape::Seed002,
-            Launch::Process(_) => WrittenShape::Seed000,
-        },
-        is_preset: true,
-        preset_type: Some(entry.source.as_str().to_owned()),
-    };
-    mark(&state, &caller, &created.spec.id, &shape).await?;
+    let entry = presets::entry(&state.catalogue, &name)?;
+    let preset = presets::fill(entry, body.name.as_deref(), &body.settings)
+        .map_err(switchboard_app::AppError::from)?;
+    let created = state.servers.add_preset(&caller.user, &preset).await?;
     Ok((
         StatusCode::CREATED,
         axum::Json(AddedServer {
@@ -169,54 +146,4 @@ async fn add(
             catalogue_entry: entry.name.clone(),
         }),
     ))
-}
-
-/// Records the preset marks; a server left unmarked by a failure here is taken back, so an
-/// add either happens whole or not at all.
-async fn mark(
-    state: &AppState,
-    caller: &Caller,
-    id: &ServerId,
-    shape: &ServerShape,
-) -> Result<(), ApiError> {
-    if let Err(error) = state
-        .store
-        .set_server_shape(&caller.user.id, id, shape)
-        .await
-    {
-        if let Err(undo) = state.store.delete_server(&caller.user.id, id).await {
-            tracing::error!(%undo, server = %id.0, "an unmarked catalogue server stays");
-        }
-        return Err(error.into());
-    }
-    Ok(())
-}
-
-/// A setting that does not fit, named (its value never quoted: it may be a secret).
-fn fill_error(e: &FillError) -> ApiError {
-    let error = ApiError::new(ErrorCode::ValidationError, e.to_string());
-    match e {
-        FillError::UnknownSetting(setting) => error
-            .key("error.msg.catalogue_unknown_setting")
-            .param("setting", format!("{setting:?}")),
-        FillError::MissingSetting(setting) => error
-            .key("error.msg.catalogue_missing_setting")
-            .param("setting", format!("{setting:?}")),
-        FillError::BadValue { setting, problem } => error
-            .key("error.msg.catalogue_bad_value")
-            .param("setting", format!("{setting:?}"))
-            .param_words("problem", Words::new(problem_key(*problem))),
-        FillError::Spec(spec) => error.words(spec_words(spec)),
-        _ => error,
-    }
-}
-
-fn problem_key(problem: ValueProblem) -> &'static str {
-    match problem {
-        ValueProblem::ControlCharacter => "error.msg.catalogue_value_control",
-        ValueProblem::TooLong => "error.msg.catalogue_value_too_long",
-        ValueProblem::NotAbsolute => "error.msg.catalogue_value_not_absolute",
-        ValueProblem::LeadingDash => "error.msg.catalogue_value_leading_dash",
-        _ => "error.msg.catalogue_value_bad",
-    }
 }

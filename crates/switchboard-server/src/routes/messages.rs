@@ -216,17 +216,15 @@ async fn tool_confirm(
     Path(message_id): Path<String>,
     Json(body): Json<Confirm>,
 ) -> Result<axum::Json<ToolCallRecord>, ApiError> {
-    let owner = &caller.user.id;
-    let message = state.store.message(owner, &message_id).await?;
-    let spec = state.runs.spec_for(owner, &message.conversation_id).await?;
     let call = state
-        .agent
-        .decide(owner, &message_id, &body.tool_call_id, body.approved)
-        .await?;
-    state
         .runs
-        .resume_after_decision(owner, &message.conversation_id, &message_id, spec)
-        .await;
+        .decide(
+            &caller.user.id,
+            &message_id,
+            &body.tool_call_id,
+            body.approved,
+        )
+        .await?;
     Ok(axum::Json(call))
 }
 
@@ -277,27 +275,19 @@ async fn answer(
     Path((message_id, call_id)): Path<(String, String)>,
     Json(body): Json<Answer>,
 ) -> Result<axum::Json<ToolCallRecord>, ApiError> {
-    let owner = &caller.user.id;
-    let message = state.store.message(owner, &message_id).await?;
-    let spec = state.runs.spec_for(owner, &message.conversation_id).await?;
+    let answer = switchboard_core::QuestionAnswer {
+        action: body.action,
+        content: body.content,
+    };
     let call = state
-        .agent
+        .runs
         .answer(
-            owner,
+            &caller.user.id,
             &message_id,
             &call_id,
             &body.question_id,
-            switchboard_core::QuestionAnswer {
-                action: body.action,
-                content: body.content,
-            },
+            answer,
         )
         .await?;
-    // The call waiting for it goes on; one a 2026-07-28 server left waiting before a restart
-    // is sent again with the answer by a run started here (none starts if a run has it).
-    state
-        .runs
-        .resume_after_decision(owner, &message.conversation_id, &message_id, spec)
-        .await;
     Ok(axum::Json(call))
 }

@@ -21,7 +21,6 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
-use crate::tool_nodes::check_for_save;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -73,12 +72,7 @@ async fn create(
     caller: Caller,
     Json(node): Json<ToolNode>,
 ) -> Result<(StatusCode, axum::Json<StoredToolNode>), ApiError> {
-    let owner = &caller.user.id;
-    check_for_save(state.store.as_ref(), state.pool.as_ref(), owner, &node).await?;
-    let created = state
-        .store
-        .create_tool_node_within(owner, &node, state.limits.max_tool_nodes)
-        .await?;
+    let created = state.tool_nodes.create(&caller.user.id, &node).await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
@@ -130,12 +124,11 @@ async fn update(
     Path(id): Path<String>,
     Json(node): Json<ToolNode>,
 ) -> Result<axum::Json<StoredToolNode>, ApiError> {
-    let owner = &caller.user.id;
-    // Another user's node is 404 before its server is listed.
-    state.store.tool_node(owner, &id).await?;
-    check_for_save(state.store.as_ref(), state.pool.as_ref(), owner, &node).await?;
     Ok(axum::Json(
-        state.store.update_tool_node(owner, &id, &node).await?,
+        state
+            .tool_nodes
+            .replace(&caller.user.id, &id, &node)
+            .await?,
     ))
 }
 

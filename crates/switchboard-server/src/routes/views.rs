@@ -2,7 +2,7 @@
 //! /api/mcp/views/{id}`, and the API tokens limited to one view (`/api/mcp/views/{id}/tokens`).
 //!
 //! The body is the view's own JSON ([`ViewSpec`]); the answer adds its id and times. Saving
-//! checks it ([`crate::views::check_for_save`]): 400 for a broken rule, 404 for a server or
+//! checks it ([`switchboard_app::views::check_for_save`]): 400 for a broken rule, 404 for a server or
 //! assistant that is not the caller's, 409 for a taken name or for tool names that would
 //! collide (the message names them). Reading one view also reports collisions that appeared
 //! since it was saved (an upstream added a tool). Every change is announced to the caller's
@@ -23,7 +23,6 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::state::AppState;
-use crate::views::check_for_save;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -160,13 +159,7 @@ async fn create(
     caller: Caller,
     Json(spec): Json<ViewSpec>,
 ) -> Result<(StatusCode, axum::Json<StoredView>), ApiError> {
-    let owner = &caller.user.id;
-    check_for_save(state.store.as_ref(), &state.gateway, &caller.user, &spec).await?;
-    let created = state
-        .store
-        .create_view_within(owner, &spec, state.limits.max_views)
-        .await?;
-    state.gateway.announce(owner);
+    let created = state.views.create(&caller.user, &spec).await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
@@ -226,13 +219,9 @@ async fn update(
     Path(id): Path<String>,
     Json(spec): Json<ViewSpec>,
 ) -> Result<axum::Json<StoredView>, ApiError> {
-    let owner = &caller.user.id;
-    // Another user's view is 404 before anything of the new spec is looked at.
-    state.store.view(owner, &id).await?;
-    check_for_save(state.store.as_ref(), &state.gateway, &caller.user, &spec).await?;
-    let updated = state.store.update_view(owner, &id, &spec).await?;
-    state.gateway.announce(owner);
-    Ok(axum::Json(updated))
+    Ok(axum::Json(
+        state.views.replace(&caller.user, &id, &spec).await?,
+    ))
 }
 
 /// Deletes a view and every token limited to it.
@@ -253,9 +242,7 @@ async fn remove(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    let owner = &caller.user.id;
-    state.store.delete_view(owner, &id).await?;
-    state.gateway.announce(owner);
+    state.views.delete(&caller.user.id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -160,7 +160,7 @@ impl LocalServers {
                 },
                 source: error,
             },
-            other => CliError::App(other),
+            other => CliError::from(other),
         })
     }
 }

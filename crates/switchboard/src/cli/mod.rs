@@ -147,14 +147,21 @@ pub enum CliError {
     },
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// Boxed: the application's error is large, and most commands never see one.
     #[error(transparent)]
-    App(#[from] switchboard_app::AppError),
+    App(Box<switchboard_app::AppError>),
     #[error("--args must be a JSON object: {0}")]
     BadArguments(String),
     #[error("interrupted")]
     Interrupted,
     #[error("the tool reported an error")]
     ToolFailed,
+}
+
+impl From<switchboard_app::AppError> for CliError {
+    fn from(error: switchboard_app::AppError) -> Self {
+        CliError::App(Box::new(error))
+    }
 }
 
 impl CliError {

@@ -12,9 +12,10 @@ use std::time::Duration;
 use anyhow::Context as _;
 use clap::{ArgGroup, Args, Subcommand, ValueEnum};
 use serde_json::json;
-use switchboard_core::catalogue::{Catalogue, Launch};
+use switchboard_app::presets;
+use switchboard_core::catalogue::Catalogue;
 use switchboard_core::{Auth, ServerSpec, TransportKind};
-use switchboard_store::{ServerShape, StoredServer, WrittenShape};
+use switchboard_store::{ServerShape, StoredServer};
 
 use super::Context;
 use super::local::Put;
@@ -269,7 +270,10 @@ pub async fn run(context: &Context, command: ServersCommand) -> anyhow::Result<E
 
 /// The spec described by `add`'s flags (clap has already made sure they fit together), and
 /// the preset marks of a catalogue entry.
-fn spec_of(args: AddArgs) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
+fn spec_of(
+    catalogue: &Catalogue,
+    args: AddArgs,
+) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
     let (timeout, enabled, node) = (args.timeout, !args.disabled, args.node.clone());
     let roots = roots_of(&args.roots)?;
     let sampling = (args.sampling_auto || args.sampling_max_tokens.is_some()).then(|| {
@@ -282,7 +286,8 @@ fn spec_of(args: AddArgs) -> anyhow::Result<(ServerSpec, Option<ServerShape>)> {
     });
     let (mut spec, shape) = match &args.preset {
         Some(preset) => {
-            let (spec, shape) = preset_spec(preset, args.name.as_deref(), args.settings)?;
+            let (spec, shape) =
+                preset_spec(catalogue, preset, args.name.as_deref(), args.settings)?;
             (spec, Some(shape))
         }
         None => (plain_spec(args), None),
@@ -315,36 +320,18 @@ fn roots_of(dirs: &[PathBuf]) -> anyhow::Result<Vec<String>> {
         .collect()
 }
 
-/// The catalogue entry `preset` with `settings` filled in, and its preset marks.
+/// The catalogue entry `preset` with `settings` filled in, and its preset marks (as the
+/// HTTP API fills them, [`switchboard_app::presets`]).
 fn preset_spec(
+    catalogue: &Catalogue,
     preset: &str,
     name: Option<&str>,
     settings: Vec<(String, String)>,
 ) -> anyhow::Result<(ServerSpec, ServerShape)> {
-    let catalogue = Catalogue::embedded()?;
-    let entry = catalogue.entry(preset).with_context(|| {
-        let names: Vec<&str> = catalogue
-            .entries()
-            .iter()
-            .map(|e| e.name.as_str())
-            .collect();
-        format!(
-            "the catalogue has no entry `{preset}` (it has {})",
-            names.join(", ")
-        )
-    })?;
-    let spec = entry
-        .server_spec(name, &settings.into_iter().collect())
+    let entry = presets::entry(catalogue, preset)?;
+    let filled = presets::fill(entry, name, &settings.into_iter().collect())
         .with_context(|| format!("catalogue entry `{preset}`"))?;
-    let shape = ServerShape {
-        shape: match entry.launch {
-            Launch::Remote(_) => WrittenShape::Seed002,
-            _ => WrittenShape::Seed000,
-        },
-        is_preset: true,
-        preset_type: Some(entry.source.as_str().to_owned()),
-    };
-    Ok((spec, shape))
+    Ok((filled.spec, filled.shape))
 }
 
 fn plain_spec(args: AddArgs) -> ServerSpec {
@@ -385,19 +372,20 @@ fn plain_spec(args: AddArgs) -> ServerSpec {
 
 async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     let replace = args.replace;
-    let (spec, shape) = spec_of(args)?;
+    let servers = context.servers().await?;
+    let (spec, shape) = spec_of(&servers.app().catalogue, args)?;
     spec.validate()
         .with_context(|| format!("server `{}` is not valid", spec.name))?;
     let target = target(&spec);
-    let servers = context.servers().await?;
     let (action, server) = match servers.put(spec, replace).await? {
         Put::Added(server) => ("added", server),
         Put::Replaced(server) => ("replaced", server),
     };
     if let Some(shape) = &shape {
         servers
-            .store()
-            .set_server_shape(servers.owner(), &server.spec.id, shape)
+            .app()
+            .servers
+            .mark(servers.owner(), &server.spec.id, shape)
             .await?;
     }
     if context.json {
@@ -513,8 +501,14 @@ mod tests {
         }
     }
 
+    fn catalogue() -> Catalogue {
+        Catalogue::embedded().unwrap()
+    }
+
     fn plain(args: AddArgs) -> ServerSpec {
-        spec_of(args).unwrap_or_else(|e| panic!("{e:#}")).0
+        spec_of(&catalogue(), args)
+            .unwrap_or_else(|e| panic!("{e:#}"))
+            .0
     }
 
     fn add_error(argv: &[&str]) -> String {
@@ -632,14 +626,17 @@ mod tests {
 
     #[test]
     fn a_preset_is_filled_in_from_the_catalogue_and_marked() {
-        let (spec, shape) = spec_of(add_args(&[
-            "--preset",
-            "git",
-            "--setting",
-            "repository=/srv/repo",
-            "--timeout",
-            "9",
-        ]))
+        let (spec, shape) = spec_of(
+            &catalogue(),
+            add_args(&[
+                "--preset",
+                "git",
+                "--setting",
+                "repository=/srv/repo",
+                "--timeout",
+                "9",
+            ]),
+        )
         .unwrap();
         assert_eq!(spec.name, "git");
         assert_eq!(spec.command.as_deref(), Some("uvx"));
@@ -652,13 +649,16 @@ mod tests {
         assert!(shape.is_preset);
         assert_eq!(shape.preset_type.as_deref(), Some("reference"));
 
-        let (spec, shape) = spec_of(add_args(&[
-            "search",
-            "--preset",
-            "modelscope-search",
-            "--setting",
-            "api_key=ms-1",
-        ]))
+        let (spec, shape) = spec_of(
+            &catalogue(),
+            add_args(&[
+                "search",
+                "--preset",
+                "modelscope-search",
+                "--setting",
+                "api_key=ms-1",
+            ]),
+        )
         .unwrap();
         assert_eq!(spec.name, "search");
         assert_eq!(
@@ -672,7 +672,8 @@ mod tests {
 
     #[test]
     fn a_preset_with_missing_or_unknown_settings_is_refused() {
-        let error = |argv: &[&str]| format!("{:#}", spec_of(add_args(argv)).unwrap_err());
+        let error =
+            |argv: &[&str]| format!("{:#}", spec_of(&catalogue(), add_args(argv)).unwrap_err());
         assert!(error(&["--preset", "filesystem"]).contains("\"root\" is required"));
         assert!(error(&["--preset", "nope"]).contains("no entry `nope`"));
         assert!(error(&["--preset", "memory", "--setting", "colour=blue"]).contains("\"colour\""));

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
-use switchboard_app::tool_nodes::{NodeRun, check_for_save, run_node};
+use switchboard_app::tool_nodes::{NodeRun, run_node};
 use switchboard_core::{Mapping, SelectedTool, ToolNode, VariableDecl, VariableType};
 use switchboard_store::StoredToolNode;
 use tokio_util::sync::CancellationToken;
@@ -147,16 +147,11 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     let server = servers.find(&args.server).await?.spec.id;
     let node = node_of(args, server);
     let owner = servers.owner().clone();
-    let store = Arc::clone(servers.store());
-    servers
-        .with_pool(async |app| {
-            Ok(check_for_save(store.as_ref(), app.pool.as_ref(), &owner, &node).await?)
-        })
+    // Checked against the server's live tools and saved within the quota, as the HTTP API
+    // saves one.
+    let created = servers
+        .with_pool(async |app| Ok(app.tool_nodes.create(&owner, &node).await?))
         .await?;
-    let created = store
-        .create_tool_node(&owner, &node)
-        .await
-        .map_err(CliError::from)?;
     if context.json {
         output::print_json(&json!({ "action": "added", "node": created }));
     } else {
