@@ -51,14 +51,36 @@ pub trait ToolBackend: Send + Sync {
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>>;
 }
 
-impl ToolBackend for ConnectionManager {
+/// A pool that reaches servers one at a time: it lists one server's tools and calls one
+/// tool. Every such pool (the local manager, the router over nodes) is a [`ToolBackend`] in
+/// the same way, so which servers and tools a listing offers is decided once, here.
+pub trait PerServer: Send + Sync {
+    /// Every tool `spec`'s server lists (switched-off ones included).
+    fn server_listing<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>>;
+
+    /// Calls one tool of `spec`'s server.
+    fn server_call<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>>;
+}
+
+impl<T: PerServer> ToolBackend for T {
     fn tools<'a>(
         &'a self,
         owner: &'a OwnerId,
         servers: &'a [ServerSpec],
     ) -> BoxFuture<'a, Vec<ServerTools>> {
         Box::pin(enabled_tools(servers, move |spec| {
-            self.list_tools(owner, spec)
+            self.server_listing(owner, spec)
         }))
     }
 
@@ -67,10 +89,8 @@ impl ToolBackend for ConnectionManager {
         owner: &'a OwnerId,
         server: &'a ServerSpec,
     ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
-        Box::pin(async move {
-            let tools = self.list_tools(owner, server).await?;
-            Ok(without_disabled(server, tools))
-        })
+        let listing = self.server_listing(owner, server);
+        Box::pin(async move { Ok(without_disabled(server, listing.await?)) })
     }
 
     fn call<'a>(
@@ -81,7 +101,28 @@ impl ToolBackend for ConnectionManager {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
-        Box::pin(self.call_tool(owner, server, tool, arguments, options))
+        self.server_call(owner, server, tool, arguments, options)
+    }
+}
+
+impl PerServer for ConnectionManager {
+    fn server_listing<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+    ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
+        Box::pin(self.list_tools(owner, spec))
+    }
+
+    fn server_call<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        Box::pin(self.call_tool(owner, spec, tool, arguments, options))
     }
 }
 

@@ -31,7 +31,7 @@ mod requests;
 pub mod transport;
 mod upstream_text;
 
-pub use backend::{ServerTools, ToolBackend, enabled_tools, without_disabled};
+pub use backend::{PerServer, ServerTools, ToolBackend, enabled_tools, without_disabled};
 pub use client::Progress;
 pub use config::{ManagerConfig, RetryPolicy};
 pub use connection::{CallOptions, InputResume, PromptInput, ServerDetails};

@@ -12,8 +12,7 @@ use rmcp::model::{
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 use switchboard_mcp::{
     CallOptions, ConnectionSnapshot, ConnectionStatus, ManagerConfig, McpError, NodeHealth,
-    PromptInput, ResourceUpdate, ServerPool, ServerReport, ServerTools, StatusChange, ToolBackend,
-    enabled_tools, without_disabled,
+    PerServer, PromptInput, ResourceUpdate, ServerPool, ServerReport, StatusChange,
 };
 use tokio::sync::broadcast;
 
@@ -65,37 +64,24 @@ impl Router {
     }
 }
 
-impl ToolBackend for Router {
-    fn tools<'a>(
+impl PerServer for Router {
+    fn server_listing<'a>(
         &'a self,
         owner: &'a OwnerId,
-        servers: &'a [ServerSpec],
-    ) -> BoxFuture<'a, Vec<ServerTools>> {
-        Box::pin(enabled_tools(servers, move |spec| {
-            self.tools_of(owner, spec)
-        }))
-    }
-
-    fn server_tools<'a>(
-        &'a self,
-        owner: &'a OwnerId,
-        server: &'a ServerSpec,
+        spec: &'a ServerSpec,
     ) -> BoxFuture<'a, Result<Arc<Vec<ToolInfo>>, McpError>> {
-        Box::pin(async move {
-            let tools = self.tools_of(owner, server).await?;
-            Ok(without_disabled(server, tools))
-        })
+        Box::pin(self.tools_of(owner, spec))
     }
 
-    fn call<'a>(
+    fn server_call<'a>(
         &'a self,
         owner: &'a OwnerId,
-        server: &'a ServerSpec,
+        spec: &'a ServerSpec,
         tool: &'a str,
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
-        Box::pin(self.call_tool(owner, server, tool, arguments, options))
+        Box::pin(self.call_tool(owner, spec, tool, arguments, options))
     }
 }
 
