@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use rmcp::model::JsonObject;
 use serde::Serialize;
-use switchboard_core::{OwnerId, ServerId};
+use switchboard_core::{OwnerId, ServerId, ServerSpec};
 use switchboard_mcp::{CallOptions, ConnectionManager, ConnectionStatus, McpError};
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
@@ -43,6 +43,23 @@ impl NodeService {
 
     fn resolve(&self, server: Option<pb::ServerRef>) -> Result<Resolved, Status> {
         self.specs.resolve(server)
+    }
+
+    /// The steps of every request about one server answered with JSON: the server resolved
+    /// from the request, `ask` run on the manager under the request's admission, its answer
+    /// (or error) written back.
+    async fn on_server<T: Serialize>(
+        &self,
+        server: Option<pb::ServerRef>,
+        ask: impl AsyncFnOnce(&ConnectionManager, &OwnerId, &ServerSpec) -> Result<T, McpError>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let Resolved {
+            owner,
+            spec,
+            admission,
+        } = self.resolve(server)?;
+        let answer = with_admission(admission, ask(&self.manager, &owner, &spec)).await;
+        Ok(json_reply(answer))
     }
 
     fn tool_list(
@@ -131,13 +148,10 @@ impl pb::mcp_node_server::McpNode for NodeService {
         &self,
         request: Request<pb::ServerRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
-        let Resolved {
-            owner,
-            spec,
-            admission,
-        } = self.resolve(request.into_inner().server)?;
-        let listed = with_admission(admission, self.manager.list_resources(&owner, &spec));
-        Ok(json_reply(listed.await))
+        self.on_server(request.into_inner().server, async |manager, owner, spec| {
+            manager.list_resources(owner, spec).await
+        })
+        .await
     }
 
     async fn read_resource(
@@ -145,26 +159,21 @@ impl pb::mcp_node_server::McpNode for NodeService {
         request: Request<pb::ReadResourceRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
         let request = request.into_inner();
-        let Resolved {
-            owner,
-            spec,
-            admission,
-        } = self.resolve(request.server)?;
-        let read = self.manager.read_resource(&owner, &spec, &request.uri);
-        Ok(json_reply(with_admission(admission, read).await))
+        let uri = request.uri;
+        self.on_server(request.server, async |manager, owner, spec| {
+            manager.read_resource(owner, spec, &uri).await
+        })
+        .await
     }
 
     async fn list_prompts(
         &self,
         request: Request<pb::ServerRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
-        let Resolved {
-            owner,
-            spec,
-            admission,
-        } = self.resolve(request.into_inner().server)?;
-        let listed = with_admission(admission, self.manager.list_prompts(&owner, &spec));
-        Ok(json_reply(listed.await))
+        self.on_server(request.into_inner().server, async |manager, owner, spec| {
+            manager.list_prompts(owner, spec).await
+        })
+        .await
     }
 
     async fn get_prompt(
@@ -172,29 +181,22 @@ impl pb::mcp_node_server::McpNode for NodeService {
         request: Request<pb::GetPromptRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
         let request = request.into_inner();
-        let Resolved {
-            owner,
-            spec,
-            admission,
-        } = self.resolve(request.server)?;
         let arguments = json_object(&request.arguments_json, "arguments_json")?;
-        let prompt = self
-            .manager
-            .get_prompt(&owner, &spec, &request.name, arguments);
-        Ok(json_reply(with_admission(admission, prompt).await))
+        let name = request.name;
+        self.on_server(request.server, async |manager, owner, spec| {
+            manager.get_prompt(owner, spec, &name, arguments).await
+        })
+        .await
     }
 
     async fn test_connection(
         &self,
         request: Request<pb::ServerRequest>,
     ) -> Result<Response<pb::JsonReply>, Status> {
-        let Resolved {
-            owner,
-            spec,
-            admission,
-        } = self.resolve(request.into_inner().server)?;
-        let tested = with_admission(admission, self.manager.test_connection(&owner, &spec));
-        Ok(json_reply(tested.await))
+        self.on_server(request.into_inner().server, async |manager, owner, spec| {
+            manager.test_connection(owner, spec).await
+        })
+        .await
     }
 
     async fn disconnect(

@@ -197,20 +197,38 @@ impl ConnectionManager {
         Ok(shared)
     }
 
+    /// One request on `owner`'s connection to `spec` (connected or reconnected as needed,
+    /// counted as activity, with the server's call limits), its answer and error cleaned of
+    /// the spec's secrets: what every request but a tool call (`retry.rs`) shares.
+    async fn request<T, F, Fut>(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        send: F,
+    ) -> Result<T, McpError>
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned,
+        F: Fn(Live, CallLimits) -> Fut,
+        Fut: Future<Output = Result<T, McpError>>,
+    {
+        let entry = self.entry(owner, &spec.id);
+        let _active = entry.begin();
+        let limits = self.limits(spec, None);
+        let answer = self
+            .with_reconnect(&entry, spec, |live| send(live, limits))
+            .await;
+        clean(answer, spec)
+    }
+
     pub async fn list_resources(
         &self,
         owner: &OwnerId,
         spec: &ServerSpec,
     ) -> Result<Vec<Resource>, McpError> {
-        let entry = self.entry(owner, &spec.id);
-        let _active = entry.begin();
-        let limits = self.limits(spec, None);
-        let listed = self
-            .with_reconnect(&entry, spec, |live| async move {
-                live.conn.list_resources(limits).await
-            })
-            .await;
-        clean(listed, spec)
+        self.request(owner, spec, |live, limits| async move {
+            live.conn.list_resources(limits).await
+        })
+        .await
     }
 
     pub async fn read_resource(
@@ -219,15 +237,10 @@ impl ConnectionManager {
         spec: &ServerSpec,
         uri: &str,
     ) -> Result<ReadResourceResult, McpError> {
-        let entry = self.entry(owner, &spec.id);
-        let _active = entry.begin();
-        let limits = self.limits(spec, None);
-        let read = self
-            .with_reconnect(&entry, spec, |live| async move {
-                live.conn.read_resource(uri, limits).await
-            })
-            .await;
-        clean(read, spec)
+        self.request(owner, spec, |live, limits| async move {
+            live.conn.read_resource(uri, limits).await
+        })
+        .await
     }
 
     pub async fn list_resource_templates(
@@ -235,15 +248,10 @@ impl ConnectionManager {
         owner: &OwnerId,
         spec: &ServerSpec,
     ) -> Result<Vec<ResourceTemplate>, McpError> {
-        let entry = self.entry(owner, &spec.id);
-        let _active = entry.begin();
-        let limits = self.limits(spec, None);
-        let listed = self
-            .with_reconnect(&entry, spec, |live| async move {
-                live.conn.list_resource_templates(limits).await
-            })
-            .await;
-        clean(listed, spec)
+        self.request(owner, spec, |live, limits| async move {
+            live.conn.list_resource_templates(limits).await
+        })
+        .await
     }
 
     /// `resources/subscribe` (`on`) or `resources/unsubscribe` for `uri`, when the server
@@ -286,16 +294,11 @@ impl ConnectionManager {
         spec: &ServerSpec,
         params: CompleteRequestParams,
     ) -> Result<CompleteResult, McpError> {
-        let entry = self.entry(owner, &spec.id);
-        let _active = entry.begin();
-        let limits = self.limits(spec, None);
-        let completed = self
-            .with_reconnect(&entry, spec, |live| {
-                let params = params.clone();
-                async move { live.conn.complete(params, limits).await }
-            })
-            .await;
-        clean(completed, spec)
+        self.request(owner, spec, |live, limits| {
+            let params = params.clone();
+            async move { live.conn.complete(params, limits).await }
+        })
+        .await
     }
 
     pub async fn list_prompts(
@@ -303,15 +306,10 @@ impl ConnectionManager {
         owner: &OwnerId,
         spec: &ServerSpec,
     ) -> Result<Vec<Prompt>, McpError> {
-        let entry = self.entry(owner, &spec.id);
-        let _active = entry.begin();
-        let limits = self.limits(spec, None);
-        let listed = self
-            .with_reconnect(&entry, spec, |live| async move {
-                live.conn.list_prompts(limits).await
-            })
-            .await;
-        clean(listed, spec)
+        self.request(owner, spec, |live, limits| async move {
+            live.conn.list_prompts(limits).await
+        })
+        .await
     }
 
     pub async fn get_prompt(

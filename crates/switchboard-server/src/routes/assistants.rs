@@ -8,7 +8,10 @@ use switchboard_store::{Assistant, AssistantConfig};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized};
+use super::responses::{
+    BadInput, Conflict, NotFound, OwnedEdit, OwnedRead, OwnedWrite, QuotaExceeded, TooLarge,
+    Unauthorized,
+};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
@@ -77,8 +80,7 @@ async fn create(
     params(("id" = String, Path, description = "The assistant's id")),
     responses(
         (status = 200, description = "The assistant", body = Assistant),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn read(
@@ -104,11 +106,7 @@ async fn read(
     request_body = AssistantConfig,
     responses(
         (status = 200, description = "Replaced", body = Assistant),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        Conflict,
-        TooLarge,
+        OwnedWrite,
     ),
 )]
 async fn update(
@@ -142,8 +140,7 @@ async fn update(
     params(("id" = String, Path, description = "The assistant's id")),
     responses(
         (status = 204, description = "Deleted"),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn remove(
@@ -173,8 +170,7 @@ struct ServerIds {
     params(("id" = String, Path, description = "The assistant's id")),
     responses(
         (status = 200, description = "The servers the assistant may use", body = ServerIds),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn servers(
@@ -198,10 +194,7 @@ async fn servers(
     request_body = ServerIds,
     responses(
         (status = 200, description = "The new list", body = ServerIds),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        TooLarge,
+        OwnedEdit,
     ),
 )]
 async fn set_servers(

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized};
+use super::responses::{Conflict, OwnedEdit, OwnedRead, Unauthorized};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
@@ -51,10 +51,7 @@ async fn list(
     request_body = NewConversation,
     responses(
         (status = 201, description = "Created", body = Conversation),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        TooLarge,
+        OwnedEdit,
     ),
 )]
 async fn create(
@@ -94,8 +91,7 @@ pub struct History {
     params(("id" = String, Path, description = "The id")),
     responses(
         (status = 200, description = "The conversation with its messages and their tool calls", body = History),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn read(
@@ -129,10 +125,7 @@ struct Rename {
     request_body = Rename,
     responses(
         (status = 200, description = "Renamed", body = Conversation),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        TooLarge,
+        OwnedEdit,
     ),
 )]
 async fn rename(
@@ -158,8 +151,7 @@ async fn rename(
     params(("id" = String, Path, description = "The id")),
     responses(
         (status = 204, description = "Deleted (its run cancelled)"),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn remove(
@@ -189,8 +181,7 @@ async fn remove(
     params(("id" = String, Path, description = "The id")),
     responses(
         (status = 202, description = "The run is being cancelled"),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
         Conflict,
     ),
 )]
@@ -233,10 +224,7 @@ pub struct Variables {
     request_body = Variables,
     responses(
         (status = 200, description = "The conversation's variables as stored", body = Variables),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        TooLarge,
+        OwnedEdit,
     ),
 )]
 async fn set_variables(

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized};
+use super::responses::{OwnedRead, OwnedWrite};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
@@ -34,8 +34,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
     params(("id" = String, Path, description = "The id")),
     responses(
         (status = 200, description = "The conversation's messages, oldest first", body = Vec<Message>),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn list(
@@ -135,11 +134,7 @@ struct Started {
     responses(
         (status = 200, description = "With Accept: text/event-stream: the run's events as SSE", content_type = "text/event-stream"),
         (status = 202, description = "Stored; the run goes on", body = Started),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        Conflict,
-        TooLarge,
+        OwnedWrite,
     ),
 )]
 async fn send(
@@ -203,11 +198,7 @@ struct Confirm {
     request_body = Confirm,
     responses(
         (status = 200, description = "The decided tool call", body = ToolCallRecord),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        Conflict,
-        TooLarge,
+        OwnedWrite,
     ),
 )]
 async fn tool_confirm(
@@ -262,11 +253,7 @@ struct Answer {
     request_body = Answer,
     responses(
         (status = 200, description = "The tool call with its answered question", body = ToolCallRecord),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        Conflict,
-        TooLarge,
+        OwnedWrite,
     ),
 )]
 async fn answer(

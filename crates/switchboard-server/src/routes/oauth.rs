@@ -18,7 +18,7 @@ use switchboard_core::{Auth, ErrorCode, ServerId};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, NotFound, Unauthorized};
+use super::responses::{BadInput, NotFound, OwnedRead, Unauthorized};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -66,8 +66,7 @@ fn origin(state: &AppState, headers: &HeaderMap) -> Result<String, ApiError> {
         (status = 400, description = "The server does not use OAuth sign-in, runs on a node, \
             or its authorization server could not be discovered (VALIDATION_ERROR, \
             MCP_AUTH_FAILED)", body = crate::error::ErrorBody),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn start(

@@ -7,7 +7,9 @@ use switchboard_store::{Provider, ProviderConfig};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized};
+use super::responses::{
+    BadInput, Conflict, OwnedRead, OwnedWrite, QuotaExceeded, TooLarge, Unauthorized,
+};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
@@ -79,8 +81,7 @@ async fn create(
     params(("id" = String, Path, description = "The provider's id")),
     responses(
         (status = 200, description = "The provider, key masked", body = Provider),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn read(
@@ -103,11 +104,7 @@ async fn read(
     request_body = ProviderConfig,
     responses(
         (status = 200, description = "Replaced; a masked key keeps the stored one", body = Provider),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        Conflict,
-        TooLarge,
+        OwnedWrite,
     ),
 )]
 async fn update(
@@ -138,8 +135,7 @@ async fn update(
     params(("id" = String, Path, description = "The provider's id")),
     responses(
         (status = 204, description = "Deleted"),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn remove(

@@ -72,9 +72,62 @@ error_response!(
     "The body is too large"
 );
 
+error_response!(
+    /// 502 when the MCP server behind the route failed.
+    UpstreamFailed,
+    502,
+    "The MCP server could not be reached or failed"
+);
+error_response!(
+    /// 504 when the MCP server behind the route was too slow.
+    UpstreamTimeout,
+    504,
+    "The MCP server did not answer in time"
+);
+
+/// Several error answers as one, for the sets most routes share.
+macro_rules! error_responses {
+    ($(#[$doc:meta])* $name:ident = $($part:ident),+) => {
+        $(#[$doc])*
+        pub struct $name;
+
+        impl IntoResponses for $name {
+            fn responses() -> BTreeMap<String, RefOr<Response>> {
+                let mut all = BTreeMap::new();
+                $(all.extend($part::responses());)+
+                all
+            }
+        }
+    };
+}
+
+error_responses!(
+    /// Reading (or deleting) one of the caller's things: 401, 404.
+    OwnedRead = Unauthorized, NotFound
+);
+error_responses!(
+    /// Changing one of the caller's things with a body: 400, 401, 404, 413.
+    OwnedEdit = BadInput, Unauthorized, NotFound, TooLarge
+);
+error_responses!(
+    /// Writing one of the caller's things whose name must stay unique: 400, 401, 404, 409,
+    /// 413.
+    OwnedWrite = BadInput, Unauthorized, NotFound, Conflict, TooLarge
+);
+error_responses!(
+    /// What an MCP server behind the route can make of a request: 502, 504.
+    Upstream = UpstreamFailed, UpstreamTimeout
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_set_names_each_of_its_statuses() {
+        let statuses: Vec<String> = OwnedWrite::responses().into_keys().collect();
+        assert_eq!(statuses, ["400", "401", "404", "409", "413"]);
+    }
 
     #[test]
     fn each_names_its_status_and_the_error_body() {
@@ -92,15 +145,3 @@ mod tests {
         );
     }
 }
-error_response!(
-    /// 502 when the MCP server behind the route failed.
-    UpstreamFailed,
-    502,
-    "The MCP server could not be reached or failed"
-);
-error_response!(
-    /// 504 when the MCP server behind the route was too slow.
-    UpstreamTimeout,
-    504,
-    "The MCP server did not answer in time"
-);

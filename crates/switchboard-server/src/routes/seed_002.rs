@@ -21,7 +21,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use self::config::McpServerConfig;
-use super::responses::{Unauthorized, UpstreamFailed, UpstreamTimeout};
+use super::responses::{Unauthorized, Upstream, UpstreamTimeout};
 use super::servers::{test_stored, tools_of};
 use super::unsaved_test::{self, saved};
 use crate::auth::Caller;
@@ -103,8 +103,7 @@ impl From<ServerReport> for ConnectionTest {
         (status = 200, description = "The server's tools", body = Vec<McpTool>),
         Unauthorized,
         (status = 404, description = "MCP_SERVER_NOT_FOUND", body = ErrorBody),
-        UpstreamFailed,
-        UpstreamTimeout,
+        Upstream,
     )
 )]
 async fn tools(
@@ -127,8 +126,7 @@ async fn tools(
         (status = 200, description = "Connected, initialized and listed", body = ConnectionTest),
         Unauthorized,
         (status = 404, description = "MCP_SERVER_NOT_FOUND", body = ErrorBody),
-        UpstreamFailed,
-        UpstreamTimeout,
+        Upstream,
     )
 )]
 async fn test(

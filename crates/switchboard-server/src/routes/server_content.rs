@@ -17,7 +17,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, NotFound, Unauthorized, UpstreamFailed, UpstreamTimeout};
+use super::responses::{BadInput, OwnedRead, Upstream};
 use super::schemas::{McpPrompt, McpPromptMessages, McpResource, McpResourceContents};
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -45,8 +45,7 @@ pub(super) fn routes() -> OpenApiRouter<AppState> {
     params(("id" = String, Path, description = "The server's id")),
     responses(
         (status = 200, description = "The server's recent log lines", body = Vec<super::schemas::ServerLogLine>),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn logs(
@@ -103,10 +102,8 @@ fn json_of<T: Serialize>(value: &T) -> Result<Value, ApiError> {
     params(("id" = String, Path, description = "The server's id")),
     responses(
         (status = 200, description = "Resources and templates, as the server listed them", body = ResourceList),
-        Unauthorized,
-        NotFound,
-        UpstreamFailed,
-        UpstreamTimeout,
+        OwnedRead,
+        Upstream,
     ),
 )]
 async fn resources(
@@ -141,10 +138,8 @@ struct ReadQuery {
     responses(
         (status = 200, description = "The resource's contents", body = McpResourceContents),
         BadInput,
-        Unauthorized,
-        NotFound,
-        UpstreamFailed,
-        UpstreamTimeout,
+        OwnedRead,
+        Upstream,
     ),
 )]
 async fn read(
@@ -170,10 +165,8 @@ async fn read(
     params(("id" = String, Path, description = "The server's id")),
     responses(
         (status = 200, description = "The server's prompts", body = Vec<McpPrompt>),
-        Unauthorized,
-        NotFound,
-        UpstreamFailed,
-        UpstreamTimeout,
+        OwnedRead,
+        Upstream,
     ),
 )]
 async fn prompts(
@@ -210,10 +203,8 @@ struct PromptBody {
     responses(
         (status = 200, description = "The prompt's messages, its arguments filled in", body = McpPromptMessages),
         BadInput,
-        Unauthorized,
-        NotFound,
-        UpstreamFailed,
-        UpstreamTimeout,
+        OwnedRead,
+        Upstream,
     ),
 )]
 async fn prompt(

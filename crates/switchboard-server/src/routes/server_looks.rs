@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{NotFound, Unauthorized, UpstreamFailed, UpstreamTimeout};
+use super::responses::{OwnedRead, Upstream, UpstreamTimeout};
 use super::server_schemas::{ServerHealth, ServerReport as ServerReportBody};
 use super::servers::{health_of, test_stored, tools_of};
 use crate::auth::Caller;
@@ -37,8 +37,7 @@ pub(super) fn routes() -> OpenApiRouter<AppState> {
     params(("id" = String, Path, description = "The id")),
     responses(
         (status = 200, description = "Connected, initialized and listed: server info and tools", body = ServerReportBody),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
         (status = 502, description = "The MCP server could not be reached, refused the credentials or failed", body = ErrorBody),
         UpstreamTimeout,
     ),
@@ -71,8 +70,7 @@ struct Health {
     params(("id" = String, Path, description = "The id")),
     responses(
         (status = 200, description = "Connection status, last error, last activity", body = ServerHealth),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn health(
@@ -109,10 +107,8 @@ struct ToolWithFlags {
     params(("id" = String, Path, description = "The id")),
     responses(
         (status = 200, description = "The server's tools with their switches", body = Vec<ToolWithFlags>),
-        Unauthorized,
-        NotFound,
-        UpstreamFailed,
-        UpstreamTimeout,
+        OwnedRead,
+        Upstream,
     ),
 )]
 async fn tools(
@@ -148,10 +144,8 @@ async fn tools(
     params(("id" = String, Path, description = "The id")),
     responses(
         (status = 200, description = "As POST /api/mcp-servers/{id}/test", body = ServerReportBody),
-        Unauthorized,
-        NotFound,
-        UpstreamFailed,
-        UpstreamTimeout,
+        OwnedRead,
+        Upstream,
     ),
 )]
 async fn connect_alias(

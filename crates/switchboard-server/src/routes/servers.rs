@@ -18,7 +18,7 @@ use switchboard_store::StoredServer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized};
+use super::responses::{BadInput, Conflict, NotFound, OwnedRead, TooLarge, Unauthorized};
 use super::seed_001;
 use super::server_schemas::{ServerAnswer, ServerWritten};
 use crate::auth::Caller;
@@ -174,8 +174,7 @@ async fn create(
     params(("id" = String, Path, description = "The id"), super::seed_001::FormatQuery),
     responses(
         (status = 200, description = "The server, secrets masked", body = ServerAnswer),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 pub(super) async fn read(
@@ -240,8 +239,7 @@ pub(super) async fn replace_checked(
     params(("id" = String, Path, description = "The id")),
     responses(
         (status = 204, description = "Deleted"),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 pub(super) async fn remove(

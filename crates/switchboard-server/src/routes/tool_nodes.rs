@@ -15,7 +15,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::responses::{
-    Conflict, NotFound, QuotaExceeded, TooLarge, Unauthorized, UpstreamFailed, UpstreamTimeout,
+    Conflict, NotFound, OwnedRead, QuotaExceeded, TooLarge, Unauthorized, Upstream,
 };
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -63,8 +63,7 @@ async fn list(
         NotFound,
         Conflict,
         TooLarge,
-        UpstreamFailed,
-        UpstreamTimeout,
+        Upstream,
     ),
 )]
 async fn create(
@@ -85,8 +84,7 @@ async fn create(
     params(("id" = String, Path, description = "The tool node's id")),
     responses(
         (status = 200, description = "The tool node", body = StoredToolNode),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn read(
@@ -110,12 +108,10 @@ async fn read(
     responses(
         (status = 200, description = "Replaced", body = StoredToolNode),
         (status = 400, description = "Bad input, or a mapping that names a tool, parameter or variable that does not exist (the message names the mapping and the variable)", body = crate::error::ErrorBody),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
         Conflict,
         TooLarge,
-        UpstreamFailed,
-        UpstreamTimeout,
+        Upstream,
     ),
 )]
 async fn update(
@@ -141,8 +137,7 @@ async fn update(
     params(("id" = String, Path, description = "The tool node's id")),
     responses(
         (status = 204, description = "Deleted"),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn remove(
@@ -163,8 +158,7 @@ async fn remove(
     params(("id" = String, Path, description = "The assistant's id")),
     responses(
         (status = 200, description = "The assistant's tool nodes", body = Vec<StoredToolNode>),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn of_assistant(

@@ -22,9 +22,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{
-    BadInput, NotFound, TooLarge, Unauthorized, UpstreamFailed, UpstreamTimeout,
-};
+use super::responses::{OwnedEdit, Upstream};
 use super::schemas::{ToolArguments, ToolResult};
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -98,12 +96,8 @@ struct CallBody {
     request_body = CallBody,
     responses(
         (status = 200, description = "The MCP result as the server sent it", body = ToolResult),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        TooLarge,
-        UpstreamFailed,
-        UpstreamTimeout,
+        OwnedEdit,
+        Upstream,
     ),
 )]
 async fn call(
@@ -148,12 +142,8 @@ pub(super) struct ProxyQuery {
     request_body = ToolArguments,
     responses(
         (status = 200, description = "The MCP result as the server sent it", body = ToolResult),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        TooLarge,
-        UpstreamFailed,
-        UpstreamTimeout,
+        OwnedEdit,
+        Upstream,
     ),
 )]
 pub(super) async fn proxy(
@@ -271,10 +261,7 @@ struct Flags {
     request_body = Flags,
     responses(
         (status = 200, description = "The server with the tool's switches set, secrets masked", body = StoredServer),
-        BadInput,
-        Unauthorized,
-        NotFound,
-        TooLarge,
+        OwnedEdit,
     ),
 )]
 async fn set_flags(

@@ -25,7 +25,9 @@ use switchboard_store::StoreError;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized, UpstreamTimeout};
+use super::responses::{
+    BadInput, Conflict, NotFound, OwnedRead, TooLarge, Unauthorized, UpstreamTimeout,
+};
 use super::seed_001;
 use super::server_schemas::{ServerAnswer, ServerReport as ServerReportBody, ServerWritten};
 use super::servers::{self, check_member_rules, spec_from};
@@ -133,8 +135,7 @@ fn named_test() -> Path<String> {
     params(seed_001::FormatQuery),
     responses(
         (status = 200, description = "The server whose id is `test`, secrets masked", body = ServerAnswer),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn read_named_test(
@@ -180,8 +181,7 @@ async fn update_named_test(
     operation_id = "delete_server_named_test",
     responses(
         (status = 204, description = "Deleted"),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn remove_named_test(state: State<AppState>, caller: Caller) -> Result<StatusCode, ApiError> {

@@ -18,7 +18,7 @@ use switchboard_store::{ApiToken, IssuedToken, StoredView};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, NotFound, QuotaExceeded, Unauthorized};
+use super::responses::{BadInput, OwnedRead, QuotaExceeded, Unauthorized};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
@@ -172,8 +172,7 @@ async fn create(
     params(("id" = String, Path, description = "The view's id")),
     responses(
         (status = 200, description = "The view", body = ViewDetail),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn read(
@@ -233,8 +232,7 @@ async fn update(
     params(("id" = String, Path, description = "The view's id")),
     responses(
         (status = 204, description = "Deleted, with its tokens"),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn remove(
@@ -255,8 +253,7 @@ async fn remove(
     params(("id" = String, Path, description = "The view's id")),
     responses(
         (status = 200, description = "The view's tokens, without their secrets", body = Vec<ViewToken>),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn list_tokens(
@@ -290,8 +287,7 @@ async fn list_tokens(
     responses(
         (status = 201, description = "Created; the secret is shown once", body = IssuedViewToken),
         BadInput,
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn create_token(
@@ -331,8 +327,7 @@ async fn create_token(
     ),
     responses(
         (status = 204, description = "Revoked"),
-        Unauthorized,
-        NotFound,
+        OwnedRead,
     ),
 )]
 async fn revoke_token(
