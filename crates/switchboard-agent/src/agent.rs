@@ -333,7 +333,7 @@ impl Agent {
                 owner,
                 AgentEvent::RunFailed {
                     conversation_id,
-                    code: e.code().as_str().to_owned(),
+                    code: e.code(),
                     message: e.to_string(),
                 },
             ),

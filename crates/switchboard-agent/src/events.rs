@@ -2,7 +2,7 @@
 //! chat prints them.
 
 use serde::Serialize;
-use switchboard_core::{OwnerId, ToolCallRecord};
+use switchboard_core::{ErrorCode, OwnerId, ToolCallRecord};
 use switchboard_store::Message;
 use tokio::sync::broadcast;
 
@@ -50,9 +50,88 @@ pub enum AgentEvent {
     #[serde(rename = "run.failed", rename_all = "camelCase")]
     RunFailed {
         conversation_id: String,
-        code: String,
+        code: ErrorCode,
         message: String,
     },
+}
+
+/// What kind of announcement an event is: its `type` on the wire, written once here and
+/// matched by kind everywhere else (the event log, the relay across replicas, the waits for
+/// a run's end).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    MessageCreated,
+    MessageDelta,
+    ToolCallUpdated,
+    MessageCompleted,
+    RunFailed,
+}
+
+impl EventKind {
+    /// Every kind.
+    pub const ALL: [EventKind; 5] = [
+        EventKind::MessageCreated,
+        EventKind::MessageDelta,
+        EventKind::ToolCallUpdated,
+        EventKind::MessageCompleted,
+        EventKind::RunFailed,
+    ];
+
+    /// The event's `type`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::MessageCreated => "message.created",
+            EventKind::MessageDelta => "message.delta",
+            EventKind::ToolCallUpdated => "assistant.toolCall.updated",
+            EventKind::MessageCompleted => "message.completed",
+            EventKind::RunFailed => "run.failed",
+        }
+    }
+
+    /// The kind whose `type` is `text`.
+    pub fn parse(text: &str) -> Option<EventKind> {
+        EventKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == text)
+    }
+
+    /// Whether a run's turn ends with it.
+    pub fn ends_run(self) -> bool {
+        matches!(self, EventKind::MessageCompleted | EventKind::RunFailed)
+    }
+}
+
+impl AgentEvent {
+    pub fn kind(&self) -> EventKind {
+        match self {
+            AgentEvent::MessageCreated { .. } => EventKind::MessageCreated,
+            AgentEvent::MessageDelta { .. } => EventKind::MessageDelta,
+            AgentEvent::ToolCallUpdated { .. } => EventKind::ToolCallUpdated,
+            AgentEvent::MessageCompleted { .. } => EventKind::MessageCompleted,
+            AgentEvent::RunFailed { .. } => EventKind::RunFailed,
+        }
+    }
+
+    /// The conversation it is about.
+    pub fn conversation_id(&self) -> &str {
+        match self {
+            AgentEvent::MessageCreated {
+                conversation_id, ..
+            }
+            | AgentEvent::MessageDelta {
+                conversation_id, ..
+            }
+            | AgentEvent::ToolCallUpdated {
+                conversation_id, ..
+            }
+            | AgentEvent::MessageCompleted {
+                conversation_id, ..
+            }
+            | AgentEvent::RunFailed {
+                conversation_id, ..
+            } => conversation_id,
+        }
+    }
 }
 
 /// An event and whose it is.
@@ -88,5 +167,47 @@ impl EventBus {
 
     pub fn subscribe(&self) -> broadcast::Receiver<OwnedEvent> {
         self.sender.subscribe()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kind's text is the `type` serde writes, for every kind.
+    #[test]
+    fn each_kind_is_the_type_on_the_wire() {
+        let events = [
+            AgentEvent::MessageDelta {
+                conversation_id: "c".into(),
+                message_id: "m".into(),
+                delta: "d".into(),
+            },
+            AgentEvent::MessageCompleted {
+                conversation_id: "c".into(),
+                message_id: "m".into(),
+                content: String::new(),
+                stop: StopReason::Answered,
+            },
+            AgentEvent::RunFailed {
+                conversation_id: "c".into(),
+                code: ErrorCode::InternalError,
+                message: String::new(),
+            },
+        ];
+        for event in &events {
+            let json = serde_json::to_value(event).expect("encodes");
+            assert_eq!(json["type"], event.kind().as_str());
+            assert_eq!(EventKind::parse(event.kind().as_str()), Some(event.kind()));
+            assert_eq!(event.conversation_id(), "c");
+        }
+        assert_eq!(
+            EventKind::parse("assistant.toolCall.updated"),
+            Some(EventKind::ToolCallUpdated)
+        );
+        assert_eq!(
+            EventKind::parse("message.created"),
+            Some(EventKind::MessageCreated)
+        );
     }
 }

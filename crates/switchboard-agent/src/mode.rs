@@ -10,7 +10,7 @@ mod params;
 pub mod prompt;
 
 use serde_json::{Map, Value};
-use switchboard_core::ToolCallRecord;
+use switchboard_core::{ErrorCode, ToolCallRecord};
 use switchboard_llm::{ChatMessage, Completion, Part, ToolDefinition, WireFormat};
 use switchboard_store::ToolMode;
 
@@ -36,7 +36,7 @@ pub struct FoundCall {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallProblem {
     /// An error code of DESIGN.md (`MCP_TOOL_NOT_FOUND`, `MCP_INVALID_PARAMS`, ...).
-    pub code: &'static str,
+    pub code: ErrorCode,
     pub message: String,
 }
 
@@ -48,7 +48,7 @@ impl CallProblem {
             .map(|t| t.display_name.as_str())
             .collect();
         CallProblem {
-            code: "MCP_TOOL_NOT_FOUND",
+            code: ErrorCode::McpToolNotFound,
             message: format!(
                 "there is no tool named {name:?}; the tools are: {}",
                 if known.is_empty() {

@@ -11,6 +11,7 @@
 //! stored conversation replays to the model exactly as it first went.
 
 use serde_json::Value;
+use switchboard_core::ErrorCode;
 use switchboard_llm::ResultPart;
 
 /// What the model gets for one call.
@@ -126,8 +127,8 @@ pub fn map_stored(response: Option<&Value>, is_error: bool, max_chars: usize) ->
 }
 
 /// The stored form of an error the agent reports for a call.
-pub fn error_response(code: &str, message: &str) -> Value {
-    serde_json::json!({"error": {"code": code, "message": message}})
+pub fn error_response(code: ErrorCode, message: &str) -> Value {
+    serde_json::json!({"error": {"code": code.as_str(), "message": message}})
 }
 
 fn resource_text(resource: Option<&Value>) -> String {

@@ -11,7 +11,7 @@ mod resume;
 mod sampling;
 mod variables;
 
-use switchboard_core::{OwnerId, ToolCallRecord, ToolCallStatus};
+use switchboard_core::{ErrorCode, OwnerId, ToolCallRecord, ToolCallStatus};
 use switchboard_llm::ToolDefinition;
 use switchboard_store::{Message, MessageRole, StoreError, Transition};
 use tokio_util::sync::CancellationToken;
@@ -223,7 +223,7 @@ impl<'a> Run<'a> {
                 &call.id,
                 ToolCallStatus::Error,
                 error_response(
-                    "MCP_EXECUTION_ERROR",
+                    ErrorCode::McpExecutionError,
                     "the call was interrupted (Switchboard stopped while it ran); it may or may \
                      not have taken effect",
                 ),
@@ -242,7 +242,7 @@ impl<'a> Run<'a> {
                 &turn.id,
                 &call.id,
                 ToolCallStatus::Cancelled,
-                error_response("CANCELLED", "the run was cancelled"),
+                error_response(ErrorCode::Cancelled, "the run was cancelled"),
                 true,
             )
             .await?;

@@ -11,6 +11,7 @@
 //!   and running a node;
 //! - [`policy`], [`destinations`]: what members may launch and reach, at save and at connect;
 //! - [`limits`], [`listing`]: quotas, and the bound on what one tools listing loads;
+//! - [`recall`]: seed 003's action recall, a tool described as a function for a dialect;
 //! - [`metrics`], [`metered`]: what the process counts;
 //! - [`oauth_vault`]: OAuth sign-ins kept in the store.
 
@@ -25,6 +26,7 @@ pub mod metrics;
 pub mod oauth_vault;
 pub mod policy;
 pub mod presets;
+pub mod recall;
 pub mod runs;
 pub mod servers;
 pub mod tool_nodes;

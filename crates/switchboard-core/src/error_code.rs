@@ -108,6 +108,9 @@ pub enum ErrorCode {
     /// range so cancellations do not count as server failures in metrics, and it is rarely
     /// seen by anyone but logs, since the client that cancelled is usually gone.
     Cancelled,
+    /// A person rejected the tool call it answers (the model hears it as the call's result).
+    /// 403 where it is ever sent as an HTTP answer: the call was refused, not broken.
+    Rejected,
     /// A bug or an unexpected failure inside Switchboard. 500; details are logged, not sent.
     InternalError,
     /// The disk under the database is full: nothing was written. 507 (Insufficient Storage):
@@ -152,6 +155,7 @@ impl ErrorCode {
         ErrorCode::Unauthorized,
         ErrorCode::Forbidden,
         ErrorCode::Cancelled,
+        ErrorCode::Rejected,
         ErrorCode::InternalError,
         ErrorCode::OriginNotAllowed,
         ErrorCode::DestinationNotAllowed,
@@ -188,6 +192,7 @@ impl ErrorCode {
             ErrorCode::Unauthorized => "UNAUTHORIZED",
             ErrorCode::Forbidden => "FORBIDDEN",
             ErrorCode::Cancelled => "CANCELLED",
+            ErrorCode::Rejected => "REJECTED",
             ErrorCode::InternalError => "INTERNAL_ERROR",
             ErrorCode::StorageFull => "STORAGE_FULL",
             ErrorCode::OriginNotAllowed => "ORIGIN_NOT_ALLOWED",
@@ -210,6 +215,7 @@ impl ErrorCode {
             | ErrorCode::ValidationError => 400,
             ErrorCode::Unauthorized => 401,
             ErrorCode::Forbidden
+            | ErrorCode::Rejected
             | ErrorCode::OriginNotAllowed
             | ErrorCode::DestinationNotAllowed
             | ErrorCode::LaunchNotAllowed
@@ -350,6 +356,7 @@ mod tests {
             ("UNAUTHORIZED", 401),
             ("FORBIDDEN", 403),
             ("CANCELLED", 499),
+            ("REJECTED", 403),
             ("INTERNAL_ERROR", 500),
             ("ORIGIN_NOT_ALLOWED", 403),
             ("DESTINATION_NOT_ALLOWED", 403),

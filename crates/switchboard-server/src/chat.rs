@@ -20,6 +20,7 @@
 //!   runs from then on (also a run resumed after an approval) until a request names another.
 
 use serde_json::{Map, Value};
+use switchboard_agent::EventKind;
 use switchboard_core::{OwnerId, ServerId};
 use switchboard_store::{Message, MessageRole, NewConversation, NewMessage};
 
@@ -170,13 +171,13 @@ async fn settle(
         if logged.conversation_id.as_deref() != Some(conversation_id) {
             continue;
         }
-        match logged.kind {
-            "message.completed" => return (TurnStatus::Completed, None),
-            "run.failed" => {
+        match EventKind::parse(logged.kind) {
+            Some(EventKind::MessageCompleted) => return (TurnStatus::Completed, None),
+            Some(EventKind::RunFailed) => {
                 let data: Value = serde_json::from_str(&logged.data).unwrap_or_default();
                 return (TurnStatus::Failed, Some(data));
             }
-            "assistant.toolCall.updated" => {
+            Some(EventKind::ToolCallUpdated) => {
                 let data: Value = serde_json::from_str(&logged.data).unwrap_or_default();
                 let call = &data["toolCall"];
                 if call["status"] == "pending" && call["approved"].is_null() {

@@ -6,6 +6,8 @@
 //! en-US), with the code's `hint`, by [`crate::i18n::localize`]: an error that the server
 //! words itself names its locale key with [`ApiError::key`] and [`ApiError::param`].
 
+use std::sync::Arc;
+
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -29,6 +31,9 @@ pub struct ApiError {
     pub key: Option<&'static str>,
     /// The key's `{placeholder}` values.
     pub params: Vec<(&'static str, Param)>,
+    /// The error this one was made from, kept whole for the log: a 5xx is logged with its
+    /// whole chain of causes, never sent.
+    pub source: Option<Arc<dyn std::error::Error + Send + Sync>>,
 }
 
 /// A `{placeholder}` value: text as it is, or words of the locale files put in the
@@ -85,7 +90,14 @@ impl ApiError {
             retry_after: None,
             key: None,
             params: Vec::new(),
+            source: None,
         }
+    }
+
+    /// The error with `source` kept for the log (see [`ApiError::source`]).
+    pub fn with_source(mut self, source: impl std::error::Error + Send + Sync + 'static) -> Self {
+        self.source = Some(Arc::new(source));
+        self
     }
 
     /// The message is the locale files' `key` (`error.msg.*`), whose English text is the
@@ -147,9 +159,16 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.code.http_status())
             .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        if status.is_server_error() {
+            let chain = self.source.as_deref().map(|e| chain(e)).unwrap_or_default();
+            if self.code == ErrorCode::InternalError {
+                tracing::error!(message = %self.message, %chain, "internal error");
+            } else {
+                tracing::warn!(code = %self.code, message = %self.message, %chain, "answered with a server error");
+            }
+        }
         let (message, key, params) =
             if status.is_server_error() && self.code == ErrorCode::InternalError {
-                tracing::error!(message = %self.message, "internal error");
                 (
                     "an internal error occurred; it has been logged".to_owned(),
                     Some("error.msg.internal"),
@@ -184,32 +203,44 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// `error` and each of its causes, `: `-separated.
+fn chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        text.push_str(": ");
+        text.push_str(&next.to_string());
+        cause = next.source();
+    }
+    text
+}
+
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
-        crate::error_words::store(&e)
+        crate::error_words::store(&e).with_source(e)
     }
 }
 
 impl From<McpError> for ApiError {
     fn from(e: McpError) -> Self {
-        crate::error_words::mcp(&e)
+        crate::error_words::mcp(&e).with_source(e)
     }
 }
 
 impl From<AgentError> for ApiError {
     fn from(e: AgentError) -> Self {
-        crate::error_words::agent(&e)
+        crate::error_words::agent(&e).with_source(e)
     }
 }
 
 impl From<switchboard_agent::ToolCallError> for ApiError {
     fn from(e: switchboard_agent::ToolCallError) -> Self {
-        crate::error_words::tool_call(&e)
+        crate::error_words::tool_call(&e).with_source(e)
     }
 }
 
-impl From<crate::recall::RecallError> for ApiError {
-    fn from(e: crate::recall::RecallError) -> Self {
+impl From<switchboard_app::recall::RecallError> for ApiError {
+    fn from(e: switchboard_app::recall::RecallError) -> Self {
         crate::error_words::recall(&e)
     }
 }
@@ -253,5 +284,35 @@ impl From<ParseError> for ApiError {
 impl From<EntryError> for ApiError {
     fn from(e: EntryError) -> Self {
         crate::error_words::import_entry(&e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_error_keeps_its_causes_for_the_log_not_the_answer() {
+        let error = ApiError::from(StoreError::Io {
+            what: "cannot open the database".into(),
+            source: std::io::Error::other("disk on fire"),
+        });
+        assert_eq!(error.code, ErrorCode::InternalError);
+        let kept = chain(
+            error
+                .source
+                .as_deref()
+                .map(|e| e as &(dyn std::error::Error + 'static))
+                .expect("the source is kept"),
+        );
+        assert!(kept.starts_with("cannot open the database"), "{kept}");
+        assert!(kept.ends_with(": disk on fire"), "{kept}");
+        let text = error
+            .into_response()
+            .extensions()
+            .get::<ErrorText>()
+            .cloned();
+        let message = text.expect("the answer's text").message;
+        assert!(!message.contains("disk on fire"), "{message}");
     }
 }

@@ -19,7 +19,7 @@ pub mod limits;
 pub mod live;
 pub mod mcp_endpoint;
 pub mod oauth_paths;
-pub mod recall;
+mod proxy_url;
 mod routes;
 mod serve;
 pub mod state;
@@ -29,7 +29,7 @@ mod unknown_fields;
 mod web;
 
 // The application's modules the routes name most, reachable as `crate::...`.
-use switchboard_app::{metrics, tool_nodes, views};
+use switchboard_app::{tool_nodes, views};
 
 pub use config::ServerConfig;
 pub use error::ApiError;

@@ -5,7 +5,7 @@
 //! `Tool execution failed: ...`.
 
 use serde_json::{Map, Value, json};
-use switchboard_core::ToolCallRecord;
+use switchboard_core::{ErrorCode, ToolCallRecord};
 use switchboard_llm::{ChatMessage, Part, ResultPart, Role, ToolCall, ToolDefinition, ToolResult};
 
 use super::params::describe;
@@ -81,12 +81,12 @@ pub fn found_call(call: &ToolCall, offer: &Offer) -> FoundCall {
     };
     let target = if call.name != TOOL_NAME {
         Err(CallProblem {
-            code: "MCP_TOOL_NOT_FOUND",
+            code: ErrorCode::McpToolNotFound,
             message: format!("there is no tool named {:?}; use {TOOL_NAME}", call.name),
         })
     } else if let Some(reason) = call.arguments_error.clone().or(params_problem) {
         Err(CallProblem {
-            code: "MCP_INVALID_PARAMS",
+            code: ErrorCode::McpInvalidParams,
             message: reason,
         })
     } else {
@@ -94,7 +94,7 @@ pub fn found_call(call: &ToolCall, offer: &Offer) -> FoundCall {
             .by_server_and_tool(&server_name, &tool_name)
             .cloned()
             .ok_or_else(|| CallProblem {
-                code: "MCP_TOOL_NOT_FOUND",
+                code: ErrorCode::McpToolNotFound,
                 message: format!(
                     "server {server_name:?} has no operation {tool_name:?}; see the list in \
                      the description of {TOOL_NAME}"

@@ -1,6 +1,6 @@
 //! `native`: one provider function per tool, under its mangled name (seed 001).
 
-use switchboard_core::ToolCallRecord;
+use switchboard_core::{ErrorCode, ToolCallRecord};
 use switchboard_llm::{ChatMessage, Part, Role, ToolCall, ToolDefinition, ToolResult, WireFormat};
 use switchboard_schema::{ConvertOptions, Dialect, ToolInput, convert_tool};
 
@@ -50,7 +50,7 @@ pub fn found_call(call: &ToolCall, offer: &Offer) -> FoundCall {
     let target = match (tool, &call.arguments_error) {
         (None, _) => Err(CallProblem::unknown_tool(&call.name, offer)),
         (Some(_), Some(reason)) => Err(CallProblem {
-            code: "MCP_INVALID_PARAMS",
+            code: ErrorCode::McpInvalidParams,
             message: reason.clone(),
         }),
         (Some(tool), None) => Ok(tool.clone()),

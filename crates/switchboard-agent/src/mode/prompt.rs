@@ -11,7 +11,7 @@
 //! user message, since the model has no tool-result role to read them from.
 
 use serde_json::{Map, Value};
-use switchboard_core::ToolCallRecord;
+use switchboard_core::{ErrorCode, ToolCallRecord};
 use switchboard_llm::{ChatMessage, Part, ResultPart, Role};
 
 use super::params::describe;
@@ -187,7 +187,7 @@ pub fn found_calls(text: &str, offer: &Offer, round: u32) -> Vec<FoundCall> {
             .by_server_and_tool(&server_name, &tool_name)
             .cloned()
             .ok_or_else(|| CallProblem {
-                code: "MCP_TOOL_NOT_FOUND",
+                code: ErrorCode::McpToolNotFound,
                 message: format!("server {server_name:?} has no tool {tool_name:?}"),
             });
         calls.push(FoundCall {
@@ -210,7 +210,7 @@ fn malformed(id: String, message: String) -> FoundCall {
         tool_name: String::new(),
         arguments: Map::new(),
         target: Err(CallProblem {
-            code: "MCP_PARSE_ERROR",
+            code: ErrorCode::McpParseError,
             message,
         }),
     }
@@ -275,11 +275,11 @@ mod tests {
         assert_eq!(calls[0].arguments["a"], 1);
         assert_eq!(
             calls[0].target.as_ref().unwrap_err().code,
-            "MCP_TOOL_NOT_FOUND"
+            ErrorCode::McpToolNotFound
         );
         assert_eq!(
             calls[1].target.as_ref().unwrap_err().code,
-            "MCP_PARSE_ERROR"
+            ErrorCode::McpParseError
         );
         assert!(
             calls[2]

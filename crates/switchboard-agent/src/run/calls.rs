@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use switchboard_core::{ToolCallRecord, ToolCallStatus};
+use switchboard_core::{ErrorCode, ToolCallRecord, ToolCallStatus};
 use switchboard_store::{Message, StoreError, Transition};
 
 use super::Run;
@@ -83,7 +83,10 @@ impl Run<'_> {
                                 &turn.id,
                                 &call.id,
                                 ToolCallStatus::Cancelled,
-                                error_response("REJECTED", "the user rejected this tool call"),
+                                error_response(
+                                    ErrorCode::Rejected,
+                                    "the user rejected this tool call",
+                                ),
                                 true,
                             )
                             .await?;
@@ -178,7 +181,10 @@ impl Run<'_> {
                     message_id,
                     &call.id,
                     ToolCallStatus::Error,
-                    error_response("MCP_TOOL_NOT_FOUND", "the tool is no longer available"),
+                    error_response(
+                        ErrorCode::McpToolNotFound,
+                        "the tool is no longer available",
+                    ),
                     true,
                 )
                 .await;
@@ -195,7 +201,7 @@ impl Run<'_> {
                             message_id,
                             &call.id,
                             ToolCallStatus::Error,
-                            error_response(e.code().as_str(), &e.to_string()),
+                            error_response(e.code(), &e.to_string()),
                             true,
                         )
                         .await;
@@ -250,7 +256,7 @@ impl Run<'_> {
             Ok(result) => {
                 let is_error = result.is_error == Some(true);
                 let response = serde_json::to_value(&result).unwrap_or_else(|e| {
-                    error_response("MCP_PARSE_ERROR", &format!("unreadable result: {e}"))
+                    error_response(ErrorCode::McpParseError, &format!("unreadable result: {e}"))
                 });
                 let status = if is_error {
                     ToolCallStatus::Error
@@ -261,12 +267,12 @@ impl Run<'_> {
             }
             Err(_) if self.cancel.is_cancelled() => (
                 ToolCallStatus::Cancelled,
-                error_response("CANCELLED", "the run was cancelled"),
+                error_response(ErrorCode::Cancelled, "the run was cancelled"),
                 true,
             ),
             Err(e) => (
                 ToolCallStatus::Error,
-                error_response(e.code().as_str(), &e.to_string()),
+                error_response(e.code(), &e.to_string()),
                 true,
             ),
         };

@@ -233,7 +233,7 @@ impl Run<'_> {
             &Value::Object(record.arguments.clone()),
         ) {
             record.status = ToolCallStatus::Error;
-            record.response = Some(error_response(e.code().as_str(), &e.to_string()));
+            record.response = Some(error_response(e.code(), &e.to_string()));
             record.is_error = Some(true);
             return record;
         }

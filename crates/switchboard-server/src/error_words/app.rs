@@ -26,14 +26,14 @@ pub fn refusal(e: &Refusal) -> ApiError {
 
 pub fn app(e: AppError) -> ApiError {
     match e {
-        AppError::Store(e) => super::store(&e),
-        AppError::Mcp(e) => super::mcp(&e),
-        AppError::Agent(e) => super::agent(&e),
-        AppError::ToolCall(e) => super::tool_call(&e),
+        AppError::Store(e) => super::store(&e).with_source(e),
+        AppError::Mcp(e) => super::mcp(&e).with_source(e),
+        AppError::Agent(e) => super::agent(&e).with_source(e),
+        AppError::ToolCall(e) => super::tool_call(&e).with_source(e),
         AppError::Refused(e) => refusal(&e),
-        AppError::NodeSave(e) => super::tool_node::save(&e),
+        AppError::NodeSave(e) => super::tool_node::save(&e).with_source(e),
         AppError::NodeRun(e) => super::tool_node::run(e),
-        AppError::ViewSave(e) => super::view::save(&e),
+        AppError::ViewSave(e) => super::view::save(&e).with_source(e),
         AppError::NoProvider => ApiError::new(e.code(), e.to_string()).key("error.msg.no_provider"),
         AppError::NoModel { variable } => ApiError::new(e.code(), e.to_string())
             .key("error.msg.no_model")

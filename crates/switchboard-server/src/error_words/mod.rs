@@ -13,7 +13,7 @@ use switchboard_mcp::McpError;
 use switchboard_store::{Entity, StoreError};
 
 use crate::error::{ApiError, Words};
-use crate::recall::RecallError;
+use switchboard_app::recall::RecallError;
 
 pub mod app;
 pub mod spec;

@@ -214,23 +214,7 @@ impl EventLog {
 }
 
 fn describe(event: &AgentEvent) -> (&'static str, &str) {
-    match event {
-        AgentEvent::MessageCreated {
-            conversation_id, ..
-        } => ("message.created", conversation_id),
-        AgentEvent::MessageDelta {
-            conversation_id, ..
-        } => ("message.delta", conversation_id),
-        AgentEvent::ToolCallUpdated {
-            conversation_id, ..
-        } => ("assistant.toolCall.updated", conversation_id),
-        AgentEvent::MessageCompleted {
-            conversation_id, ..
-        } => ("message.completed", conversation_id),
-        AgentEvent::RunFailed {
-            conversation_id, ..
-        } => ("run.failed", conversation_id),
-    }
+    (event.kind().as_str(), event.conversation_id())
 }
 
 /// Moves events into the log until the log is dropped or the agent's bus is gone.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use switchboard_agent::Agent;
+use switchboard_agent::{Agent, EventKind};
 use switchboard_core::OwnerId;
 use switchboard_store::{Store, StoreError};
 
@@ -122,7 +122,7 @@ fn receive(log: &EventLog, agent: &Agent, replica: &str, payload: &str) {
     let Some(kind) = known_kind(&wire.kind) else {
         return;
     };
-    if kind == "assistant.toolCall.updated" {
+    if kind == EventKind::ToolCallUpdated.as_str() {
         let data: Value = serde_json::from_str(&wire.data).unwrap_or_default();
         let call = &data["toolCall"];
         if call["status"] == "pending"
@@ -136,16 +136,10 @@ fn receive(log: &EventLog, agent: &Agent, replica: &str, payload: &str) {
 }
 
 fn known_kind(kind: &str) -> Option<&'static str> {
-    [
-        "message.created",
-        "message.delta",
-        "assistant.toolCall.updated",
-        crate::routes::seed_001::TOOL_MESSAGE_UPDATED,
-        "message.completed",
-        "run.failed",
-    ]
-    .into_iter()
-    .find(|k| *k == kind)
+    if kind == crate::routes::seed_001::TOOL_MESSAGE_UPDATED {
+        return Some(crate::routes::seed_001::TOOL_MESSAGE_UPDATED);
+    }
+    EventKind::parse(kind).map(EventKind::as_str)
 }
 
 #[cfg(test)]

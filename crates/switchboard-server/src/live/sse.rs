@@ -9,6 +9,7 @@ use axum::response::{IntoResponse, Response};
 use std::collections::VecDeque;
 
 use futures::Stream;
+use switchboard_agent::EventKind;
 use switchboard_core::OwnerId;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
@@ -134,7 +135,7 @@ impl Scope {
     }
 
     fn ends_with(&self, logged: &Logged) -> bool {
-        self.until_run_ends && matches!(logged.kind, "message.completed" | "run.failed")
+        self.until_run_ends && EventKind::parse(logged.kind).is_some_and(EventKind::ends_run)
     }
 }
 

@@ -23,9 +23,10 @@ use super::tools::{self, ProxyQuery};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
-use crate::recall::{self, McpAction, RecallError};
+use crate::proxy_url::{proxy_base, proxy_url};
 use crate::state::AppState;
 use crate::tool_lookup;
+use switchboard_app::recall::{self, McpAction, RecallError};
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -164,12 +165,14 @@ async fn action_info(
         fixed_params: request.parameters,
         dialect,
     };
-    let tool = recall::recall(&state, &caller.user.id, action).await?;
+    let base = proxy_base(&state.config.guard).ok_or(RecallError::NoAddress)?;
+    let tool = recall::recall(&state.app, &caller.user.id, action).await?;
+    let api_url = proxy_url(&base, &tool.server_id.0, &tool.tool).ok_or(RecallError::NoAddress)?;
     Ok(axum::Json(KnDynamicTool {
         name: tool.name,
         description: tool.description,
         parameters: tool.parameters,
-        api_url: tool.api_url.into(),
+        api_url: api_url.into(),
         fixed_params: tool.fixed_params,
     }))
 }

@@ -2,32 +2,22 @@
 //! as a function a model can call over plain HTTP.
 //!
 //! The answer is the tool's schema converted for the caller's dialect (`switchboard-schema`,
-//! the same conversion a run uses), with the fixed parameters taken out of it, and the
-//! absolute URL of the flat-parameter proxy for that tool. A caller offers the function to its
-//! model, merges the model's arguments with the fixed parameters and POSTs them to the URL:
-//! the proxy checks them against the tool's original schema and calls the tool. The model
-//! never sees, and so cannot change, a fixed parameter.
-//!
-//! The URL is built from the first configured public URL (`--public-url`): the address others
-//! reach this server by, path prefix included. Without one it is the bound listen address, an
-//! unspecified address (`0.0.0.0`, `[::]`) replaced by loopback, as that one cannot be dialled.
-//! Path segments are percent-encoded, so any server id or tool name round-trips.
-
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+//! the same conversion a run uses), with the fixed parameters taken out of it; the HTTP layer
+//! adds the absolute URL of the flat-parameter proxy for that tool. A caller offers the
+//! function to its model, merges the model's arguments with the fixed parameters and POSTs
+//! them to the URL: the proxy checks them against the tool's original schema and calls the
+//! tool. The model never sees, and so cannot change, a fixed parameter. The tool is looked up
+//! as every call looks it up ([`ToolCalls::lookup`]), so a tool the proxy would refuse is
+//! never described as callable.
 
 use serde_json::{Map, Value};
-use switchboard_core::{ErrorCode, OwnerId, ToolInfo};
+use switchboard_agent::{ToolCallError, ToolCalls};
+use switchboard_core::{ErrorCode, OwnerId, ServerId, ToolInfo};
 use switchboard_schema::dialect::ParseDialectError;
 use switchboard_schema::{ConvertOptions, Dialect, ToolInput, ToolSchemaError, convert_tool};
 
-use crate::guard::GuardConfig;
+use crate::App;
 use crate::metrics::ConversionSource;
-use crate::state::AppState;
-use crate::tool_lookup;
-use switchboard_agent::ToolCallError;
-
-/// The path of seed 003's proxy, before the server id.
-const PROXY_PREFIX: [&str; 6] = ["api", "agent-retrieval", "in", "v1", "mcp", "proxy"];
 
 /// An MCP tool to recall.
 #[derive(Debug, Clone)]
@@ -39,16 +29,17 @@ pub struct McpAction {
     pub dialect: Dialect,
 }
 
-/// A recalled tool: what to offer the model, and where to send its calls.
+/// A recalled tool: what to offer the model, and which tool of which server its calls go to.
 #[derive(Debug, Clone, PartialEq)]
-pub struct DynamicTool {
+pub struct RecalledTool {
     /// The tool's name, made valid for the dialect.
     pub name: String,
     pub description: String,
     /// The tool's input schema for the dialect, without the fixed parameters.
     pub parameters: Value,
-    /// The proxy URL of the tool; its body is the arguments, fixed parameters merged in.
-    pub api_url: url::Url,
+    pub server_id: ServerId,
+    /// The tool's own name on its server.
+    pub tool: String,
     pub fixed_params: Map<String, Value>,
 }
 
@@ -96,33 +87,36 @@ impl RecallError {
 
 /// Recalls `action` for `owner`: the server must be theirs, the tool enabled on it.
 pub async fn recall(
-    state: &AppState,
+    app: &App,
     owner: &OwnerId,
     action: McpAction,
-) -> Result<DynamicTool, RecallError> {
+) -> Result<RecalledTool, RecallError> {
     if action.mcp_id.is_empty() {
         return Err(RecallError::MissingField("mcp_id"));
     }
     if action.tool_name.is_empty() {
         return Err(RecallError::MissingField("tool_name"));
     }
-    let base = proxy_base(&state.config.guard).ok_or(RecallError::NoAddress)?;
-    let spec = tool_lookup::server(state, owner, &action.mcp_id).await?;
-    let tool = tool_lookup::enabled_tool(state, owner, &spec, &action.tool_name).await?;
-    state
-        .metrics
+    let spec = app
+        .store
+        .connection_spec(owner, &ServerId(action.mcp_id.clone()))
+        .await
+        .map_err(ToolCallError::from)?;
+    let tool = ToolCalls::lookup(&app.tool_calls, owner, &spec, &action.tool_name).await?;
+    app.metrics
         .record_schema_conversions(ConversionSource::ActionRecall, 1);
     let described = describe(&tool, &action.fixed_params, action.dialect);
     if let Err(RecallError::Schema(error)) = &described {
-        state.metrics.record_schema_failure(&spec.id.0, &tool.name);
+        app.metrics.record_schema_failure(&spec.id.0, &tool.name);
         tracing::error!(server = %spec.id.0, tool = %tool.name, %error, "action recall: the tool's schema does not convert");
     }
     let (name, description, parameters) = described?;
-    Ok(DynamicTool {
+    Ok(RecalledTool {
         name,
         description,
         parameters,
-        api_url: proxy_url(&base, &spec.id.0, &tool.name)?,
+        server_id: spec.id,
+        tool: tool.name,
         fixed_params: action.fixed_params,
     })
 }
@@ -170,33 +164,6 @@ fn describe(
         .or_else(|| tool.title.clone())
         .unwrap_or_default();
     Ok((converted.name, description, parameters))
-}
-
-/// Where others reach this server: the first public URL, else the listen address.
-fn proxy_base(guard: &GuardConfig) -> Option<url::Url> {
-    if let Some(public) = guard.public_urls.first() {
-        return Some(public.clone());
-    }
-    let listen = guard.listen?;
-    let ip = match listen.ip() {
-        IpAddr::V4(ip) if ip.is_unspecified() => IpAddr::V4(Ipv4Addr::LOCALHOST),
-        IpAddr::V6(ip) if ip.is_unspecified() => IpAddr::V6(Ipv6Addr::LOCALHOST),
-        ip => ip,
-    };
-    url::Url::parse(&format!("http://{}/", SocketAddr::new(ip, listen.port()))).ok()
-}
-
-/// The absolute URL of seed 003's proxy for `tool` of server `server`, under `base`'s path.
-fn proxy_url(base: &url::Url, server: &str, tool: &str) -> Result<url::Url, RecallError> {
-    let mut url = base.clone();
-    url.set_query(None);
-    url.set_fragment(None);
-    url.path_segments_mut()
-        .map_err(|()| RecallError::NoAddress)?
-        .pop_if_empty()
-        .extend(PROXY_PREFIX)
-        .extend([server, "tools", tool, "call"]);
-    Ok(url)
 }
 
 #[cfg(test)]
@@ -283,34 +250,5 @@ mod tests {
         let error = describe(&tool, &Map::new(), Dialect::OpenAi).unwrap_err();
         assert_eq!(error.code(), ErrorCode::SchemaError);
         assert_eq!(ErrorCode::SchemaError.http_status(), 500);
-    }
-
-    #[test]
-    fn the_url_comes_from_the_public_url_with_its_path_and_encoded_segments() {
-        let guard = GuardConfig {
-            public_urls: vec!["https://sb.example.com/base/?x=1".parse().unwrap()],
-            ..GuardConfig::default()
-        };
-        let base = proxy_base(&guard).unwrap();
-        let url = proxy_url(&base, "my server/1", "a?b#c%").unwrap();
-        assert_eq!(
-            url.as_str(),
-            "https://sb.example.com/base/api/agent-retrieval/in/v1/mcp/proxy/\
-             my%20server%2F1/tools/a%3Fb%23c%25/call"
-        );
-    }
-
-    #[test]
-    fn without_a_public_url_the_listen_address_is_used_and_loopback_replaces_any() {
-        let guard = GuardConfig {
-            listen: Some("0.0.0.0:8080".parse().unwrap()),
-            ..GuardConfig::default()
-        };
-        let url = proxy_url(&proxy_base(&guard).unwrap(), "s", "t").unwrap();
-        assert_eq!(
-            url.as_str(),
-            "http://127.0.0.1:8080/api/agent-retrieval/in/v1/mcp/proxy/s/tools/t/call"
-        );
-        assert!(proxy_base(&GuardConfig::default()).is_none());
     }
 }
