@@ -6,17 +6,14 @@
 //! document cannot leave a route out or describe one that is not served.
 
 mod assistants;
-mod catalogue;
 mod conversations;
 mod events;
 mod health;
-mod import;
 mod locales;
 mod me;
 mod messages;
 mod metrics;
 mod nodes;
-mod oauth;
 mod providers;
 mod responses;
 mod schemas;
@@ -24,15 +21,11 @@ mod seed_000;
 pub(crate) mod seed_001;
 mod seed_002;
 mod seed_003;
-mod server_content;
-mod server_looks;
-mod server_schemas;
 mod servers;
 mod tool_calls;
 mod tool_node_run;
 mod tool_nodes;
 mod tools;
-mod unsaved_test;
 mod views;
 
 use std::sync::Arc;
@@ -90,8 +83,8 @@ fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(health::routes())
         .merge(servers::routes())
-        .merge(unsaved_test::routes())
-        .merge(import::routes())
+        .merge(servers::unsaved_test::routes())
+        .merge(servers::import::routes())
         .merge(tools::routes())
         .merge(providers::routes())
         .merge(assistants::routes())
@@ -104,12 +97,12 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(me::routes())
         .merge(locales::routes())
         .merge(seed_003::routes())
-        .merge(catalogue::routes())
+        .merge(servers::catalogue::routes())
         .merge(tool_nodes::routes())
         .merge(tool_calls::routes())
         .merge(nodes::routes())
         .merge(views::routes())
-        .merge(oauth::routes())
+        .merge(servers::oauth::routes())
         .routes(routes!(document))
 }
 

@@ -8,13 +8,13 @@ use switchboard_store::{Assistant, AssistantConfig};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{
-    BadInput, Conflict, NotFound, OwnedEdit, OwnedRead, OwnedWrite, QuotaExceeded, TooLarge,
-    Unauthorized,
-};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::{
+    BadInput, Conflict, NotFound, OwnedEdit, OwnedRead, OwnedWrite, QuotaExceeded, TooLarge,
+    Unauthorized,
+};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

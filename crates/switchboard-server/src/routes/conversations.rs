@@ -8,10 +8,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{Conflict, OwnedEdit, OwnedRead, Unauthorized};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::{Conflict, OwnedEdit, OwnedRead, Unauthorized};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -9,10 +9,10 @@ use switchboard_core::ErrorCode;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::Unauthorized;
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::live::{Scope, sse_response_watched};
+use crate::routes::responses::Unauthorized;
 use crate::state::AppState;
 use crate::stream_auth::TokenWatch;
 

@@ -9,10 +9,10 @@ use switchboard_store::User;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::Unauthorized;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::Unauthorized;
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -11,11 +11,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{OwnedRead, OwnedWrite};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::live::{Scope, sse_response};
+use crate::routes::responses::{OwnedRead, OwnedWrite};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -82,7 +82,7 @@ struct PromptUse {
     name: String,
     /// The prompt's arguments by name.
     #[serde(default)]
-    #[schema(value_type = super::schemas::PromptArguments)]
+    #[schema(value_type = crate::routes::schemas::PromptArguments)]
     arguments: serde_json::Map<String, serde_json::Value>,
 }
 

@@ -11,9 +11,9 @@ use switchboard_core::ErrorCode;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::Unauthorized;
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
+use crate::routes::responses::Unauthorized;
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -9,8 +9,8 @@ use switchboard_store::Role;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::Unauthorized;
 use crate::auth::Caller;
+use crate::routes::responses::Unauthorized;
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

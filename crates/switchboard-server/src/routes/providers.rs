@@ -7,12 +7,12 @@ use switchboard_store::{Provider, ProviderConfig};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{
-    BadInput, Conflict, OwnedRead, OwnedWrite, QuotaExceeded, TooLarge, Unauthorized,
-};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::{
+    BadInput, Conflict, OwnedRead, OwnedWrite, QuotaExceeded, TooLarge, Unauthorized,
+};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

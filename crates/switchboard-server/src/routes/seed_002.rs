@@ -21,12 +21,12 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use self::config::McpServerConfig;
-use super::responses::{Unauthorized, Upstream, UpstreamTimeout};
-use super::servers::{test_stored, tools_of};
-use super::unsaved_test::{self, saved};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
+use crate::routes::responses::{Unauthorized, Upstream, UpstreamTimeout};
+use crate::routes::servers::unsaved_test::{self, saved};
+use crate::routes::servers::{test_stored, tools_of};
 use crate::state::AppState;
 
 pub(super) fn routes() -> OpenApiRouter<AppState> {

@@ -17,13 +17,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{TooLarge, Unauthorized, UpstreamFailed, UpstreamTimeout};
-use super::schemas::{JsonSchema, ToolArguments, ToolResult};
-use super::tools::{self, ProxyQuery};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
 use crate::proxy_url::{proxy_base, proxy_url};
+use crate::routes::responses::{TooLarge, Unauthorized, UpstreamFailed, UpstreamTimeout};
+use crate::routes::schemas::{JsonSchema, ToolArguments, ToolResult};
+use crate::routes::tools::{self, ProxyQuery};
 use crate::state::AppState;
 use crate::tool_lookup;
 use switchboard_app::recall::{self, McpAction, RecallError};

@@ -13,9 +13,9 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, Unauthorized};
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::routes::responses::{BadInput, Unauthorized};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

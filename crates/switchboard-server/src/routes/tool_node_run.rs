@@ -10,11 +10,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{TooLarge, Unauthorized};
-use super::schemas::ToolArguments;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::{TooLarge, Unauthorized};
+use crate::routes::schemas::ToolArguments;
 use crate::state::AppState;
 use crate::tool_nodes::{NodeRun, ToolCallResult, run_node};
 

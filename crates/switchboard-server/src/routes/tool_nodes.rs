@@ -1,5 +1,5 @@
 //! Tool nodes (seed 002 `MCPToolNodeConfig`): create, read, replace, delete, the nodes of an
-//! assistant, and running one for a workflow engine ([`super::tool_node_run`]).
+//! assistant, and running one for a workflow engine ([`crate::routes::tool_node_run`]).
 //!
 //! The body is the node's own JSON and the answer is the node with its id and times. Saving
 //! checks every reference against the server's live tools and the declared variables
@@ -14,12 +14,12 @@ use switchboard_store::StoredToolNode;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{
-    Conflict, NotFound, OwnedRead, QuotaExceeded, TooLarge, Unauthorized, Upstream,
-};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::{
+    Conflict, NotFound, OwnedRead, QuotaExceeded, TooLarge, Unauthorized, Upstream,
+};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -27,7 +27,7 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(list, create))
         .routes(routes!(read, update, remove))
         .routes(routes!(of_assistant))
-        .merge(super::tool_node_run::routes())
+        .merge(crate::routes::tool_node_run::routes())
 }
 
 /// Lists the caller's tool nodes, oldest first.

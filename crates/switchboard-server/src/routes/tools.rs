@@ -22,11 +22,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{OwnedEdit, Upstream};
-use super::schemas::{ToolArguments, ToolResult};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::{OwnedEdit, Upstream};
+use crate::routes::schemas::{ToolArguments, ToolResult};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

@@ -18,10 +18,10 @@ use switchboard_store::{ApiToken, IssuedToken, StoredView};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, OwnedRead, QuotaExceeded, Unauthorized};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::{BadInput, OwnedRead, QuotaExceeded, Unauthorized};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

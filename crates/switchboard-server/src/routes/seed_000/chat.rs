@@ -12,12 +12,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::super::responses::Unauthorized;
-use super::super::seed_002::config::instant;
 use crate::auth::Caller;
 use crate::chat::{ChatTurn, Target, TurnStatus, one_turn};
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::Unauthorized;
+use crate::routes::seed_002::config::instant;
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -282,7 +282,7 @@ async fn available_tools(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<axum::Json<Vec<McpToolInfo>>, ApiError> {
-    let listed = super::super::tools::listed_tools(&state, &caller.user.id).await?;
+    let listed = crate::routes::tools::listed_tools(&state, &caller.user.id).await?;
     Ok(axum::Json(
         listed
             .into_iter()

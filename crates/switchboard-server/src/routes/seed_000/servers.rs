@@ -36,12 +36,14 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::super::responses::Unauthorized;
-use super::super::seed_002::config::{self, McpServerConfig, instant};
-use super::super::servers::{create_checked, delete_checked, health_of, replace_checked, tools_of};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
+use crate::routes::responses::Unauthorized;
+use crate::routes::seed_002::config::{self, McpServerConfig, instant};
+use crate::routes::servers::{
+    create_checked, delete_checked, health_of, replace_checked, tools_of,
+};
 use crate::state::AppState;
 
 pub(super) fn routes() -> OpenApiRouter<AppState> {

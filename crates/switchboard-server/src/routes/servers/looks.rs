@@ -11,21 +11,21 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{OwnedRead, Upstream, UpstreamTimeout};
-use super::server_schemas::{ServerHealth, ServerReport as ServerReportBody};
-use super::servers::{health_of, test_stored, tools_of};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
+use crate::routes::responses::{OwnedRead, Upstream, UpstreamTimeout};
+use crate::routes::servers::bodies::{ServerHealth, ServerReport as ServerReportBody};
+use crate::routes::servers::{health_of, test_stored, tools_of};
 use crate::state::AppState;
 
-pub(super) fn routes() -> OpenApiRouter<AppState> {
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(test))
         .routes(routes!(health))
         .routes(routes!(tools))
         // Alias of seed 001's own path.
         .routes(routes!(connect_alias))
-        .merge(super::server_content::routes())
+        .merge(crate::routes::servers::content::routes())
 }
 
 /// Seed 002's test-connection flow: connect, initialize, list tools, disconnect.

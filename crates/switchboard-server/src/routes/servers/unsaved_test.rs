@@ -25,18 +25,20 @@ use switchboard_store::StoreError;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{
-    BadInput, Conflict, NotFound, OwnedRead, TooLarge, Unauthorized, UpstreamTimeout,
-};
-use super::seed_001;
-use super::server_schemas::{ServerAnswer, ServerReport as ServerReportBody, ServerWritten};
-use super::servers::{self, check_member_rules, spec_from};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
+use crate::routes::responses::{
+    BadInput, Conflict, NotFound, OwnedRead, TooLarge, Unauthorized, UpstreamTimeout,
+};
+use crate::routes::seed_001;
+use crate::routes::servers::bodies::{
+    ServerAnswer, ServerReport as ServerReportBody, ServerWritten,
+};
+use crate::routes::servers::{self, check_member_rules, spec_from};
 use crate::state::AppState;
 
-pub(super) fn routes() -> OpenApiRouter<AppState> {
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(
         test,
         read_named_test,
@@ -46,7 +48,7 @@ pub(super) fn routes() -> OpenApiRouter<AppState> {
 }
 
 /// The caller's saved server `id` with its secrets in clear, if there is one.
-pub(super) async fn saved(
+pub(crate) async fn saved(
     state: &AppState,
     caller: &Caller,
     id: &ServerId,
@@ -61,7 +63,7 @@ pub(super) async fn saved(
 /// Connects to `spec` just to look (server info and tools) and closes that connection;
 /// `saved` is the caller's saved server of the same id, whose secrets stand in for masked
 /// ones (for its own destination only). Nothing is stored.
-pub(super) async fn test_unsaved(
+pub(crate) async fn test_unsaved(
     state: &AppState,
     caller: &Caller,
     mut spec: ServerSpec,

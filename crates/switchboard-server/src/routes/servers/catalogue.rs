@@ -16,13 +16,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
+use crate::routes::responses::{BadInput, Conflict, NotFound, TooLarge, Unauthorized};
 use crate::state::AppState;
 
-pub(super) fn routes() -> OpenApiRouter<AppState> {
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list))
         .routes(routes!(presets))

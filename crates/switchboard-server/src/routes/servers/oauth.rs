@@ -18,9 +18,9 @@ use switchboard_core::{Auth, ErrorCode, ServerId};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, NotFound, OwnedRead, Unauthorized};
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::routes::responses::{BadInput, NotFound, OwnedRead, Unauthorized};
 use crate::state::AppState;
 
 use crate::oauth_paths::{CALLBACK as CALLBACK_PATH, CLIENT_METADATA as CLIENT_METADATA_PATH};
@@ -229,7 +229,7 @@ fn encode(text: &str) -> String {
     operation_id = "client_metadata_document",
     security(()),
     responses(
-        (status = 200, description = "The OAuth client metadata (RFC 7591 fields)", body = super::schemas::ClientMetadata),
+        (status = 200, description = "The OAuth client metadata (RFC 7591 fields)", body = crate::routes::schemas::ClientMetadata),
         NotFound,
     ),
 )]

@@ -1,10 +1,28 @@
-//! MCP servers (seed 001 `/api/mcp-servers`). Reads are masked; only the connection code sees
-//! secrets in clear.
+//! Every route of a person's MCP servers, in one folder:
 //!
-//! The looks at a stored server (test, health, tools) are routed in `server_looks.rs`. The
-//! checked writes (`create_checked`, `replace_checked`, `delete_checked`) and the looks at a
-//! stored server (`test_stored`, `tools_of`) are shared with the seeds' own server routes
-//! (`seed_000`, `seed_002`), which only translate shapes around them.
+//! | file | routes |
+//! |---|---|
+//! | `mod.rs` | `/api/mcp-servers`: list, create, read, replace, delete (seed 001's shapes too) |
+//! | [`looks`] | a stored server's test, health and tools |
+//! | [`content`] | its resources, prompts and log |
+//! | [`unsaved_test`] | testing a server before it is saved |
+//! | [`oauth`] | signing in to a server (and the Client ID Metadata Document) |
+//! | [`catalogue`] | the catalogue of ready servers, and adding an entry |
+//! | [`import`] | importing another client's configuration file |
+//! | [`bodies`] | the request and answer bodies they share, for the OpenAPI document |
+//!
+//! Reads are masked; only the connection code sees secrets in clear. The writes go through
+//! the application's [`switchboard_app::Servers`] (`create_checked`, `replace_checked`,
+//! `delete_checked` translate to it), shared with the seeds' own server routes (`seed_000`,
+//! `seed_002`), which only translate shapes around them.
+
+pub(crate) mod bodies;
+pub(crate) mod catalogue;
+pub(crate) mod content;
+pub(crate) mod import;
+pub(crate) mod looks;
+pub(crate) mod oauth;
+pub(crate) mod unsaved_test;
 
 use std::sync::Arc;
 
@@ -18,19 +36,19 @@ use switchboard_store::StoredServer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, Conflict, NotFound, OwnedRead, TooLarge, Unauthorized};
-use super::seed_001;
-use super::server_schemas::{ServerAnswer, ServerWritten};
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
+use crate::routes::responses::{BadInput, Conflict, NotFound, OwnedRead, TooLarge, Unauthorized};
+use crate::routes::seed_001;
+use crate::routes::servers::bodies::{ServerAnswer, ServerWritten};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create))
         .routes(routes!(read, update, remove))
-        .merge(super::server_looks::routes())
+        .merge(crate::routes::servers::looks::routes())
 }
 
 /// A server as sent by a client: a [`ServerSpec`] whose `id` may be left out (it then comes
@@ -115,7 +133,7 @@ pub struct ServerSearch {
     path = "/api/mcp-servers",
     tag = "servers",
     operation_id = "list_servers",
-    params(super::seed_001::FormatQuery, ServerSearch),
+    params(crate::routes::seed_001::FormatQuery, ServerSearch),
     responses(
         (status = 200, description = "The caller's MCP servers, secrets masked", body = Vec<ServerAnswer>),
         Unauthorized,
@@ -140,7 +158,7 @@ async fn list(
     path = "/api/mcp-servers",
     tag = "servers",
     operation_id = "create_server",
-    params(super::seed_001::FormatQuery),
+    params(crate::routes::seed_001::FormatQuery),
     request_body = ServerWritten,
     responses(
         (status = 201, description = "Created, secrets masked", body = ServerAnswer),
@@ -171,7 +189,7 @@ async fn create(
     path = "/api/mcp-servers/{id}",
     tag = "servers",
     operation_id = "read_server",
-    params(("id" = String, Path, description = "The id"), super::seed_001::FormatQuery),
+    params(("id" = String, Path, description = "The id"), crate::routes::seed_001::FormatQuery),
     responses(
         (status = 200, description = "The server, secrets masked", body = ServerAnswer),
         OwnedRead,
@@ -193,7 +211,7 @@ pub(super) async fn read(
     path = "/api/mcp-servers/{id}",
     tag = "servers",
     operation_id = "update_server",
-    params(("id" = String, Path, description = "The id"), super::seed_001::FormatQuery),
+    params(("id" = String, Path, description = "The id"), crate::routes::seed_001::FormatQuery),
     request_body = ServerWritten,
     responses(
         (status = 200, description = "Replaced; masked secrets keep the stored ones", body = ServerAnswer),

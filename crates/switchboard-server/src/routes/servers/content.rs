@@ -17,14 +17,14 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{BadInput, OwnedRead, Upstream};
-use super::schemas::{McpPrompt, McpPromptMessages, McpResource, McpResourceContents};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::responses::{BadInput, OwnedRead, Upstream};
+use crate::routes::schemas::{McpPrompt, McpPromptMessages, McpResource, McpResourceContents};
 use crate::state::AppState;
 
-pub(super) fn routes() -> OpenApiRouter<AppState> {
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(resources))
         .routes(routes!(read))
@@ -44,7 +44,7 @@ pub(super) fn routes() -> OpenApiRouter<AppState> {
     operation_id = "server_log",
     params(("id" = String, Path, description = "The server's id")),
     responses(
-        (status = 200, description = "The server's recent log lines", body = Vec<super::schemas::ServerLogLine>),
+        (status = 200, description = "The server's recent log lines", body = Vec<crate::routes::schemas::ServerLogLine>),
         OwnedRead,
     ),
 )]
@@ -185,7 +185,7 @@ async fn prompts(
 struct PromptBody {
     /// The prompt's arguments by name (strings, as MCP prompts take them).
     #[serde(default)]
-    #[schema(value_type = super::schemas::PromptArguments)]
+    #[schema(value_type = crate::routes::schemas::PromptArguments)]
     arguments: Map<String, Value>,
 }
 

@@ -22,13 +22,13 @@ use switchboard_store::StoredServer;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::responses::{TooLarge, Unauthorized};
-use super::schemas::McpServer;
-use super::servers::create_checked;
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::i18n::Catalog;
 use crate::json::Json;
+use crate::routes::responses::{TooLarge, Unauthorized};
+use crate::routes::schemas::McpServer;
+use crate::routes::servers::create_checked;
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
