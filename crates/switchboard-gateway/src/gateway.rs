@@ -28,7 +28,7 @@ pub struct Gateway {
     pub(crate) config: GatewayConfig,
     pub(crate) changes: ChangeHub,
     /// Exported tools per (person, view) (gw-tools).
-    pub(crate) catalogs: crate::catalog::Catalogs,
+    pub(crate) kept_exports: crate::exported::KeptExports,
     /// Seals approval state for the stateless revision (gw-tools).
     pub(crate) approvals: crate::approval::Approvals,
     /// Calls of stateless clients waiting for their input (`relay`).
@@ -53,7 +53,7 @@ impl Gateway {
             tool_calls: deps.tool_calls,
             config,
             changes,
-            catalogs: Default::default(),
+            kept_exports: Default::default(),
             approvals: crate::approval::Approvals::new(),
             held: crate::relay::HeldCalls::new(),
         })
@@ -68,7 +68,7 @@ impl Gateway {
     /// Something of `owner`'s that the gateway exports changed (a server or view was saved,
     /// deleted, switched on or off): their sessions are told every list may have changed.
     pub fn announce(&self, owner: &OwnerId) {
-        self.catalogs.forget_owner(owner);
+        self.kept_exports.forget_owner(owner);
         self.changes.announce_owner(owner);
     }
 

@@ -8,11 +8,11 @@
 //! HTTP request, put there by the server's authentication, or is fixed for stdio.
 
 mod approval;
-mod catalog;
 mod changes;
 mod config;
 mod content;
 mod error;
+mod exported;
 mod gateway;
 mod handler;
 mod naming;

@@ -12,7 +12,7 @@
 //! upstream can add a tool later. Then neither tool keeps the contested name and neither is
 //! dropped: each gets `_` and 6 hex digits of a SHA-256 over its server id and tool name
 //! appended (so the outcome never depends on listing order), and the collision is logged (once,
-//! when it appears in a person's catalog) and reported.
+//! when it appears in a person's export list) and reported.
 
 use std::collections::BTreeMap;
 
@@ -87,7 +87,7 @@ fn is_valid_name(name: &str) -> bool {
 const MAX_NAME: usize = 128;
 
 /// Names every candidate under `template`, resolving collisions as the module docs say (the
-/// caller logs the collisions it reports; [`crate::catalog`] does when one appears).
+/// caller logs the collisions it reports; [`crate::exported`] does when one appears).
 pub(crate) fn name_all(template: &str, candidates: &[Candidate<'_>]) -> Names {
     let template = if template.contains("{tool}") {
         template

@@ -1,7 +1,7 @@
 //! `tools/list` and `tools/call`: the selection's tools under their exported names, each call
 //! through the tool-call service (approval first, progress and cancellation passed through).
 //!
-//! A call is resolved against the catalog of the caller's own scope and then checked against
+//! A call is resolved against the export list of the caller's own scope and then checked against
 //! the selection read for this call, so a name never leads to another person's server, to a
 //! server that was switched off, or to a tool outside the view; the tool-call service then
 //! checks the server's tool list and switched-off tools once more, as for every caller.
@@ -46,8 +46,8 @@ pub(crate) async fn list(
     context: RequestContext<RoleServer>,
 ) -> Result<ListToolsResult, ErrorData> {
     let scope = handler.scope(&context)?;
-    let (_, catalog) = handler.gateway.exports(&scope).await?;
-    Ok(ListToolsResult::with_all_items(catalog.tools.clone()))
+    let (_, exported) = handler.gateway.exports(&scope).await?;
+    Ok(ListToolsResult::with_all_items(exported.tools.clone()))
 }
 
 pub(crate) async fn call(

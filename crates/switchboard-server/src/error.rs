@@ -135,7 +135,7 @@ impl ApiError {
     /// reported inside a successful answer (an import's skipped entries).
     pub fn message_in(
         &self,
-        catalog: &crate::i18n::Catalog,
+        texts: &crate::i18n::LocaleTexts,
         locale: switchboard_core::Locale,
     ) -> String {
         let text = ErrorText {
@@ -145,7 +145,7 @@ impl ApiError {
             params: self.params.clone(),
             timestamp: String::new(),
         };
-        text.body(catalog, locale).message
+        text.body(texts, locale).message
     }
 
     /// The error with a `Retry-After` header.

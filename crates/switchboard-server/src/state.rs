@@ -43,7 +43,7 @@ pub struct Services {
     /// Rate limits and open-stream slots ([`crate::limits`]).
     pub gate: Arc<Gate>,
     /// The locale files, for error answers and the web UI ([`crate::i18n`]).
-    pub locales: Arc<crate::i18n::Catalog>,
+    pub locales: Arc<crate::i18n::LocaleTexts>,
 }
 
 impl std::ops::Deref for Services {
@@ -66,7 +66,7 @@ impl AppState {
             auth,
             config: Arc::new(config),
             events,
-            locales: Arc::new(crate::i18n::Catalog::embedded_or_empty()),
+            locales: Arc::new(crate::i18n::LocaleTexts::embedded_or_empty()),
         }))
     }
 }

@@ -8,10 +8,10 @@ use switchboard_mcp::McpError;
 use switchboard_store::{Entity, StoreError};
 
 use super::*;
-use crate::i18n::{Catalog, ErrorText};
+use crate::i18n::{ErrorText, LocaleTexts};
 
 fn texts(error: &ApiError) -> (String, String) {
-    let catalog = Catalog::embedded().unwrap();
+    let texts = LocaleTexts::embedded().unwrap();
     assert!(error.key.is_some(), "{error:?} has no key");
     let text = ErrorText {
         code: error.code,
@@ -21,8 +21,8 @@ fn texts(error: &ApiError) -> (String, String) {
         timestamp: String::new(),
     };
     (
-        text.body(&catalog, Locale::EnUs).message,
-        text.body(&catalog, Locale::ZhHans).message,
+        text.body(&texts, Locale::EnUs).message,
+        text.body(&texts, Locale::ZhHans).message,
     )
 }
 

@@ -18,7 +18,7 @@ use axum::response::{IntoResponse, Response};
 use switchboard_core::{ErrorCode, Locale};
 use switchboard_store::User;
 
-use super::Catalog;
+use super::LocaleTexts;
 use crate::error::{ErrorBody, Param};
 use crate::state::AppState;
 
@@ -35,17 +35,17 @@ pub struct ErrorText {
 }
 
 impl ErrorText {
-    /// The body in `locale`; English (the code's own words) where the catalog has nothing.
-    pub fn body(&self, catalog: &Catalog, locale: Locale) -> ErrorBody {
+    /// The body in `locale`; English (the code's own words) where the locale texts have nothing.
+    pub fn body(&self, texts: &LocaleTexts, locale: Locale) -> ErrorBody {
         let message = self
             .key
-            .and_then(|key| catalog.render(locale, key, &self.params_in(catalog, locale)))
+            .and_then(|key| texts.render(locale, key, &self.params_in(texts, locale)))
             .or_else(|| {
                 let template = format!("error.{}.message", self.code.as_str());
-                catalog.render(locale, &template, &[("detail", self.message.clone())])
+                texts.render(locale, &template, &[("detail", self.message.clone())])
             })
             .unwrap_or_else(|| self.message.clone());
-        let hint = catalog.render(locale, &format!("error.{}.hint", self.code.as_str()), &[]);
+        let hint = texts.render(locale, &format!("error.{}.hint", self.code.as_str()), &[]);
         ErrorBody {
             code: self.code.as_str(),
             message,
@@ -57,15 +57,15 @@ impl ErrorText {
 
 impl ErrorText {
     /// The parameters as text of `locale`; worded ones fall back to English, then to their key.
-    fn params_in(&self, catalog: &Catalog, locale: Locale) -> Vec<(&'static str, String)> {
+    fn params_in(&self, texts: &LocaleTexts, locale: Locale) -> Vec<(&'static str, String)> {
         self.params
             .iter()
             .map(|(name, value)| {
                 let text = match value {
                     Param::Text(text) => text.clone(),
-                    Param::Words(words) => catalog
+                    Param::Words(words) => texts
                         .render(locale, words.key, &words.params)
-                        .or_else(|| catalog.render(Locale::EnUs, words.key, &words.params))
+                        .or_else(|| texts.render(Locale::EnUs, words.key, &words.params))
                         .unwrap_or_else(|| words.key.to_owned()),
                 };
                 (*name, text)

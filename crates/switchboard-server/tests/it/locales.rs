@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use switchboard_core::{ErrorCode, Locale};
-use switchboard_server::i18n::{Catalog, placeholders};
+use switchboard_server::i18n::{LocaleTexts, placeholders};
 
 /// Texts written the same in both languages: each language's own name, and "URL".
 const SAME_IN_BOTH: &[&str] = &["ui.lang.en-US", "ui.lang.zh-Hans", "ui.server.url"];
@@ -19,24 +19,24 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn catalog() -> Catalog {
-    Catalog::embedded().unwrap()
+fn locale_texts() -> LocaleTexts {
+    LocaleTexts::embedded().unwrap()
 }
 
-fn texts(catalog: &Catalog, locale: Locale) -> &BTreeMap<String, String> {
-    catalog.texts(locale).unwrap()
+fn texts(locale_texts: &LocaleTexts, locale: Locale) -> &BTreeMap<String, String> {
+    locale_texts.texts(locale).unwrap()
 }
 
 /// The files on disk parse as the server parses them (and are what it embedded).
 #[test]
 fn every_locale_file_is_a_flat_object_of_strings() {
-    let catalog = catalog();
+    let locale_texts = locale_texts();
     for &locale in Locale::ALL {
         let path = root().join(format!("locales/{locale}.json"));
         let on_disk: BTreeMap<String, String> =
             serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        assert_eq!(&on_disk, texts(&catalog, locale), "{locale}");
+        assert_eq!(&on_disk, texts(&locale_texts, locale), "{locale}");
         for (key, text) in &on_disk {
             assert!(!text.trim().is_empty(), "{locale}: {key} is empty");
         }
@@ -45,17 +45,17 @@ fn every_locale_file_is_a_flat_object_of_strings() {
 
 #[test]
 fn every_error_code_has_a_message_and_a_hint_in_every_language() {
-    let catalog = catalog();
+    let locale_texts = locale_texts();
     let mut missing = Vec::new();
     for &locale in Locale::ALL {
         for &code in ErrorCode::ALL {
             for part in ["message", "hint"] {
                 let key = format!("error.{code}.{part}");
-                if !texts(&catalog, locale).contains_key(&key) {
+                if !texts(&locale_texts, locale).contains_key(&key) {
                     missing.push(format!("{locale}: {key}"));
                 }
             }
-            let template = &texts(&catalog, locale)[&format!("error.{code}.message")];
+            let template = &texts(&locale_texts, locale)[&format!("error.{code}.message")];
             assert!(
                 template.contains("{detail}"),
                 "{locale}: {code}: {template}"
@@ -67,9 +67,9 @@ fn every_error_code_has_a_message_and_a_hint_in_every_language() {
 
 #[test]
 fn both_languages_have_the_same_keys_and_placeholders() {
-    let catalog = catalog();
-    let english = texts(&catalog, Locale::EnUs);
-    let chinese = texts(&catalog, Locale::ZhHans);
+    let locale_texts = locale_texts();
+    let english = texts(&locale_texts, Locale::EnUs);
+    let chinese = texts(&locale_texts, Locale::ZhHans);
     let only_english: Vec<&String> = english
         .keys()
         .filter(|k| !chinese.contains_key(*k))
@@ -100,7 +100,7 @@ fn both_languages_have_the_same_keys_and_placeholders() {
 /// Every `"error.msg.…"` the server's code names, found by reading its sources.
 #[test]
 fn every_key_the_server_names_is_in_both_files() {
-    let catalog = catalog();
+    let locale_texts = locale_texts();
     let mut used = BTreeSet::new();
     for file in files_under(&root().join("crates/switchboard-server/src"), "rs") {
         let source = std::fs::read_to_string(&file).unwrap();
@@ -111,7 +111,7 @@ fn every_key_the_server_names_is_in_both_files() {
         let key = format!("error.msg.{key}");
         for &locale in Locale::ALL {
             assert!(
-                texts(&catalog, locale).contains_key(&key),
+                texts(&locale_texts, locale).contains_key(&key),
                 "{locale} lacks {key}"
             );
         }
@@ -121,7 +121,7 @@ fn every_key_the_server_names_is_in_both_files() {
 /// Every `t('ui.…')` (or `t("ui.…")`) of the web UI is in both files.
 #[test]
 fn every_ui_string_the_web_ui_asks_for_is_in_both_files() {
-    let catalog = catalog();
+    let locale_texts = locale_texts();
     let mut used = BTreeSet::new();
     for file in files_under(&root().join("web/js"), "js") {
         let source = std::fs::read_to_string(&file).unwrap();
@@ -138,7 +138,7 @@ fn every_ui_string_the_web_ui_asks_for_is_in_both_files() {
         let key = format!("ui.{key}");
         for &locale in Locale::ALL {
             assert!(
-                texts(&catalog, locale).contains_key(&key),
+                texts(&locale_texts, locale).contains_key(&key),
                 "{locale} lacks {key} ({})",
                 file.display()
             );

@@ -24,7 +24,7 @@ use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
-use crate::i18n::Catalog;
+use crate::i18n::LocaleTexts;
 use crate::json::Json;
 use crate::routes::responses::{TooLarge, Unauthorized};
 use crate::routes::schemas::McpServer;
@@ -69,7 +69,7 @@ struct Skipped {
 
 impl Skipped {
     /// `error` of the entry `name`, worded in the caller's language.
-    fn new(name: String, error: ApiError, words: (&Catalog, Locale)) -> Self {
+    fn new(name: String, error: ApiError, words: (&LocaleTexts, Locale)) -> Self {
         Skipped {
             name,
             code: error.code,

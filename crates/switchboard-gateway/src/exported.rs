@@ -1,14 +1,14 @@
 //! The exported tools of a selection, with the table from exported names back to
 //! (server, tool).
 //!
-//! `tools/list` builds the catalog afresh each time from the pool's tool lists (which the pool
+//! `tools/list` builds the export list afresh each time from the pool's tool lists (which the pool
 //! caches, and drops when a server says its list changed), so a client re-listing after
-//! `notifications/tools/list_changed` sees the change. The catalog is then kept per (person,
+//! `notifications/tools/list_changed` sees the change. The export list is then kept per (person,
 //! view) for calls, the hot path, which must not list every server: a call resolves its name
-//! in the kept catalog while the selection it was built from is unchanged (a fingerprint of
+//! in the kept export list while the selection it was built from is unchanged (a fingerprint of
 //! the servers' specs, tool sets and prefixes, read from the store on every request) and for
-//! [`CALL_FRESH_FOR`] at most, and builds a new one when the name is unknown to a catalog
-//! older than [`FRESH_FOR`]. A kept catalog never makes a tool callable that should not be:
+//! [`CALL_FRESH_FOR`] at most, and builds a new one when the name is unknown to an export list
+//! older than [`FRESH_FOR`]. A kept export list never makes a tool callable that should not be:
 //! the server and tool are checked against the selection read for that very call, and the
 //! tool-call service checks the server's current tool list and switched-off tools again.
 
@@ -30,10 +30,10 @@ use crate::naming::{Candidate, Collision, name_all};
 use crate::selection::Selection;
 use crate::session::Scope;
 
-/// A call naming a tool unknown to a catalog younger than this is refused without listing
+/// A call naming a tool unknown to an export list younger than this is refused without listing
 /// the servers again (so unknown names cannot make every call list them).
 pub(crate) const FRESH_FOR: Duration = Duration::from_secs(2);
-/// How long a call resolves names in a catalog that knows them.
+/// How long a call resolves names in an export list that knows them.
 pub(crate) const CALL_FRESH_FOR: Duration = Duration::from_secs(60);
 
 /// Where an exported name leads.
@@ -46,32 +46,32 @@ pub(crate) struct Target {
 
 /// The tools a scope sees, under their exported names.
 #[derive(Debug, Default)]
-pub(crate) struct Catalog {
+pub(crate) struct Exported {
     /// As `tools/list` answers, sorted by exported name.
     pub tools: Vec<Tool>,
     by_name: HashMap<String, Target>,
     pub collisions: Vec<Collision>,
 }
 
-impl Catalog {
+impl Exported {
     /// Lists the selection's servers (a server whose listing fails is left out and logged).
     pub(crate) async fn list(
         servers: &dyn ServerPool,
         owner: &OwnerId,
         selection: &Selection,
         template: &str,
-    ) -> Catalog {
+    ) -> Exported {
         let specs: Vec<ServerSpec> = selection
             .servers
             .iter()
             .map(|s| ServerSpec::clone(&s.spec))
             .collect();
         let listed = servers.tools(owner, &specs).await;
-        Catalog::build(selection, &listed, template)
+        Exported::build(selection, &listed, template)
     }
 
-    /// The catalog of `selection` given its servers' listings.
-    pub(crate) fn build(selection: &Selection, listed: &[ServerTools], template: &str) -> Catalog {
+    /// The export list of `selection` given its servers' listings.
+    pub(crate) fn build(selection: &Selection, listed: &[ServerTools], template: &str) -> Exported {
         let mut offered: Vec<(&ServerSpec, &ToolInfo, Option<&str>)> = Vec::new();
         for selected in &selection.servers {
             let Some((_, result)) = listed.iter().find(|(spec, _)| spec.id == selected.spec.id)
@@ -102,14 +102,14 @@ impl Catalog {
             })
             .collect();
         let names = name_all(template, &candidates);
-        let mut catalog = Catalog {
+        let mut exported = Exported {
             collisions: names.collisions,
-            ..Catalog::default()
+            ..Exported::default()
         };
         for ((spec, info, _), name) in offered.iter().zip(names.names) {
             let Some(name) = name else { continue };
-            catalog.tools.push(exported_tool(name.clone(), info));
-            catalog.by_name.insert(
+            exported.tools.push(exported_tool(name.clone(), info));
+            exported.by_name.insert(
                 name,
                 Target {
                     server: spec.id.clone(),
@@ -117,8 +117,8 @@ impl Catalog {
                 },
             );
         }
-        catalog.tools.sort_by(|a, b| a.name.cmp(&b.name));
-        catalog
+        exported.tools.sort_by(|a, b| a.name.cmp(&b.name));
+        exported
     }
 
     pub(crate) fn resolve(&self, name: &str) -> Option<&Target> {
@@ -180,7 +180,7 @@ fn mcp_icon(icon: &ToolIcon) -> Icon {
     out
 }
 
-/// What a catalog was built from: changes whenever a server is edited, switched on or off,
+/// What an export list was built from: changes whenever a server is edited, switched on or off,
 /// has a tool switched off, or the view changes what it selects or how it names.
 pub(crate) fn fingerprint(selection: &Selection, template: &str) -> u64 {
     /// Feeds serialized bytes straight into the hasher (no buffer per call).
@@ -198,7 +198,7 @@ pub(crate) fn fingerprint(selection: &Selection, template: &str) -> u64 {
     template.hash(&mut hasher);
     for server in &selection.servers {
         // A spec always serializes; were it not to, the error hashes as a marker and the
-        // catalog is simply rebuilt more often.
+        // export list is simply rebuilt more often.
         if serde_json::to_writer(Feed(&mut hasher), server.spec.as_ref()).is_err() {
             0xdead_u32.hash(&mut hasher);
         }
@@ -208,9 +208,9 @@ pub(crate) fn fingerprint(selection: &Selection, template: &str) -> u64 {
     hasher.finish()
 }
 
-/// Catalogs kept per (person, view).
+/// KeptExports kept per (person, view).
 #[derive(Debug, Default)]
-pub(crate) struct Catalogs {
+pub(crate) struct KeptExports {
     entries: Mutex<HashMap<(OwnerId, Option<String>), Cached>>,
 }
 
@@ -218,23 +218,23 @@ pub(crate) struct Catalogs {
 struct Cached {
     fingerprint: u64,
     built: Instant,
-    catalog: Arc<Catalog>,
+    exported: Arc<Exported>,
 }
 
 type Key = (OwnerId, Option<String>);
 
-impl Catalogs {
-    /// The kept catalog built from this fingerprint, and its age.
-    fn kept(&self, key: &Key, fingerprint: u64) -> Option<(Arc<Catalog>, Duration)> {
+impl KeptExports {
+    /// The kept export list built from this fingerprint, and its age.
+    fn kept(&self, key: &Key, fingerprint: u64) -> Option<(Arc<Exported>, Duration)> {
         let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let cached = entries.get(key)?;
         (cached.fingerprint == fingerprint)
-            .then(|| (Arc::clone(&cached.catalog), cached.built.elapsed()))
+            .then(|| (Arc::clone(&cached.exported), cached.built.elapsed()))
     }
 
-    /// Keeps `catalog` for calls, and logs the collisions the previous one did not have (so a
+    /// Keeps `export list` for calls, and logs the collisions the previous one did not have (so a
     /// lasting collision is logged once, not on every listing).
-    fn keep(&self, key: Key, fingerprint: u64, catalog: Arc<Catalog>) {
+    fn keep(&self, key: Key, fingerprint: u64, exported: Arc<Exported>) {
         let previous = {
             let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
             // Old entries of people who stopped calling are dropped when the map is swept.
@@ -246,12 +246,14 @@ impl Catalogs {
                 Cached {
                     fingerprint,
                     built: Instant::now(),
-                    catalog: Arc::clone(&catalog),
+                    exported: Arc::clone(&exported),
                 },
             )
         };
-        let known = previous.map(|p| Arc::clone(&p.catalog)).unwrap_or_default();
-        for collision in &catalog.collisions {
+        let known = previous
+            .map(|p| Arc::clone(&p.exported))
+            .unwrap_or_default();
+        for collision in &exported.collisions {
             if !known.collisions.contains(collision) {
                 tracing::warn!(
                     owner = %key.0.0,
@@ -264,7 +266,7 @@ impl Catalogs {
         }
     }
 
-    /// Every catalog of `owner` is built again on its next use.
+    /// Every export list of `owner` is built again on its next use.
     pub(crate) fn forget_owner(&self, owner: &OwnerId) {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         entries.retain(|(who, _), _| who != owner);
@@ -272,21 +274,21 @@ impl Catalogs {
 }
 
 impl Gateway {
-    /// What `scope` sees now, and its catalog built now from the pool's tool lists (and kept
+    /// What `scope` sees now, and its export list built now from the pool's tool lists (and kept
     /// for calls).
     pub(crate) async fn exports(
         &self,
         scope: &Scope,
-    ) -> Result<(Selection, Arc<Catalog>), GatewayError> {
+    ) -> Result<(Selection, Arc<Exported>), GatewayError> {
         let selection = Selection::of(self.store.as_ref(), scope).await?;
         let print = fingerprint(&selection, &self.config.name_template);
         let key = (scope.user.id.clone(), scope.view.clone());
-        let catalog = self.build(scope, &selection, key, print).await;
-        Ok((selection, catalog))
+        let exported = self.build(scope, &selection, key, print).await;
+        Ok((selection, exported))
     }
 
     /// What `scope` sees now, and where the exported `name` leads in it (see the module docs
-    /// for how old a catalog a call may use).
+    /// for how old an export list a call may use).
     pub(crate) async fn export_of(
         &self,
         scope: &Scope,
@@ -295,8 +297,8 @@ impl Gateway {
         let selection = Selection::of(self.store.as_ref(), scope).await?;
         let print = fingerprint(&selection, &self.config.name_template);
         let key = (scope.user.id.clone(), scope.view.clone());
-        if let Some((catalog, age)) = self.catalogs.kept(&key, print) {
-            match catalog.resolve(name) {
+        if let Some((exported, age)) = self.kept_exports.kept(&key, print) {
+            match exported.resolve(name) {
                 Some(target) if age < CALL_FRESH_FOR => {
                     return Ok((selection, Some(target.clone())));
                 }
@@ -304,8 +306,8 @@ impl Gateway {
                 _ => {}
             }
         }
-        let catalog = self.build(scope, &selection, key, print).await;
-        let target = catalog.resolve(name).cloned();
+        let exported = self.build(scope, &selection, key, print).await;
+        let target = exported.resolve(name).cloned();
         Ok((selection, target))
     }
 
@@ -315,13 +317,13 @@ impl Gateway {
         selection: &Selection,
         key: Key,
         print: u64,
-    ) -> Arc<Catalog> {
+    ) -> Arc<Exported> {
         let template = &self.config.name_template;
-        let catalog = Arc::new(
-            Catalog::list(self.servers.as_ref(), &scope.user.id, selection, template).await,
+        let exported = Arc::new(
+            Exported::list(self.servers.as_ref(), &scope.user.id, selection, template).await,
         );
-        self.catalogs.keep(key, print, Arc::clone(&catalog));
-        catalog
+        self.kept_exports.keep(key, print, Arc::clone(&exported));
+        exported
     }
 
     /// The exported names that several tools of `spec` (a view of `user`'s, perhaps not saved
@@ -339,14 +341,14 @@ impl Gateway {
         };
         let specs = self.store.connection_specs(&user.id).await?;
         let selection = Selection::of_view(self.store.as_ref(), &scope, spec, specs).await?;
-        let catalog = Catalog::list(
+        let exported = Exported::list(
             self.servers.as_ref(),
             &user.id,
             &selection,
             &self.config.name_template,
         )
         .await;
-        Ok(catalog.collisions)
+        Ok(exported.collisions)
     }
 }
 
@@ -409,19 +411,19 @@ mod tests {
                 }),
             ),
         ];
-        let catalog = Catalog::build(&selection, &listed, crate::naming::DEFAULT_TEMPLATE);
-        let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_ref()).collect();
+        let exported = Exported::build(&selection, &listed, crate::naming::DEFAULT_TEMPLATE);
+        let names: Vec<&str> = exported.tools.iter().map(|t| t.name.as_ref()).collect();
         assert_eq!(names, ["b.echo", "echo"]);
         assert_eq!(
-            catalog.resolve("echo"),
+            exported.resolve("echo"),
             Some(&Target {
                 server: a.id.clone(),
                 tool: "echo".into()
             })
         );
-        assert_eq!(catalog.resolve("hidden"), None);
-        assert_eq!(catalog.resolve("mcp__a__hidden"), None);
-        let echo = &catalog.tools[1];
+        assert_eq!(exported.resolve("hidden"), None);
+        assert_eq!(exported.resolve("mcp__a__hidden"), None);
+        let echo = &exported.tools[1];
         assert_eq!(echo.title.as_deref(), Some("echo title"));
         assert!(echo.output_schema.is_some());
         assert_eq!(
@@ -431,7 +433,7 @@ mod tests {
         let icons = echo.icons.as_deref().unwrap_or_default();
         assert_eq!(icons.len(), 1);
         assert_eq!(icons[0].theme, Some(IconTheme::Dark));
-        assert!(catalog.collisions.is_empty());
+        assert!(exported.collisions.is_empty());
     }
 
     #[test]
@@ -449,7 +451,7 @@ mod tests {
     }
 
     #[test]
-    fn the_fingerprint_follows_what_the_catalog_depends_on() {
+    fn the_fingerprint_follows_what_the_exports_depend_on() {
         let a = spec("a");
         let of = |spec: &ServerSpec, prefix: Option<&str>| Selection {
             servers: vec![selected(spec, None, prefix)],

@@ -1,5 +1,5 @@
-//! The locale files (`locales/<tag>.json` at the repository root) as one catalog: each file
-//! a flat JSON object of key to text, with `{name}` placeholders that [`Catalog::render`]
+//! The locale files (`locales/<tag>.json` at the repository root) as one set of texts: each file
+//! a flat JSON object of key to text, with `{name}` placeholders that [`LocaleTexts::render`]
 //! fills. The files are data, embedded with `include_str!` and parsed once when the server
 //! state is built; a malformed file fails `tests/it/locales.rs`, and at run time leaves that
 //! language empty (the caller's English text is sent instead) rather than stopping the
@@ -30,28 +30,28 @@ pub struct CatalogError {
 
 /// Every locale's texts by key.
 #[derive(Debug, Default)]
-pub struct Catalog {
+pub struct LocaleTexts {
     texts: HashMap<Locale, BTreeMap<String, String>>,
 }
 
-impl Catalog {
+impl LocaleTexts {
     /// The embedded locale files, or the first that does not parse.
-    pub fn embedded() -> Result<Catalog, CatalogError> {
+    pub fn embedded() -> Result<LocaleTexts, CatalogError> {
         let mut texts = HashMap::new();
         for &(locale, text) in FILES {
             let parsed: BTreeMap<String, String> =
                 serde_json::from_str(text).map_err(|source| CatalogError { locale, source })?;
             texts.insert(locale, parsed);
         }
-        Ok(Catalog { texts })
+        Ok(LocaleTexts { texts })
     }
 
     /// The embedded files; a file that does not parse is logged and left empty (its
     /// language then falls back to the English text the code wrote).
-    pub fn embedded_or_empty() -> Catalog {
-        Catalog::embedded().unwrap_or_else(|error| {
+    pub fn embedded_or_empty() -> LocaleTexts {
+        LocaleTexts::embedded().unwrap_or_else(|error| {
             tracing::error!(%error, "the locale files are broken; messages stay in English");
-            Catalog::default()
+            LocaleTexts::default()
         })
     }
 
@@ -135,16 +135,16 @@ mod tests {
 
     #[test]
     fn the_embedded_files_parse_and_render() {
-        let catalog = Catalog::embedded().unwrap();
+        let texts = LocaleTexts::embedded().unwrap();
         let params = [("path", "/api/x".to_owned())];
         assert_eq!(
-            catalog.render(Locale::EnUs, "error.msg.no_route", &params),
+            texts.render(Locale::EnUs, "error.msg.no_route", &params),
             Some("there is no route /api/x".to_owned())
         );
         assert_eq!(
-            catalog.render(Locale::ZhHans, "error.msg.no_route", &params),
+            texts.render(Locale::ZhHans, "error.msg.no_route", &params),
             Some("不存在路由 /api/x".to_owned())
         );
-        assert_eq!(catalog.render(Locale::EnUs, "no.such.key", &params), None);
+        assert_eq!(texts.render(Locale::EnUs, "no.such.key", &params), None);
     }
 }
