@@ -1,8 +1,8 @@
 //! What a run announces, after it is stored. The HTTP layer serves these as SSE; the terminal
 //! chat prints them.
 
-use serde::Serialize;
-use switchboard_core::{ErrorCode, OwnerId, ToolCallRecord};
+use serde::{Deserialize, Serialize};
+use switchboard_core::{ErrorCode, OwnerId, ToolCallRecord, ToolCallStatus};
 use switchboard_store::Message;
 use tokio::sync::broadcast;
 
@@ -134,6 +134,42 @@ impl AgentEvent {
     }
 }
 
+/// Where a call of an `assistant.toolCall.updated` event stands, read back from the event's
+/// JSON (another replica's event, the event log's): the fields a waiting run or a waiting
+/// request decides on, typed, so nothing indexes the JSON by hand. A relayed event cut short
+/// for its size keeps them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CallUpdate {
+    pub message_id: String,
+    pub tool_call: CallStanding,
+}
+
+/// A tool call's status and decision.
+#[derive(Debug, Clone, Deserialize)]
+pub struct CallStanding {
+    pub status: ToolCallStatus,
+    #[serde(default)]
+    pub approved: Option<bool>,
+}
+
+impl CallUpdate {
+    /// The update in an event's data; `None` for data that is not one.
+    pub fn parse(data: &str) -> Option<CallUpdate> {
+        serde_json::from_str(data).ok()
+    }
+
+    /// Pending and decided: a run waiting for the decision can go on.
+    pub fn is_decided(&self) -> bool {
+        self.tool_call.status == ToolCallStatus::Pending && self.tool_call.approved.is_some()
+    }
+
+    /// Pending and undecided: it waits for a person.
+    pub fn awaits_decision(&self) -> bool {
+        self.tool_call.status == ToolCallStatus::Pending && self.tool_call.approved.is_none()
+    }
+}
+
 /// An event and whose it is.
 #[derive(Debug, Clone)]
 pub struct OwnedEvent {
@@ -209,5 +245,24 @@ mod tests {
             EventKind::parse("message.created"),
             Some(EventKind::MessageCreated)
         );
+    }
+
+    #[test]
+    fn a_call_update_is_read_back_typed() {
+        let decided = CallUpdate::parse(
+            r#"{"messageId":"m","toolCall":{"status":"pending","approved":true},"truncated":true}"#,
+        )
+        .expect("an update");
+        assert_eq!(decided.message_id, "m");
+        assert!(decided.is_decided() && !decided.awaits_decision());
+        let waiting =
+            CallUpdate::parse(r#"{"messageId":"m","toolCall":{"status":"pending"}}"#).unwrap();
+        assert!(waiting.awaits_decision() && !waiting.is_decided());
+        let running = CallUpdate::parse(
+            r#"{"messageId":"m","toolCall":{"status":"invoking","approved":true}}"#,
+        )
+        .unwrap();
+        assert!(!running.is_decided() && !running.awaits_decision());
+        assert!(CallUpdate::parse(r#"{"delta":"hi"}"#).is_none());
     }
 }

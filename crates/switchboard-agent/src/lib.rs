@@ -28,7 +28,7 @@ mod turn;
 
 pub use agent::{Agent, AgentConfig, AgentObserver, ApprovalPolicy, Claim, RunOutcome, RunSpec};
 pub use error::AgentError;
-pub use events::{AgentEvent, EventBus, EventKind, OwnedEvent, StopReason};
+pub use events::{AgentEvent, CallUpdate, EventBus, EventKind, OwnedEvent, StopReason};
 pub use offer::Offer;
 pub use provider::{client_for, client_with};
 pub use resolve::{

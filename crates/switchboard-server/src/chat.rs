@@ -20,7 +20,7 @@
 //!   runs from then on (also a run resumed after an approval) until a request names another.
 
 use serde_json::{Map, Value};
-use switchboard_agent::EventKind;
+use switchboard_agent::{CallUpdate, EventKind};
 use switchboard_core::{OwnerId, ServerId};
 use switchboard_store::{Message, MessageRole, NewConversation, NewMessage};
 
@@ -177,12 +177,11 @@ async fn settle(
                 let data: Value = serde_json::from_str(&logged.data).unwrap_or_default();
                 return (TurnStatus::Failed, Some(data));
             }
-            Some(EventKind::ToolCallUpdated) => {
-                let data: Value = serde_json::from_str(&logged.data).unwrap_or_default();
-                let call = &data["toolCall"];
-                if call["status"] == "pending" && call["approved"].is_null() {
-                    return (TurnStatus::AwaitingApproval, None);
-                }
+            Some(EventKind::ToolCallUpdated)
+                if CallUpdate::parse(&logged.data)
+                    .is_some_and(|update| update.awaits_decision()) =>
+            {
+                return (TurnStatus::AwaitingApproval, None);
             }
             _ => {}
         }

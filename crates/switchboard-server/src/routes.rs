@@ -17,10 +17,7 @@ mod nodes;
 mod providers;
 mod responses;
 mod schemas;
-mod seed_000;
-pub(crate) mod seed_001;
-mod seed_002;
-mod seed_003;
+pub(crate) mod seeds;
 mod servers;
 mod tool_calls;
 mod tool_node_run;
@@ -92,11 +89,11 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(messages::routes())
         .merge(events::routes())
         .merge(metrics::routes())
-        .merge(seed_000::routes())
-        .merge(seed_002::routes())
+        .merge(seeds::seed_000::routes())
+        .merge(seeds::seed_002::routes())
         .merge(me::routes())
         .merge(locales::routes())
-        .merge(seed_003::routes())
+        .merge(seeds::seed_003::routes())
         .merge(servers::catalogue::routes())
         .merge(tool_nodes::routes())
         .merge(tool_calls::routes())

@@ -102,8 +102,8 @@ impl EventLog {
         self.relay(logged);
         // Seed 001's `tool.message.updated`, right after the `assistant.toolCall.updated`
         // it restates.
-        if let Some(data) = crate::routes::seed_001::tool_message_updated(event) {
-            let kind = crate::routes::seed_001::TOOL_MESSAGE_UPDATED;
+        if let Some(data) = crate::routes::seeds::seed_001::tool_message_updated(event) {
+            let kind = crate::routes::seeds::seed_001::TOOL_MESSAGE_UPDATED;
             let logged = self.push(owner.clone(), kind, Some(conversation_id.to_owned()), data);
             self.relay(logged);
         }

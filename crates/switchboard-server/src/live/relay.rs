@@ -11,7 +11,7 @@ use std::sync::Arc;
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use switchboard_agent::{Agent, EventKind};
+use switchboard_agent::{Agent, CallUpdate, EventKind};
 use switchboard_core::OwnerId;
 use switchboard_store::{Store, StoreError};
 
@@ -122,22 +122,18 @@ fn receive(log: &EventLog, agent: &Agent, replica: &str, payload: &str) {
     let Some(kind) = known_kind(&wire.kind) else {
         return;
     };
-    if kind == EventKind::ToolCallUpdated.as_str() {
-        let data: Value = serde_json::from_str(&wire.data).unwrap_or_default();
-        let call = &data["toolCall"];
-        if call["status"] == "pending"
-            && call["approved"].is_boolean()
-            && let Some(message_id) = data["messageId"].as_str()
-        {
-            agent.wake(message_id);
-        }
+    if kind == EventKind::ToolCallUpdated.as_str()
+        && let Some(update) = CallUpdate::parse(&wire.data)
+        && update.is_decided()
+    {
+        agent.wake(&update.message_id);
     }
     log.record_foreign(OwnerId(wire.owner), kind, wire.conversation_id, wire.data);
 }
 
 fn known_kind(kind: &str) -> Option<&'static str> {
-    if kind == crate::routes::seed_001::TOOL_MESSAGE_UPDATED {
-        return Some(crate::routes::seed_001::TOOL_MESSAGE_UPDATED);
+    if kind == crate::routes::seeds::seed_001::TOOL_MESSAGE_UPDATED {
+        return Some(crate::routes::seeds::seed_001::TOOL_MESSAGE_UPDATED);
     }
     EventKind::parse(kind).map(EventKind::as_str)
 }

@@ -14,7 +14,7 @@ use switchboard_core::{ServerSpec, ToolInfo};
 use switchboard_store::StoredServer;
 use utoipa::ToSchema;
 
-use crate::routes::seed_001::Seed001Server;
+use crate::routes::seeds::seed_001::Seed001Server;
 
 /// A server as `POST`/`PUT /api/mcp-servers` take it: the house shape (its `id` may be left
 /// out on create: it then comes from the name; a URL without `transport` is Streamable HTTP

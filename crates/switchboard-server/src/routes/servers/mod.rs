@@ -40,7 +40,7 @@ use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
 use crate::routes::responses::{BadInput, Conflict, NotFound, OwnedRead, TooLarge, Unauthorized};
-use crate::routes::seed_001;
+use crate::routes::seeds::seed_001;
 use crate::routes::servers::bodies::{ServerAnswer, ServerWritten};
 use crate::state::AppState;
 
@@ -133,7 +133,7 @@ pub struct ServerSearch {
     path = "/api/mcp-servers",
     tag = "servers",
     operation_id = "list_servers",
-    params(crate::routes::seed_001::FormatQuery, ServerSearch),
+    params(crate::routes::seeds::seed_001::FormatQuery, ServerSearch),
     responses(
         (status = 200, description = "The caller's MCP servers, secrets masked", body = Vec<ServerAnswer>),
         Unauthorized,
@@ -158,7 +158,7 @@ async fn list(
     path = "/api/mcp-servers",
     tag = "servers",
     operation_id = "create_server",
-    params(crate::routes::seed_001::FormatQuery),
+    params(crate::routes::seeds::seed_001::FormatQuery),
     request_body = ServerWritten,
     responses(
         (status = 201, description = "Created, secrets masked", body = ServerAnswer),
@@ -189,7 +189,7 @@ async fn create(
     path = "/api/mcp-servers/{id}",
     tag = "servers",
     operation_id = "read_server",
-    params(("id" = String, Path, description = "The id"), crate::routes::seed_001::FormatQuery),
+    params(("id" = String, Path, description = "The id"), crate::routes::seeds::seed_001::FormatQuery),
     responses(
         (status = 200, description = "The server, secrets masked", body = ServerAnswer),
         OwnedRead,
@@ -211,7 +211,7 @@ pub(super) async fn read(
     path = "/api/mcp-servers/{id}",
     tag = "servers",
     operation_id = "update_server",
-    params(("id" = String, Path, description = "The id"), crate::routes::seed_001::FormatQuery),
+    params(("id" = String, Path, description = "The id"), crate::routes::seeds::seed_001::FormatQuery),
     request_body = ServerWritten,
     responses(
         (status = 200, description = "Replaced; masked secrets keep the stored ones", body = ServerAnswer),

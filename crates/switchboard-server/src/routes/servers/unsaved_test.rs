@@ -31,7 +31,7 @@ use crate::json::Json;
 use crate::routes::responses::{
     BadInput, Conflict, NotFound, OwnedRead, TooLarge, Unauthorized, UpstreamTimeout,
 };
-use crate::routes::seed_001;
+use crate::routes::seeds::seed_001;
 use crate::routes::servers::bodies::{
     ServerAnswer, ServerReport as ServerReportBody, ServerWritten,
 };

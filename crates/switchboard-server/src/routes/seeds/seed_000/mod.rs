@@ -8,7 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::state::AppState;
 
-pub(super) fn routes() -> OpenApiRouter<AppState> {
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .merge(servers::routes())
         .merge(chat::routes())

@@ -17,7 +17,7 @@ use crate::chat::{ChatTurn, Target, TurnStatus, one_turn};
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::routes::responses::Unauthorized;
-use crate::routes::seed_002::config::instant;
+use crate::routes::seeds::seed_002::config::instant;
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {

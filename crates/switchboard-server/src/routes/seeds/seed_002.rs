@@ -9,7 +9,7 @@
 //! the member rules of a save, the connection closed) is `unsaved_test.rs`'s, shared with the
 //! house `POST /api/mcp-servers/test`.
 
-pub(super) mod config;
+pub(crate) mod config;
 
 use axum::extract::{Path, State};
 use serde::Serialize;
@@ -29,7 +29,7 @@ use crate::routes::servers::unsaved_test::{self, saved};
 use crate::routes::servers::{test_stored, tools_of};
 use crate::state::AppState;
 
-pub(super) fn routes() -> OpenApiRouter<AppState> {
+pub(crate) fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(tools))
         .routes(routes!(test))

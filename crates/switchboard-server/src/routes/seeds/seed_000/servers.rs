@@ -40,7 +40,7 @@ use crate::auth::Caller;
 use crate::error::{ApiError, ErrorBody};
 use crate::json::Json;
 use crate::routes::responses::Unauthorized;
-use crate::routes::seed_002::config::{self, McpServerConfig, instant};
+use crate::routes::seeds::seed_002::config::{self, McpServerConfig, instant};
 use crate::routes::servers::{
     create_checked, delete_checked, health_of, replace_checked, tools_of,
 };
