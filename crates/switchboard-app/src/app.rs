@@ -24,6 +24,7 @@ use switchboard_mcp::oauth::SignIns;
 use switchboard_mcp::{ConnectPolicy, ConnectionManager, ServerPool, ToolBackend};
 use switchboard_store::{Store, StoreConfig};
 
+use crate::assistants::{Assistants, Providers};
 use crate::config::AppConfig;
 use crate::destinations::ProviderClients;
 use crate::error::AppError;
@@ -65,6 +66,10 @@ pub struct App {
     pub tool_nodes: ToolNodes,
     /// A person's views of the gateway.
     pub views: Views,
+    /// A person's assistants.
+    pub assistants: Assistants,
+    /// A person's model providers.
+    pub providers: Providers,
     /// The catalogue of ready servers (`GET /api/catalogue`, `servers add --preset`).
     pub catalogue: Arc<Catalogue>,
     /// What members may run and reach.
@@ -173,6 +178,13 @@ impl App {
         let tool_nodes =
             ToolNodes::new(Arc::clone(&store), Arc::clone(&pool), limits.max_tool_nodes);
         let views = Views::new(Arc::clone(&store), Arc::clone(&gateway), limits.max_views);
+        let assistants = Assistants::new(
+            Arc::clone(&store),
+            Arc::clone(&gateway),
+            limits.max_assistants,
+        );
+        let providers =
+            Providers::new(Arc::clone(&store), Arc::clone(&rules), limits.max_providers);
         Ok(App {
             store,
             manager: local,
@@ -187,6 +199,8 @@ impl App {
             servers,
             tool_nodes,
             views,
+            assistants,
+            providers,
             catalogue: Arc::new(Catalogue::embedded().unwrap_or_else(|error| {
                 // A unit test reads the embedded file, so this is a build that skipped it.
                 tracing::error!(%error, "the catalogue of ready servers is broken; it stays empty");

@@ -4,6 +4,7 @@
 //! - [`app`]: the composition root and its shutdown;
 //! - [`config`]: what it is built from;
 //! - [`error`]: the one error type the front ends map;
+//! - [`assistants`]: assistants and providers, within their quotas and rules;
 //! - [`servers`], [`presets`]: a person's servers, within the member rules and quotas, and
 //!   the catalogue's entries added as servers;
 //! - [`runs`]: runs in the background of requests, and their run specs;
@@ -16,6 +17,7 @@
 //! - [`oauth_vault`]: OAuth sign-ins kept in the store.
 
 pub mod app;
+pub mod assistants;
 pub mod config;
 pub mod destinations;
 pub mod error;

@@ -64,10 +64,7 @@ async fn create(
     caller: Caller,
     Json(config): Json<AssistantConfig>,
 ) -> Result<(StatusCode, axum::Json<Assistant>), ApiError> {
-    let created = state
-        .store
-        .create_assistant_within(&caller.user.id, &config, state.limits.max_assistants)
-        .await?;
+    let created = state.assistants.create(&caller.user.id, &config).await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
@@ -115,20 +112,12 @@ async fn update(
     Path(id): Path<String>,
     Json(config): Json<AssistantConfig>,
 ) -> Result<axum::Json<Assistant>, ApiError> {
-    crate::tool_nodes::check_assistant_variables(
-        state.store.as_ref(),
-        &caller.user.id,
-        &id,
-        &config.variables,
-    )
-    .await?;
-    let updated = state
-        .store
-        .update_assistant(&caller.user.id, &id, &config)
-        .await?;
-    // A gateway view may follow this assistant's servers.
-    state.gateway.announce(&caller.user.id);
-    Ok(axum::Json(updated))
+    Ok(axum::Json(
+        state
+            .assistants
+            .replace(&caller.user.id, &id, &config)
+            .await?,
+    ))
 }
 
 /// Deletes an assistant.
@@ -148,8 +137,7 @@ async fn remove(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    state.store.delete_assistant(&caller.user.id, &id).await?;
-    state.gateway.announce(&caller.user.id);
+    state.assistants.delete(&caller.user.id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -204,10 +192,9 @@ async fn set_servers(
     Json(body): Json<ServerIds>,
 ) -> Result<axum::Json<ServerIds>, ApiError> {
     let assistant = state
-        .store
-        .set_assistant_servers(&caller.user.id, &id, &body.server_ids)
+        .assistants
+        .set_servers(&caller.user.id, &id, &body.server_ids)
         .await?;
-    state.gateway.announce(&caller.user.id);
     Ok(axum::Json(ServerIds {
         server_ids: assistant.server_ids,
     }))

@@ -60,15 +60,7 @@ async fn create(
     caller: Caller,
     Json(config): Json<ProviderConfig>,
 ) -> Result<(StatusCode, axum::Json<Provider>), ApiError> {
-    switchboard_app::destinations::check_saved_url(
-        &state.rules,
-        caller.user.role,
-        config.base_url.as_deref(),
-    )?;
-    let created = state
-        .store
-        .create_provider_within(&caller.user.id, &config, state.limits.max_providers)
-        .await?;
+    let created = state.providers.create(&caller.user, &config).await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
@@ -113,16 +105,8 @@ async fn update(
     Path(id): Path<String>,
     Json(config): Json<ProviderConfig>,
 ) -> Result<axum::Json<Provider>, ApiError> {
-    switchboard_app::destinations::check_saved_url(
-        &state.rules,
-        caller.user.role,
-        config.base_url.as_deref(),
-    )?;
     Ok(axum::Json(
-        state
-            .store
-            .update_provider(&caller.user.id, &id, &config)
-            .await?,
+        state.providers.replace(&caller.user, &id, &config).await?,
     ))
 }
 
