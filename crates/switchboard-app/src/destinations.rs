@@ -17,7 +17,9 @@ use switchboard_llm::Provider;
 use switchboard_mcp::destination::{check_destination, check_url, guarded_client};
 use switchboard_store::{Role, Store};
 
-use crate::error::{AppError, Refusal};
+use switchboard_core::Refusal;
+
+use crate::error::AppError;
 
 /// How long resolving a provider's host for the early check may take.
 const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);

@@ -3,7 +3,7 @@
 //! language, the command line to `error CODE: message`); nothing here knows either.
 
 use switchboard_agent::{AgentError, ToolCallError};
-use switchboard_core::{ErrorCode, LaunchRefusal};
+use switchboard_core::{ErrorCode, Refusal};
 use switchboard_mcp::McpError;
 use switchboard_store::StoreError;
 
@@ -22,7 +22,7 @@ pub enum AppError {
     Agent(#[from] AgentError),
     #[error(transparent)]
     ToolCall(#[from] ToolCallError),
-    /// The person may not save or reach this (see [`Refusal`]).
+    /// The admin's rules do not let the person save or reach this.
     #[error(transparent)]
     Refused(#[from] Refusal),
     /// A conversation has no provider to answer with.
@@ -70,32 +70,6 @@ impl AppError {
             AppError::ViewSave(e) => e.code(),
             AppError::Nodes(_) | AppError::Fill(_) => ErrorCode::ValidationError,
             AppError::NoCatalogueEntry { .. } => ErrorCode::NotFound,
-        }
-    }
-}
-
-/// What the admin's rules do not let a person save or reach.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Refusal {
-    /// A member's stdio server that fits no launch template.
-    #[error("this stdio server may not be started by a member: {0}")]
-    Launch(LaunchRefusal),
-    /// A member's URL whose host the destination guard refuses.
-    #[error("{}", switchboard_mcp::destination::refusal_reason(.host))]
-    Destination { host: String },
-    /// A server's `node` that this host is not configured to reach; `known` names the
-    /// configured ones (`-` when there are none).
-    #[error("node `{node}` is not configured on this server (configured: {known})")]
-    UnknownNode { node: String, known: String },
-}
-
-impl Refusal {
-    pub fn code(&self) -> ErrorCode {
-        match self {
-            Refusal::Launch(_) => ErrorCode::LaunchNotAllowed,
-            Refusal::Destination { .. } => ErrorCode::DestinationNotAllowed,
-            Refusal::UnknownNode { .. } => ErrorCode::ValidationError,
         }
     }
 }

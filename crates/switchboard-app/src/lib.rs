@@ -23,6 +23,7 @@ pub mod destinations;
 pub mod error;
 pub mod limits;
 pub mod listing;
+mod lookup;
 pub mod metered;
 pub mod metrics;
 pub mod oauth_vault;
@@ -36,6 +37,6 @@ pub mod views;
 
 pub use app::App;
 pub use config::AppConfig;
-pub use error::{AppError, Refusal};
+pub use error::AppError;
 pub use policy::Rules;
 pub use servers::{Servers, ToolSwitches};

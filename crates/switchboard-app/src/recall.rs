@@ -7,11 +7,11 @@
 //! function to its model, merges the model's arguments with the fixed parameters and POSTs
 //! them to the URL: the proxy checks them against the tool's original schema and calls the
 //! tool. The model never sees, and so cannot change, a fixed parameter. The tool is looked up
-//! as every call looks it up ([`ToolCalls::lookup`]), so a tool the proxy would refuse is
+//! as every call looks it up ([`App::enabled_tool`]), so a tool the proxy would refuse is
 //! never described as callable.
 
 use serde_json::{Map, Value};
-use switchboard_agent::{ToolCallError, ToolCalls};
+use switchboard_agent::ToolCallError;
 use switchboard_core::{ErrorCode, OwnerId, ServerId, ToolInfo};
 use switchboard_schema::dialect::ParseDialectError;
 use switchboard_schema::{ConvertOptions, Dialect, ToolInput, ToolSchemaError, convert_tool};
@@ -97,12 +97,9 @@ pub async fn recall(
     if action.tool_name.is_empty() {
         return Err(RecallError::MissingField("tool_name"));
     }
-    let spec = app
-        .store
-        .connection_spec(owner, &ServerId(action.mcp_id.clone()))
-        .await
-        .map_err(ToolCallError::from)?;
-    let tool = ToolCalls::lookup(&app.tool_calls, owner, &spec, &action.tool_name).await?;
+    let (spec, tool) = app
+        .enabled_tool(owner, &action.mcp_id, &action.tool_name)
+        .await?;
     app.metrics
         .record_schema_conversions(ConversionSource::ActionRecall, 1);
     let described = describe(&tool, &action.fixed_params, action.dialect);

@@ -22,7 +22,9 @@ use switchboard_mcp::ServerPool;
 use switchboard_store::{Store, StoredServer, User};
 
 use crate::destinations::check_saved_url;
-use crate::error::{AppError, Refusal};
+use switchboard_core::Refusal;
+
+use crate::error::AppError;
 use crate::policy::Rules;
 
 /// The server use cases.
@@ -98,14 +100,7 @@ impl Servers {
     pub async fn replace(&self, user: &User, spec: &ServerSpec) -> Result<StoredServer, AppError> {
         // Every field is checked, env and cwd included, not only a changed command.
         self.check(user, spec)?;
-        self.replace_unchecked(&user.id, spec).await
-    }
-
-    async fn replace_unchecked(
-        &self,
-        owner: &OwnerId,
-        spec: &ServerSpec,
-    ) -> Result<StoredServer, AppError> {
+        let owner = &user.id;
         // The connection to close is the old spec's: it may run on another node than the new.
         let old = self.store.connection_spec(owner, &spec.id).await?;
         let updated = self.store.update_server(owner, &spec.id, spec).await?;
@@ -138,15 +133,14 @@ impl Servers {
     }
 
     /// Deletes `owner`'s server `id` and closes its connection (a stdio server's process
-    /// group ends with it); answers the server as it was, secrets masked.
-    pub async fn delete(&self, owner: &OwnerId, id: &ServerId) -> Result<StoredServer, AppError> {
-        let shown = self.store.server(owner, id).await?;
+    /// group ends with it).
+    pub async fn delete(&self, owner: &OwnerId, id: &ServerId) -> Result<(), AppError> {
         // Read first: the pool needs the spec to know where the connection runs.
         let spec = self.store.connection_spec(owner, id).await?;
         self.store.delete_server(owner, id).await?;
         self.pool.disconnect(owner, &spec).await;
         self.gateway.announce(owner);
-        Ok(shown)
+        Ok(())
     }
 
     /// After `old` became `stored`: the connection is closed when it no longer fits, the

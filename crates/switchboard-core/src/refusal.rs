@@ -1,6 +1,6 @@
-//! Why a connection to a server is refused before it is opened, as a type every layer
-//! matches on: the connection policy's rules, a quota on what one listing may load, or an
-//! owner that no longer exists. Carried by the MCP layer's error, worded per language by the
+//! Why a server may not be saved, started or reached, as a type every layer matches on: the
+//! admin's rules (launch templates, the destination guard, the configured nodes), a quota on
+//! what one listing may load, or an owner that no longer exists. Carried by the MCP layer's error, worded per language by the
 //! HTTP layer (a refused spawn reaches a zh-Hans user in Chinese), never parsed back from text.
 
 use crate::ErrorCode;
@@ -38,6 +38,10 @@ pub enum Refusal {
     /// The server's owner could not be read.
     #[error("its owner could not be found: {detail}")]
     UnknownOwner { detail: String },
+    /// A server's `node` that this host is not configured to reach; `known` names the
+    /// configured ones (`-` when there are none).
+    #[error("node `{node}` is not configured on this server (configured: {known})")]
+    UnknownNode { node: String, known: String },
 }
 
 impl Refusal {
@@ -50,6 +54,7 @@ impl Refusal {
             | Refusal::ListingTooLarge { .. }
             | Refusal::ListingServers { .. } => ErrorCode::QuotaExceeded,
             Refusal::UnknownOwner { .. } => ErrorCode::Forbidden,
+            Refusal::UnknownNode { .. } => ErrorCode::ValidationError,
         }
     }
 }

@@ -251,8 +251,8 @@ impl From<switchboard_app::AppError> for ApiError {
     }
 }
 
-impl From<switchboard_app::Refusal> for ApiError {
-    fn from(e: switchboard_app::Refusal) -> Self {
+impl From<switchboard_core::Refusal> for ApiError {
+    fn from(e: switchboard_core::Refusal) -> Self {
         crate::error_words::app::refusal(&e)
     }
 }

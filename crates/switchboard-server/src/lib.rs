@@ -24,7 +24,6 @@ mod routes;
 mod serve;
 pub mod state;
 pub mod stream_auth;
-pub mod tool_lookup;
 mod unknown_fields;
 mod web;
 

@@ -1,26 +1,23 @@
 //! The application layer's errors ([`AppError`], [`Refusal`]) worded by locale keys; the
 //! lower layers' errors they carry are worded by their own functions.
 
-use switchboard_app::{AppError, Refusal};
-use switchboard_core::ErrorCode;
+use switchboard_app::AppError;
 use switchboard_core::catalogue::{FillError, ValueProblem};
+use switchboard_core::{ErrorCode, Refusal};
 
 use crate::error::{ApiError, Words};
 
-/// A refusal of the admin's rules.
+/// A save the admin's rules refuse. A refused launch template is framed as a member's stdio
+/// server; every other refusal is worded as when it refuses a connection.
 pub fn refusal(e: &Refusal) -> ApiError {
-    let error = ApiError::new(e.code(), e.to_string());
     match e {
-        Refusal::Launch(refusal) => error
-            .key("error.msg.launch_refused")
-            .param_words("reason", super::spec::launch(refusal)),
-        Refusal::Destination { host } => error.words(super::spec::destination(host)),
-        Refusal::UnknownNode { node, known } => error
-            .key("error.msg.unknown_node")
-            .param("node", node)
-            .param("known", known),
-        // A refusal added later: its English text, in the code's template.
-        _ => error,
+        Refusal::Launch(refusal) => ApiError::new(
+            e.code(),
+            format!("this stdio server may not be started by a member: {refusal}"),
+        )
+        .key("error.msg.launch_refused")
+        .param_words("reason", super::spec::launch(refusal)),
+        other => ApiError::new(other.code(), other.to_string()).words(super::spec::refusal(other)),
     }
 }
 

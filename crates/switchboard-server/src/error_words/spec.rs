@@ -136,6 +136,9 @@ pub fn refusal(refusal: &Refusal) -> Words {
         Refusal::UnknownOwner { detail } => {
             Words::new("error.msg.owner_unknown").param("detail", detail)
         }
+        Refusal::UnknownNode { node, known } => Words::new("error.msg.unknown_node")
+            .param("node", node)
+            .param("known", known),
         // A refusal added later: its English text.
         other => Words::new("error.msg.detail").param("detail", other),
     }

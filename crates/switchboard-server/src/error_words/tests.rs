@@ -256,6 +256,13 @@ fn mcp_errors_keep_their_english() {
                 detail: "gone".into(),
             },
         },
+        McpError::Refused {
+            server: server(),
+            refusal: Refusal::UnknownNode {
+                node: "far".into(),
+                known: "build-box".into(),
+            },
+        },
         McpError::NodeUnreachable {
             node: "build-box".into(),
             detail: "connection refused".into(),

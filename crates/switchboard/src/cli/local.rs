@@ -123,11 +123,11 @@ impl LocalServers {
     /// end with it) and returns it as it was.
     pub async fn remove(&self, name: &str) -> Result<StoredServer, CliError> {
         let server = self.find(name).await?;
-        Ok(self
-            .app
+        self.app
             .servers
             .delete(&self.owner, &server.spec.id)
-            .await?)
+            .await?;
+        Ok(server)
     }
 
     /// Adds `spec`, or with `replace` overwrites the server of the same name (which keeps its

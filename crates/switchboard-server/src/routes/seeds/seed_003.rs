@@ -25,7 +25,6 @@ use crate::routes::responses::{TooLarge, Unauthorized, UpstreamFailed, UpstreamT
 use crate::routes::schemas::{JsonSchema, ToolArguments, ToolResult};
 use crate::routes::tools::{self, ProxyQuery};
 use crate::state::AppState;
-use crate::tool_lookup;
 use switchboard_app::recall::{self, McpAction, RecallError};
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -216,8 +215,7 @@ async fn tool_detail(
     caller: Caller,
     Path((id, tool)): Path<(String, String)>,
 ) -> Result<axum::Json<McpToolDetail>, ApiError> {
-    let spec = tool_lookup::server(&state, &caller.user.id, &id).await?;
-    let tool = tool_lookup::enabled_tool(&state, &caller.user.id, &spec, &tool).await?;
+    let (_, tool) = state.enabled_tool(&caller.user.id, &id, &tool).await?;
     Ok(axum::Json(McpToolDetail {
         name: tool.name,
         description: tool.description.unwrap_or_default(),
