@@ -8,7 +8,8 @@
 #   4. the test suite: cargo nextest (when installed) or cargo test, plus the doctests; the
 #      browser tests of the web UI are part of it (crates/switchboard/tests/it/web_ui.rs)
 #   5. the web UI's unit and property tests (node --test web/tests/unit/)
-#   6. the MCP conformance suite (scripts/conformance.sh, when present): client and server scenarios
+#   6. the MCP conformance suite (scripts/conformance.sh, when present): client and server
+#      scenarios, the two modes side by side
 #
 #   scripts/test.sh                  everything
 #   scripts/test.sh --install-only   step 1 only
@@ -175,10 +176,25 @@ node --test web/tests/unit/
 # scenarios against its MCP client, the server scenarios of both protocol revisions against its
 # MCP gateway.
 if [[ -f scripts/conformance.sh ]]; then
-    step "MCP conformance suite, client scenarios (scripts/conformance.sh client)"
-    bash scripts/conformance.sh client
-    step "MCP conformance suite, server scenarios through the gateway (scripts/conformance.sh server)"
-    bash scripts/conformance.sh server
+    # The two modes run side by side (each scenario mostly waits on its peer), their output
+    # shown whole once both are done.
+    step "MCP conformance suite: client scenarios and server scenarios through the gateway"
+    cargo build --quiet -p switchboard --bin switchboard \
+        -p switchboard-testkit --bin conformance-client --bin conformance-server
+    conformance_logs=$(mktemp -d)
+    bash scripts/conformance.sh client >"$conformance_logs/client" 2>&1 &
+    client_pid=$!
+    bash scripts/conformance.sh server >"$conformance_logs/server" 2>&1 &
+    server_pid=$!
+    client_status=0 server_status=0
+    wait "$client_pid" || client_status=$?
+    wait "$server_pid" || server_status=$?
+    for mode in client server; do
+        printf -- '--- scripts/conformance.sh %s\n' "$mode"
+        cat "$conformance_logs/$mode"
+    done
+    rm -rf "$conformance_logs"
+    ((client_status == 0 && server_status == 0)) || die "the MCP conformance suite failed"
 else
     step "MCP conformance suite: skipped, scripts/conformance.sh does not exist"
 fi

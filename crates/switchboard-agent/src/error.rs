@@ -40,6 +40,12 @@ pub enum AgentError {
     NotOffered { server: String },
     #[error("a message may carry at most {max} attached resources")]
     TooManyAttachments { max: usize },
+    /// A run asked to answer a conversation that has no user message.
+    #[error("the conversation has no user message to answer")]
+    NoUserMessage,
+    /// A message's metadata could not be encoded (a bug, never the input).
+    #[error("a message's metadata cannot be encoded: {0}")]
+    Encode(#[source] serde_json::Error),
     /// Reading an attached resource or getting a prompt failed.
     #[error(transparent)]
     Mcp(switchboard_mcp::McpError),
@@ -60,7 +66,9 @@ impl AgentError {
             AgentError::AnswerDoesNotFit { .. } => ErrorCode::ValidationError,
             AgentError::UnsupportedProvider { .. }
             | AgentError::NotOffered { .. }
-            | AgentError::TooManyAttachments { .. } => ErrorCode::ValidationError,
+            | AgentError::TooManyAttachments { .. }
+            | AgentError::NoUserMessage => ErrorCode::ValidationError,
+            AgentError::Encode(_) => ErrorCode::InternalError,
             AgentError::Mcp(e) => e.code(),
         }
     }

@@ -162,11 +162,7 @@ pub async fn compose(
 }
 
 fn to_value<T: Serialize>(value: &T) -> Result<Value, AgentError> {
-    serde_json::to_value(value).map_err(|e| {
-        AgentError::Store(switchboard_store::StoreError::Invalid(format!(
-            "a message's metadata cannot be encoded: {e}"
-        )))
-    })
+    serde_json::to_value(value).map_err(AgentError::Encode)
 }
 
 fn role_name(role: &McpRole) -> &'static str {

@@ -160,9 +160,7 @@ impl<'a> Run<'a> {
             if messages.iter().any(|m| m.role == MessageRole::User) {
                 return Ok(Step::CallModel(messages, None, 0));
             }
-            return Err(AgentError::Store(StoreError::Invalid(
-                "the conversation has no user message to answer".into(),
-            )));
+            return Err(AgentError::NoUserMessage);
         };
         if was_cancelled(turn) {
             return Ok(Step::Finished(

@@ -281,9 +281,11 @@ mod tests {
     fn store_failures_reach_the_client_without_their_detail() {
         let failed = call_failed(
             "mcp__a__x",
-            ToolCallError::Store(switchboard_store::StoreError::Invalid(
-                "sqlx: relation secret_table".into(),
-            )),
+            ToolCallError::Store(switchboard_store::StoreError::Corrupt {
+                entity: switchboard_store::Entity::ToolCall,
+                id: "c1".into(),
+                reason: "sqlx: relation secret_table".into(),
+            }),
         );
         let Err(error) = failed else {
             panic!("a JSON-RPC error")

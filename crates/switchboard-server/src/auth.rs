@@ -2,9 +2,11 @@
 //! authenticated, and scope everything they touch to `caller.user.id`.
 //!
 //! It also applies the rate limits of [`crate::limits`]: failed authentications are counted
-//! per peer address and per presented token, and once either has failed too often its
-//! attempts are refused with 429 before the token is looked up; writes (POST, PUT, PATCH,
-//! DELETE) are counted per user.
+//! per peer address and per presented token. A token that failed too often is refused with
+//! 429 before it is looked up; an address that failed too often gets 429 for its failed
+//! attempts only, so a valid token is never refused for others' failures (behind a reverse
+//! proxy every client shares one address). Writes (POST, PUT, PATCH, DELETE) are counted per
+//! user.
 //!
 //! The peer address is the TCP peer that [`crate::serve()`] records (`ConnectInfo`).
 //! `X-Forwarded-For` is not trusted: anyone can send it, so honouring it by default would let
@@ -129,20 +131,20 @@ async fn identify(
         .headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim);
+        .and_then(bearer_token);
     let Some(token) = token else {
-        state.gate.check_auth(address, None)?;
+        state.gate.check_address(address)?;
         state.gate.auth_failed(address, None);
         return Err(unauthorized(
             "error.msg.token_missing",
             "send an API token: Authorization: Bearer <token>",
         ));
     };
-    state.gate.check_auth(address, Some(token))?;
+    state.gate.check_token(token)?;
     match state.store.token_access(token).await? {
         Some(access) => Ok((access, Some(crate::stream_auth::PresentedToken::new(token)))),
         None => {
+            state.gate.check_address(address)?;
             state.gate.auth_failed(address, Some(token));
             Err(unauthorized(
                 "error.msg.token_invalid",
@@ -150,6 +152,14 @@ async fn identify(
             ))
         }
     }
+}
+
+/// The token of an `Authorization: Bearer <token>` value; the scheme is case-insensitive
+/// (RFC 7235), so `bearer` and `BEARER` are taken too.
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim_start().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
 /// The TCP peer's address, when the server recorded it.
@@ -176,6 +186,21 @@ mod tests {
         TokenView {
             id: "v1".into(),
             name: name.into(),
+        }
+    }
+
+    #[test]
+    fn the_bearer_scheme_is_case_insensitive() {
+        for value in [
+            "Bearer sb_x",
+            "bearer sb_x",
+            "BEARER  sb_x ",
+            " Bearer sb_x",
+        ] {
+            assert_eq!(bearer_token(value), Some("sb_x"), "{value:?}");
+        }
+        for value in ["Basic sb_x", "Bearer", "Bearer   ", "Bearersb_x", ""] {
+            assert_eq!(bearer_token(value), None, "{value:?}");
         }
     }
 

@@ -37,21 +37,21 @@ impl Gate {
         }
     }
 
-    /// Refuses an authentication attempt from `address` with `token` when either has failed
-    /// too often lately (the attempt is not even looked up).
-    /// A request without a token is counted by its address only: one shared key for "no
-    /// token" would let a few such requests from anywhere refuse everyone else's.
-    pub fn check_auth(&self, address: Option<IpAddr>, token: Option<&str>) -> Result<(), ApiError> {
-        let waits = [
-            address.and_then(|a| self.failures_by_address.wait_time(&a)),
-            token.and_then(|t| self.failures_by_token.wait_time(&self.token_key(t))),
-        ];
-        match waits.into_iter().flatten().max() {
-            Some(wait) => Err(rate_limited(
-                "error.msg.too_many_auth_failures",
-                "too many failed authentications",
-                wait,
-            )),
+    /// Refuses a token that itself failed too often lately, before it is looked up. Only a
+    /// token that is not valid fails, so a valid one is never refused here.
+    pub fn check_token(&self, token: &str) -> Result<(), ApiError> {
+        match self.failures_by_token.wait_time(&self.token_key(token)) {
+            Some(wait) => Err(too_many_failures(wait)),
+            None => Ok(()),
+        }
+    }
+
+    /// Refuses a failed attempt from `address` when that address failed too often lately. It
+    /// is asked only once the attempt failed: a valid token is never refused for what others
+    /// sent from the same address (behind a reverse proxy, everyone's).
+    pub fn check_address(&self, address: Option<IpAddr>) -> Result<(), ApiError> {
+        match address.and_then(|a| self.failures_by_address.wait_time(&a)) {
+            Some(wait) => Err(too_many_failures(wait)),
             None => Ok(()),
         }
     }
@@ -109,6 +109,14 @@ pub fn held_by(response: axum::response::Response, guard: SlotGuard) -> axum::re
         chunk
     });
     axum::response::Response::from_parts(parts, axum::body::Body::from_stream(body))
+}
+
+fn too_many_failures(wait: Duration) -> ApiError {
+    rate_limited(
+        "error.msg.too_many_auth_failures",
+        "too many failed authentications",
+        wait,
+    )
 }
 
 /// 429 `RATE_LIMITED` with `Retry-After`; `key` is the locale key of `why` and its

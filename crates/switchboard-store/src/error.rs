@@ -3,6 +3,7 @@
 use switchboard_core::{ErrorCode, SpecError, ViewError};
 use thiserror::Error;
 
+use crate::invalid::Invalid;
 use crate::secret::SecretError;
 
 /// The kind of stored thing an error is about, as a person would name it.
@@ -91,8 +92,8 @@ pub enum StoreError {
     #[error(transparent)]
     InvalidView(#[from] ViewError),
     /// The input breaks a rule of the store (an empty name, a value out of range).
-    #[error("{0}")]
-    Invalid(String),
+    #[error(transparent)]
+    Invalid(#[from] Invalid),
     /// A tool call's edit found the call no longer where the edit expects it: someone was
     /// first (a decision already taken, a call already finished or claimed). Only the edit
     /// given to the store returns it, so an invalid or corrupt row is never taken for it.
@@ -109,6 +110,19 @@ pub enum StoreError {
         id: String,
         reason: String,
     },
+    /// A value could not be encoded as JSON for its column (a bug, never the input).
+    #[error("cannot encode {what}: {source}")]
+    Encode {
+        what: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The SQLite writer's connection is gone (the store is closing).
+    #[error("the SQLite writer is not open")]
+    Closed,
+    /// The database URL names no backend this build has.
+    #[error("DATABASE_URL must start with postgres:// or sqlite: (got {0})")]
+    DatabaseUrl(String),
     /// The schema could not be brought up to date.
     #[error("cannot migrate the database: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
@@ -140,12 +154,15 @@ impl StoreError {
             StoreError::Conflict { .. } => ErrorCode::Conflict,
             StoreError::QuotaExceeded { .. } => ErrorCode::QuotaExceeded,
             StoreError::Full(_) => ErrorCode::StorageFull,
-            StoreError::InvalidSpec(_) | StoreError::InvalidView(_) | StoreError::Invalid(_) => {
-                ErrorCode::ValidationError
-            }
+            StoreError::InvalidSpec(_)
+            | StoreError::InvalidView(_)
+            | StoreError::Invalid(_)
+            | StoreError::DatabaseUrl(_) => ErrorCode::ValidationError,
             StoreError::Transition(_) => ErrorCode::Conflict,
             StoreError::Secret(_)
             | StoreError::Corrupt { .. }
+            | StoreError::Encode { .. }
+            | StoreError::Closed
             | StoreError::Migrate(_)
             | StoreError::Database(_)
             | StoreError::Io { .. } => ErrorCode::InternalError,
@@ -157,6 +174,10 @@ impl StoreError {
             entity,
             id: id.into(),
         }
+    }
+
+    pub(crate) fn encode(what: &'static str, source: serde_json::Error) -> Self {
+        StoreError::Encode { what, source }
     }
 
     pub(crate) fn corrupt(entity: Entity, id: &str, reason: impl ToString) -> Self {
@@ -189,9 +210,7 @@ impl From<sqlx::Error> for StoreError {
             sqlx::Error::Database(db)
                 if matches!(db.code().as_deref(), Some("22021" | "22P05")) =>
             {
-                StoreError::Invalid(
-                    "the text contains a character that cannot be stored (NUL)".to_owned(),
-                )
+                StoreError::Invalid(Invalid::Nul { at: String::new() })
             }
             _ if is_full(&error) => StoreError::Full(error),
             _ => StoreError::Database(error),

@@ -27,6 +27,7 @@
 
 mod audit_store;
 mod error;
+mod invalid;
 mod known_calls;
 mod migrate;
 pub mod model;
@@ -42,6 +43,7 @@ mod text;
 
 pub use audit_store::AuditStore;
 pub use error::{Entity, StoreError, Transition};
+pub use invalid::Invalid;
 pub use model::{
     ApiToken, Assistant, AssistantConfig, Conversation, DEFAULT_MAX_ROUNDS, IssuedToken, Message,
     MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,

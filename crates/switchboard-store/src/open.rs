@@ -74,9 +74,8 @@ pub async fn open(config: &StoreConfig) -> Result<Arc<dyn Store>, StoreError> {
                 .trim_start_matches("sqlite:");
             Ok(Arc::new(open_sqlite(config, PathBuf::from(path)).await?))
         }
-        Some(other) => Err(StoreError::Invalid(format!(
-            "DATABASE_URL must start with postgres:// or sqlite: (got {})",
-            switchboard_core::spec::redact_url(other)
+        Some(other) => Err(StoreError::DatabaseUrl(switchboard_core::spec::redact_url(
+            other,
         ))),
         None => Ok(Arc::new(
             open_sqlite(config, config.data_dir.join(DB_FILE)).await?,

@@ -58,8 +58,7 @@ impl Writer {
         if slot.is_none() {
             *slot = Some(self.options.connect().await?);
         }
-        MutexGuard::try_map(slot, Option::as_mut)
-            .map_err(|_| StoreError::Invalid("the SQLite writer is not open".into()))
+        MutexGuard::try_map(slot, Option::as_mut).map_err(|_| StoreError::Closed)
     }
 
     /// A write transaction (`BEGIN IMMEDIATE`) on the connection.

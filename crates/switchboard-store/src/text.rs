@@ -9,21 +9,22 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::StoreError;
+use crate::invalid::Invalid;
 
 /// Refuses `value` when any string in it (or any object key) holds a NUL character; `what`
 /// names the value in the error, e.g. `name` or `the server`.
-pub(crate) fn refuse_nul<T: Serialize + ?Sized>(what: &str, value: &T) -> Result<(), StoreError> {
-    let value = serde_json::to_value(value)
-        .map_err(|e| StoreError::Invalid(format!("cannot encode {what}: {e}")))?;
+pub(crate) fn refuse_nul<T: Serialize + ?Sized>(
+    what: &'static str,
+    value: &T,
+) -> Result<(), StoreError> {
+    let value = serde_json::to_value(value).map_err(|e| StoreError::encode(what, e))?;
     let path = |below: String| format!("{what}{below}");
     let found = match nul_at(&value) {
         Some(Nul::InString(below)) => path(below),
         Some(Nul::InKey(below)) => format!("a key of {}", path(below)),
         None => return Ok(()),
     };
-    Err(StoreError::Invalid(format!(
-        "{found} contains a NUL character (\\u0000), which stored text cannot hold"
-    )))
+    Err(Invalid::Nul { at: found }.into())
 }
 
 /// Where a NUL was found, as the path below the value looked at (`[2].name`): in a string, or

@@ -44,6 +44,11 @@ pub enum SpecError {
          (use ASCII letters, digits and !#$%&'*+-.^_`|~, no spaces)"
     )]
     InvalidHeaderName { field: String, name: String },
+    /// A header the HTTP client sets itself: the framing and hop-by-hop headers and `Host`.
+    /// Sent as given they could make the upstream read a request's body wrongly, or hold a
+    /// connection others share, or reach another virtual host.
+    #[error("{field}: {name:?} is set by Switchboard's HTTP client and cannot be configured")]
+    ReservedHeader { field: String, name: String },
     /// A header value (or a credential sent in one) holds a byte HTTP does not allow.
     #[error(
         "{field} cannot be sent in an HTTP header: it contains a control character \
@@ -59,10 +64,11 @@ pub enum SpecError {
     /// A NUL byte, which no process command line or environment can carry.
     #[error("{field} contains a NUL byte, which a process cannot receive")]
     NulByte { field: String },
-    /// The id holds characters that are not safe in a URL path segment.
+    /// The id holds characters that are not safe in a URL path segment, or is only dots
+    /// (`.`, `..`), which a URL path reads as "this" or "the parent".
     #[error(
-        "{field}: {id:?} may only contain ASCII letters, digits and `-`, `_`, `.`, `~` \
-         (it appears in URLs)"
+        "{field}: {id:?} may only contain ASCII letters, digits and `-`, `_`, `.`, `~`, \
+         and not only dots (it appears in URLs)"
     )]
     InvalidId { field: String, id: String },
     /// A zero timeout would fail every call at once.
@@ -119,6 +125,7 @@ impl SpecError {
             | SpecError::InvalidUrl { field, .. }
             | SpecError::UnsupportedScheme { field, .. }
             | SpecError::InvalidHeaderName { field, .. }
+            | SpecError::ReservedHeader { field, .. }
             | SpecError::InvalidHeaderValue { field }
             | SpecError::InvalidEnvName { field, .. }
             | SpecError::NulByte { field }
@@ -319,7 +326,7 @@ pub fn check_timeout(field: &str, timeout: std::time::Duration) -> Result<(), Sp
 fn check_id(id: &str) -> Result<(), SpecError> {
     non_blank("id", id)?;
     let url_safe = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '~');
-    if id.chars().all(url_safe) {
+    if id.chars().all(url_safe) && !id.chars().all(|c| c == '.') {
         Ok(())
     } else {
         Err(SpecError::InvalidId {
@@ -352,14 +359,38 @@ fn no_nul(field: &str, value: &str) -> Result<(), SpecError> {
 /// RFC 9110 `token`: what an HTTP client will accept as a header name.
 fn check_header_name(field: &str, name: &str) -> Result<(), SpecError> {
     let tchar = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
-    if !name.is_empty() && name.bytes().all(tchar) {
-        Ok(())
-    } else {
-        Err(SpecError::InvalidHeaderName {
+    if name.is_empty() || !name.bytes().all(tchar) {
+        return Err(SpecError::InvalidHeaderName {
             field: field.to_owned(),
             name: name.to_owned(),
-        })
+        });
     }
+    if is_reserved_header(name) {
+        return Err(SpecError::ReservedHeader {
+            field: field.to_owned(),
+            name: name.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// The headers the HTTP client owns: those that frame the message (`Content-Length`,
+/// `Transfer-Encoding`, `Expect`, `Trailer`), the hop-by-hop ones of RFC 9110 section 7.6.1
+/// (`Connection`, `Keep-Alive`, `TE`, `Upgrade`, `Proxy-*`) and `Host`.
+fn is_reserved_header(name: &str) -> bool {
+    const RESERVED: [&str; 9] = [
+        "content-length",
+        "transfer-encoding",
+        "expect",
+        "trailer",
+        "connection",
+        "keep-alive",
+        "te",
+        "upgrade",
+        "host",
+    ];
+    let lower = name.to_ascii_lowercase();
+    RESERVED.contains(&lower.as_str()) || lower.starts_with("proxy-")
 }
 
 /// Visible characters, spaces and tabs; no CR, LF, NUL or other control bytes, which would

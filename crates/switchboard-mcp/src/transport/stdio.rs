@@ -63,7 +63,12 @@ pub(crate) fn spawn(spec: &ServerSpec) -> Result<StdioProcess, McpError> {
     })?;
     let tail = StderrTail::default();
     if let Some(stderr) = stderr {
-        tokio::spawn(forward_stderr(spec.name.clone(), stderr, tail.clone()));
+        tokio::spawn(forward_stderr(
+            spec.name.clone(),
+            spec.redactor(),
+            stderr,
+            tail.clone(),
+        ));
     }
     tracing::debug!(server = %spec.name, pid, "started stdio server");
     Ok(StdioProcess {
@@ -132,13 +137,22 @@ fn quotable(line: &str) -> String {
     quoted
 }
 
-async fn forward_stderr(server: String, stderr: ChildStderr, tail: StderrTail) {
+/// Logs the server's stderr lines and keeps the last ones for errors to quote, with the
+/// server's own secrets (`redactor`: its secret env values, credentials and URL secrets) cut
+/// out of both, since a server may well print its configuration.
+async fn forward_stderr(
+    server: String,
+    redactor: switchboard_core::spec::Redactor,
+    stderr: ChildStderr,
+    tail: StderrTail,
+) {
     // Lines are capped so a server writing without newlines cannot grow our memory; the rest
     // of an overlong line is skipped by the codec.
     let mut lines = FramedRead::new(stderr, LinesCodec::new_with_max_length(MAX_STDERR_LINE));
     while let Some(line) = lines.next().await {
         match line {
-            Ok(line) => {
+            Ok(mut line) => {
+                redactor.redact_in_place(&mut line);
                 tracing::info!(target: "switchboard_mcp::server_stderr", server = %server, "{line}");
                 tail.push(line);
             }

@@ -101,3 +101,25 @@ async fn missing_command_is_a_spawn_error() {
         .expect("the error is kept for the status view");
     assert!(last_error.contains("could not start"), "{last_error}");
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_servers_secrets_are_cut_from_its_logged_and_quoted_stderr() {
+    let (captured, _guard) = switchboard_testkit::CapturedLog::start();
+    let mut spec = switchboard_core::ServerSpec::stdio(
+        "leaky",
+        "sh",
+        ["-c", "echo \"starting with key $API_KEY\" >&2; exit 3"],
+    );
+    spec.env
+        .insert("API_KEY".into(), "sk-live-leaky-0123456789".into());
+    spec.secret_env.insert("API_KEY".into());
+    let m = manager();
+    let error = m.list_tools(&owner(), &spec).await.expect_err("it exits");
+    m.shutdown().await;
+    let quoted = error.to_string();
+    assert!(quoted.contains("starting with key"), "{quoted}");
+    assert!(!quoted.contains("sk-live-leaky"), "{quoted}");
+    let log = captured.text();
+    assert!(log.contains("starting with key"), "{log}");
+    assert!(!log.contains("sk-live-leaky"), "{log}");
+}

@@ -16,6 +16,7 @@ use crate::error::{ApiError, Words};
 use switchboard_app::recall::RecallError;
 
 pub mod app;
+pub mod invalid;
 pub mod spec;
 pub mod tool_node;
 pub mod view;
@@ -66,6 +67,7 @@ pub fn store(e: &StoreError) -> ApiError {
             .param("limit", limit),
         StoreError::InvalidSpec(spec) => error.words(spec::spec(spec)),
         StoreError::InvalidView(e) => error.words(view::view(e)),
+        StoreError::Invalid(e) => invalid::invalid(error, e),
         StoreError::Full(_) => error.key("error.msg.storage_full"),
         _ => error,
     }
@@ -103,6 +105,7 @@ pub fn agent(e: &AgentError) -> ApiError {
         AgentError::TooManyAttachments { max } => {
             Some(Words::new("error.msg.too_many_attachments").param("max", max))
         }
+        AgentError::NoUserMessage => Some(Words::new("error.msg.no_user_message")),
         AgentError::UnsupportedProvider { name, kind } => Some(
             Words::new("error.msg.provider_unsupported")
                 .param("name", format!("{name:?}"))

@@ -27,6 +27,9 @@ pub fn spec(e: &SpecError) -> Words {
                 .param("field", field)
                 .param("name", format!("{name:?}"))
         }
+        SpecError::ReservedHeader { field, name } => Words::new("error.msg.spec_reserved_header")
+            .param("field", field)
+            .param("name", format!("{name:?}")),
         SpecError::InvalidHeaderValue { field } => {
             Words::new("error.msg.spec_invalid_header_value").param("field", field)
         }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use switchboard_core::{ErrorCode, LaunchRefusal, Locale, Refusal, SpecError, TransportKind};
 use switchboard_mcp::McpError;
-use switchboard_store::{Entity, StoreError};
+use switchboard_store::{Entity, Invalid, StoreError};
 
 use super::*;
 use crate::i18n::{ErrorText, LocaleTexts};
@@ -58,6 +58,10 @@ fn spec_errors() -> Vec<SpecError> {
             field: "headers".into(),
             name: "a b".into(),
         },
+        SpecError::ReservedHeader {
+            field: "headers".into(),
+            name: "Content-Length".into(),
+        },
         SpecError::InvalidHeaderValue { field: field() },
         SpecError::InvalidEnvName {
             field: "env".into(),
@@ -103,6 +107,50 @@ fn spec_errors_keep_their_english() {
         same_english(store(&StoreError::InvalidSpec(e.clone())));
         same_english(mcp(&McpError::InvalidSpec(e.clone())));
         same_english(import_entry(&EntryError::Invalid(e)));
+    }
+}
+
+#[test]
+fn store_rules_keep_their_english() {
+    let rules = [
+        Invalid::Empty { field: "name" },
+        Invalid::OutOfRange {
+            field: "maxRounds",
+            min: 1,
+            max: 1000,
+        },
+        Invalid::TooLong { field: "timeout" },
+        Invalid::BaseUrl(SpecError::UnsupportedScheme {
+            field: "url".into(),
+            scheme: "file".into(),
+        }),
+        Invalid::AuthKind,
+        Invalid::CwdNotUtf8,
+        Invalid::MaskOnCreate {
+            entity: Entity::Server,
+        },
+        Invalid::MaskOnCreate {
+            entity: Entity::Provider,
+        },
+        Invalid::MaskForNewDestination {
+            entity: Entity::Server,
+            field: "URL",
+        },
+        Invalid::MaskForNewDestination {
+            entity: Entity::Provider,
+            field: "baseUrl",
+        },
+        Invalid::IdChanged {
+            entity: Entity::ToolCall,
+        },
+        Invalid::ImportMarker,
+        Invalid::Nul { at: String::new() },
+        Invalid::Nul {
+            at: "the server.env.A".into(),
+        },
+    ];
+    for rule in rules {
+        same_english(store(&StoreError::Invalid(rule)));
     }
 }
 
@@ -163,6 +211,7 @@ fn store_and_agent_errors_keep_their_english() {
         status: "done".into(),
     }));
     same_english(agent(&AgentError::Stopping));
+    same_english(agent(&AgentError::NoUserMessage));
     same_english(agent(&AgentError::UnsupportedProvider {
         name: "p".into(),
         kind: "k".into(),

@@ -386,6 +386,41 @@ async fn repeated_bad_tokens_get_429_with_retry_after() {
 }
 
 #[tokio::test]
+async fn others_bad_tokens_never_lock_out_a_valid_one() {
+    // Behind a reverse proxy everyone shares one address: a stranger's guesses from it must
+    // not refuse the admin's valid token, while the guesses themselves stay limited.
+    let api = start_with(common::Config::default()).await;
+    let threshold = Limits::default().auth_failures.burst as usize;
+    let guess = |i: usize| {
+        api.client
+            .get(format!("{}/api/mcp-servers", api.base))
+            .bearer_auth(format!("sb_guess_{i}"))
+            .send()
+    };
+    let mut limited = false;
+    for i in 0..threshold + 5 {
+        if guess(i).await.unwrap().status() == StatusCode::TOO_MANY_REQUESTS {
+            limited = true;
+        }
+    }
+    assert!(limited, "the guesses were not limited");
+    for scheme in ["Bearer", "bearer"] {
+        let valid = api
+            .client
+            .get(format!("{}/api/mcp-servers", api.base))
+            .header("authorization", format!("{scheme} {}", api.admin))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(valid.status(), StatusCode::OK, "{scheme}");
+    }
+    assert_eq!(
+        guess(10_000).await.unwrap().status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+}
+
+#[tokio::test]
 async fn a_burst_of_writes_gets_429_with_retry_after() {
     let api = start_limited(Limits::default()).await;
     let mut created = 0;

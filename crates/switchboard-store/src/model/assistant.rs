@@ -85,12 +85,15 @@ impl AssistantConfig {
         crate::text::refuse_nul("the assistant", self)?;
         switchboard_core::tool_node::validate_variables(&self.variables)?;
         if self.name.trim().is_empty() {
-            return Err(crate::StoreError::Invalid("name must not be empty".into()));
+            return Err(crate::Invalid::Empty { field: "name" }.into());
         }
         if !(1..=1000).contains(&self.max_rounds) {
-            return Err(crate::StoreError::Invalid(
-                "maxRounds must be between 1 and 1000".into(),
-            ));
+            return Err(crate::Invalid::OutOfRange {
+                field: "maxRounds",
+                min: 1,
+                max: 1000,
+            }
+            .into());
         }
         Ok(())
     }

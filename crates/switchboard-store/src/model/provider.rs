@@ -63,20 +63,22 @@ impl std::fmt::Debug for ProviderConfig {
 
 impl ProviderConfig {
     pub(crate) fn validate(&self) -> Result<(), crate::StoreError> {
-        let invalid = |m: &str| Err(crate::StoreError::Invalid(m.to_owned()));
         crate::text::refuse_nul("the provider", self)?;
         if self.name.trim().is_empty() {
-            return invalid("name must not be empty");
+            return Err(crate::Invalid::Empty { field: "name" }.into());
         }
         if self.default_model.trim().is_empty() {
-            return invalid("defaultModel must not be empty");
+            return Err(crate::Invalid::Empty {
+                field: "defaultModel",
+            }
+            .into());
         }
         if let Some(Err(e)) = self
             .base_url
             .as_deref()
             .map(switchboard_core::spec::parse_http_url)
         {
-            return Err(crate::StoreError::Invalid(format!("baseUrl: {e}")));
+            return Err(crate::Invalid::BaseUrl(e).into());
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use crate::error::{Entity, StoreError};
 
 /// JSON text for a TEXT column.
 pub(crate) fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(|e| StoreError::Invalid(format!("cannot encode: {e}")))
+    serde_json::to_string(value).map_err(|e| StoreError::encode("a column", e))
 }
 
 /// A JSON TEXT column read back; a column that does not parse is a corrupt row.

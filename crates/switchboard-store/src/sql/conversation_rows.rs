@@ -131,7 +131,10 @@ pub(crate) fn edit_call(
         .ok_or_else(|| StoreError::not_found(Entity::ToolCall, call_id))?;
     edit(call)?;
     if call.id != call_id {
-        return Err(StoreError::Invalid("a tool call's id cannot change".into()));
+        return Err(crate::Invalid::IdChanged {
+            entity: Entity::ToolCall,
+        }
+        .into());
     }
     let edited = call.clone();
     Ok((to_json(&all)?, edited))

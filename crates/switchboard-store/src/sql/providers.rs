@@ -122,9 +122,10 @@ macro_rules! impl_provider_store {
                             .as_deref()
                             .is_some_and(switchboard_core::spec::url_holds_mask)
                     {
-                        return Err(StoreError::Invalid(
-                            "a new provider needs its real API key, not the mask".into(),
-                        ));
+                        return Err($crate::Invalid::MaskOnCreate {
+                            entity: Entity::Provider,
+                        }
+                        .into());
                     }
                     let row =
                         ProviderRow::encode(new_id(), config, None, &self.cipher, Timestamp::now())?;
@@ -241,19 +242,21 @@ macro_rules! impl_provider_store {
                         .as_deref()
                         .is_some_and(switchboard_core::spec::url_holds_mask)
                     {
-                        return Err(StoreError::Invalid(
-                            "the provider's baseUrl changed: enter its credentials again instead \
-                             of the mask"
-                                .into(),
-                        ));
+                        return Err($crate::Invalid::MaskForNewDestination {
+                            entity: Entity::Provider,
+                            field: "baseUrl",
+                        }
+                        .into());
                     }
                     if config.api_key.as_deref() == Some(switchboard_core::MASK)
                         && (config.base_url != old_url || config.kind.as_str() != old.kind)
                     {
                         // Keeping the key for a new endpoint would send it there.
-                        return Err(StoreError::Invalid(
-                            "the provider's endpoint changed: enter its API key again".into(),
-                        ));
+                        return Err($crate::Invalid::MaskForNewDestination {
+                            entity: Entity::Provider,
+                            field: "endpoint",
+                        }
+                        .into());
                     }
                     let row = ProviderRow::encode(
                         old.id.clone(),

@@ -8,6 +8,7 @@ use switchboard_core::{Auth, OwnerId, ServerId, ServerSpec, TransportKind};
 
 use super::common::{from_json, to_json};
 use crate::error::{Entity, StoreError};
+use crate::invalid::Invalid;
 use crate::model::{StoredServer, Timestamp};
 use crate::secret::Cipher;
 
@@ -113,24 +114,18 @@ impl ServerRow {
             ),
             Auth::Bearer { token } => ("bearer", None, Some(cipher.seal(AUTH_SECRET, token)?)),
             _ => {
-                return Err(StoreError::Invalid(
-                    "this kind of auth cannot be stored".into(),
-                ));
+                return Err(Invalid::AuthKind.into());
             }
         };
         let cwd = match &spec.cwd {
-            Some(path) => Some(
-                path.to_str()
-                    .ok_or_else(|| StoreError::Invalid("cwd must be valid UTF-8".into()))?
-                    .to_owned(),
-            ),
+            Some(path) => Some(path.to_str().ok_or(Invalid::CwdNotUtf8)?.to_owned()),
             None => None,
         };
         let timeout_ms = spec
             .timeout
             .map(|t| i64::try_from(t.as_millis()))
             .transpose()
-            .map_err(|_| StoreError::Invalid("timeout is too long".into()))?;
+            .map_err(|_| Invalid::TooLong { field: "timeout" })?;
         Ok(Self {
             id: spec.id.0.clone(),
             name: spec.name.clone(),
@@ -418,9 +413,10 @@ macro_rules! impl_server_store {
                     spec.validate()?;
                     crate::text::refuse_nul("the server", spec)?;
                     if spec.holds_mask() {
-                        return Err(StoreError::Invalid(
-                            "a new server needs its real secrets, not the mask".into(),
-                        ));
+                        return Err($crate::Invalid::MaskOnCreate {
+                            entity: Entity::Server,
+                        }
+                        .into());
                     }
                     let now = Timestamp::now();
                     let row = ServerRow::encode(spec, &self.cipher, now, now)?;
@@ -529,11 +525,11 @@ macro_rules! impl_server_store {
                             && (restored.url != old.url || spec.transport != old.transport)
                         {
                             // Keeping a secret for a new destination would send it there.
-                            return Err(StoreError::Invalid(
-                                "the server's URL changed: enter its secrets again instead of \
-                                 the mask"
-                                    .into(),
-                            ));
+                            return Err($crate::Invalid::MaskForNewDestination {
+                                entity: Entity::Server,
+                                field: "URL",
+                            }
+                            .into());
                         }
                         Ok(restored)
                     })
@@ -551,10 +547,10 @@ macro_rules! impl_server_store {
                     let spec = edit(&old.decode(&self.cipher)?)?;
                     crate::text::refuse_nul("the server", &spec)?;
                     if spec.id != *id {
-                        return Err(StoreError::Invalid(format!(
-                            "the id of a server cannot change (from {id:?} to {:?})",
-                            spec.id.0
-                        )));
+                        return Err($crate::Invalid::IdChanged {
+                            entity: Entity::Server,
+                        }
+                        .into());
                     }
                     spec.validate()?;
                     Self::check_server_free(&mut tx, owner, &spec, Some(id)).await?;
@@ -622,9 +618,7 @@ macro_rules! impl_server_store {
                     specs: &[ServerSpec],
                 ) -> Result<Option<usize>, StoreError> {
                     if marker.contains([':', '%', '_']) {
-                        return Err(StoreError::Invalid(
-                            "an import marker may not contain ':', '%' or '_'".into(),
-                        ));
+                        return Err($crate::Invalid::ImportMarker.into());
                     }
                     for spec in specs {
                         spec.validate()?;

@@ -12,6 +12,7 @@ use switchboard_core::{ServerId, ToolNode};
 
 use super::common::{from_json, to_i64, to_json, to_u32};
 use crate::error::{Entity, StoreError};
+use crate::invalid::Invalid;
 use crate::model::{StoredToolNode, Timestamp};
 
 pub(crate) const COLUMNS: &str = "id, name, server_id, selected_tools, retry_on_error, \
@@ -42,7 +43,7 @@ impl ToolNodeRow {
             .timeout
             .map(|t| i64::try_from(t.as_millis()))
             .transpose()
-            .map_err(|_| StoreError::Invalid("timeoutMs is too long".into()))?;
+            .map_err(|_| Invalid::TooLong { field: "timeoutMs" })?;
         Ok(Self {
             id,
             name: node.name.clone(),

@@ -127,7 +127,7 @@ pub(crate) fn token_hash(secret: &str) -> String {
 pub(crate) fn check_name(name: &str) -> Result<(), StoreError> {
     crate::text::refuse_nul("name", name)?;
     if name.trim().is_empty() {
-        Err(StoreError::Invalid("name must not be empty".into()))
+        Err(crate::Invalid::Empty { field: "name" }.into())
     } else {
         Ok(())
     }

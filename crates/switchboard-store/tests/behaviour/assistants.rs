@@ -1,5 +1,5 @@
 use switchboard_core::ServerId;
-use switchboard_store::{AssistantConfig, StoreError, ToolMode};
+use switchboard_store::{AssistantConfig, Invalid, StoreError, ToolMode};
 
 use crate::common::TestDb;
 use crate::servers::secret_spec;
@@ -39,7 +39,10 @@ async fn assistants_round_trip(db: &TestDb) {
     zero.max_rounds = 0;
     assert!(matches!(
         store.create_assistant(&owner, &zero).await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::OutOfRange {
+            field: "maxRounds",
+            ..
+        }))
     ));
     let mut ghost = AssistantConfig::named("ghost");
     ghost.provider_id = Some("no-such-provider".into());

@@ -1,6 +1,8 @@
 use serde_json::{Map, json};
 use switchboard_core::{ServerId, ToolCallRecord, ToolCallStatus};
-use switchboard_store::{AssistantConfig, MessageRole, NewConversation, NewMessage, StoreError};
+use switchboard_store::{
+    AssistantConfig, Invalid, MessageRole, NewConversation, NewMessage, StoreError, Transition,
+};
 
 use crate::common::TestDb;
 
@@ -183,12 +185,12 @@ async fn tool_calls_live_inside_the_assistant_message(db: &TestDb) {
         .update_tool_call(&owner, &message.id, "call_2", &|c: &mut ToolCallRecord| {
             c.status = ToolCallStatus::Cancelled;
             if c.status.is_terminal() {
-                return Err(StoreError::Invalid("already finished".into()));
+                return Err(Transition::Finished.into());
             }
             Ok(())
         })
         .await;
-    assert!(matches!(refused, Err(StoreError::Invalid(_))));
+    assert!(matches!(refused, Err(StoreError::Transition(_))));
     let stored = store.message(&owner, &message.id).await.unwrap();
     assert_eq!(stored.tool_calls[1].status, ToolCallStatus::Done);
     assert_eq!(stored.tool_calls[0].status, ToolCallStatus::Pending);
@@ -209,7 +211,7 @@ async fn tool_calls_live_inside_the_assistant_message(db: &TestDb) {
                 Ok(())
             })
             .await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::IdChanged { .. }))
     ));
     let _ = Map::<String, serde_json::Value>::new();
 }

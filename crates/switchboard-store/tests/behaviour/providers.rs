@@ -1,5 +1,5 @@
 use switchboard_core::MASK;
-use switchboard_store::{AssistantConfig, ProviderConfig, ProviderKind, StoreError};
+use switchboard_store::{AssistantConfig, Invalid, ProviderConfig, ProviderKind, StoreError};
 
 use crate::common::TestDb;
 
@@ -45,7 +45,7 @@ async fn providers_keep_their_key_secret(db: &TestDb) {
     redirected.base_url = Some("https://attacker.example/v1".into());
     assert!(matches!(
         store.update_provider(&owner, &id, &redirected).await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::MaskForNewDestination { .. }))
     ));
 
     // A new key replaces it; no key removes it.
@@ -68,7 +68,7 @@ async fn providers_keep_their_key_secret(db: &TestDb) {
     bad.base_url = Some("file:///etc/passwd".into());
     assert!(matches!(
         store.create_provider(&owner, &bad).await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::BaseUrl(_)))
     ));
     assert_eq!(store.providers(&owner).await.unwrap().len(), 1);
 

@@ -1,7 +1,7 @@
 use std::time::Duration;
 
 use switchboard_core::{Auth, ErrorCode, MASK, ServerId, ServerSpec};
-use switchboard_store::StoreError;
+use switchboard_store::{Invalid, StoreError};
 
 use crate::common::TestDb;
 
@@ -98,20 +98,20 @@ async fn updates_keep_masked_secrets_and_replace_changed_ones(db: &TestDb) {
     redirected.url = Some("https://attacker.example/mcp".into());
     assert!(matches!(
         store.update_server(&owner, &spec.id, &redirected).await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::MaskForNewDestination { .. }))
     ));
     assert!(matches!(
         store
             .create_server(&owner, &secret_spec("new").masked())
             .await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::MaskOnCreate { .. }))
     ));
 
     let mut moved = edited.clone();
     moved.id = ServerId("other".into());
     assert!(matches!(
         store.update_server(&owner, &spec.id, &moved).await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::IdChanged { .. }))
     ));
     assert!(matches!(
         store
@@ -235,7 +235,7 @@ async fn import_happens_once(db: &TestDb) {
     assert_eq!(fresh, Some(3));
     assert!(matches!(
         store.import_servers_once(&owner, "a:b", &specs).await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::ImportMarker))
     ));
 }
 

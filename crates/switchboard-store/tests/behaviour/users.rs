@@ -1,5 +1,5 @@
 use switchboard_core::{Locale, OwnerId};
-use switchboard_store::{Role, StoreError, TOKEN_PREFIX, Timestamp};
+use switchboard_store::{Invalid, Role, StoreError, TOKEN_PREFIX, Timestamp};
 
 use crate::common::TestDb;
 
@@ -18,7 +18,7 @@ async fn users_are_created_listed_and_deleted(db: &TestDb) {
     assert!(matches!(err, StoreError::Conflict { .. }), "{err}");
     assert!(matches!(
         store.create_user("  ", Role::Member).await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::Empty { field: "name" }))
     ));
 
     let local = store

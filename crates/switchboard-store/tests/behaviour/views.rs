@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 
 use switchboard_core::{ErrorCode, ServerId, ViewError, ViewServer, ViewSpec};
-use switchboard_store::{AssistantConfig, Entity, StoreError, TokenView};
+use switchboard_store::{AssistantConfig, Entity, Invalid, StoreError, TokenView};
 
 use crate::common::TestDb;
 use crate::servers::secret_spec;
@@ -294,7 +294,7 @@ async fn invalid_views_are_refused_before_writing(db: &TestDb) {
     nul.description = Some("a\0b".into());
     assert!(matches!(
         db.store.create_view(&owner, &nul).await,
-        Err(StoreError::Invalid(_))
+        Err(StoreError::Invalid(Invalid::Nul { .. }))
     ));
     assert!(db.store.views(&owner).await.unwrap().is_empty());
 }

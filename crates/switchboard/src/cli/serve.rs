@@ -47,12 +47,8 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     )?
     .settings;
     let server = &settings.server;
-    if server.single_user && !server.listen.ip().is_loopback() {
-        anyhow::bail!(
-            "--single-user serves without tokens, so it only listens on a loopback address \
-             (such as 127.0.0.1), not {}",
-            server.listen.ip()
-        );
+    if let Some(refusal) = server.refusal() {
+        anyhow::bail!(refusal);
     }
     refuse_allow_command(&args)?;
     // Switchboard's Client ID Metadata Document is offered where it has a public https URL.

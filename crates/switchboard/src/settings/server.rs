@@ -99,6 +99,40 @@ impl ServerSettings {
         })
     }
 
+    /// Why these settings must not serve: `--single-user` answers every request as the admin
+    /// without a token, so it serves only on a loopback address, and never behind a name or
+    /// origin it would answer to from elsewhere (a public URL, an allowed host or origin,
+    /// which is how a reverse proxy would carry it to other people).
+    pub fn refusal(&self) -> Option<String> {
+        if !self.single_user {
+            return None;
+        }
+        if !self.listen.ip().is_loopback() {
+            return Some(format!(
+                "--single-user serves without tokens, so it only listens on a loopback address \
+                 (such as 127.0.0.1), not {}",
+                self.listen.ip()
+            ));
+        }
+        let reachable = [
+            ("--public-url", !self.public_urls.is_empty()),
+            ("--allowed-host", !self.allowed_hosts.is_empty()),
+            ("--allowed-origin", !self.allowed_origins.is_empty()),
+        ];
+        let flags: Vec<&str> = reachable
+            .into_iter()
+            .filter_map(|(flag, set)| set.then_some(flag))
+            .collect();
+        (!flags.is_empty()).then(|| {
+            format!(
+                "--single-user serves without tokens, so it cannot be reached through {}: \
+                 anyone the proxy lets through would be the admin; drop --single-user and \
+                 use tokens",
+                flags.join(", ")
+            )
+        })
+    }
+
     pub fn names(list: &[Name]) -> Vec<String> {
         list.iter().map(|name| name.0.clone()).collect()
     }

@@ -67,6 +67,27 @@ fn single_user_mode_only_listens_on_loopback() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("loopback"));
 }
 
+#[test]
+fn single_user_mode_is_not_served_to_a_proxy() {
+    let sb = Switchboard::new();
+    for flags in [
+        ["--public-url", "https://switchboard.example.com"],
+        ["--allowed-host", "switchboard.internal"],
+        ["--allowed-origin", "https://app.example.com"],
+    ] {
+        let out = Command::new(BIN)
+            .arg("--data-dir")
+            .arg(sb.data_dir())
+            .args(["serve", "--single-user", "--listen", "127.0.0.1:0"])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{flags:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(flags[0]), "{stderr}");
+    }
+}
+
 async fn send(
     served: &Served,
     method: reqwest::Method,

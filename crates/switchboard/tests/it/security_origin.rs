@@ -141,7 +141,7 @@ async fn public_urls_and_allowed_hosts_are_answered() {
     let sb = Switchboard::new();
     let mut served = serve_with_env(
         &sb,
-        &["--single-user", "--public-url", "https://sb.example.com"],
+        &["--public-url", "https://sb.example.com"],
         &[("SWITCHBOARD_ALLOWED_HOSTS", "box.lan,other.lan:9000")],
     );
     for (host, origin) in [

@@ -56,6 +56,15 @@ fn id_must_be_non_empty_and_url_safe() {
     assert!(matches!(spec.validate(), Err(SpecError::InvalidId { .. })));
     spec.id = ServerId("3f2a9c1e-uuid_like.v1~x".into());
     assert_eq!(spec.validate(), Ok(()));
+    for dots in [".", "..", "..."] {
+        spec.id = ServerId(dots.into());
+        assert!(
+            matches!(spec.validate(), Err(SpecError::InvalidId { .. })),
+            "{dots}"
+        );
+    }
+    spec.id = ServerId("..v1".into());
+    assert_eq!(spec.validate(), Ok(()));
 }
 
 #[test]
@@ -174,6 +183,41 @@ fn header_names_must_be_tokens() {
         );
     }
     assert_eq!(remote().with_header("X-Api_Key.v2", "v").validate(), Ok(()));
+}
+
+#[test]
+fn framing_hop_by_hop_and_host_headers_are_reserved() {
+    for reserved in [
+        "Content-Length",
+        "transfer-encoding",
+        "Host",
+        "Connection",
+        "Upgrade",
+        "Expect",
+        "TE",
+        "Keep-Alive",
+        "Trailer",
+        "Proxy-Authorization",
+        "proxy-connection",
+    ] {
+        let spec = remote().with_header(reserved, "1");
+        assert!(
+            matches!(spec.validate(), Err(SpecError::ReservedHeader { ref name, .. }) if name == reserved),
+            "{reserved}"
+        );
+    }
+    for allowed in [
+        "X-Content-Length",
+        "Content-Type",
+        "Hostname",
+        "Authorization",
+    ] {
+        assert_eq!(
+            remote().with_header(allowed, "1").validate(),
+            Ok(()),
+            "{allowed}"
+        );
+    }
 }
 
 #[test]
