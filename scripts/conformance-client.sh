@@ -25,7 +25,7 @@ not_scored_client_scenarios() {
 }
 
 run_client() {
-    cargo build --quiet -p switchboard-testkit --bin conformance-client
+    build_binaries
     local driver
     driver=$(cd "$target_dir/debug" && pwd)/conformance-client
     [[ -x "$driver" ]] || die "$driver was not built"

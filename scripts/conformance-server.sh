@@ -42,7 +42,7 @@ listening_at() {
 
 # With --direct: conformance-server alone, serving Streamable HTTP; sets `gateway` to its URL.
 start_direct() {
-    cargo build --quiet -p switchboard-testkit --bin conformance-server
+    build_binaries
     local upstream base=""
     upstream=$(cd "$target_dir/debug" && pwd)/conformance-server
     # Created here: the background child may not have opened it when the loop first reads it.
@@ -78,8 +78,7 @@ stop_gateway() {
 # view's MCP URL.
 start_gateway() {
     command -v curl >/dev/null || die "curl is needed to set up the gateway"
-    cargo build --quiet -p switchboard --bin switchboard \
-        -p switchboard-testkit --bin conformance-server
+    build_binaries
     local bin upstream data base="" server_id status
     bin=$(cd "$target_dir/debug" && pwd)/switchboard
     upstream=$(cd "$target_dir/debug" && pwd)/conformance-server

@@ -110,6 +110,14 @@ echo "conformance: $mode mode, node $("$NODE" --version), results in $results"
 
 # Runs one scenario: `run_one NAME GATING OUT-DIR SUITE-ARGS...`; prints the verdict and adds
 # NAME to `failed` when it fails and gates.
+# The binaries (switchboard, conformance-client, conformance-server) as the test suite builds
+# them: with the workspace's test features, so after `cargo nextest run` or `cargo test` this
+# is a no-op. A `cargo build -p ...` would resolve other features and compile most of the
+# workspace a second time.
+build_binaries() {
+    cargo test --workspace --no-run --quiet
+}
+
 failed=()
 run_one() {
     local name=$1 gating=$2 out=$3 status=0 checks summary verdict

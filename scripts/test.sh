@@ -179,8 +179,8 @@ if [[ -f scripts/conformance.sh ]]; then
     # The two modes run side by side (each scenario mostly waits on its peer), their output
     # shown whole once both are done.
     step "MCP conformance suite: client scenarios and server scenarios through the gateway"
-    cargo build --quiet -p switchboard --bin switchboard \
-        -p switchboard-testkit --bin conformance-client --bin conformance-server
+    # Built once here (a no-op after the suite), not by both modes at once.
+    cargo test --workspace --no-run --quiet
     conformance_logs=$(mktemp -d)
     bash scripts/conformance.sh client >"$conformance_logs/client" 2>&1 &
     client_pid=$!

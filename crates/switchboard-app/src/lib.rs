@@ -32,6 +32,7 @@ pub mod presets;
 pub mod recall;
 pub mod runs;
 pub mod servers;
+mod tool_labels;
 pub mod tool_nodes;
 pub mod views;
 

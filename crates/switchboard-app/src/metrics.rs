@@ -14,6 +14,9 @@
 //!   `rate(switchboard_schema_conversion_failures_total[5m]) /
 //!   rate(switchboard_schema_conversions_total[5m])`.
 //!
+//! Tool names are the upstreams' to choose, so they are labels only through
+//! [`crate::tool_labels`]: bounded in length and in number per server.
+//!
 //! Both proxy paths (`/api/mcp/proxy/...` and seed 003's `/api/agent-retrieval/...`) run the
 //! same handler, so both are counted.
 
@@ -25,6 +28,8 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
+use crate::tool_labels::ToolLabels;
+
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct CallLabels {
     server: String,
@@ -33,7 +38,7 @@ struct CallLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
-struct ToolLabels {
+struct ToolLabelSet {
     server: String,
     tool: String,
 }
@@ -83,13 +88,14 @@ type Histograms<L> = Family<L, Histogram, fn() -> Histogram>;
 pub struct Metrics {
     registry: Registry,
     tool_calls: Family<CallLabels, Counter>,
-    tool_call_seconds: Histograms<ToolLabels>,
+    tool_call_seconds: Histograms<ToolLabelSet>,
     proxy_requests: Family<OutcomeLabels, Counter>,
     proxy_errors: Family<CodeLabels, Counter>,
     proxy_seconds: Histograms<OutcomeLabels>,
     schema_conversions: Family<SourceLabels, Counter>,
-    schema_failures: Family<ToolLabels, Counter>,
+    schema_failures: Family<ToolLabelSet, Counter>,
     llm_seconds: Histograms<LlmLabels>,
+    tool_labels: ToolLabels,
 }
 
 /// 1 ms to about a minute.
@@ -126,7 +132,7 @@ impl Metrics {
             "MCP tool calls by server, tool and outcome (ok, tool_error, or an error code)",
             tool_calls.clone(),
         );
-        let tool_call_seconds: Histograms<ToolLabels> =
+        let tool_call_seconds: Histograms<ToolLabelSet> =
             Family::new_with_constructor(call_buckets as fn() -> Histogram);
         registry.register(
             "tool_call_duration_seconds",
@@ -159,7 +165,7 @@ impl Metrics {
              action_recall",
             schema_conversions.clone(),
         );
-        let schema_failures = Family::<ToolLabels, Counter>::default();
+        let schema_failures = Family::<ToolLabelSet, Counter>::default();
         registry.register(
             "schema_conversion_failures",
             "Tool schemas that did not convert for the provider dialect (left out of a run, or \
@@ -183,22 +189,24 @@ impl Metrics {
             schema_conversions,
             schema_failures,
             llm_seconds,
+            tool_labels: ToolLabels::default(),
         }
     }
 
     /// One tool call: `outcome` is `ok`, `tool_error` or an error code.
     pub fn record_tool_call(&self, server: &str, tool: &str, outcome: &str, elapsed: Duration) {
+        let tool = self.tool_labels.label(server, tool);
         self.tool_calls
             .get_or_create(&CallLabels {
                 server: server.to_owned(),
-                tool: tool.to_owned(),
+                tool: tool.clone(),
                 outcome: outcome.to_owned(),
             })
             .inc();
         self.tool_call_seconds
-            .get_or_create(&ToolLabels {
+            .get_or_create(&ToolLabelSet {
                 server: server.to_owned(),
-                tool: tool.to_owned(),
+                tool,
             })
             .observe(elapsed.as_secs_f64());
     }
@@ -233,9 +241,9 @@ impl Metrics {
 
     pub fn record_schema_failure(&self, server: &str, tool: &str) {
         self.schema_failures
-            .get_or_create(&ToolLabels {
+            .get_or_create(&ToolLabelSet {
                 server: server.to_owned(),
-                tool: tool.to_owned(),
+                tool: self.tool_labels.label(server, tool),
             })
             .inc();
     }
@@ -301,5 +309,23 @@ mod tests {
             assert!(text.contains(line), "{line} missing from:\n{text}");
         }
         assert!(text.ends_with("# EOF\n"), "{text}");
+    }
+
+    #[test]
+    fn an_upstreams_tool_names_cannot_blow_up_the_series() {
+        let metrics = Metrics::new();
+        let hostile = format!("\u{1b}[2J\0{}", "x".repeat(10_000));
+        metrics.record_tool_call("evil", &hostile, "ok", Duration::from_millis(1));
+        for i in 0..1_000 {
+            metrics.record_tool_call("evil", &format!("t{i}"), "ok", Duration::from_millis(1));
+        }
+        let text = metrics.encode().unwrap();
+        assert!(!text.contains('\u{1b}') && !text.contains('\0'));
+        // 1,001 tools with their own series would take about 1.7 MB.
+        assert!(text.len() < 1_000_000, "{} bytes", text.len());
+        assert!(
+            text.contains(r#"tool="_other""#),
+            "the rest are counted together"
+        );
     }
 }

@@ -134,7 +134,8 @@ pub(crate) async fn connect(
                 }
             };
             let session = within(timeout, spec, handshake, || None).await?;
-            Ok(Connection::new(spec, session, events, ended, None))
+            Ok(Connection::new(spec, session, events, ended, None)
+                .with_tokens(auth.as_ref().map(|auth| Arc::clone(&auth.seen))))
         }
         TransportKind::Sse => {
             let url = spec.url.clone().unwrap_or_default();
@@ -166,7 +167,8 @@ pub(crate) async fn connect(
                     .map_err(|error| McpError::from_handshake(&spec.name, Some(&url), error, None))
             };
             let session = within(timeout, spec, handshake, || None).await?;
-            Ok(Connection::new(spec, session, events, ended, None))
+            Ok(Connection::new(spec, session, events, ended, None)
+                .with_tokens(auth.as_ref().map(|auth| Arc::clone(&auth.seen))))
         }
         other => Err(McpError::UnsupportedTransport(other)),
     }

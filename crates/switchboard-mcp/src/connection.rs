@@ -97,6 +97,8 @@ pub(crate) struct Connection {
     /// The `subscriptions/listen` streams open for resources of a 2026-07-28 server, by URI;
     /// removing one ends its stream (`crate::listen`).
     listens: crate::listen::Listens,
+    /// The OAuth tokens the connection sends, when it signs in.
+    tokens: Option<Arc<crate::oauth::SeenTokens>>,
 }
 
 impl Connection {
@@ -129,7 +131,19 @@ impl Connection {
             process,
             details,
             listens: crate::listen::Listens::default(),
+            tokens: None,
         }
+    }
+
+    /// The connection, noting the OAuth tokens `tokens` holds as secrets of its answers.
+    pub(crate) fn with_tokens(mut self, tokens: Option<Arc<crate::oauth::SeenTokens>>) -> Self {
+        self.tokens = tokens;
+        self
+    }
+
+    /// The OAuth tokens sent so far, with their generation; `None` without a sign-in.
+    pub(crate) fn tokens(&self) -> Option<(u64, Vec<String>)> {
+        self.tokens.as_ref().map(|seen| seen.snapshot())
     }
 
     pub(crate) fn details(&self) -> &ServerDetails {

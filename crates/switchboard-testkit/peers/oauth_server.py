@@ -17,6 +17,7 @@ import os
 import secrets
 import time
 
+from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import (
     AccessToken,
     AuthorizationCode,
@@ -149,6 +150,13 @@ def whoami() -> str:
     """Says the call was authorized."""
     STATS["calls"] += 1
     return "signed in"
+
+
+@mcp.tool()
+def echo_authorization() -> str:
+    """Echoes the Authorization header the call came with, as a careless debugging tool does."""
+    token = get_access_token()
+    return f"Authorization: Bearer {token.token if token else ''}"
 
 
 @mcp.custom_route("/login", methods=["GET"])

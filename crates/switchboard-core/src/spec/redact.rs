@@ -48,6 +48,12 @@ impl ServerSpec {
     /// What cuts this spec's secrets out of text: its header values, secret env values, key or
     /// token, and the password and query values of its URL.
     pub fn redactor(&self) -> Redactor {
+        self.redactor_with(std::iter::empty())
+    }
+
+    /// [`ServerSpec::redactor`] with `more` secrets of the connection (the OAuth tokens it
+    /// sends, which the spec never holds).
+    pub fn redactor_with(&self, more: impl IntoIterator<Item = String>) -> Redactor {
         let mut values: Vec<String> = self
             .secret_values()
             .into_iter()
@@ -56,6 +62,7 @@ impl ServerSpec {
         if let Some(url) = &self.url {
             values.extend(url_secret_values(url));
         }
+        values.extend(more);
         Redactor::new(values)
     }
 }

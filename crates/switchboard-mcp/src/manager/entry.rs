@@ -25,9 +25,9 @@ use crate::policy::ConnectPolicy;
 pub(crate) struct Live {
     pub(crate) conn: Arc<Connection>,
     pub(crate) spec: Arc<ServerSpec>,
-    /// Cuts `spec`'s secrets out of what the server answers; built once per connection, not
-    /// once per call.
-    pub(crate) redactor: Arc<switchboard_core::spec::Redactor>,
+    /// Cuts `spec`'s secrets and the connection's OAuth tokens out of what the server
+    /// answers; built once per connection (and per new token), not once per call.
+    pub(crate) redactor: Arc<super::redactor::LiveRedactor>,
     /// Distinguishes connection instances, for the tool cache and the death watcher.
     pub(crate) instance: u64,
 }
@@ -156,10 +156,11 @@ impl Entry {
         match connected {
             Ok(conn) => {
                 conn.publish_to(self.notices.clone());
+                let spec = Arc::new(spec.clone());
                 let live = Live {
                     conn: Arc::new(conn),
-                    spec: Arc::new(spec.clone()),
-                    redactor: Arc::new(spec.redactor()),
+                    redactor: Arc::new(super::redactor::LiveRedactor::new(Arc::clone(&spec))),
+                    spec,
                     instance: self.instances.fetch_add(1, Ordering::Relaxed),
                 };
                 self.set_status(

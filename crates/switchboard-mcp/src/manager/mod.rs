@@ -6,6 +6,7 @@
 //! twice unless the tool says doing so is harmless.
 
 mod entry;
+mod redactor;
 mod retry;
 mod status;
 mod tools;
@@ -214,10 +215,15 @@ impl ConnectionManager {
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
         let limits = self.limits(spec, None);
-        let answer = self
-            .with_reconnect(&entry, spec, |live| send(live, limits))
-            .await;
-        clean(answer, spec)
+        self.with_reconnect(&entry, spec, |live| {
+            // The live connection's redactor also knows the OAuth tokens it sends.
+            let redactor = live.redactor.current(&live.conn);
+            let sent = send(live, limits);
+            async move { clean_with(sent.await, &redactor) }
+        })
+        .await
+        // What failed before an answer (connecting) with the spec's secrets cut out.
+        .map_err(|error| error.redacted(&spec.redactor()))
     }
 
     pub async fn list_resources(
@@ -571,11 +577,21 @@ fn clean<T>(result: Result<T, McpError>, spec: &ServerSpec) -> Result<T, McpErro
 where
     T: serde::Serialize + serde::de::DeserializeOwned,
 {
-    let redactor = spec.redactor();
+    clean_with(result, &spec.redactor())
+}
+
+/// [`clean`] with `redactor` (a live connection's, which also knows its OAuth tokens).
+fn clean_with<T>(
+    result: Result<T, McpError>,
+    redactor: &switchboard_core::spec::Redactor,
+) -> Result<T, McpError>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
     match result {
-        Err(error) => Err(error.redacted(&redactor)),
+        Err(error) => Err(error.redacted(redactor)),
         Ok(answer) if redactor.is_empty() => Ok(answer),
-        Ok(answer) => Ok(redact_answer(answer, &redactor)),
+        Ok(answer) => Ok(redact_answer(answer, redactor)),
     }
 }
 

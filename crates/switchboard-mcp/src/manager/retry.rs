@@ -95,7 +95,9 @@ impl ConnectionManager {
                         .conn
                         .call_tool(tool, arguments.clone(), &options, limits)
                         .await
-                        .map(|answer| crate::redact::redact_result(answer, &live.redactor));
+                        .map(|answer| {
+                            crate::redact::redact_result(answer, &live.redactor.current(&live.conn))
+                        });
                     if matches!(
                         result,
                         Err(McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. })

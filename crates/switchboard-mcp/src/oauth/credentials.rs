@@ -13,6 +13,7 @@ use rmcp::transport::{AuthError, CredentialRefreshGuard, CredentialStore, Stored
 use serde::{Deserialize, Serialize};
 use switchboard_core::{OwnerId, ServerId};
 
+use super::seen::SeenTokens;
 use super::vault::OAuthVault;
 
 /// What the vault keeps for one (person, server).
@@ -61,6 +62,8 @@ pub(crate) struct VaultCredentials {
     pub locks: Arc<RefreshLocks>,
     pub owner: OwnerId,
     pub server: ServerId,
+    /// Where the tokens read and written are noted for the connection's redactor.
+    pub seen: Arc<SeenTokens>,
 }
 
 fn failed(error: impl std::fmt::Display) -> AuthError {
@@ -91,10 +94,15 @@ impl VaultCredentials {
 #[async_trait::async_trait]
 impl CredentialStore for VaultCredentials {
     async fn load(&self) -> Result<Option<StoredCredentials>, AuthError> {
-        Ok(self.record().await?.map(|record| record.credentials))
+        let credentials = self.record().await?.map(|record| record.credentials);
+        if let Some(credentials) = &credentials {
+            self.seen.note(credentials);
+        }
+        Ok(credentials)
     }
 
     async fn save(&self, credentials: StoredCredentials) -> Result<(), AuthError> {
+        self.seen.note(&credentials);
         // The secret and redirect URI belong to the client: kept while the client is.
         let previous = self.record().await?;
         let (client_secret, redirect_uri) = match previous {

@@ -11,6 +11,7 @@
 
 mod credentials;
 mod http;
+mod seen;
 mod sign_in;
 mod vault;
 
@@ -24,6 +25,7 @@ use switchboard_core::{OwnerId, ServerId, ServerSpec};
 use crate::error::McpError;
 use crate::upstream_text::{MAX_DETAIL, short_text};
 use credentials::{RefreshLocks, VaultCredentials};
+pub(crate) use seen::SeenTokens;
 
 pub(crate) use http::GuardedOAuthHttp;
 pub use sign_in::{OAuthClientIdentity, PendingSignIn};
@@ -90,6 +92,8 @@ pub(crate) struct Authorized {
     pub owner: OwnerId,
     pub server: ServerId,
     pub challenges: Arc<Challenges>,
+    /// The tokens this client has sent, for the connection's redactor.
+    pub seen: Arc<SeenTokens>,
 }
 
 impl Authorized {
@@ -152,6 +156,7 @@ impl SignIns {
             locks: Arc::clone(&self.locks),
             owner: owner.clone(),
             server: server.clone(),
+            seen: Arc::default(),
         }
     }
 
@@ -184,7 +189,11 @@ impl SignIns {
         spec: &ServerSpec,
     ) -> Result<Authorized, McpError> {
         let credentials = self.credentials(owner, &spec.id);
+        let seen = Arc::clone(&credentials.seen);
         let record = credentials.record().await.map_err(|e| failed(spec, e))?;
+        if let Some(record) = &record {
+            seen.note(&record.credentials);
+        }
         let mut manager = sign_in::manager(spec, http, credentials)
             .await
             .map_err(|e| failed(spec, e))?;
@@ -199,6 +208,7 @@ impl SignIns {
             owner: owner.clone(),
             server: spec.id.clone(),
             challenges: Arc::clone(&self.challenges),
+            seen,
         })
     }
 

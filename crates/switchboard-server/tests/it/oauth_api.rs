@@ -124,6 +124,21 @@ async fn a_person_signs_in_and_the_tools_work_with_their_token() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["content"][0]["text"], "signed in", "{body}");
 
+    // An upstream that echoes the person's token gets it cut out, like a configured secret.
+    let (status, echoed) = api
+        .send(
+            Method::POST,
+            "/api/mcp/tools/call",
+            Some(&api.admin),
+            Some(json!({"serverId": id, "toolName": "echo_authorization"})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{echoed}");
+    assert_eq!(
+        echoed["content"][0]["text"], "Authorization: Bearer ***",
+        "{echoed}"
+    );
+
     // The tokens are the owner's, in the store; nobody else holds any for the server.
     let owner = api.store.user_by_token(&api.admin).await.unwrap().unwrap();
     let kept = api
