@@ -1,9 +1,9 @@
 //! Tool names as metric labels. A tool's name is the upstream's to choose, so a hostile
 //! server could name its tools with ten thousand characters, control characters, or a new
 //! name per call, and so blow up every scrape and the process's memory. A label is the name
-//! cut to [`MAX_LABEL_CHARS`] with control characters replaced, and each server gets at most
-//! [`MAX_TOOLS_PER_SERVER`] tool labels; the calls of its other tools count under
-//! [`OTHER_TOOLS`].
+//! on one line, plain, cut to [`MAX_LABEL_CHARS`] (as errors quote upstream text), and each
+//! server gets at most [`MAX_TOOLS_PER_SERVER`] tool labels; the calls of its other tools
+//! count under [`OTHER_TOOLS`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, PoisonError};
@@ -25,7 +25,7 @@ pub(crate) struct ToolLabels(Mutex<HashMap<String, HashSet<String>>>);
 impl ToolLabels {
     /// The label of `tool` of `server`.
     pub(crate) fn label(&self, server: &str, tool: &str) -> String {
-        let label = clean(tool);
+        let label = switchboard_core::upstream_text::short_text(tool, MAX_LABEL_CHARS);
         let mut seen = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(tools) = seen.get_mut(server) {
             if tools.contains(&label) {
@@ -45,19 +45,6 @@ impl ToolLabels {
     }
 }
 
-/// `tool` cut to [`MAX_LABEL_CHARS`], control characters replaced by `?`.
-fn clean(tool: &str) -> String {
-    let mut label: String = tool
-        .chars()
-        .take(MAX_LABEL_CHARS)
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
-    if tool.chars().nth(MAX_LABEL_CHARS).is_some() {
-        label.push('…');
-    }
-    label
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,7 +54,7 @@ mod tests {
         let labels = ToolLabels::default();
         let hostile = format!("a\0b\x1b[31m{}", "x".repeat(10_000));
         let label = labels.label("s", &hostile);
-        assert_eq!(label.chars().count(), MAX_LABEL_CHARS + 1);
+        assert_eq!(label.chars().count(), MAX_LABEL_CHARS + "...".len());
         assert!(!label.chars().any(char::is_control), "{label:?}");
         assert_eq!(labels.label("s", "read"), "read");
     }
