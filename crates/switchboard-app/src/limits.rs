@@ -68,6 +68,10 @@ pub struct Limits {
     /// keep-alive connection is kept (hyper starts the same timer when it waits for the next
     /// request; see `serve`).
     pub header_read_timeout: Duration,
+    /// How long a request's body may take to arrive once its header has; past it the request
+    /// is answered 408 and its connection closed (a client sending a body slowly holds a
+    /// connection and a task).
+    pub body_read_timeout: Duration,
     /// MCP gateway sessions (`/mcp`) one user may have open at once.
     pub max_mcp_sessions: usize,
     /// An MCP gateway session without any request for this long is closed.
@@ -95,6 +99,7 @@ impl Default for Limits {
             writes: Rate::new(60, Duration::from_millis(100)),
             max_connections: 1_024,
             header_read_timeout: Duration::from_secs(20),
+            body_read_timeout: Duration::from_secs(30),
             audit_records: 10_000,
             max_mcp_sessions: 32,
             mcp_session_idle: Duration::from_secs(30 * 60),

@@ -99,6 +99,8 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// The request line's URI is longer than this server reads. 414.
     UriTooLong,
+    /// The request's body did not arrive within the time this server waits for it. 408.
+    RequestTimeout,
     /// The request's headers are larger than this server reads. 431.
     HeadersTooLarge,
     /// A state-changing request's body is not `application/json`. 415.
@@ -164,6 +166,7 @@ impl ErrorCode {
         ErrorCode::RateLimited,
         ErrorCode::MethodNotAllowed,
         ErrorCode::UriTooLong,
+        ErrorCode::RequestTimeout,
         ErrorCode::HeadersTooLarge,
         ErrorCode::StorageFull,
         ErrorCode::UnsupportedMediaType,
@@ -202,6 +205,7 @@ impl ErrorCode {
             ErrorCode::RateLimited => "RATE_LIMITED",
             ErrorCode::MethodNotAllowed => "METHOD_NOT_ALLOWED",
             ErrorCode::UriTooLong => "URI_TOO_LONG",
+            ErrorCode::RequestTimeout => "REQUEST_TIMEOUT",
             ErrorCode::HeadersTooLarge => "HEADERS_TOO_LARGE",
             ErrorCode::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
         }
@@ -225,6 +229,7 @@ impl ErrorCode {
             ErrorCode::Conflict => 409,
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::UriTooLong => 414,
+            ErrorCode::RequestTimeout => 408,
             ErrorCode::UnsupportedMediaType => 415,
             ErrorCode::RateLimited => 429,
             ErrorCode::HeadersTooLarge => 431,
@@ -365,6 +370,7 @@ mod tests {
             ("RATE_LIMITED", 429),
             ("METHOD_NOT_ALLOWED", 405),
             ("URI_TOO_LONG", 414),
+            ("REQUEST_TIMEOUT", 408),
             ("HEADERS_TOO_LARGE", 431),
             ("UNSUPPORTED_MEDIA_TYPE", 415),
             ("STORAGE_FULL", 507),

@@ -45,7 +45,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-pub use validate::{SpecError, check_timeout, parse_http_url};
+pub use validate::{MAX_NAME_CHARS, SpecError, check_timeout, parse_http_url};
 
 /// Stable identifier of a configured server (unique per owner).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -1,6 +1,11 @@
 //! The exported tools of a selection, with the table from exported names back to
 //! (server, tool).
 //!
+//! Which tools are offered and their default names are the offer's
+//! ([`switchboard_agent::offer`], the one owner the chat, the REST API and the command line
+//! ask too); the export list keeps the tools the view selects and names them by the view's
+//! prefix or the configured template where those differ from the default.
+//!
 //! `tools/list` builds the export list afresh each time from the pool's tool lists (which the pool
 //! caches, and drops when a server says its list changed), so a client re-listing after
 //! `notifications/tools/list_changed` sees the change. The export list is then kept per (person,
@@ -18,16 +23,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{Icon, IconTheme, Tool, ToolAnnotations as McpAnnotations};
+use switchboard_agent::Offer;
+use switchboard_agent::offer::OfferedTool;
 use switchboard_core::{
     OwnerId, ServerId, ServerSpec, ToolAnnotations, ToolIcon, ToolInfo, ViewSpec,
 };
-use switchboard_mcp::{ServerPool, ServerTools};
+use switchboard_mcp::ServerPool;
 use switchboard_store::User;
 
 use crate::error::GatewayError;
 use crate::gateway::Gateway;
 use crate::naming::{Candidate, Collision, name_all};
-use crate::selection::Selection;
+use crate::selection::{SelectedServer, Selection};
 use crate::session::Scope;
 
 /// A call naming a tool unknown to an export list younger than this is refused without listing
@@ -54,7 +61,9 @@ pub(crate) struct Exported {
 }
 
 impl Exported {
-    /// Lists the selection's servers (a server whose listing fails is left out and logged).
+    /// The selection's export list, from the offer of its servers ([`Offer::gather`], the one
+    /// owner of which tools are offered and under which name): a server whose listing fails is
+    /// left out and logged.
     pub(crate) async fn list(
         servers: &dyn ServerPool,
         owner: &OwnerId,
@@ -66,39 +75,41 @@ impl Exported {
             .iter()
             .map(|s| ServerSpec::clone(&s.spec))
             .collect();
-        let listed = servers.tools(owner, &specs).await;
-        Exported::build(selection, &listed, template)
+        let offer = Offer::gather(servers, owner, &specs, &[]).await;
+        for gone in &offer.unavailable {
+            tracing::warn!(
+                server = %gone.server,
+                error = %gone.reason,
+                "gateway: a server's tools could not be listed; it is left out"
+            );
+        }
+        Exported::build(selection, &offer, template)
     }
 
-    /// The export list of `selection` given its servers' listings.
-    pub(crate) fn build(selection: &Selection, listed: &[ServerTools], template: &str) -> Exported {
-        let mut offered: Vec<(&ServerSpec, &ToolInfo, Option<&str>)> = Vec::new();
-        for selected in &selection.servers {
-            let Some((_, result)) = listed.iter().find(|(spec, _)| spec.id == selected.spec.id)
-            else {
-                continue;
-            };
-            match result {
-                Ok(tools) => offered.extend(
-                    tools
-                        .iter()
-                        .filter(|tool| selected.offers(&tool.name))
-                        .map(|tool| (selected.spec.as_ref(), tool, selected.prefix.as_deref())),
-                ),
-                Err(error) => tracing::warn!(
-                    server = %selected.spec.id.0,
-                    %error,
-                    "gateway: a server's tools could not be listed; it is left out"
-                ),
-            }
-        }
+    /// The export list of `selection` given the offer of its servers: the tools the view
+    /// selects, under the offer's names, or the view's prefix or the configured template.
+    pub(crate) fn build(selection: &Selection, offer: &Offer, template: &str) -> Exported {
+        let offered: Vec<(&SelectedServer, &OfferedTool)> = selection
+            .servers
+            .iter()
+            .flat_map(|selected| {
+                offer
+                    .tools()
+                    .iter()
+                    .filter(move |t| {
+                        t.server.id == selected.spec.id && selected.offers(&t.tool.name)
+                    })
+                    .map(move |t| (selected, t))
+            })
+            .collect();
         let candidates: Vec<Candidate<'_>> = offered
             .iter()
-            .map(|(spec, tool, prefix)| Candidate {
-                server_id: &spec.id.0,
-                server_name: &spec.name,
-                tool: &tool.name,
-                prefix: *prefix,
+            .map(|(selected, offered)| Candidate {
+                server_id: &offered.server.id.0,
+                server_name: &offered.server.name,
+                tool: &offered.tool.name,
+                prefix: selected.prefix.as_deref(),
+                offered_name: Some(&offered.display_name),
             })
             .collect();
         let names = name_all(template, &candidates);
@@ -106,14 +117,16 @@ impl Exported {
             collisions: names.collisions,
             ..Exported::default()
         };
-        for ((spec, info, _), name) in offered.iter().zip(names.names) {
+        for ((_, offered), name) in offered.iter().zip(names.names) {
             let Some(name) = name else { continue };
-            exported.tools.push(exported_tool(name.clone(), info));
+            exported
+                .tools
+                .push(exported_tool(name.clone(), &offered.tool));
             exported.by_name.insert(
                 name,
                 Target {
-                    server: spec.id.clone(),
-                    tool: info.name.clone(),
+                    server: offered.server.id.clone(),
+                    tool: offered.tool.name.clone(),
                 },
             );
         }
@@ -355,8 +368,6 @@ impl Gateway {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selection::SelectedServer;
-    use switchboard_mcp::McpError;
 
     fn spec(name: &str) -> ServerSpec {
         ServerSpec::stdio(name, "cmd", Vec::<String>::new())
@@ -398,20 +409,21 @@ mod tests {
                 selected(&down, None, None),
             ],
         };
-        let listed: Vec<ServerTools> = vec![
-            (
-                a.clone(),
-                Ok(Arc::new(vec![tool(&a, "echo"), tool(&a, "hidden")])),
-            ),
-            (b.clone(), Ok(Arc::new(vec![tool(&b, "echo")]))),
-            (
-                down.clone(),
-                Err(McpError::ConnectionLost {
-                    server: "down".into(),
-                }),
-            ),
-        ];
-        let exported = Exported::build(&selection, &listed, crate::naming::DEFAULT_TEMPLATE);
+        // The offer of the three: `down` could not be listed.
+        let (a_arc, b_arc) = (Arc::new(a.clone()), Arc::new(b.clone()));
+        let offer = Offer::from_tools(
+            vec![
+                (Arc::clone(&a_arc), tool(&a, "echo")),
+                (a_arc, tool(&a, "hidden")),
+                (b_arc, tool(&b, "echo")),
+            ],
+            vec![switchboard_agent::offer::UnavailableServer {
+                server: down.name.clone(),
+                code: switchboard_core::ErrorCode::McpConnectionError,
+                reason: "the connection was lost".into(),
+            }],
+        );
+        let exported = Exported::build(&selection, &offer, crate::naming::DEFAULT_TEMPLATE);
         let names: Vec<&str> = exported.tools.iter().map(|t| t.name.as_ref()).collect();
         assert_eq!(names, ["b.echo", "echo"]);
         assert_eq!(

@@ -1,9 +1,10 @@
 //! Exported names: `mcp__{server}__{tool}` (the configured template), a view's prefix, or
 //! none; the same rules name prompts.
 //!
-//! The default template is the one the agent and the REST API use, so it is named by
-//! [`NameTable`]: the same tool has the same name in a chat, in `GET /api/tools` and over
-//! `/mcp`, sanitized and unique among template-named tools. A custom template is filled with
+//! The default template is the one the agent and the REST API use: a tool keeps the name the
+//! offer gave it ([`Candidate::offered_name`]), so the same tool has the same name in a chat,
+//! in `GET /api/tools` and over `/mcp`; a prompt is named by the offer's rule, [`NameTable`],
+//! sanitized and unique among template-named prompts. A custom template is filled with
 //! the sanitized server id and tool name. A view's prefix is taken as written (`Some("")`: the
 //! tool's own name), because the person chose it to match what a client expects.
 //!
@@ -42,6 +43,9 @@ pub(crate) struct Candidate<'a> {
     pub tool: &'a str,
     /// The view's prefix for the server (see [`switchboard_core::ViewServer::prefix`]).
     pub prefix: Option<&'a str>,
+    /// The name the offer gave the tool ([`switchboard_agent::offer`]), which the default
+    /// template keeps; `None` (a prompt): named here by the same [`NameTable`] rule.
+    pub offered_name: Option<&'a str>,
 }
 
 /// The names of a set of candidates.
@@ -100,23 +104,25 @@ pub(crate) fn name_all(template: &str, candidates: &[Candidate<'_>]) -> Names {
         );
         DEFAULT_TEMPLATE
     };
-    let table = (template == DEFAULT_TEMPLATE).then(|| {
+    let default = template == DEFAULT_TEMPLATE;
+    let table = default.then(|| {
         NameTable::new(
             candidates
                 .iter()
-                .filter(|c| c.prefix.is_none())
+                .filter(|c| c.prefix.is_none() && c.offered_name.is_none())
                 .map(|c| (c.server_id, c.tool)),
         )
     });
     let wanted: Vec<String> = candidates
         .iter()
-        .map(|c| match (c.prefix, &table) {
+        .map(|c| match (c.prefix, c.offered_name, &table) {
             // Taken as written, so checked below: an upstream's raw name may hold anything.
-            (Some(prefix), _) => format!("{prefix}{}", c.tool),
-            (None, Some(table)) => table
+            (Some(prefix), _, _) => format!("{prefix}{}", c.tool),
+            (None, Some(offered), Some(_)) => offered.to_owned(),
+            (None, _, Some(table)) => table
                 .mangled(c.server_id, c.tool)
                 .map_or_else(|| render(template, c.server_id, c.tool), str::to_owned),
-            (None, None) => render(template, c.server_id, c.tool),
+            (None, _, None) => render(template, c.server_id, c.tool),
         })
         .collect();
 
@@ -206,6 +212,7 @@ mod tests {
             server_name: server,
             tool,
             prefix,
+            offered_name: None,
         }
     }
 

@@ -97,41 +97,18 @@ pub async fn one_turn(
         }
     };
     let id = conversation.id.clone();
-    if turn.server.is_some() && conversation.server_id != turn.server {
-        state
-            .store
-            .limit_to_server(owner, &id, turn.server.as_ref())
-            .await?;
-    }
-    if !turn.variables.is_empty() {
-        state
-            .store
-            .merge_variables(owner, &id, &turn.variables)
-            .await?;
-    }
-    if let Some(prompt) = &turn.system_prompt {
-        let stored = state.store.messages(owner, &id).await?;
-        let latest = stored.iter().rev().find(|m| m.role == MessageRole::System);
-        if latest.is_none_or(|m| m.content != *prompt) {
-            let system = NewMessage::text(MessageRole::System, prompt.clone());
-            state.store.append_message(owner, &id, &system).await?;
+    let started = start_turn(state, owner, &turn, &id, conversation.server_id, created).await;
+    let subscription = match started {
+        Ok(subscription) => subscription,
+        Err(error) => {
+            // A refused turn (a NUL in its history, too many runs) leaves nothing behind: the
+            // conversation it created goes, with whatever was stored into it.
+            if created && let Err(cleanup) = state.store.delete_conversation(owner, &id).await {
+                tracing::warn!(conversation = %id, error = %cleanup, "could not remove a refused turn's conversation");
+            }
+            return Err(error);
         }
-    }
-    if created {
-        for message in &turn.history {
-            state.store.append_message(owner, &id, message).await?;
-        }
-    }
-    // Subscribed before the run starts, so no event of it is missed.
-    let subscription = state.events.subscribe(owner, None);
-    state
-        .runs
-        .send(
-            owner,
-            &id,
-            switchboard_agent::input::UserInput::text(&turn.text),
-        )
-        .await?;
+    };
     let (status, error) = settle(subscription, &id).await;
     // This turn's answer only: an assistant message after the turn's own user message (the
     // last one; the conversation's lease lets one turn run at a time). A run that failed
@@ -152,6 +129,55 @@ pub async fn one_turn(
         message,
         error,
     })
+}
+
+/// A turn up to its run's start: the server limit, variables, system prompt and (in a new
+/// conversation, `created`) history stored, the user's message sent. Returns what to wait on
+/// for the turn's end.
+async fn start_turn(
+    state: &AppState,
+    owner: &OwnerId,
+    turn: &ChatTurn,
+    id: &str,
+    limited_to: Option<ServerId>,
+    created: bool,
+) -> Result<Subscription, ApiError> {
+    if turn.server.is_some() && limited_to != turn.server {
+        state
+            .store
+            .limit_to_server(owner, id, turn.server.as_ref())
+            .await?;
+    }
+    if !turn.variables.is_empty() {
+        state
+            .store
+            .merge_variables(owner, id, &turn.variables)
+            .await?;
+    }
+    if let Some(prompt) = &turn.system_prompt {
+        let stored = state.store.messages(owner, id).await?;
+        let latest = stored.iter().rev().find(|m| m.role == MessageRole::System);
+        if latest.is_none_or(|m| m.content != *prompt) {
+            let system = NewMessage::text(MessageRole::System, prompt.clone());
+            state.store.append_message(owner, id, &system).await?;
+        }
+    }
+    if created {
+        for message in &turn.history {
+            state.store.append_message(owner, id, message).await?;
+        }
+    }
+    // Subscribed before the run starts, so no event of it is missed.
+    let subscription = state.events.subscribe(owner, None);
+    state
+        .runs
+        .send(
+            owner,
+            id,
+            switchboard_agent::input::UserInput::text(&turn.text),
+        )
+        .await?;
+    Ok(subscription)
 }
 
 /// Waits for the conversation's turn to end or to wait for a decision.

@@ -22,13 +22,7 @@ where
         match axum::Json::<T>::from_request(request, state).await {
             Ok(axum::Json(value)) => Ok(Json(value)),
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                let limit = state.config.max_body_bytes;
-                Err(ApiError::new(
-                    ErrorCode::PayloadTooLarge,
-                    format!("the body is larger than this server takes ({limit} bytes at most)"),
-                )
-                .key("error.msg.body_too_large")
-                .param("limit", limit))
+                Err(crate::guard::body::too_large(state.config.max_body_bytes))
             }
             Err(rejection) => Err(describe(&rejection)),
         }

@@ -14,8 +14,8 @@ use tower_layer::Layer as _;
 use crate::state::AppState;
 
 /// `routed` inside, from the outermost: the access log, the caller's language, the error
-/// shape, the front door (Host, Origin, sizes), the body limit, and the OpenAPI `document`
-/// as an extension.
+/// shape, the front door (Host, Origin, sizes), the body read within its time and size, the
+/// body limit, and the OpenAPI `document` as an extension.
 pub(crate) fn layered(
     routed: Router,
     state: AppState,
@@ -25,6 +25,12 @@ pub(crate) fn layered(
     let guard = crate::guard::layer(&state.config.guard);
     let layered = Extension(document).layer(routed);
     let layered = body_limit.layer(layered);
+    let body_rules = crate::guard::body::BodyRules {
+        timeout: state.limits.body_read_timeout,
+        max_bytes: state.config.max_body_bytes,
+    };
+    let layered = axum::middleware::from_fn_with_state(body_rules, crate::guard::body::read_body)
+        .layer(layered);
     let layered = guard.layer(layered);
     let layered = axum::middleware::from_fn(crate::guard::shape::shape_errors).layer(layered);
     let layered = axum::middleware::from_fn_with_state(state, crate::i18n::localize).layer(layered);

@@ -20,6 +20,9 @@ pub enum Invalid {
         min: u32,
         max: u32,
     },
+    /// Text longer than its field allows, in characters (a name, a title).
+    #[error("{field} must be at most {max} characters long")]
+    LongerThan { field: &'static str, max: usize },
     /// A duration too long to keep in milliseconds.
     #[error("{field} is too long")]
     TooLong { field: &'static str },

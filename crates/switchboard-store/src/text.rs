@@ -11,6 +11,17 @@ use serde_json::Value;
 use crate::error::StoreError;
 use crate::invalid::Invalid;
 
+/// The longest conversation title, in characters.
+pub(crate) const MAX_TITLE_CHARS: usize = 500;
+
+/// Refuses `text` when it is longer than `max` characters.
+pub(crate) fn at_most(field: &'static str, text: &str, max: usize) -> Result<(), StoreError> {
+    if text.chars().nth(max).is_some() {
+        return Err(Invalid::LongerThan { field, max }.into());
+    }
+    Ok(())
+}
+
 /// Refuses `value` when any string in it (or any object key) holds a NUL character; `what`
 /// names the value in the error, e.g. `name` or `the server`.
 pub(crate) fn refuse_nul<T: Serialize + ?Sized>(

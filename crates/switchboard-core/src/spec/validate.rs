@@ -81,6 +81,9 @@ pub enum SpecError {
     /// `secret_env` names a variable that `env` does not set.
     #[error("{field}: {name:?} is marked secret but is not set in env")]
     UnknownSecretEnv { field: String, name: String },
+    /// Text longer than its limit, in characters (a server's name).
+    #[error("{field} must be at most {max} characters long")]
+    TooLong { field: String, max: usize },
     /// A number above its limit (a tool node's `maxRetries`).
     #[error("{field} must be at most {max}")]
     TooLarge { field: String, max: u64 },
@@ -134,6 +137,7 @@ impl SpecError {
             | SpecError::TimeoutOutOfRange { field }
             | SpecError::UnknownSecretEnv { field, .. }
             | SpecError::TooLarge { field, .. }
+            | SpecError::TooLong { field, .. }
             | SpecError::Duplicate { field, .. }
             | SpecError::InvalidVariableName { field, .. }
             | SpecError::ReservedVariable { field, .. }
@@ -151,6 +155,7 @@ impl ServerSpec {
     pub fn validate(&self) -> Result<(), SpecError> {
         check_id(&self.id.0)?;
         non_blank("name", &self.name)?;
+        at_most_chars("name", &self.name, MAX_NAME_CHARS)?;
         match self.transport {
             TransportKind::Stdio => self.check_process()?,
             TransportKind::StreamableHttp | TransportKind::Sse => {
@@ -333,6 +338,21 @@ fn check_id(id: &str) -> Result<(), SpecError> {
             field: "id".into(),
             id: id.to_owned(),
         })
+    }
+}
+
+/// The longest name a server may have, in characters: names are shown in lists, logs and
+/// tool descriptions, so a name of a megabyte would cost everyone who sees it.
+pub const MAX_NAME_CHARS: usize = 200;
+
+fn at_most_chars(field: &str, value: &str, max: usize) -> Result<(), SpecError> {
+    if value.chars().nth(max).is_some() {
+        Err(SpecError::TooLong {
+            field: field.to_owned(),
+            max,
+        })
+    } else {
+        Ok(())
     }
 }
 

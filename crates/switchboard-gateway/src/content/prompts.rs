@@ -37,6 +37,7 @@ fn export_names(template: &str, wanted: &[(&SelectedServer, &str)]) -> Vec<Optio
             server_name: &server.spec.name,
             tool: name,
             prefix: server.prefix.as_deref(),
+            offered_name: None,
         })
         .collect();
     naming::name_all(template, &candidates).names

@@ -36,12 +36,11 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// What one line from the server is.
 #[derive(Debug)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "returned once per line and unpacked at once; boxing would allocate per message"
-)]
 pub(crate) enum Decoded {
     Message(ServerJsonRpcMessage),
+    /// An answer to one of our requests that does not parse (invalid UTF-8, nesting deeper
+    /// than the parser goes): the request gets this error instead of waiting for its timeout.
+    Unreadable(ServerJsonRpcMessage),
     /// Nothing to act on: an empty line, text that is not JSON (answering it could start an
     /// echo of errors with a confused peer), or a notification that cannot be read (a
     /// notification is never answered).
@@ -63,15 +62,40 @@ pub(crate) fn decode(line: &[u8]) -> Decoded {
     match serde_json::from_slice::<ServerJsonRpcMessage>(line) {
         Ok(message) => Decoded::Message(message),
         Err(error) if error.is_syntax() || error.is_eof() => {
-            tracing::debug!(%error, "ignoring a line from the server that is not JSON");
-            Decoded::Skip
+            match super::answer_id::answer_id(line) {
+                Some(id) => {
+                    tracing::warn!(%error, "an answer from the server cannot be read");
+                    Decoded::Unreadable(unreadable(
+                        id,
+                        &format!("the server's answer cannot be read: {error}"),
+                    ))
+                }
+                None => {
+                    tracing::debug!(%error, "ignoring a line from the server that is not JSON");
+                    Decoded::Skip
+                }
+            }
         }
         Err(_) if is_notification(line) => {
             tracing::debug!("ignoring a notification from the server that cannot be read");
             Decoded::Skip
         }
-        Err(error) => Decoded::Invalid(error),
+        Err(error) => match super::answer_id::answer_id(line) {
+            Some(id) => Decoded::Unreadable(unreadable(
+                id,
+                &format!("the server's answer is not a valid MCP result: {error}"),
+            )),
+            None => Decoded::Invalid(error),
+        },
     }
+}
+
+/// The error that ends request `id` when its answer could not be taken (`reason` says why).
+pub(crate) fn unreadable(id: RequestId, reason: &str) -> ServerJsonRpcMessage {
+    JsonRpcMessage::error(
+        rmcp::model::ErrorData::internal_error(reason.to_owned(), None),
+        Some(id),
+    )
 }
 
 /// The line as a response to a tool call, when it is one whose result has only a

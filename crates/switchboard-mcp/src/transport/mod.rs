@@ -3,6 +3,7 @@
 //!
 //! [`ServerSpec`]: switchboard_core::ServerSpec
 
+pub(crate) mod answer_id;
 pub(crate) mod child_env;
 pub(crate) mod http;
 pub(crate) mod lines;

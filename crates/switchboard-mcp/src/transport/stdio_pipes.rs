@@ -103,7 +103,10 @@ impl StdioPipes {
                 self.discarding = newline.is_none();
                 None
             } else if self.line.len() + take > MAX_LINE {
-                self.line.clear();
+                // The line's head stays for `receive` to find whose answer it was.
+                let room = MAX_LINE - self.line.len();
+                self.line
+                    .extend_from_slice(&available[..room.min(available.len())]);
                 self.discarding = newline.is_none();
                 Some(Read::Overlong)
             } else {
@@ -188,6 +191,15 @@ impl Transport<RoleClient> for StdioPipes {
                         max = MAX_LINE,
                         "a message from the server is longer than allowed; it is skipped"
                     );
+                    let id = super::answer_id::answer_id(&self.line);
+                    self.line.clear();
+                    if let Some(id) = id {
+                        // The request it answered fails now, not at its timeout.
+                        return Some(lines::unreadable(
+                            id,
+                            &format!("the server's answer is longer than {MAX_LINE} bytes"),
+                        ));
+                    }
                     continue;
                 }
                 Read::End => return None,
@@ -196,7 +208,7 @@ impl Transport<RoleClient> for StdioPipes {
             let decoded = lines::decode(line);
             self.line.clear();
             match decoded {
-                Decoded::Message(message) => return Some(message),
+                Decoded::Message(message) | Decoded::Unreadable(message) => return Some(message),
                 Decoded::Skip => {}
                 Decoded::Invalid(error) => {
                     tracing::debug!(%error, "the server sent a message that cannot be read");

@@ -123,3 +123,44 @@ async fn a_servers_secrets_are_cut_from_its_logged_and_quoted_stderr() {
     assert!(log.contains("starting with key"), "{log}");
     assert!(!log.contains("sk-live-leaky"), "{log}");
 }
+
+#[tokio::test]
+async fn an_answer_that_cannot_be_read_fails_its_call_at_once() {
+    // With an hour to answer, a call that waited for the unreadable answer's timeout would
+    // hang the test: each must fail on the answer itself.
+    let m = ConnectionManager::new(ManagerConfig {
+        call_timeout: Duration::from_secs(3600),
+        ..common::config()
+    });
+    let spec = stdio_spec("unreadable", &common::script("unreadable_answers.py"));
+    for (tool, says) in [
+        ("too_long", "longer than"),
+        ("not_utf8", "cannot be read"),
+        ("too_deep", "cannot be read"),
+    ] {
+        let error = m
+            .call_tool(
+                &owner(),
+                &spec,
+                tool,
+                None,
+                switchboard_mcp::CallOptions::default(),
+            )
+            .await
+            .expect_err(tool);
+        assert!(error.to_string().contains(says), "{tool}: {error}");
+    }
+    // The connection is still good for the next answer.
+    let fine = m
+        .call_tool(
+            &owner(),
+            &spec,
+            "fine",
+            None,
+            switchboard_mcp::CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_ne!(fine.is_error, Some(true), "{fine:?}");
+    m.shutdown().await;
+}

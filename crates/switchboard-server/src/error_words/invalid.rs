@@ -16,6 +16,10 @@ pub fn invalid(error: ApiError, e: &Invalid) -> ApiError {
             .param("field", field)
             .param("min", min)
             .param("max", max),
+        Invalid::LongerThan { field, max } => error
+            .key("error.msg.spec_too_long")
+            .param("field", field)
+            .param("max", max),
         Invalid::TooLong { field } => error.key("error.msg.too_long").param("field", field),
         Invalid::BaseUrl(reason) => error
             .key("error.msg.base_url")

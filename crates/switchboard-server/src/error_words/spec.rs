@@ -27,6 +27,9 @@ pub fn spec(e: &SpecError) -> Words {
                 .param("field", field)
                 .param("name", format!("{name:?}"))
         }
+        SpecError::TooLong { field, max } => Words::new("error.msg.spec_too_long")
+            .param("field", field)
+            .param("max", max),
         SpecError::ReservedHeader { field, name } => Words::new("error.msg.spec_reserved_header")
             .param("field", field)
             .param("name", format!("{name:?}")),

@@ -58,6 +58,10 @@ fn spec_errors() -> Vec<SpecError> {
             field: "headers".into(),
             name: "a b".into(),
         },
+        SpecError::TooLong {
+            field: "name".into(),
+            max: 200,
+        },
         SpecError::ReservedHeader {
             field: "headers".into(),
             name: "Content-Length".into(),
@@ -120,6 +124,10 @@ fn store_rules_keep_their_english() {
             max: 1000,
         },
         Invalid::TooLong { field: "timeout" },
+        Invalid::LongerThan {
+            field: "title",
+            max: 500,
+        },
         Invalid::BaseUrl(SpecError::UnsupportedScheme {
             field: "url".into(),
             scheme: "file".into(),

@@ -166,7 +166,7 @@ fn check_body_type(headers: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-fn has_body(headers: &HeaderMap) -> bool {
+pub(crate) fn has_body(headers: &HeaderMap) -> bool {
     headers.contains_key(header::TRANSFER_ENCODING)
         || headers
             .get(header::CONTENT_LENGTH)

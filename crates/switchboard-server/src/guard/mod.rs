@@ -21,11 +21,14 @@
 //!   a `Content-Type` other than `application/json` is refused with 415 even when the body is
 //!   empty, and a body without a `Content-Type` likewise;
 //! - the URI and the headers stay under our own limits, so oversized requests get the error
-//!   shape ([`limits`]).
+//!   shape ([`limits`]);
+//! - a body arrives whole within `body_read_timeout` of the header, or the request is answered
+//!   408 and its connection closed ([`body`]).
 //!
 //! Every refusal is in the API's error shape. [`shape`] turns the error answers that axum and
 //! its extractors write themselves (405, `Path` and `Query` rejections) into that shape too.
 
+pub mod body;
 mod host;
 mod layer;
 pub mod limits;

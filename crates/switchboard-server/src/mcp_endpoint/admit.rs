@@ -3,10 +3,12 @@
 
 use std::sync::Arc;
 
+use axum::body::Body;
 use axum::extract::{FromRequestParts as _, RawPathParams, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
+use futures::StreamExt as _;
 use switchboard_core::ErrorCode;
 use switchboard_gateway::Scope;
 use switchboard_store::StoreError;
@@ -15,6 +17,7 @@ use super::sessions::{Checked, Owner, Sessions};
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::state::AppState;
+use crate::stream_auth::TokenWatch;
 
 /// The header a session's requests carry (Streamable HTTP, 2025-03-26 and later).
 const SESSION_HEADER: &str = "mcp-session-id";
@@ -73,12 +76,40 @@ impl Endpoint {
             )
             .key("error.msg.mcp_session_foreign"));
         }
+        let body = if parts.method == Method::POST {
+            // The body was read whole by the front door (`guard::body`); this is a copy of a
+            // reference.
+            let bytes = axum::body::to_bytes(body, usize::MAX)
+                .await
+                .unwrap_or_default();
+            if is_batch(&bytes) {
+                return Ok(batch_refused());
+            }
+            Body::from(bytes)
+        } else {
+            body
+        };
         let deleting = parts.method == Method::DELETE;
+        let user = caller.user.id.clone();
         parts.extensions.insert(Scope {
             user: caller.user,
             view,
         });
         let response = next.run(Request::from_parts(parts, body)).await;
+        // A stream (the standing GET, or a POST answered as SSE) lives only as long as the
+        // token that opened it, as `/api/events` does (see `crate::stream_auth`).
+        let response = match caller.token {
+            Some(token) if is_event_stream(&response) => watched(
+                response,
+                TokenWatch::start(
+                    Arc::clone(&self.state.store),
+                    token,
+                    user,
+                    self.state.config.stream_auth.recheck,
+                ),
+            ),
+            _ => response,
+        };
         match session {
             Some(id) => {
                 if deleting && response.status().is_success() {
@@ -134,6 +165,50 @@ fn view_of(path: Option<&str>, token: Option<&str>) -> Result<Option<String>, Ap
         (Some(name), _) | (None, Some(name)) => Ok(Some(name.to_owned())),
         (None, None) => Ok(None),
     }
+}
+
+/// Whether `body` is a JSON-RPC batch (an array), which MCP has not had since 2025-06-18.
+fn is_batch(body: &[u8]) -> bool {
+    body.iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'[')
+}
+
+/// A batch answered as JSON-RPC answers what it cannot take: an Invalid Request error.
+fn batch_refused() -> Response {
+    let error = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {
+            "code": -32600,
+            "message": "JSON-RPC batches are not supported: send one message per request",
+        },
+    });
+    (StatusCode::BAD_REQUEST, axum::Json(error)).into_response()
+}
+
+fn is_event_stream(response: &Response) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"))
+}
+
+/// `response` with its body ended (cleanly, without a further event) once `watch` says the
+/// token that opened it no longer opens the account.
+fn watched(response: Response, watch: TokenWatch) -> Response {
+    let (parts, body) = response.into_parts();
+    let stream = futures::stream::unfold(
+        (body.into_data_stream(), watch),
+        |(mut body, watch)| async move {
+            tokio::select! {
+                () = watch.ended.cancelled() => None,
+                chunk = body.next() => chunk.map(|chunk| (chunk, (body, watch))),
+            }
+        },
+    );
+    Response::from_parts(parts, Body::from_stream(stream))
 }
 
 fn too_many_sessions(max: usize) -> ApiError {

@@ -320,6 +320,50 @@ async fn silent_and_half_header_connections_are_closed() {
 }
 
 #[tokio::test]
+async fn a_body_sent_too_slowly_is_answered_408_and_its_connection_closed() {
+    let api = start_limited(Limits {
+        body_read_timeout: Duration::from_millis(300),
+        ..Limits::default()
+    })
+    .await;
+    let address = api.base.trim_start_matches("http://").to_owned();
+    let mut slow = tokio::net::TcpStream::connect(&address).await.unwrap();
+    slow.write_all(
+        format!(
+            "POST /api/mcp-servers HTTP/1.1\r\nHost: {address}\r\n\
+             Authorization: Bearer {}\r\nContent-Type: application/json\r\n\
+             Content-Length: 100\r\n\r\n{{\"name\":",
+            api.member
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    let answer = String::from_utf8_lossy(&until_closed(&mut slow).await).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("REQUEST_TIMEOUT"), "{answer}");
+    assert!(
+        answer.to_ascii_lowercase().contains("connection: close"),
+        "{answer}"
+    );
+    // Nothing was saved, and a body sent at once is taken as before.
+    let (status, body) = api
+        .send(Method::GET, "/api/mcp-servers", Some(&api.member), None)
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body.as_array().map(Vec::len), Some(0), "{body}");
+    let (status, body) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            Some(&api.member),
+            Some(http_server("quick")),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+}
+
+#[tokio::test]
 async fn connections_past_the_cap_wait_for_one_to_close() {
     let api = start_limited(Limits {
         max_connections: 2,

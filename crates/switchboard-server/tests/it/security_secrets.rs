@@ -334,6 +334,85 @@ async fn revoking_a_token_ends_the_event_streams_opened_with_it() {
 }
 
 #[tokio::test]
+async fn revoking_a_token_ends_the_mcp_streams_opened_with_it() {
+    let api = start_direct().await;
+    let url = format!("{}/mcp", api.base);
+    let post = |session: Option<&str>, body: serde_json::Value| {
+        let mut request = reqwest::Client::new()
+            .post(&url)
+            .bearer_auth(&api.member)
+            .header("accept", "application/json, text/event-stream")
+            .json(&body);
+        if let Some(session) = session {
+            request = request
+                .header("mcp-session-id", session)
+                .header("mcp-protocol-version", "2025-11-25");
+        }
+        request.send()
+    };
+    let opened = post(
+        None,
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "probe", "version": "1"}}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(opened.status(), StatusCode::OK);
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let initialized = post(
+        Some(&session),
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    )
+    .await
+    .unwrap();
+    assert!(initialized.status().is_success());
+    let stream = reqwest::Client::new()
+        .get(&url)
+        .bearer_auth(&api.member)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), StatusCode::OK);
+
+    let member = api.store.user_by_token(&api.member).await.unwrap().unwrap();
+    let token = api.store.tokens(&member.id).await.unwrap().remove(0);
+    api.store.revoke_token(&member.id, &token.id).await.unwrap();
+    assert!(
+        ends_within(stream, Duration::from_secs(20)).await,
+        "the MCP stream outlived its revoked token"
+    );
+}
+
+#[tokio::test]
+async fn a_json_rpc_batch_to_mcp_gets_a_json_rpc_error() {
+    let api = start_direct().await;
+    let batch = serde_json::json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 2, "method": "ping"},
+    ]);
+    let answer = reqwest::Client::new()
+        .post(format!("{}/mcp", api.base))
+        .bearer_auth(&api.member)
+        .header("accept", "application/json, text/event-stream")
+        .json(&batch)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::BAD_REQUEST);
+    let body: Value = answer.json().await.unwrap();
+    assert_eq!(body["jsonrpc"], "2.0", "{body}");
+    assert_eq!(body["error"]["code"], -32600, "{body}");
+    assert_eq!(body["id"], Value::Null, "{body}");
+}
+
+#[tokio::test]
 async fn removing_a_user_ends_their_event_streams() {
     let api = start_direct().await;
     let member = api.store.user_by_token(&api.member).await.unwrap().unwrap();

@@ -87,6 +87,7 @@ impl AssistantConfig {
         if self.name.trim().is_empty() {
             return Err(crate::Invalid::Empty { field: "name" }.into());
         }
+        crate::text::at_most("name", &self.name, switchboard_core::spec::MAX_NAME_CHARS)?;
         if !(1..=1000).contains(&self.max_rounds) {
             return Err(crate::Invalid::OutOfRange {
                 field: "maxRounds",

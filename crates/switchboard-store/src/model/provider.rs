@@ -67,6 +67,7 @@ impl ProviderConfig {
         if self.name.trim().is_empty() {
             return Err(crate::Invalid::Empty { field: "name" }.into());
         }
+        crate::text::at_most("name", &self.name, switchboard_core::spec::MAX_NAME_CHARS)?;
         if self.default_model.trim().is_empty() {
             return Err(crate::Invalid::Empty {
                 field: "defaultModel",

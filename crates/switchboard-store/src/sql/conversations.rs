@@ -141,6 +141,7 @@ macro_rules! impl_conversation_store {
                     new: &NewConversation,
                 ) -> Result<Conversation, StoreError> {
                     crate::text::refuse_nul("title", &new.title)?;
+                    crate::text::at_most("title", &new.title, crate::text::MAX_TITLE_CHARS)?;
                     let now = Timestamp::now().0;
                     let row = ConversationRow {
                         id: new_id(),
@@ -223,6 +224,7 @@ macro_rules! impl_conversation_store {
                     title: &str,
                 ) -> Result<Conversation, StoreError> {
                     crate::text::refuse_nul("title", title)?;
+                    crate::text::at_most("title", title, crate::text::MAX_TITLE_CHARS)?;
                     let done = sqlx::query(
                         "UPDATE conversations SET title = $3, updated_at = $4 \
                          WHERE user_id = $1 AND id = $2",
@@ -259,6 +261,7 @@ macro_rules! impl_conversation_store {
                 ) -> Result<(Conversation, bool), StoreError> {
                     crate::text::refuse_nul("sessionId", session)?;
                     crate::text::refuse_nul("title", title)?;
+                    crate::text::at_most("title", title, crate::text::MAX_TITLE_CHARS)?;
                     let now = Timestamp::now().0;
                     // Two first requests of one session at once: one inserts, the other finds it.
                     let done = sqlx::query(

@@ -44,6 +44,14 @@ async fn assistants_round_trip(db: &TestDb) {
             ..
         }))
     ));
+    let long = AssistantConfig::named("x".repeat(201));
+    assert!(matches!(
+        store.create_assistant(&owner, &long).await,
+        Err(StoreError::Invalid(Invalid::LongerThan {
+            field: "name",
+            max: 200
+        }))
+    ));
     let mut ghost = AssistantConfig::named("ghost");
     ghost.provider_id = Some("no-such-provider".into());
     assert!(matches!(

@@ -54,6 +54,26 @@ async fn conversations_hold_messages_in_order(db: &TestDb) {
         .await
         .unwrap();
     assert_eq!(store.conversation(&owner, &first.id).await.unwrap(), first);
+    let long = NewConversation {
+        title: "t".repeat(501),
+        assistant_id: None,
+    };
+    assert!(matches!(
+        store.create_conversation(&owner, &long).await,
+        Err(StoreError::Invalid(Invalid::LongerThan {
+            field: "title",
+            ..
+        }))
+    ));
+    assert!(matches!(
+        store
+            .rename_conversation(&owner, &first.id, &"t".repeat(501))
+            .await,
+        Err(StoreError::Invalid(Invalid::LongerThan {
+            field: "title",
+            ..
+        }))
+    ));
 
     let mut ids = Vec::new();
     for i in 0..5 {

@@ -39,6 +39,9 @@ const MAX_CONNECTIONS: Key = Key::new("quotas", "max_connections", "1024")
 const HEADER_READ_TIMEOUT: Key = Key::new("quotas", "header_read_timeout", "20s")
     .env("SWITCHBOARD_HEADER_READ_TIMEOUT")
     .flag("--header-read-timeout");
+const BODY_READ_TIMEOUT: Key = Key::new("quotas", "body_read_timeout", "30s")
+    .env("SWITCHBOARD_BODY_READ_TIMEOUT")
+    .flag("--body-read-timeout");
 const WRITE_BURST: Key = Key::new("quotas", "write_burst", "60")
     .env("SWITCHBOARD_WRITE_BURST")
     .flag("--write-burst");
@@ -95,6 +98,10 @@ pub struct QuotaFlags {
     /// requests [default: 20s].
     #[arg(long, value_name = "DURATION")]
     pub header_read_timeout: Option<String>,
+    /// How long a request's body may take to arrive once its header has; slower ones get 408
+    /// [default: 30s].
+    #[arg(long, value_name = "DURATION")]
+    pub body_read_timeout: Option<String>,
     /// Writes (POST, PUT, PATCH, DELETE) one user may make at once... [default: 60]
     #[arg(long, value_name = "N")]
     pub write_burst: Option<String>,
@@ -144,6 +151,7 @@ pub struct QuotaSettings {
     pub max_runs: usize,
     pub max_connections: usize,
     pub header_read_timeout: Duration,
+    pub body_read_timeout: Duration,
     pub write_burst: u32,
     pub write_interval: Duration,
     pub auth_failure_burst: u32,
@@ -168,6 +176,8 @@ impl QuotaSettings {
             max_connections: layers.take(&MAX_CONNECTIONS, flags.max_connections.as_slice())?,
             header_read_timeout: layers
                 .take(&HEADER_READ_TIMEOUT, flags.header_read_timeout.as_slice())?,
+            body_read_timeout: layers
+                .take(&BODY_READ_TIMEOUT, flags.body_read_timeout.as_slice())?,
             write_burst: layers.take(&WRITE_BURST, flags.write_burst.as_slice())?,
             write_interval: layers.take(&WRITE_INTERVAL, flags.write_interval.as_slice())?,
             auth_failure_burst: layers
@@ -194,6 +204,7 @@ impl QuotaSettings {
             max_runs: self.max_runs,
             max_connections: self.max_connections,
             header_read_timeout: self.header_read_timeout,
+            body_read_timeout: self.body_read_timeout,
             writes: Rate::new(self.write_burst, self.write_interval),
             auth_failures: Rate::new(self.auth_failure_burst, self.auth_failure_interval),
             audit_records: self.audit_records,

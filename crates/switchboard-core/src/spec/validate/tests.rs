@@ -186,6 +186,18 @@ fn header_names_must_be_tokens() {
 }
 
 #[test]
+fn a_name_is_at_most_two_hundred_characters() {
+    let mut spec = local();
+    spec.name = "é".repeat(super::MAX_NAME_CHARS);
+    assert_eq!(spec.validate(), Ok(()));
+    spec.name = "x".repeat(1_000_000);
+    assert!(matches!(
+        spec.validate(),
+        Err(SpecError::TooLong { ref field, max: 200 }) if field == "name"
+    ));
+}
+
+#[test]
 fn framing_hop_by_hop_and_host_headers_are_reserved() {
     for reserved in [
         "Content-Length",

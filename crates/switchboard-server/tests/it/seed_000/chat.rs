@@ -397,3 +397,50 @@ async fn prompt_mode_shows_each_tool_result_in_place_of_its_block() {
     assert!(replayed.contains("use_mcp_tool"), "{replayed}");
     assert!(replayed.contains("from the block"), "{replayed}");
 }
+
+#[tokio::test]
+async fn a_refused_turn_leaves_no_conversation_behind() {
+    let llm = ScriptedLlm::start(vec![Turn::text("Never sent.")]).await;
+    let api = api_with(&llm).await;
+    let owner = admin_id(&api).await;
+    // A NUL in a later message of the history: the first was already stored when it failed.
+    let (status, body) = chat(
+        &api,
+        &api.admin,
+        json!({
+            "sessionId": "refused",
+            "messages": [
+                {"role": "user", "content": "Earlier question"},
+                {"role": "assistant", "content": "an\u{0}swer"},
+                {"role": "user", "content": "Now?"},
+            ],
+        }),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(api.store.conversations(&owner).await.unwrap().is_empty());
+    assert!(llm.requests().is_empty());
+
+    // Refused for too many runs at once: no conversation either.
+    let provider = OpenAiProvider::with_client(
+        OpenAiConfig::new(llm.openai_base_url()),
+        reqwest::Client::new(),
+    );
+    let busy = start_with(crate::common::Config {
+        env_provider: Some(EnvProvider {
+            provider: Arc::new(provider),
+            model: Some("scripted-model".into()),
+            model_variable: "OPENAI_MODEL",
+        }),
+        limits: switchboard_app::limits::Limits {
+            max_runs: 0,
+            ..Default::default()
+        },
+        ..crate::common::Config::default()
+    })
+    .await;
+    let (status, body) = chat(&busy, &busy.admin, json!({"message": "Hello?"})).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    let owner = admin_id(&busy).await;
+    assert!(busy.store.conversations(&owner).await.unwrap().is_empty());
+}
