@@ -14,7 +14,9 @@ mod view;
 
 pub use assistant::{Assistant, AssistantConfig, DEFAULT_MAX_ROUNDS, ToolMode};
 pub use audit::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
-pub use conversation::{Conversation, Message, MessageRole, NewConversation, NewMessage};
+pub use conversation::{
+    Conversation, ConversationCursor, Message, MessageRole, NewConversation, NewMessage,
+};
 pub use provider::{Provider, ProviderConfig, ProviderKind};
 pub use server_shape::{ServerShape, WrittenShape};
 pub use user::{ApiToken, IssuedToken, Role, TokenAccess, TokenView, User};

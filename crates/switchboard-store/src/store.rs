@@ -269,6 +269,14 @@ pub trait ConversationStore {
     async fn conversation(&self, owner: &OwnerId, id: &str) -> Result<Conversation, StoreError>;
     /// Most recently active first.
     async fn conversations(&self, owner: &OwnerId) -> Result<Vec<Conversation>, StoreError>;
+    /// At most `limit` of [`ConversationStore::conversations`], those after `after` when
+    /// given: a listing in pages, whatever the number of conversations.
+    async fn conversations_page(
+        &self,
+        owner: &OwnerId,
+        after: Option<&crate::model::ConversationCursor>,
+        limit: u32,
+    ) -> Result<Vec<Conversation>, StoreError>;
     async fn rename_conversation(
         &self,
         owner: &OwnerId,

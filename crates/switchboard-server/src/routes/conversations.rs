@@ -1,17 +1,18 @@
 //! Conversations and their history.
 
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::{IntoResponse as _, Response};
 use serde::{Deserialize, Serialize};
-use switchboard_store::{Conversation, Message, NewConversation};
-use utoipa::ToSchema;
+use switchboard_store::{Conversation, ConversationCursor, Message, NewConversation, Timestamp};
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
-use crate::routes::responses::{Conflict, OwnedEdit, OwnedRead, Unauthorized};
+use crate::routes::responses::{BadInput, Conflict, OwnedEdit, OwnedRead, Unauthorized};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -22,24 +23,76 @@ pub fn routes() -> OpenApiRouter<AppState> {
         .routes(routes!(set_variables))
 }
 
-/// Lists the caller's conversations, most recent first.
+/// How many conversations a page holds when `limit` is not given, and at most.
+const PAGE: u32 = 1_000;
+
+/// The header naming where the next page starts, when there may be one.
+const NEXT_CURSOR: &str = "x-next-cursor";
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+struct ListQuery {
+    /// How many conversations to answer with (default and at most 1,000).
+    limit: Option<u32>,
+    /// Start after this conversation: the `X-Next-Cursor` of the previous page.
+    after: Option<String>,
+}
+
+/// Lists the caller's conversations, most recent first, a page at a time.
+///
+/// A full page answers `X-Next-Cursor`; send it back as `after` for the next one.
 #[utoipa::path(
     get,
     path = "/api/conversations",
     tag = "conversations",
     operation_id = "list_conversations",
+    params(ListQuery),
     responses(
-        (status = 200, description = "The caller's conversations, most recent first", body = Vec<Conversation>),
+        (status = 200, description = "The caller's conversations, most recent first", body = Vec<Conversation>,
+            headers(("x-next-cursor" = String, description = "Where the next page starts (a full page only)"))),
+        BadInput,
         Unauthorized,
     ),
 )]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
-) -> Result<axum::Json<Vec<Conversation>>, ApiError> {
-    Ok(axum::Json(
-        state.store.conversations(&caller.user.id).await?,
-    ))
+    Query(query): Query<ListQuery>,
+) -> Result<Response, ApiError> {
+    let limit = query.limit.unwrap_or(PAGE).clamp(1, PAGE);
+    let after = query.after.as_deref().map(parse_cursor).transpose()?;
+    let page = state
+        .store
+        .conversations_page(&caller.user.id, after.as_ref(), limit)
+        .await?;
+    let next = (page.len() == limit as usize)
+        .then(|| page.last().map(ConversationCursor::after))
+        .flatten();
+    let mut response = axum::Json(page).into_response();
+    if let Some(next) = next
+        && let Ok(value) = HeaderValue::from_str(&format!("{}:{}", next.updated_at.0, next.id))
+    {
+        response.headers_mut().insert(NEXT_CURSOR, value);
+    }
+    Ok(response)
+}
+
+/// A cursor as `X-Next-Cursor` gave it: `{updatedAt in ms}:{id}`.
+fn parse_cursor(text: &str) -> Result<ConversationCursor, ApiError> {
+    text.split_once(':')
+        .and_then(|(at, id)| {
+            Some(ConversationCursor {
+                updated_at: Timestamp(at.parse().ok()?),
+                id: id.to_owned(),
+            })
+        })
+        .ok_or_else(|| {
+            ApiError::new(
+                switchboard_core::ErrorCode::ValidationError,
+                "after must be the X-Next-Cursor of a previous page",
+            )
+            .key("error.msg.bad_cursor")
+        })
 }
 
 /// Creates a conversation, optionally with one of the caller's assistants.

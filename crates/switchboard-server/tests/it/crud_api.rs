@@ -271,3 +271,60 @@ async fn conversations_are_created_renamed_listed_and_deleted() {
         .await;
     assert_error(status, &body, StatusCode::NOT_FOUND, "NOT_FOUND");
 }
+
+#[tokio::test]
+async fn conversations_are_listed_a_page_at_a_time() {
+    let api = start().await;
+    let token = api.admin.clone();
+    for i in 0..5 {
+        let (status, _) = api
+            .send(
+                Method::POST,
+                "/api/conversations",
+                Some(&token),
+                Some(json!({"title": format!("c{i}")})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED);
+    }
+    let page = |query: String| {
+        api.client
+            .get(format!("{}/api/conversations{query}", api.base))
+            .bearer_auth(&token)
+            .send()
+    };
+    let mut titles = Vec::new();
+    let mut query = "?limit=2".to_owned();
+    loop {
+        let answer = page(query.clone()).await.unwrap();
+        assert_eq!(answer.status(), StatusCode::OK);
+        let next = answer
+            .headers()
+            .get("x-next-cursor")
+            .map(|v| v.to_str().unwrap().to_owned());
+        let body: serde_json::Value = answer.json().await.unwrap();
+        titles.extend(
+            body.as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["title"].as_str().unwrap().to_owned()),
+        );
+        match next {
+            Some(cursor) => query = format!("?limit=2&after={cursor}"),
+            None => break,
+        }
+    }
+    let (_, whole) = api
+        .send(Method::GET, "/api/conversations", Some(&token), None)
+        .await;
+    let all: Vec<String> = whole
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["title"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(titles, all);
+    assert_eq!(all.len(), 5);
+    let bad = page("?after=nonsense".to_owned()).await.unwrap();
+    assert_eq!(bad.status(), StatusCode::BAD_REQUEST);
+}

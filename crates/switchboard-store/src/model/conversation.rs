@@ -28,6 +28,24 @@ pub struct Conversation {
     pub updated_at: Timestamp,
 }
 
+/// Where a page of conversations starts: after this one, in the listing's order (most
+/// recently active first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConversationCursor {
+    pub updated_at: Timestamp,
+    pub id: String,
+}
+
+impl ConversationCursor {
+    /// The cursor after `conversation`.
+    pub fn after(conversation: &Conversation) -> Self {
+        Self {
+            updated_at: conversation.updated_at,
+            id: conversation.id.clone(),
+        }
+    }
+}
+
 /// What a new conversation starts with.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

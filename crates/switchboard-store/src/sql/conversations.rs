@@ -217,6 +217,34 @@ macro_rules! impl_conversation_store {
                         .collect()
                 }
 
+                async fn conversations_page(
+                    &self,
+                    owner: &OwnerId,
+                    after: Option<&$crate::model::ConversationCursor>,
+                    limit: u32,
+                ) -> Result<Vec<Conversation>, StoreError> {
+                    // The listing's order, (updated_at, id) descending, continued below the
+                    // cursor; the index on (user_id, updated_at) serves both.
+                    let (at, id) = after.map_or((i64::MAX, String::new()), |c| {
+                        (c.updated_at.0, c.id.clone())
+                    });
+                    let sql = format!(
+                        "SELECT {CONVERSATION_COLUMNS} FROM conversations WHERE user_id = $1 \
+                         AND (updated_at < $2 OR (updated_at = $2 AND id < $3)) \
+                         ORDER BY updated_at DESC, id DESC LIMIT $4"
+                    );
+                    sqlx::query_as::<_, ConversationRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(at)
+                        .bind(id)
+                        .bind(i64::from(limit))
+                        .fetch_all(&self.pool)
+                        .await?
+                        .into_iter()
+                        .map(ConversationRow::decode)
+                        .collect()
+                }
+
                 async fn rename_conversation(
                     &self,
                     owner: &OwnerId,

@@ -1,7 +1,8 @@
 use serde_json::{Map, json};
 use switchboard_core::{ServerId, ToolCallRecord, ToolCallStatus};
 use switchboard_store::{
-    AssistantConfig, Invalid, MessageRole, NewConversation, NewMessage, StoreError, Transition,
+    AssistantConfig, ConversationCursor, Invalid, MessageRole, NewConversation, NewMessage,
+    StoreError, Transition,
 };
 
 use crate::common::TestDb;
@@ -9,6 +10,7 @@ use crate::common::TestDb;
 crate::on_both_backends!(
     conversations_hold_messages_in_order,
     tool_calls_live_inside_the_assistant_message,
+    conversations_come_in_pages_in_the_listings_order,
 );
 
 pub fn call(id: &str) -> ToolCallRecord {
@@ -234,4 +236,38 @@ async fn tool_calls_live_inside_the_assistant_message(db: &TestDb) {
         Err(StoreError::Invalid(Invalid::IdChanged { .. }))
     ));
     let _ = Map::<String, serde_json::Value>::new();
+}
+
+async fn conversations_come_in_pages_in_the_listings_order(db: &TestDb) {
+    let store = &db.store;
+    let owner = db.local().await;
+    for i in 0..7 {
+        store
+            .create_conversation(
+                &owner,
+                &NewConversation {
+                    title: format!("c{i}"),
+                    assistant_id: None,
+                },
+            )
+            .await
+            .unwrap();
+    }
+    let whole = store.conversations(&owner).await.unwrap();
+    let mut paged = Vec::new();
+    let mut after = None;
+    loop {
+        let page = store
+            .conversations_page(&owner, after.as_ref(), 3)
+            .await
+            .unwrap();
+        let full = page.len() == 3;
+        after = page.last().map(ConversationCursor::after);
+        paged.extend(page);
+        if !full {
+            break;
+        }
+    }
+    assert_eq!(paged, whole);
+    assert_eq!(paged.len(), 7);
 }
