@@ -192,7 +192,7 @@ impl ConnectionManager {
         // size.
         let tools = Box::pin(live.conn.list_tools(self.limits(spec, None))).await?;
         let tools: Vec<ToolInfo> = tools.into_iter().map(|t| tool_info(&spec.id, t)).collect();
-        let cached = CachedTools::new(tools, live.instance, generation);
+        let cached = CachedTools::new(tools::bounded(&spec.name, tools), live.instance, generation);
         let shared = Arc::clone(&cached.tools);
         *entry.tools.lock().unwrap_or_else(PoisonError::into_inner) = Some(cached);
         Ok(shared)

@@ -33,6 +33,67 @@ impl CachedTools {
     }
 }
 
+/// The largest schema (input and output together, as JSON text) a tool may have: real tools'
+/// schemas are a few kilobytes; one of megabytes is parsed into ten or more times its size.
+pub(crate) const MAX_TOOL_SCHEMA_BYTES: usize = 512 * 1024;
+/// The schema bytes one server's tool list may hold in all.
+pub(crate) const MAX_SERVER_SCHEMA_BYTES: usize = 8 * 1024 * 1024;
+/// The tools one server's list may hold.
+pub(crate) const MAX_SERVER_TOOLS: usize = 2_000;
+
+/// `tools` within what one server's list may cost in memory, kept in order; how many were
+/// left out is logged. A hostile server's list of huge or countless schemas would otherwise
+/// stay cached for as long as its connection lives.
+pub(crate) fn bounded(server: &str, tools: Vec<ToolInfo>) -> Vec<ToolInfo> {
+    let listed = tools.len();
+    let mut total = 0;
+    let kept: Vec<ToolInfo> = tools
+        .into_iter()
+        .filter(|tool| {
+            let size = schema_bytes(tool);
+            if size > MAX_TOOL_SCHEMA_BYTES || total + size > MAX_SERVER_SCHEMA_BYTES {
+                return false;
+            }
+            total += size;
+            true
+        })
+        .take(MAX_SERVER_TOOLS)
+        .collect();
+    if kept.len() < listed {
+        tracing::warn!(
+            server,
+            listed,
+            kept = kept.len(),
+            "a server's tool list is larger than a server's share; the tools over it are left out"
+        );
+    }
+    kept
+}
+
+/// The JSON size of a tool's schemas.
+fn schema_bytes(tool: &ToolInfo) -> usize {
+    /// Counts bytes without keeping them.
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing to a counter cannot fail; were it to, the tool counts as too large.
+    let written = serde_json::to_writer(&mut count, &tool.input_schema)
+        .and_then(|()| serde_json::to_writer(&mut count, &tool.output_schema));
+    if written.is_err() {
+        usize::MAX
+    } else {
+        count.0
+    }
+}
+
 pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
     let annotations = tool
         .annotations
@@ -71,5 +132,52 @@ fn tool_icon(icon: Icon) -> ToolIcon {
         src: icon.src,
         mime_type: icon.mime_type,
         sizes: icon.sizes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, Value, json};
+
+    use super::*;
+
+    fn tool(name: &str, properties: usize) -> ToolInfo {
+        let properties: Map<String, Value> = (0..properties)
+            .map(|i| (format!("p{i:06}"), json!({"type": "string"})))
+            .collect();
+        serde_json::from_value(json!({
+            "serverId": "s",
+            "name": name,
+            "inputSchema": {"type": "object", "properties": properties},
+        }))
+        .unwrap()
+    }
+
+    fn names(tools: &[ToolInfo]) -> Vec<&str> {
+        tools.iter().map(|t| t.name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_wide_schema_is_left_out_and_the_rest_kept_in_order() {
+        // 100,000 properties: about 2.8 MB of schema.
+        let kept = bounded(
+            "hostile",
+            vec![tool("a", 2), tool("wide", 100_000), tool("b", 2)],
+        );
+        assert_eq!(names(&kept), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_servers_list_is_bounded_in_bytes_and_in_tools() {
+        // Each about 300 KB: the server's share holds 27 of them.
+        let many: Vec<ToolInfo> = (0..40).map(|i| tool(&format!("t{i}"), 11_000)).collect();
+        let kept = bounded("big", many);
+        assert!(kept.len() < 40 && kept.len() > 20, "{}", kept.len());
+        let total: usize = kept.iter().map(schema_bytes).sum();
+        assert!(total <= MAX_SERVER_SCHEMA_BYTES);
+        let countless: Vec<ToolInfo> = (0..MAX_SERVER_TOOLS + 10)
+            .map(|i| tool(&format!("t{i}"), 0))
+            .collect();
+        assert_eq!(bounded("countless", countless).len(), MAX_SERVER_TOOLS);
     }
 }
