@@ -72,6 +72,8 @@ pub struct Limits {
     /// is answered 408 and its connection closed (a client sending a body slowly holds a
     /// connection and a task).
     pub body_read_timeout: Duration,
+    /// Conversations one user may keep.
+    pub max_conversations: u32,
     /// MCP gateway sessions (`/mcp`) one user may have open at once.
     pub max_mcp_sessions: usize,
     /// An MCP gateway session without any request for this long is closed.
@@ -100,6 +102,7 @@ impl Default for Limits {
             max_connections: 1_024,
             header_read_timeout: Duration::from_secs(20),
             body_read_timeout: Duration::from_secs(30),
+            max_conversations: 10_000,
             audit_records: 10_000,
             max_mcp_sessions: 32,
             mcp_session_idle: Duration::from_secs(30 * 60),

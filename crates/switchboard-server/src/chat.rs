@@ -87,13 +87,21 @@ pub async fn one_turn(
     let title: String = turn.text.chars().take(60).collect();
     let (conversation, created) = match &turn.target {
         Target::Id(id) => (state.store.conversation(owner, id).await?, false),
-        Target::Session(key) => state.store.session_conversation(owner, key, &title).await?,
+        Target::Session(key) => {
+            let max = Some(state.limits.max_conversations);
+            state
+                .store
+                .session_conversation(owner, key, &title, max)
+                .await?
+        }
         Target::New => {
             let new = NewConversation {
                 title,
                 assistant_id: None,
             };
-            (state.store.create_conversation(owner, &new).await?, true)
+            let max = state.limits.max_conversations;
+            let created = state.store.create_conversation_within(owner, &new, max);
+            (created.await?, true)
         }
     };
     let id = conversation.id.clone();

@@ -266,6 +266,13 @@ pub trait ConversationStore {
         owner: &OwnerId,
         new: &NewConversation,
     ) -> Result<Conversation, StoreError>;
+    /// As [`ConversationStore::create_conversation`], within a quota of `max` conversations.
+    async fn create_conversation_within(
+        &self,
+        owner: &OwnerId,
+        new: &NewConversation,
+        max: u32,
+    ) -> Result<Conversation, StoreError>;
     async fn conversation(&self, owner: &OwnerId, id: &str) -> Result<Conversation, StoreError>;
     /// Most recently active first.
     async fn conversations(&self, owner: &OwnerId) -> Result<Vec<Conversation>, StoreError>;
@@ -287,12 +294,14 @@ pub trait ConversationStore {
     async fn delete_conversation(&self, owner: &OwnerId, id: &str) -> Result<(), StoreError>;
     /// The owner's conversation whose client-chosen key is `session`, created (titled
     /// `title`, without an assistant) when there is none; `true` when it was created now. Keys
-    /// are per owner: the same key of another owner is another conversation.
+    /// are per owner: the same key of another owner is another conversation. Creating one is
+    /// within a quota of `max` conversations when given.
     async fn session_conversation(
         &self,
         owner: &OwnerId,
         session: &str,
         title: &str,
+        max: Option<u32>,
     ) -> Result<(Conversation, bool), StoreError>;
     /// Merges `variables` into the conversation's under its row lock: each top-level key
     /// given replaces the stored one, a `null` value removes it, other keys stay.

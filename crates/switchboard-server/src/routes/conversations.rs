@@ -12,7 +12,9 @@ use utoipa_axum::routes;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
-use crate::routes::responses::{BadInput, Conflict, OwnedEdit, OwnedRead, Unauthorized};
+use crate::routes::responses::{
+    BadInput, Conflict, OwnedEdit, OwnedRead, QuotaExceeded, Unauthorized,
+};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -105,6 +107,7 @@ fn parse_cursor(text: &str) -> Result<ConversationCursor, ApiError> {
     responses(
         (status = 201, description = "Created", body = Conversation),
         OwnedEdit,
+        QuotaExceeded,
     ),
 )]
 async fn create(
@@ -116,9 +119,10 @@ async fn create(
         // Another user's assistant is not found, like every other id.
         state.store.assistant(&caller.user.id, assistant).await?;
     }
+    let max = state.limits.max_conversations;
     let created = state
         .store
-        .create_conversation(&caller.user.id, &new)
+        .create_conversation_within(&caller.user.id, &new, max)
         .await?;
     Ok((StatusCode::CREATED, axum::Json(created)))
 }

@@ -133,12 +133,12 @@ macro_rules! impl_conversation_store {
                 }
             }
 
-            #[async_trait::async_trait]
-            impl $crate::store::ConversationStore for $store {
-                async fn create_conversation(
+            impl $store {
+                async fn insert_new_conversation(
                     &self,
                     owner: &OwnerId,
                     new: &NewConversation,
+                    max: Option<u32>,
                 ) -> Result<Conversation, StoreError> {
                     crate::text::refuse_nul("title", &new.title)?;
                     crate::text::at_most("title", &new.title, crate::text::MAX_TITLE_CHARS)?;
@@ -154,6 +154,7 @@ macro_rules! impl_conversation_store {
                         updated_at: now,
                     };
                     let mut tx = self.begin_write().await?;
+                    Self::check_quota(&mut tx, owner, Entity::Conversation, max).await?;
                     if let Some(assistant) = &new.assistant_id {
                         let found: Option<(String,)> = sqlx::query_as(
                             "SELECT id FROM assistants WHERE user_id = $1 AND id = $2",
@@ -180,6 +181,26 @@ macro_rules! impl_conversation_store {
                     .await?;
                     tx.commit().await?;
                     row.decode()
+                }
+            }
+
+            #[async_trait::async_trait]
+            impl $crate::store::ConversationStore for $store {
+                async fn create_conversation(
+                    &self,
+                    owner: &OwnerId,
+                    new: &NewConversation,
+                ) -> Result<Conversation, StoreError> {
+                    self.insert_new_conversation(owner, new, None).await
+                }
+
+                async fn create_conversation_within(
+                    &self,
+                    owner: &OwnerId,
+                    new: &NewConversation,
+                    max: u32,
+                ) -> Result<Conversation, StoreError> {
+                    self.insert_new_conversation(owner, new, Some(max)).await
                 }
 
                 async fn conversation(
@@ -286,11 +307,26 @@ macro_rules! impl_conversation_store {
                     owner: &OwnerId,
                     session: &str,
                     title: &str,
+                    max: Option<u32>,
                 ) -> Result<(Conversation, bool), StoreError> {
                     crate::text::refuse_nul("sessionId", session)?;
                     crate::text::refuse_nul("title", title)?;
                     crate::text::at_most("title", title, crate::text::MAX_TITLE_CHARS)?;
+                    let sql = format!(
+                        "SELECT {CONVERSATION_COLUMNS} FROM conversations \
+                         WHERE user_id = $1 AND session_key = $2"
+                    );
+                    let known = sqlx::query_as::<_, ConversationRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(session)
+                        .fetch_optional(&self.pool)
+                        .await?;
+                    if let Some(known) = known {
+                        return Ok((known.decode()?, false));
+                    }
                     let now = Timestamp::now().0;
+                    let mut tx = self.begin_write().await?;
+                    Self::check_quota(&mut tx, owner, Entity::Conversation, max).await?;
                     // Two first requests of one session at once: one inserts, the other finds it.
                     let done = sqlx::query(
                         "INSERT INTO conversations (id, user_id, title, assistant_id, variables, \
@@ -303,12 +339,9 @@ macro_rules! impl_conversation_store {
                     .bind(title)
                     .bind(session)
                     .bind(now)
-                    .execute(&mut *self.writer().await?)
+                    .execute(&mut *tx)
                     .await?;
-                    let sql = format!(
-                        "SELECT {CONVERSATION_COLUMNS} FROM conversations \
-                         WHERE user_id = $1 AND session_key = $2"
-                    );
+                    tx.commit().await?;
                     let found = sqlx::query_as::<_, ConversationRow>(&sql)
                         .bind(&owner.0)
                         .bind(session)

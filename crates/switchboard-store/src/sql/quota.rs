@@ -16,6 +16,7 @@ pub(crate) fn table(entity: crate::error::Entity) -> Option<&'static str> {
         Entity::Assistant => Some("assistants"),
         Entity::ToolNode => Some("tool_presets"),
         Entity::View => Some("mcp_views"),
+        Entity::Conversation => Some("conversations"),
         _ => None,
     }
 }

@@ -1,11 +1,11 @@
-//! Quotas on stored rows: the N+1th server, provider or assistant of an owner is refused
+//! Quotas on stored rows: the N+1th server, provider, assistant or conversation of an owner is refused
 //! with `QuotaExceeded`, also when many are created at once (the count and the insert are
 //! one transaction under the owner's lock), and other owners are not affected.
 
 use std::sync::Arc;
 
 use switchboard_core::{ErrorCode, ServerSpec};
-use switchboard_store::{AssistantConfig, StoreError};
+use switchboard_store::{AssistantConfig, NewConversation, StoreError};
 
 use crate::common::TestDb;
 
@@ -61,4 +61,37 @@ async fn creations_at_once_stop_at_the_quota(db: &TestDb) {
         .await
         .unwrap_err();
     assert_eq!(over.code(), ErrorCode::QuotaExceeded);
+
+    // Conversations too, whether made directly or for a client's session key.
+    for i in 0..QUOTA - 1 {
+        let new = NewConversation {
+            title: format!("c{i}"),
+            assistant_id: None,
+        };
+        store
+            .create_conversation_within(&owner, &new, QUOTA)
+            .await
+            .unwrap();
+    }
+    let (_, created) = store
+        .session_conversation(&owner, "last", "last", Some(QUOTA))
+        .await
+        .unwrap();
+    assert!(created);
+    let over = store
+        .create_conversation_within(&owner, &NewConversation::default(), QUOTA)
+        .await
+        .unwrap_err();
+    assert!(matches!(over, StoreError::QuotaExceeded { .. }), "{over}");
+    let over = store
+        .session_conversation(&owner, "another", "t", Some(QUOTA))
+        .await
+        .unwrap_err();
+    assert!(matches!(over, StoreError::QuotaExceeded { .. }), "{over}");
+    // A session that exists is found whatever the quota.
+    let (_, created) = store
+        .session_conversation(&owner, "last", "again", Some(QUOTA))
+        .await
+        .unwrap();
+    assert!(!created);
 }

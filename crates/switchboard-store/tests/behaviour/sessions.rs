@@ -18,14 +18,14 @@ async fn a_session_key_names_one_conversation_per_owner(db: &TestDb) {
     let alice = db.user("alice").await.id;
     let bob = db.user("bob").await.id;
     let (first, created) = store
-        .session_conversation(&alice, "s-1", "Hello")
+        .session_conversation(&alice, "s-1", "Hello", None)
         .await
         .unwrap();
     assert!(created);
     assert_eq!(first.session_id.as_deref(), Some("s-1"));
     assert_eq!(first.title, "Hello");
     let (again, created) = store
-        .session_conversation(&alice, "s-1", "ignored")
+        .session_conversation(&alice, "s-1", "ignored", None)
         .await
         .unwrap();
     assert!(!created);
@@ -33,7 +33,10 @@ async fn a_session_key_names_one_conversation_per_owner(db: &TestDb) {
     assert_eq!(again.title, "Hello");
 
     // Bob's "s-1" is his own conversation.
-    let (bobs, created) = store.session_conversation(&bob, "s-1", "Hi").await.unwrap();
+    let (bobs, created) = store
+        .session_conversation(&bob, "s-1", "Hi", None)
+        .await
+        .unwrap();
     assert!(created);
     assert_ne!(bobs.id, first.id);
     assert!(matches!(

@@ -27,6 +27,9 @@ const MAX_TOOL_NODES: Key = Key::new("quotas", "max_tool_nodes", "200")
 const MAX_VIEWS: Key = Key::new("quotas", "max_views", "50")
     .env("SWITCHBOARD_MAX_VIEWS")
     .flag("--max-views");
+const MAX_CONVERSATIONS: Key = Key::new("quotas", "max_conversations", "10000")
+    .env("SWITCHBOARD_MAX_CONVERSATIONS")
+    .flag("--max-conversations");
 const MAX_EVENT_STREAMS: Key = Key::new("quotas", "max_event_streams", "8")
     .env("SWITCHBOARD_MAX_EVENT_STREAMS")
     .flag("--max-event-streams");
@@ -91,6 +94,9 @@ pub struct QuotaFlags {
     /// Runs one user may have going on at once [default: 4].
     #[arg(long, value_name = "N")]
     pub max_runs: Option<String>,
+    /// Conversations one user may keep [default: 10000].
+    #[arg(long, value_name = "N")]
+    pub max_conversations: Option<String>,
     /// Connections served at once; more wait until one closes [default: 1024].
     #[arg(long, value_name = "N")]
     pub max_connections: Option<String>,
@@ -149,6 +155,7 @@ pub struct QuotaSettings {
     pub max_views: u32,
     pub max_event_streams: usize,
     pub max_runs: usize,
+    pub max_conversations: u32,
     pub max_connections: usize,
     pub header_read_timeout: Duration,
     pub body_read_timeout: Duration,
@@ -173,6 +180,8 @@ impl QuotaSettings {
             max_event_streams: layers
                 .take(&MAX_EVENT_STREAMS, flags.max_event_streams.as_slice())?,
             max_runs: layers.take(&MAX_RUNS, flags.max_runs.as_slice())?,
+            max_conversations: layers
+                .take(&MAX_CONVERSATIONS, flags.max_conversations.as_slice())?,
             max_connections: layers.take(&MAX_CONNECTIONS, flags.max_connections.as_slice())?,
             header_read_timeout: layers
                 .take(&HEADER_READ_TIMEOUT, flags.header_read_timeout.as_slice())?,
@@ -202,6 +211,7 @@ impl QuotaSettings {
             max_views: self.max_views,
             max_event_streams: self.max_event_streams,
             max_runs: self.max_runs,
+            max_conversations: self.max_conversations,
             max_connections: self.max_connections,
             header_read_timeout: self.header_read_timeout,
             body_read_timeout: self.body_read_timeout,
