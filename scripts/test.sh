@@ -2,7 +2,8 @@
 # Switchboard's whole check, as CI runs it (.ci/run):
 #
 #   1. install the pinned test peers (MCP servers and suites written by others, playwright-core
-#      and fast-check) into .peers/, and Debian's Chromium for the browser tests when missing
+#      and fast-check) into .peers/, and Debian's Chromium for the browser tests when missing,
+#      beside steps 2 and 3 (it waits on the network; they keep the CPUs busy)
 #   2. cargo fmt --all --check
 #   3. cargo clippy --workspace --all-targets -- -D warnings
 #   4. the test suite: cargo nextest (when installed) or cargo test, plus the doctests; the
@@ -139,18 +140,40 @@ install_chromium() {
     [[ -x $SWITCHBOARD_CHROMIUM ]] || die "apt-get installed chromium, but $SWITCHBOARD_CHROMIUM is not there"
 }
 
-step "test peers"
-install_peers
-install_chromium
+# Chromium's path is settled here, so the tests see it whichever shell installs it.
+chromium_wanted=${SWITCHBOARD_CHROMIUM:-}
+export SWITCHBOARD_CHROMIUM=${SWITCHBOARD_CHROMIUM:-/usr/bin/chromium}
+
+install_all() {
+    install_peers
+    SWITCHBOARD_CHROMIUM=$chromium_wanted install_chromium
+}
+
 if $install_only; then
+    step "test peers"
+    install_all
     exit 0
 fi
+
+# The installation mostly waits on the network and the disk, so it runs beside fmt and clippy
+# (which keep the CPUs busy) and is waited for before the first test needs it.
+step "test peers (installing beside fmt and clippy; the output follows clippy's)"
+install_log=$(mktemp)
+install_all >"$install_log" 2>&1 &
+install_pid=$!
 
 step "cargo fmt --all --check"
 cargo fmt --all --check
 
 step "cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
+
+step "test peers (waiting for the installation)"
+install_status=0
+wait "$install_pid" || install_status=$?
+cat "$install_log"
+rm -f "$install_log"
+((install_status == 0)) || die "installing the test peers failed"
 
 if [[ -z ${SWITCHBOARD_TEST_POSTGRES:-} ]]; then
     echo "Postgres tests skipped: SWITCHBOARD_TEST_POSTGRES is not set (.ci/run sets it); they pass without running"
