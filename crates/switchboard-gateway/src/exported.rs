@@ -89,17 +89,19 @@ impl Exported {
     /// The export list of `selection` given the offer of its servers: the tools the view
     /// selects, under the offer's names, or the view's prefix or the configured template.
     pub(crate) fn build(selection: &Selection, offer: &Offer, template: &str) -> Exported {
-        let offered: Vec<(&SelectedServer, &OfferedTool)> = selection
+        // One pass over the offer: names do not depend on the order (see `naming`), and the
+        // list is sorted by name at the end.
+        let selected: HashMap<&ServerId, &SelectedServer> = selection
             .servers
             .iter()
-            .flat_map(|selected| {
-                offer
-                    .tools()
-                    .iter()
-                    .filter(move |t| {
-                        t.server.id == selected.spec.id && selected.offers(&t.tool.name)
-                    })
-                    .map(move |t| (selected, t))
+            .map(|selected| (&selected.spec.id, selected))
+            .collect();
+        let offered: Vec<(&SelectedServer, &OfferedTool)> = offer
+            .tools()
+            .iter()
+            .filter_map(|t| {
+                let server = selected.get(&t.server.id)?;
+                server.offers(&t.tool.name).then_some((*server, t))
             })
             .collect();
         let candidates: Vec<Candidate<'_>> = offered

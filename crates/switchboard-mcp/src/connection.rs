@@ -141,9 +141,9 @@ impl Connection {
         self
     }
 
-    /// The OAuth tokens sent so far, with their generation; `None` without a sign-in.
-    pub(crate) fn tokens(&self) -> Option<(u64, Vec<String>)> {
-        self.tokens.as_ref().map(|seen| seen.snapshot())
+    /// The OAuth tokens the connection sends; `None` without a sign-in.
+    pub(crate) fn tokens(&self) -> Option<&crate::oauth::SeenTokens> {
+        self.tokens.as_deref()
     }
 
     pub(crate) fn details(&self) -> &ServerDetails {

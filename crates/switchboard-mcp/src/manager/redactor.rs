@@ -11,28 +11,40 @@ use crate::connection::Connection;
 
 pub(crate) struct LiveRedactor {
     spec: Arc<ServerSpec>,
-    /// The spec's redactor, and the token generation the last rebuild included.
-    current: Mutex<(Option<u64>, Arc<Redactor>)>,
+    /// The spec's secrets alone: what a connection without a sign-in uses, without a lock.
+    base: Arc<Redactor>,
+    /// With the OAuth tokens too, and the token generation it was built for.
+    with_tokens: Mutex<Option<(u64, Arc<Redactor>)>>,
 }
 
 impl LiveRedactor {
     pub(crate) fn new(spec: Arc<ServerSpec>) -> Self {
-        let redactor = Arc::new(spec.redactor());
         Self {
+            base: Arc::new(spec.redactor()),
             spec,
-            current: Mutex::new((None, redactor)),
+            with_tokens: Mutex::new(None),
         }
     }
 
     /// The redactor for `conn`'s answers now.
     pub(crate) fn current(&self, conn: &Connection) -> Arc<Redactor> {
-        let mut current = self.current.lock().unwrap_or_else(PoisonError::into_inner);
-        let Some((generation, tokens)) = conn.tokens() else {
-            return Arc::clone(&current.1);
+        let Some(seen) = conn.tokens() else {
+            return Arc::clone(&self.base);
         };
-        if current.0 != Some(generation) {
-            *current = (Some(generation), Arc::new(self.spec.redactor_with(tokens)));
+        let mut cached = self
+            .with_tokens
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        match &*cached {
+            Some((generation, redactor)) if *generation == seen.generation() => {
+                Arc::clone(redactor)
+            }
+            _ => {
+                let (generation, tokens) = seen.snapshot();
+                let redactor = Arc::new(self.spec.redactor_with(tokens));
+                *cached = Some((generation, Arc::clone(&redactor)));
+                redactor
+            }
         }
-        Arc::clone(&current.1)
     }
 }

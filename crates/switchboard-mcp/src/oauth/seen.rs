@@ -43,6 +43,11 @@ impl SeenTokens {
         seen.1.drain(..excess);
     }
 
+    /// Which tokens have been seen: changes whenever one is added.
+    pub(crate) fn generation(&self) -> u64 {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).0
+    }
+
     /// The generation and the tokens.
     pub(crate) fn snapshot(&self) -> (u64, Vec<String>) {
         self.0

@@ -114,9 +114,7 @@ impl<'a> TopLevelKeys<'a> {
             }
         }
     }
-}
 
-impl TopLevelKeys<'_> {
     /// Skips the value at the walk (any JSON value, nested ones whole).
     fn skip_value(&mut self) -> Option<()> {
         let mut depth = 0usize;
@@ -133,7 +131,6 @@ impl TopLevelKeys<'_> {
                     depth = depth.checked_sub(1)?;
                     self.at += 1;
                 }
-                b',' if depth == 0 => return Some(()),
                 _ => self.at += 1,
             }
             if depth == 0 && matches!(self.peek(), Some(b',' | b'}')) {

@@ -90,16 +90,18 @@ impl Endpoint {
             body
         };
         let deleting = parts.method == Method::DELETE;
+        let standing = parts.method == Method::GET;
         let user = caller.user.id.clone();
         parts.extensions.insert(Scope {
             user: caller.user,
             view,
         });
         let response = next.run(Request::from_parts(parts, body)).await;
-        // A stream (the standing GET, or a POST answered as SSE) lives only as long as the
-        // token that opened it, as `/api/events` does (see `crate::stream_auth`).
+        // The standing GET stream lives only as long as the token that opened it, as
+        // `/api/events` does (see `crate::stream_auth`). A POST answered as SSE ends with its
+        // call (within the call's timeout), and watching each would cost a task per call.
         let response = match caller.token {
-            Some(token) if is_event_stream(&response) => watched(
+            Some(token) if standing && is_event_stream(&response) => watched(
                 response,
                 TokenWatch::start(
                     Arc::clone(&self.state.store),
