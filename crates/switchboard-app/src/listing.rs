@@ -271,6 +271,7 @@ mod tests {
                                 output_schema: None,
                                 annotations: ToolAnnotations::default(),
                                 icons: Vec::new(),
+                                meta: None,
                             })
                             .collect();
                         (spec.clone(), Ok(Arc::new(tools)))
@@ -406,6 +407,7 @@ mod tests {
             output_schema: None,
             annotations: ToolAnnotations::default(),
             icons: Vec::new(),
+            meta: None,
         }
     }
 

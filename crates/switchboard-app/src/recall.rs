@@ -182,6 +182,7 @@ mod tests {
             output_schema: None,
             annotations: ToolAnnotations::default(),
             icons: Vec::new(),
+            meta: None,
         }
     }
 

@@ -17,6 +17,7 @@ pub mod spec;
 pub mod tool;
 pub mod tool_call;
 pub mod tool_node;
+pub mod type_names;
 pub mod upstream_text;
 pub mod view;
 

@@ -52,6 +52,11 @@ pub struct ToolInfo {
     /// Icons the server gave the tool (MCP `Tool.icons`), for clients that show them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub icons: Vec<ToolIcon>,
+    /// The server's `_meta` of the tool, as it sent it (MCP Apps' `ui` link is one): relayed
+    /// to the gateway's clients and shown by the API, never read by the model.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub meta: Option<Map<String, Value>>,
 }
 
 /// An icon of a tool (MCP `Icon`): a URI (often a `data:` URI) and what it suits.

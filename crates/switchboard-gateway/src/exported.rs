@@ -22,7 +22,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rmcp::model::{Icon, IconTheme, Tool, ToolAnnotations as McpAnnotations};
+use rmcp::model::{Icon, IconTheme, MetaObject, Tool, ToolAnnotations as McpAnnotations};
+use serde_json::{Map, Value};
 use switchboard_agent::Offer;
 use switchboard_agent::offer::OfferedTool;
 use switchboard_core::{
@@ -31,6 +32,7 @@ use switchboard_core::{
 use switchboard_mcp::ServerPool;
 use switchboard_store::User;
 
+use crate::content::uri;
 use crate::error::GatewayError;
 use crate::gateway::Gateway;
 use crate::naming::{Candidate, Collision, name_all};
@@ -119,11 +121,11 @@ impl Exported {
             collisions: names.collisions,
             ..Exported::default()
         };
-        for ((_, offered), name) in offered.iter().zip(names.names) {
+        for ((server, offered), name) in offered.iter().zip(names.names) {
             let Some(name) = name else { continue };
             exported
                 .tools
-                .push(exported_tool(name.clone(), &offered.tool));
+                .push(exported_tool(name.clone(), server, &offered.tool));
             exported.by_name.insert(
                 name,
                 Target {
@@ -141,8 +143,9 @@ impl Exported {
     }
 }
 
-/// The tool as the gateway offers it: the server's, under `name`.
-fn exported_tool(name: String, info: &ToolInfo) -> Tool {
+/// The tool as the gateway offers it: the server's, every field as the server sent it, under
+/// `name`, with the URIs its `_meta` links to as `server`'s resources are exported.
+fn exported_tool(name: String, server: &SelectedServer, info: &ToolInfo) -> Tool {
     let mut tool = Tool::new_with_raw(
         name,
         info.description.clone().map(Into::into),
@@ -160,7 +163,36 @@ fn exported_tool(name: String, info: &ToolInfo) -> Tool {
     if !icons.is_empty() {
         tool.icons = Some(icons);
     }
+    tool.meta = info
+        .meta
+        .clone()
+        .map(|meta| MetaObject(exported_meta(server, meta)));
     tool
+}
+
+/// The keys of a tool's `_meta` that name one of its server's resources: MCP Apps' UI
+/// resource (`ui.resourceUri`, and the flat `ui/resourceUri` of earlier drafts).
+const UI_OBJECT: &str = "ui";
+const UI_RESOURCE_URI: &str = "resourceUri";
+const UI_RESOURCE_URI_FLAT: &str = "ui/resourceUri";
+
+/// A tool's `_meta` with the resource URIs it names as the scope reads them, so a client
+/// that follows the link reads the resource through the gateway; everything else as it is.
+fn exported_meta(server: &SelectedServer, mut meta: Map<String, Value>) -> Map<String, Value> {
+    let export = |value: &mut Value| {
+        if let Value::String(uri) = value {
+            *uri = uri::export(server, uri);
+        }
+    };
+    if let Some(Value::Object(ui)) = meta.get_mut(UI_OBJECT)
+        && let Some(value) = ui.get_mut(UI_RESOURCE_URI)
+    {
+        export(value);
+    }
+    if let Some(value) = meta.get_mut(UI_RESOURCE_URI_FLAT) {
+        export(value);
+    }
+    meta
 }
 
 fn mcp_annotations(annotations: &ToolAnnotations) -> Option<McpAnnotations> {
@@ -457,11 +489,40 @@ mod tests {
         assert!(!safe_icon_src("http://example.com/i.png"));
         assert!(!safe_icon_src("data:text/html,<script>"));
         assert!(!safe_icon_src("JavaScript:alert(1)"));
-        let info = tool(&spec("a"), "x");
-        let exported = exported_tool("x".into(), &info);
+        let a = spec("a");
+        let info = tool(&a, "x");
+        let exported = exported_tool("x".into(), &selected(&a, None, None), &info);
         let icons = exported.icons.unwrap_or_default();
         assert_eq!(icons.len(), 1);
         assert!(icons[0].src.starts_with("data:image/"));
+    }
+
+    #[test]
+    fn a_tools_meta_is_relayed_with_its_ui_resource_as_the_scope_reads_it() {
+        let a = spec("a");
+        let mut info = tool(&a, "chart");
+        let meta = serde_json::json!({
+            "ui": {"resourceUri": "ui://chart/app.html", "visibility": ["model", "app"]},
+            "ui/resourceUri": "ui://chart/app.html",
+            "com.example/anything": {"kept": [1, 2, 3]},
+        });
+        info.meta = meta.as_object().cloned();
+
+        let namespaced = exported_tool("chart".into(), &selected(&a, None, None), &info);
+        let out = serde_json::to_value(namespaced.meta).unwrap_or_default();
+        let wrapped = format!("switchboard://{}/ui%3A%2F%2Fchart%2Fapp.html", a.id.0);
+        assert_eq!(out["ui"]["resourceUri"], wrapped.as_str());
+        assert_eq!(out["ui/resourceUri"], wrapped.as_str());
+        assert_eq!(out["ui"]["visibility"], meta["ui"]["visibility"]);
+        assert_eq!(out["com.example/anything"], meta["com.example/anything"]);
+        assert_eq!(
+            uri::unwrap(&wrapped),
+            Some((a.id.0.clone(), "ui://chart/app.html".to_owned()))
+        );
+
+        // An unprefixed view passes the server's own URIs: the whole `_meta` as it came.
+        let plain = exported_tool("chart".into(), &selected(&a, None, Some("")), &info);
+        assert_eq!(serde_json::to_value(plain.meta).unwrap_or_default(), meta);
     }
 
     #[test]

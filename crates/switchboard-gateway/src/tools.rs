@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam,
+    PaginatedRequestParams, ProgressNotificationParam, ResultType,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
@@ -28,6 +28,7 @@ use switchboard_mcp::McpError;
 use switchboard_mcp::Progress;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio_util::task::AbortOnDropHandle;
 
 use crate::approval::{self, Target, Verdict};
 use crate::error::GatewayError;
@@ -68,7 +69,7 @@ pub(crate) async fn call(
     let (progress, forwarder) = forward_progress(&context, spec.redactor());
     // Progress after the final response is forbidden: the forwarder ends with this call,
     // whichever way it returns (or is dropped).
-    let mut forwarder = forwarder.map(AbortOnDrop);
+    let mut forwarder = forwarder.map(AbortOnDropHandle::new);
     let request = ToolCallRequest {
         variables: Some(Variables::new(builtins_now(
             &scope.user.id.0,
@@ -88,7 +89,7 @@ pub(crate) async fn call(
     // Dropping this future (the client went away) stops the call too.
     let _stop = cancel.drop_guard();
     let ran = relay::run_call(handler, &context, &params, request).await;
-    if let Some(AbortOnDrop(forwarder)) = forwarder.as_mut()
+    if let Some(forwarder) = forwarder.as_mut()
         && matches!(ran, Ok(Ran::Done(_)))
     {
         // Every progress notification goes out before the result; bounded, so that a sender
@@ -101,7 +102,7 @@ pub(crate) async fn call(
         tool: &tool,
     };
     match ran? {
-        Ran::Done(Ok(outcome)) => Ok(CallToolResponse::Complete(outcome.result)),
+        Ran::Done(Ok(outcome)) => Ok(CallToolResponse::Complete(complete(outcome.result))),
         Ran::Done(Err(error)) => call_failed(&params.name, error),
         Ran::InputRequired(result) if sealed => Ok(CallToolResponse::InputRequired(
             handler
@@ -111,6 +112,14 @@ pub(crate) async fn call(
         )),
         Ran::InputRequired(result) => Ok(CallToolResponse::InputRequired(result)),
     }
+}
+
+/// An upstream's result as a complete one. An upstream of a revision before 2026-07-28 sends
+/// no `resultType`, which a 2026-07-28 client requires (rmcp's server strips it again for a
+/// client of an older revision).
+fn complete(mut result: CallToolResult) -> CallToolResult {
+    result.result_type = Some(ResultType::COMPLETE);
+    result
 }
 
 /// The server (as selected now) and the tool's own name behind an exported name.
@@ -128,15 +137,6 @@ async fn resolve(
         .find(|s| s.spec.id == target.server && s.offers(&target.tool))
         .ok_or_else(not_found)?;
     Ok((Arc::clone(&server.spec), target.tool.clone()))
-}
-
-/// A task aborted when dropped.
-struct AbortOnDrop(JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
 }
 
 /// When the request carries a progress token: a sender for the server's progress, and the
@@ -343,18 +343,6 @@ mod tests {
         let _ = go_tx.send(2);
         let _ = task.await;
         assert_eq!(sent_rx.recv().await, None);
-    }
-
-    #[tokio::test]
-    async fn a_dropped_forwarder_guard_stops_the_task() {
-        let (_sender, receiver) = mpsc::unbounded_channel::<Progress>();
-        let task = tokio::spawn(coalesce(receiver, |_| async { true }));
-        let guard = AbortOnDrop(task);
-        let AbortOnDrop(handle) = &guard;
-        let abort = handle.abort_handle();
-        drop(guard);
-        tokio::task::yield_now().await;
-        assert!(abort.is_finished());
     }
 
     #[test]

@@ -417,12 +417,18 @@ impl Connection {
         params: GetPromptRequestParams,
         requests: Option<crate::Requester>,
     ) -> Result<ServerResult, rmcp::ServiceError> {
-        let request = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
+        let mut request = GetPromptRequest::new(params);
+        request
+            .extensions
+            .insert(crate::requests::Registering(requests));
         let handle = self
             .session
-            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .send_request_with_option(
+                ClientRequest::GetPromptRequest(request),
+                PeerRequestOptions::no_options(),
+            )
             .await?;
-        let _in_flight = self.events.calls.enter(handle.id.clone(), requests);
+        let _in_flight = self.events.calls.guard(handle.id.clone());
         handle.await_response().await
     }
 
@@ -523,7 +529,6 @@ impl Connection {
         options: &CallOptions,
         limits: CallLimits,
     ) -> Result<ServerResult, McpError> {
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
         if options.cancel.is_cancelled() {
             return Err(McpError::Cancelled);
         }
@@ -558,15 +563,18 @@ impl Connection {
             meta.set_client_capabilities(declared);
             request_options.meta = Some(meta);
         }
+        let mut request = CallToolRequest::new(params);
+        request
+            .extensions
+            .insert(crate::requests::Registering(requester));
         let handle = self
             .session
-            .send_request_with_option(request, request_options)
+            .send_request_with_option(ClientRequest::CallToolRequest(request), request_options)
             .await
             .map_err(|error| McpError::from_service(&self.server, "tools/call", error))?;
-        // Registered once rmcp has handed out the id, right after the request is queued for
-        // the transport; a server's request about this call can only come after the server
-        // read it, which is later than this on any transport we have.
-        let _in_flight = self.events.calls.enter(handle.id.clone(), requester);
+        // Registered by the transport as it writes the request (`Registering`), before the
+        // server can have read it; removed when this call ends.
+        let _in_flight = self.events.calls.guard(handle.id.clone());
         let progress = match &attention {
             Some(attention) => Some(progress_tee(attention, options.progress.clone())),
             None => options.progress.clone(),

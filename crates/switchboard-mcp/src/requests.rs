@@ -110,6 +110,9 @@ pub(crate) struct InFlight {
     entered: tokio::sync::Notify,
     /// Per call, the log lines on their way to its requester (see [`LogTicket`]).
     logs: Mutex<HashMap<RequestId, Arc<PendingLogs>>>,
+    /// Calls that ended before their request was written (and registered): registering one
+    /// later is refused, so it cannot stay registered for good.
+    ended_unwritten: Mutex<std::collections::HashSet<RequestId>>,
 }
 
 /// Log lines of one call not yet handed to its requester.
@@ -147,23 +150,54 @@ pub(crate) const LOG_SETTLE: std::time::Duration = std::time::Duration::from_mil
 /// may run the server's answer before the caller's task registers the call.
 const REGISTRATION_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// Who answers for a call, carried in the request's extensions to the transport, which
+/// registers the call ([`InFlight::register`]) as it writes the request: before the server can
+/// have read it, so a log line the server sends at once is matched to its call.
+#[derive(Clone)]
+pub(crate) struct Registering(pub(crate) Option<Requester>);
+
 impl InFlight {
     /// Registers a call until the returned guard is dropped.
+    #[cfg(test)]
     pub(crate) fn enter(
         self: &Arc<Self>,
         id: RequestId,
         requester: Option<Requester>,
     ) -> InFlightGuard {
-        self.lock().insert(id.clone(), requester);
-        self.logs
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(id.clone(), Arc::default());
-        self.entered.notify_waiters();
+        self.register(id.clone(), requester);
+        self.guard(id)
+    }
+
+    /// A call's guard, which removes it (registered by its transport, see [`Registering`])
+    /// when the call ends.
+    pub(crate) fn guard(self: &Arc<Self>, id: RequestId) -> InFlightGuard {
         InFlightGuard {
             calls: Arc::clone(self),
             id,
         }
+    }
+
+    /// Registers a call whose request is being written, unless the call already ended (it
+    /// was cancelled before its request reached the transport).
+    pub(crate) fn register(&self, id: RequestId, requester: Option<Requester>) {
+        {
+            let mut calls = self.lock();
+            if self
+                .ended_unwritten
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&id)
+            {
+                return;
+            }
+            calls.insert(id.clone(), requester);
+        }
+        self.logs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entry(id)
+            .or_default();
+        self.entered.notify_waiters();
     }
 
     /// Who answers a request that came during the call `origin` (when the transport knows),
@@ -286,7 +320,16 @@ pub(crate) struct InFlightGuard {
 
 impl Drop for InFlightGuard {
     fn drop(&mut self) {
-        self.calls.lock().remove(&self.id);
+        {
+            let mut calls = self.calls.lock();
+            if calls.remove(&self.id).is_none() {
+                self.calls
+                    .ended_unwritten
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(self.id.clone());
+            }
+        }
         self.calls
             .logs
             .lock()
@@ -369,5 +412,39 @@ mod tests {
         tokio::task::yield_now().await;
         let _call = calls.enter(id, Some(Arc::new(Named("late"))));
         assert_eq!(asked.await.unwrap().as_deref(), Some("Named(\"late\")"));
+    }
+
+    #[test]
+    fn a_log_line_sent_at_once_finds_the_call_its_transport_registered() {
+        let calls = Arc::new(InFlight::default());
+        let id = NumberOrString::Number(4);
+        // The transport registers the call as it writes it; the server logs before the
+        // caller's task has run again.
+        calls.register(id.clone(), Some(Arc::new(Named("caller"))));
+        let ticket = calls.log_arrived(None).expect("a ticket for the one call");
+        assert_eq!(
+            name(Some(ticket.requester.clone())).as_deref(),
+            Some("Named(\"caller\")")
+        );
+        ticket.done();
+        drop(calls.guard(id));
+        assert!(calls.lock().is_empty());
+    }
+
+    #[test]
+    fn a_call_that_ended_before_its_request_was_written_is_never_registered() {
+        let calls = Arc::new(InFlight::default());
+        let id = NumberOrString::Number(5);
+        // Cancelled while its request waited in the queue.
+        drop(calls.guard(id.clone()));
+        calls.register(id.clone(), Some(Arc::new(Named("gone"))));
+        assert!(calls.lock().is_empty(), "it would stay registered for good");
+        // The next call with another id is found as the only one.
+        let other = calls.enter(NumberOrString::Number(6), Some(Arc::new(Named("next"))));
+        assert_eq!(
+            name(calls.requester_now(None)).as_deref(),
+            Some("Named(\"next\")")
+        );
+        drop(other);
     }
 }

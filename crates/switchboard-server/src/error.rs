@@ -15,6 +15,7 @@ use serde::Serialize;
 use switchboard_agent::AgentError;
 use switchboard_core::ErrorCode;
 use switchboard_core::import::{EntryError, ParseError};
+use switchboard_core::type_names::without_type_names;
 use switchboard_mcp::McpError;
 use switchboard_store::StoreError;
 
@@ -50,6 +51,22 @@ pub enum Param {
 pub struct Words {
     pub key: &'static str,
     pub params: Vec<(&'static str, String)>,
+}
+
+impl Param {
+    fn without_type_names(self) -> Self {
+        match self {
+            Param::Text(text) => Param::Text(without_type_names(&text)),
+            Param::Words(words) => Param::Words(Words {
+                key: words.key,
+                params: words
+                    .params
+                    .into_iter()
+                    .map(|(name, value)| (name, without_type_names(&value)))
+                    .collect(),
+            }),
+        }
+    }
 }
 
 impl Words {
@@ -175,7 +192,13 @@ impl IntoResponse for ApiError {
                     Vec::new(),
                 )
             } else {
-                (self.message, self.key, self.params)
+                // Lower layers' words may quote serde's, which name our types.
+                let params = self
+                    .params
+                    .into_iter()
+                    .map(|(name, param)| (name, param.without_type_names()))
+                    .collect();
+                (without_type_names(&self.message), self.key, params)
             };
         let text = ErrorText {
             code: self.code,

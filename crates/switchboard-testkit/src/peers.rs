@@ -180,6 +180,14 @@ impl Peers {
         self.python_script(PyGen::V1, "args_echo.py", &[])
     }
 
+    /// `peers/plain_server.py` over stdio: a 2025-11-25 server written without an SDK (stdlib
+    /// JSON-RPC, no `resultType`, `server/discover` unknown to it), with tools for every
+    /// exchange (echo, progress, slow/cancelled, ask through elicitation, log) and `rich`, a
+    /// tool carrying every field a tool may have; one resource, template and prompt.
+    pub fn plain_stdio(&self) -> StdioCommand {
+        self.python_script(PyGen::V1, "plain_server.py", &[])
+    }
+
     /// One of the misbehaving stdio servers (all run on the py1 interpreter).
     pub fn misbehaving(&self, which: Misbehaving) -> StdioCommand {
         self.python_script(PyGen::V1, which.script(), &[])

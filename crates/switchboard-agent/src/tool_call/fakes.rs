@@ -218,6 +218,7 @@ pub(crate) fn tool(spec: &ServerSpec, name: &str, schema: Value, repeatable: boo
             ..ToolAnnotations::default()
         },
         icons: Vec::new(),
+        meta: None,
     }
 }
 

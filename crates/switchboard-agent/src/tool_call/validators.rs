@@ -161,6 +161,7 @@ mod tests {
             output_schema: None,
             annotations: switchboard_core::ToolAnnotations::default(),
             icons: Vec::new(),
+            meta: None,
         }])
     }
 

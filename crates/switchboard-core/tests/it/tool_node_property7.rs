@@ -228,6 +228,7 @@ impl Case {
             output_schema: None,
             annotations: Default::default(),
             icons: Vec::new(),
+            meta: None,
         }
     }
 

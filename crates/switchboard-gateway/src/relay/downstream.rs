@@ -13,6 +13,7 @@ use rmcp::model::{
 use rmcp::service::{OriginatingRequestId, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServiceError};
 use switchboard_mcp::{Requester, ServerRequests};
+use tokio_util::task::AbortOnDropHandle;
 
 use super::capabilities::{Capabilities, declined, no_sampler};
 
@@ -44,20 +45,29 @@ impl Downstream {
         // rmcp ties a request to the handler's request through a task-local that does not
         // reach the upstream connection's task, where this runs; without the tie it would go
         // out on the session's standalone stream, which a client need not open (SEP-2260). The
-        // marker rmcp reads is set by hand.
+        // marker rmcp reads is set by hand. It is sent from a task of its own: on the upstream
+        // connection's task rmcp's task-local names the *upstream's* request (its id, which
+        // may equal another of this session's request ids), and rmcp would put that in place
+        // of ours, sending the question down another request's stream.
         request
             .extensions_mut()
             .insert(OriginatingRequestId(self.origin.clone()));
-        self.peer
-            .send_request(request)
-            .await
-            .map_err(|error| match error {
-                ServiceError::McpError(error) => error,
-                other => ErrorData::internal_error(
-                    format!("the gateway's client could not be asked: {other}"),
-                    None,
-                ),
-            })
+        let peer = self.peer.clone();
+        // Aborted with this future: a call that ends stops waiting for its question.
+        AbortOnDropHandle::new(tokio::spawn(
+            async move { peer.send_request(request).await },
+        ))
+        .await
+        .map_err(|_| {
+            ErrorData::internal_error("the gateway's question to its client failed", None)
+        })?
+        .map_err(|error| match error {
+            ServiceError::McpError(error) => error,
+            other => ErrorData::internal_error(
+                format!("the gateway's client could not be asked: {other}"),
+                None,
+            ),
+        })
     }
 }
 

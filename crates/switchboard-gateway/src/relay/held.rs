@@ -10,7 +10,7 @@
 //! is refused. Each person may hold a few calls at once, each for a limited time; past either
 //! limit the upstream's request is refused as for a client without the capability.
 
-// Sampling and roots are deprecated by SEP-2577 but still sent by deployed servers.
+// Sampling, roots and logging are deprecated by SEP-2577 but still sent by deployed servers.
 #![allow(deprecated)]
 
 use std::collections::HashMap;
@@ -22,10 +22,11 @@ use futures::future::BoxFuture;
 use rmcp::model::{
     CallToolRequestParams, CreateMessageRequest, CreateMessageRequestParams, CreateMessageResult,
     ElicitRequest, ElicitRequestParams, ElicitResult, InputRequest, InputRequests,
-    InputRequiredResult, InputResponses, ListRootsResult, RequestStateCodec, SealOptions,
+    InputRequiredResult, InputResponses, ListRootsResult, LoggingLevel,
+    LoggingMessageNotificationParam, RequestStateCodec, SealOptions,
 };
 use rmcp::service::RequestContext;
-use rmcp::{ErrorData, RoleServer};
+use rmcp::{ErrorData, Peer, RoleServer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use switchboard_agent::{ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls};
@@ -84,9 +85,37 @@ struct Running {
     /// nowhere while the call is held. The caller's progress sender must not outlive its
     /// request: its request waits for every progress report to be sent before it answers.
     progress: ProgressTarget,
+    logs: LogTarget,
 }
 
 type ProgressTarget = Arc<Mutex<Option<mpsc::UnboundedSender<Progress>>>>;
+
+/// Where a held call's log lines go: the current round's request, when it asked for them
+/// (2026-07-28 logging is opt-in per request, `_meta` `logLevel`) at that level or above, and
+/// nowhere while the call is held.
+type LogTarget = Arc<Mutex<Option<(Peer<RoleServer>, LoggingLevel)>>>;
+
+fn aim_logs(target: &LogTarget, context: Option<&RequestContext<RoleServer>>) {
+    let round = context.and_then(|context| {
+        let level = context.meta.log_level()?;
+        Some((context.peer.clone(), level))
+    });
+    *target.lock().unwrap_or_else(PoisonError::into_inner) = round;
+}
+
+/// Log levels from the least severe up.
+fn severity(level: LoggingLevel) -> u8 {
+    match level {
+        LoggingLevel::Debug => 0,
+        LoggingLevel::Info => 1,
+        LoggingLevel::Notice => 2,
+        LoggingLevel::Warning => 3,
+        LoggingLevel::Error => 4,
+        LoggingLevel::Critical => 5,
+        LoggingLevel::Alert => 6,
+        LoggingLevel::Emergency => 7,
+    }
+}
 
 /// A sender for a held call's progress, and the task passing it to the current round's.
 fn progress_relay() -> (mpsc::UnboundedSender<Progress>, ProgressTarget) {
@@ -177,7 +206,9 @@ impl HeldCalls {
                 let cancel = CancellationToken::new();
                 call.cancel = cancel.clone();
                 let (asks, receiver) = mpsc::channel(1);
+                let logs = LogTarget::default();
                 call.requests = Some(Arc::new(Asker {
+                    logs: Arc::clone(&logs),
                     asks,
                     capabilities: if self.codec.is_some() {
                         capabilities
@@ -195,10 +226,12 @@ impl HeldCalls {
                     done: tokio::spawn(async move { tool_calls.call(call).await }),
                     cancel,
                     progress: target,
+                    logs,
                 }
             }
         };
         aim(&running.progress, round_progress);
+        aim_logs(&running.logs, Some(context));
         self.drive(running, owner, &bound_to, context).await
     }
 
@@ -241,6 +274,7 @@ impl HeldCalls {
         bound_to: &[u8],
     ) -> InputRequiredResult {
         aim(&running.progress, None);
+        aim_logs(&running.logs, None);
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let result = self.input_required(id, &asked.requests, bound_to);
         self.lock().insert(
@@ -404,6 +438,8 @@ struct Asker {
     offered: Mutex<InputResponses>,
     /// What the client declared in its request's `_meta`, passed on to the upstream.
     declared: Option<rmcp::model::ClientCapabilities>,
+    /// Where the upstream's log lines during the call go.
+    logs: LogTarget,
 }
 
 impl Asker {
@@ -456,6 +492,25 @@ const SAMPLING: &str = "sampling";
 impl ServerRequests for Asker {
     fn client_capabilities(&self) -> Option<rmcp::model::ClientCapabilities> {
         self.declared.clone()
+    }
+
+    /// An upstream's log line during the call goes to the client's request of the current
+    /// round, if it asked for lines of that level (secrets already cut out).
+    fn log(&self, params: LoggingMessageNotificationParam) -> BoxFuture<'_, ()> {
+        let round = self
+            .logs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        Box::pin(async move {
+            let Some((peer, level)) = round else { return };
+            if severity(params.level) < severity(level) {
+                return;
+            }
+            if let Err(error) = peer.notify_logging_message(params).await {
+                tracing::debug!(%error, "gateway: a log line could not be sent to the client");
+            }
+        })
     }
 
     fn answers_roots(&self) -> bool {

@@ -70,7 +70,7 @@ pub(crate) fn bounded(server: &str, tools: Vec<ToolInfo>) -> Vec<ToolInfo> {
     kept
 }
 
-/// The JSON size of a tool's schemas.
+/// The JSON size of a tool's schemas and `_meta`.
 fn schema_bytes(tool: &ToolInfo) -> usize {
     /// Counts bytes without keeping them.
     struct Count(usize);
@@ -86,7 +86,8 @@ fn schema_bytes(tool: &ToolInfo) -> usize {
     let mut count = Count(0);
     // Writing to a counter cannot fail; were it to, the tool counts as too large.
     let written = serde_json::to_writer(&mut count, &tool.input_schema)
-        .and_then(|()| serde_json::to_writer(&mut count, &tool.output_schema));
+        .and_then(|()| serde_json::to_writer(&mut count, &tool.output_schema))
+        .and_then(|()| serde_json::to_writer(&mut count, &tool.meta));
     if written.is_err() {
         usize::MAX
     } else {
@@ -119,6 +120,7 @@ pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
             .into_iter()
             .map(tool_icon)
             .collect(),
+        meta: tool.meta.map(|meta| meta.0),
     }
 }
 

@@ -1,16 +1,18 @@
 //! Notices the moment a transport ends (a process exits, a stream closes), so the connection
-//! is known to be dead before the next call finds out the hard way; and routes progress
-//! reports to their calls in the order they arrive.
+//! is known to be dead before the next call finds out the hard way; registers each call as
+//! its request is written; and routes progress reports and log lines to their calls in the
+//! order they arrive.
 
 use rmcp::RoleClient;
 use std::sync::Arc;
 
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage, ServerNotification};
+use rmcp::model::{ClientJsonRpcMessage, GetExtensions, ServerJsonRpcMessage, ServerNotification};
 use rmcp::service::InboundStreamOrigin;
 use rmcp::transport::Transport;
 use tokio_util::sync::CancellationToken;
 
 use crate::client::SessionEvents;
+use crate::requests::Registering;
 
 pub(crate) struct Watched<T> {
     inner: T,
@@ -39,6 +41,13 @@ where
         &mut self,
         item: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        if let ClientJsonRpcMessage::Request(request) = &item
+            && let Some(Registering(requester)) = request.request.extensions().get::<Registering>()
+        {
+            self.events
+                .calls
+                .register(request.id.clone(), requester.clone());
+        }
         self.inner.send(item)
     }
 

@@ -92,6 +92,37 @@ async fn path_and_query_rejections_are_shaped() {
     );
 }
 
+/// Bodies of the wrong shape are refused in words a caller can use, never with the names of
+/// the types they were read into (serde's "expected struct ServerBody").
+#[tokio::test]
+async fn no_error_names_an_internal_type() {
+    let api = start().await;
+    let post = |path: &str, body: Value| {
+        api.client
+            .post(format!("{}{path}", api.base))
+            .bearer_auth(&api.admin)
+            .json(&body)
+    };
+    for (path, body) in [
+        ("/api/mcp-servers", json!("a string")),
+        ("/api/mcp-servers", json!([1, 2])),
+        ("/api/mcp-servers", json!({"name": "x", "transport": 5})),
+        ("/api/mcp-servers", json!({"name": "x", "auth": "basic"})),
+        ("/api/assistants", json!(7)),
+        ("/api/conversations", json!("x")),
+        ("/api/chat", json!({"messages": "hi"})),
+        ("/api/tool-nodes", json!(true)),
+        ("/api/views", json!({"name": 1})),
+    ] {
+        let (status, answer) = shaped(post(path, body.clone())).await;
+        assert!(status.is_client_error(), "{path} {body}: {status} {answer}");
+        let message = answer["message"].as_str().unwrap();
+        for word in ["struct ", "enum ", "Body", "Request", "Spec", "::"] {
+            assert!(!message.contains(word), "{path} {body}: {message}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn unknown_server_fields_are_refused_not_dropped() {
     let api = start().await;

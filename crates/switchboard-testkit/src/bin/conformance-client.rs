@@ -321,6 +321,26 @@ async fn play(manager: &ConnectionManager, spec: &ServerSpec, scenario: &str) ->
             text_of(&result)?;
             Ok(())
         }
+        "json-schema-2020-12-preservation" => {
+            // The focal tool's inputSchema as Switchboard keeps it, sent back whole for the
+            // suite to compare with what it listed.
+            let focal = tools
+                .iter()
+                .find(|tool| tool.name == "json_schema_2020_12_tool")
+                .context("json_schema_2020_12_tool is not listed")?;
+            let args = object(json!({ "schema": focal.input_schema }));
+            let result = manager
+                .call_tool(
+                    &owner,
+                    spec,
+                    "json_schema_echo",
+                    Some(args),
+                    CallOptions::default(),
+                )
+                .await?;
+            text_of(&result)?;
+            Ok(())
+        }
         other => bail!("scenario {other:?} has no script"),
     }
 }

@@ -81,6 +81,38 @@ async fn python_sdk_2_over_http_negotiates_the_stateless_revision() {
     assert_saw_everything(&legacy);
 }
 
+/// server-everything (the TypeScript SDK) speaks 2025-11-25 and answers a call without
+/// `resultType`; the 2026-07-28 client gets it with one (the SDK refuses a result without).
+#[tokio::test]
+async fn a_2026_client_calls_a_tool_of_a_2025_upstream() {
+    let gw = Gateway::start(&[]).await;
+    let url = gw.url("/mcp");
+    let seen = python_client(
+        PyGen::V2,
+        &[
+            "http",
+            "--url",
+            url.as_str(),
+            "--token",
+            gw.admin.as_str(),
+            "--call",
+            "mcp__everything__echo",
+            "--args",
+            r#"{"message": "hello from 2026"}"#,
+        ],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(seen["protocol"], "2026-07-28", "{seen}");
+    assert_eq!(seen["call"]["isError"], false, "{seen}");
+    assert!(
+        seen["call"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("hello from 2026"),
+        "{seen}"
+    );
+}
+
 #[tokio::test]
 async fn python_sdks_over_stdio() {
     let gw = Gateway::start(&[]).await;

@@ -16,6 +16,8 @@ mod cli_users;
 mod faults;
 mod gateway_http;
 mod gateway_interop;
+mod gateway_matrix;
+mod gateway_relayed_fields;
 mod gateway_stdio;
 mod load;
 mod nodes;

@@ -154,6 +154,7 @@ pub fn echo_tool() -> ToolInfo {
         output_schema: None,
         annotations: Default::default(),
         icons: Vec::new(),
+        meta: None,
     }
 }
 

@@ -77,6 +77,7 @@ fn tool(name: &str, schema: Value) -> ToolInfo {
         output_schema: None,
         annotations: Default::default(),
         icons: Vec::new(),
+        meta: None,
     }
 }
 

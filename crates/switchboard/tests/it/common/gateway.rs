@@ -210,9 +210,18 @@ pub fn assert_error_shape(answer: &Answer, code: &str) {
 
 /// `tests/peers/gateway_client.py` under the SDK generation `generation`: its JSON report.
 pub fn python_client(generation: PyGen, args: &[&str]) -> Result<Value, String> {
+    python_peer(generation, "gateway_client.py", args)
+}
+
+/// `tests/peers/interop_client.py` (the interop matrix's client) under `generation`.
+pub fn interop_client(generation: PyGen, args: &[&str]) -> Result<Value, String> {
+    python_peer(generation, "interop_client.py", args)
+}
+
+fn python_peer(generation: PyGen, script: &str, args: &[&str]) -> Result<Value, String> {
     let peers = Peers::locate();
     let output = Command::new(peers.python(generation))
-        .arg(scripts_dir().join("gateway_client.py"))
+        .arg(scripts_dir().join(script))
         .args(args)
         .env_remove("SWITCHBOARD_DATA_DIR")
         .env_remove("DATABASE_URL")
