@@ -16,6 +16,13 @@ use switchboard_mcp::{
 
 use crate::pb;
 
+mod requests;
+
+pub(crate) use requests::{
+    Declared, MAX_OPEN_QUESTIONS, answer_from_pb, answer_to_pb, from_json, requester_from_pb,
+    requester_to_pb, resume_from_pb, resume_to_pb, to_json,
+};
+
 /// What the host sends to name a server: its owner, its spec (secrets in clear) and the
 /// spec's version.
 pub(crate) fn server_ref(

@@ -4,6 +4,12 @@
 //! it early (or dropping the call) tells the node to cancel. When the caller cancels, `cancel`
 //! is sent and the call returns at once; the node tells the server.
 //!
+//! What the server asks during the call (elicitation, sampling, a 2026-07-28 server's input)
+//! comes as `question`s, answered by the call's own requester while the call goes on; its
+//! answers go up the host's half. The idle timeout then follows the local rule
+//! (`switchboard_mcp`'s attention): for a requester that waits for a person it stops while a
+//! question is open, and it counts from the node's last event or the host's last answer.
+//!
 //! What a failure means depends on what is certain. The connection could not be made (the node
 //! is down, TLS failed), the node refused the stream or answered with its own refusal (token,
 //! bad request): the call never started, so it is [`McpError::NodeUnreachable`] (or a protocol
@@ -14,14 +20,18 @@
 
 use std::time::Duration;
 
+use futures::future::BoxFuture;
+use futures::stream::FuturesUnordered;
 use futures::{Stream, StreamExt};
 use rmcp::model::{CallToolResult, JsonObject};
 use switchboard_core::ServerSpec;
 use switchboard_mcp::{CallOptions, McpError};
-use tokio_util::sync::CancellationToken;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use super::rpc::arguments_json;
-use super::{NodeClient, failure};
+use super::{NodeClient, failure, questions};
 use crate::pb::{self, call_tool_event, call_tool_request};
 use crate::wire;
 
@@ -41,11 +51,8 @@ impl NodeClient {
             progress,
             timeout,
             retry,
-            // Elicitation and sampling do not cross the node hop (yet): the node refuses them
-            // as for a caller without a requester (node/service.rs).
-            requests: _,
-            // Nothing is kept to resume with: with no requester on the node, no answer waits.
-            resume: _,
+            requests,
+            resume,
         } = options;
         if cancel.is_cancelled() {
             return Err(McpError::Cancelled);
@@ -56,15 +63,21 @@ impl NodeClient {
             arguments_json: arguments_json(spec, arguments.as_ref())?,
             timeout_ms: timeout.map_or(0, millis),
             retry: retry.as_ref().map(wire::retry_to_pb),
+            requester: requests.as_deref().map(wire::requester_to_pb),
+            resume: resume.as_ref().map(wire::resume_to_pb),
         };
-        // Ends the host's half of the stream when this call returns or is dropped.
-        let finished = CancellationToken::new();
-        let _finished = finished.clone().drop_guard();
-        let requests = outgoing(start, cancel.clone(), finished);
+        // The host's half of the stream: `start`, then answers and `cancel`. It ends when this
+        // call returns or is dropped, with `up`.
+        let (up, later) = mpsc::unbounded_channel();
+        let cancelled = |up: &mpsc::UnboundedSender<pb::CallToolRequest>| {
+            // The stream may be gone already; ending it cancels the call too.
+            let _ = up.send(message(call_tool_request::Message::Cancel(pb::Cancel {})));
+            McpError::Cancelled
+        };
 
         let _probe = self.gate(&spec.name)?;
         let mut rpc = self.rpc();
-        let mut request = tonic::Request::new(requests);
+        let mut request = tonic::Request::new(outgoing(start, later));
         // Opening the stream is bounded like a one-answer request; what follows is bounded by
         // the idle and ceiling timeouts below.
         request.set_timeout(self.timeouts.call_ceiling);
@@ -73,7 +86,7 @@ impl NodeClient {
         tokio::pin!(ceiling);
         let opened = tokio::select! {
             biased;
-            () = cancel.cancelled() => return Err(McpError::Cancelled),
+            () = cancel.cancelled() => return Err(cancelled(&up)),
             opened = rpc.call_tool(request) => opened,
         };
         let mut events = opened
@@ -89,22 +102,35 @@ impl NodeClient {
             method: "tools/call".to_owned(),
             timeout,
         };
+        let person = requests
+            .as_ref()
+            .is_some_and(|requester| requester.waits_for_a_person());
+        // The questions being answered; dropped, unanswered, when the call returns.
+        let mut answering = FuturesUnordered::<BoxFuture<'static, pb::Answer>>::new();
+        let mut last = Instant::now();
         loop {
-            // The node answers within the idle timeout (progress resets it), and within the
-            // ceiling in all; after either, the call may still be running there.
-            let event = tokio::select! {
+            // The node answers within the idle timeout (its events and our answers reset it,
+            // and it stops while a person has a question open), and within the ceiling in
+            // all; after either, the call may still be running there.
+            let idle = idle_deadline(person, answering.len(), last, timeouts.call_idle);
+            let step = tokio::select! {
                 biased;
-                () = cancel.cancelled() => return Err(McpError::Cancelled),
-                event = tokio::time::timeout(timeouts.call_idle, events.message()) => match event {
-                    Ok(event) => event,
-                    Err(_) => return Err(timed_out(timeouts.call_idle)),
-                },
+                () = cancel.cancelled() => return Err(cancelled(&up)),
+                Some(answer) = answering.next(), if !answering.is_empty() => Step::Answered(answer),
+                event = events.message() => Step::Event(event),
+                () = until(idle) => return Err(timed_out(timeouts.call_idle)),
                 () = &mut ceiling => return Err(timed_out(timeouts.call_ceiling)),
             };
-            let event = match event {
-                Ok(Some(event)) => event.event,
-                Ok(None) => return Err(lost()),
-                Err(status) => {
+            last = Instant::now();
+            let event = match step {
+                Step::Answered(answer) => {
+                    // A stream already gone ends the call at the next event.
+                    let _ = up.send(message(call_tool_request::Message::Answer(answer)));
+                    continue;
+                }
+                Step::Event(Ok(Some(event))) => event.event,
+                Step::Event(Ok(None)) => return Err(lost()),
+                Step::Event(Err(status)) => {
                     tracing::debug!(
                         node = %self.name,
                         server = %spec.name,
@@ -122,6 +148,25 @@ impl NodeClient {
                         let _ = progress.send(wire::progress_from_pb(report));
                     }
                 }
+                Some(call_tool_event::Event::Question(question)) => {
+                    if answering.len() < wire::MAX_OPEN_QUESTIONS {
+                        answering.push(Box::pin(questions::answer(requests.clone(), question)));
+                    } else {
+                        let _ = up.send(message(call_tool_request::Message::Answer(
+                            questions::too_many(question.id),
+                        )));
+                    }
+                }
+                Some(call_tool_event::Event::LogJson(json)) => {
+                    if let (Some(requester), Some(line)) = (&requests, questions::log_line(&json)) {
+                        // In order, before the result: as a local call's lines are.
+                        tokio::select! {
+                            biased;
+                            () = cancel.cancelled() => return Err(cancelled(&up)),
+                            () = requester.log(line) => {}
+                        }
+                    }
+                }
                 Some(call_tool_event::Event::ResultJson(json)) => {
                     return serde_json::from_slice(&json)
                         .map_err(|error| failure::unreadable(&spec.name, "a tool result", &error));
@@ -135,29 +180,59 @@ impl NodeClient {
     }
 }
 
-/// The host's half of the stream: `start`, then `cancel` if the caller cancels; it ends when
-/// the call is `finished` (after `cancel`, when both happened).
+/// What woke the call up.
+enum Step {
+    Answered(pb::Answer),
+    Event(Result<Option<pb::CallToolEvent>, tonic::Status>),
+}
+
+/// When a call that last showed life at `last` has gone `idle` without any: never while a
+/// person has one of its `open` questions before them (a form takes a person longer than a
+/// server may take), as for a local call (`switchboard_mcp`'s attention).
+fn idle_deadline(person: bool, open: usize, last: Instant, idle: Duration) -> Option<Instant> {
+    (!person || open == 0).then(|| last + idle)
+}
+
+/// Resolves at `deadline`, or never.
+async fn until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn message(message: call_tool_request::Message) -> pb::CallToolRequest {
+    pb::CallToolRequest {
+        message: Some(message),
+    }
+}
+
+/// The host's half of the stream: `start`, then what is sent on the sender of `later`.
 fn outgoing(
     start: pb::CallStart,
-    cancel: CancellationToken,
-    finished: CancellationToken,
+    later: mpsc::UnboundedReceiver<pb::CallToolRequest>,
 ) -> impl Stream<Item = pb::CallToolRequest> + Send + 'static {
-    let start = pb::CallToolRequest {
-        message: Some(call_tool_request::Message::Start(start)),
-    };
-    let later = async move {
-        tokio::select! {
-            biased;
-            () = cancel.cancelled() => Some(pb::CallToolRequest {
-                message: Some(call_tool_request::Message::Cancel(pb::Cancel {})),
-            }),
-            () = finished.cancelled() => None,
-        }
-    };
-    futures::stream::once(std::future::ready(start))
-        .chain(futures::stream::once(later).filter_map(std::future::ready))
+    let start = message(call_tool_request::Message::Start(start));
+    futures::stream::once(std::future::ready(start)).chain(UnboundedReceiverStream::new(later))
 }
 
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_idle_clock_stops_only_while_a_person_has_a_question_open() {
+        let last = Instant::now();
+        let idle = Duration::from_secs(60);
+        let lapses = Some(last + idle);
+        assert_eq!(idle_deadline(true, 0, last, idle), lapses);
+        assert_eq!(idle_deadline(true, 2, last, idle), None);
+        // A requester that answers by itself gets the idle time, as rmcp gives it locally.
+        assert_eq!(idle_deadline(false, 2, last, idle), lapses);
+        assert_eq!(idle_deadline(false, 0, last, idle), lapses);
+    }
 }

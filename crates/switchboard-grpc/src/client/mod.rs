@@ -11,6 +11,7 @@
 mod call;
 mod endpoint;
 mod failure;
+mod questions;
 mod rpc;
 mod watch;
 

@@ -1,14 +1,17 @@
-//! One `CallTool` stream: the call, its progress, and the host's cancel.
+//! One `CallTool` stream: the call, its progress, the server's questions and log lines, and
+//! the host's answers and cancel.
 //!
 //! The call runs inside the response stream itself, polled by the HTTP/2 stream's own task: no
 //! task is spawned and no channel carries the result, so a call adds no hop of its own. The
-//! stream yields every progress report the server sent, then exactly one `result_json` or
-//! `error`. A `cancel` message, or the host ending or breaking its half of the stream, cancels
-//! the call (rmcp then sends `notifications/cancelled` to the server and the call ends
-//! `cancelled`); a host that drops the call altogether drops this stream, and with it the
-//! call, which also tells the server.
+//! stream yields every progress report, question and log line the server sent, then exactly
+//! one `result_json` or `error`. The host's answers go to the call's [`Relay`]. A `cancel`
+//! message, or the host ending or breaking its half of the stream, cancels the call (rmcp then
+//! sends `notifications/cancelled` to the server and the call ends `cancelled`); a host that
+//! drops the call altogether drops this stream, and with it the call, which also tells the
+//! server. Once the call is over, in any of these ways, the questions still open are failed.
 
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use futures::Stream;
@@ -19,6 +22,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tonic::{Status, Streaming};
 
+use super::relay::Relay;
 use crate::{pb, wire};
 
 type Event = pb::call_tool_event::Event;
@@ -26,6 +30,9 @@ type Event = pb::call_tool_event::Event;
 pub(crate) struct CallStream {
     call: Option<BoxFuture<'static, Result<CallToolResult, McpError>>>,
     progress: mpsc::UnboundedReceiver<Progress>,
+    /// The server's questions and log lines, and who takes the host's answers; `None` when
+    /// the host has no one to answer.
+    relayed: Option<(Arc<Relay>, mpsc::Receiver<Event>)>,
     /// The host's half; `None` once it ended.
     host: Option<Streaming<pb::CallToolRequest>>,
     cancel: CancellationToken,
@@ -35,16 +42,20 @@ pub(crate) struct CallStream {
 }
 
 impl CallStream {
-    /// `call` must run with `cancel` and report progress to the sender of `progress`.
+    /// `call` must run with `cancel`, report progress to the sender of `progress`, and have
+    /// the server's requests answered by the relay of `relayed`, which sends on the sender of
+    /// its receiver.
     pub(crate) fn new(
         call: BoxFuture<'static, Result<CallToolResult, McpError>>,
         progress: mpsc::UnboundedReceiver<Progress>,
+        relayed: Option<(Arc<Relay>, mpsc::Receiver<Event>)>,
         host: Streaming<pb::CallToolRequest>,
         cancel: CancellationToken,
     ) -> Self {
         Self {
             call: Some(call),
             progress,
+            relayed,
             host: Some(host),
             cancel,
             outcome: None,
@@ -52,13 +63,21 @@ impl CallStream {
         }
     }
 
-    /// Reads what the host sent since: `cancel`, or the end of its half, cancels the call.
+    /// Reads what the host sent since: answers go to the relay; `cancel`, or the end of its
+    /// half, cancels the call.
     fn watch_host(&mut self, cx: &mut Context<'_>) {
         while let Some(host) = self.host.as_mut() {
             match Pin::new(host).poll_next(cx) {
                 Poll::Ready(Some(Ok(pb::CallToolRequest {
                     message: Some(pb::call_tool_request::Message::Cancel(_)),
                 }))) => self.cancel.cancel(),
+                Poll::Ready(Some(Ok(pb::CallToolRequest {
+                    message: Some(pb::call_tool_request::Message::Answer(answer)),
+                }))) => {
+                    if let Some((relay, _)) = &self.relayed {
+                        relay.answer(answer);
+                    }
+                }
                 // A second `start` or an empty message: nothing to do.
                 Poll::Ready(Some(Ok(_))) => {}
                 Poll::Ready(Some(Err(_)) | None) => {
@@ -87,15 +106,23 @@ impl Stream for CallStream {
         {
             this.call = None;
             this.host = None;
+            if let Some((relay, _)) = &this.relayed {
+                relay.close();
+            }
             this.outcome = Some(match outcome {
                 Ok(result) => result_event(&result),
                 Err(error) => Event::Error(wire::error_to_pb(&error)),
             });
         }
-        // Progress first: every report the server sent before its result is queued by the
-        // time the result is read.
+        // Progress, questions and log lines first: every one the server sent before its
+        // result is queued by the time the result is read.
         if let Poll::Ready(Some(progress)) = this.progress.poll_recv(cx) {
             return ready(Event::Progress(wire::progress_to_pb(progress)));
+        }
+        if let Some((_, relayed)) = this.relayed.as_mut()
+            && let Poll::Ready(Some(event)) = relayed.poll_recv(cx)
+        {
+            return ready(event);
         }
         match this.outcome.take() {
             Some(outcome) => {
@@ -109,8 +136,12 @@ impl Stream for CallStream {
 
 impl Drop for CallStream {
     fn drop(&mut self) {
-        // The host is gone: a call still running is abandoned (dropping it tells the server).
+        // The host is gone: a call still running is abandoned (dropping it tells the server),
+        // and its open questions fail.
         self.cancel.cancel();
+        if let Some((relay, _)) = &self.relayed {
+            relay.close();
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 mod auth;
 mod call;
 mod policy;
+mod relay;
 mod service;
 mod specs;
 mod tls;

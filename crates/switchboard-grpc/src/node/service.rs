@@ -18,6 +18,7 @@ use tonic::{Request, Response, Status, Streaming};
 
 use super::call::CallStream;
 use super::policy::with_admission;
+use super::relay::Relay;
 use super::specs::{Resolved, SpecCache};
 use super::tools::ToolLists;
 use super::watch::{WatchStream, watch};
@@ -122,6 +123,20 @@ impl pb::mcp_node_server::McpNode for NodeService {
             admission,
         } = self.resolve(start.server)?;
         let arguments = json_object(&start.arguments_json, "arguments_json")?;
+        let resume = start
+            .resume
+            .map(wire::resume_from_pb)
+            .transpose()
+            .map_err(|error| Status::invalid_argument(error.to_string()))?;
+        let relayed = match &start.requester {
+            Some(requester) => {
+                let declared = wire::requester_from_pb(requester)
+                    .map_err(|error| Status::invalid_argument(error.to_string()))?;
+                let (events, relayed) = tokio::sync::mpsc::channel(super::relay::QUEUED);
+                Some((Arc::new(Relay::new(declared, events)), relayed))
+            }
+            None => None,
+        };
         let cancel = CancellationToken::new();
         let (progress, reports) = tokio::sync::mpsc::unbounded_channel();
         let options = CallOptions {
@@ -129,9 +144,12 @@ impl pb::mcp_node_server::McpNode for NodeService {
             progress: Some(progress),
             timeout: (start.timeout_ms > 0).then(|| Duration::from_millis(start.timeout_ms)),
             retry: start.retry.as_ref().map(wire::retry_from_pb),
-            // Elicitation and sampling do not cross the node hop (yet): refused on the node.
-            requests: None,
-            resume: None,
+            // The server's requests go to the host's requester, when it has one; without, they
+            // are refused as for a local caller without one.
+            requests: relayed
+                .as_ref()
+                .map(|(relay, _)| Arc::clone(relay) as switchboard_mcp::Requester),
+            resume,
         };
         let manager = self.manager.clone();
         let tool = start.tool;
@@ -141,7 +159,9 @@ impl pb::mcp_node_server::McpNode for NodeService {
                 .await
         }));
         // Answered at once: the host knows the call was accepted before the tool runs.
-        Ok(Response::new(CallStream::new(call, reports, host, cancel)))
+        Ok(Response::new(CallStream::new(
+            call, reports, relayed, host, cancel,
+        )))
     }
 
     async fn list_resources(

@@ -5,6 +5,7 @@ mod common;
 mod router_support;
 
 mod node_processes;
+mod node_requests;
 mod node_security;
 mod node_service;
 mod router_node;

@@ -1,7 +1,8 @@
 //! A chat whose tools run on an MCP node: the scripted model calls a tool of a
 //! server on the node, the run waits for the approval, and once approved the result comes
 //! from the node's process; cancelling the run while the tool runs ends the call on the
-//! node's server.
+//! node's server; a question the node's server asks during the call shows in the chat, and
+//! the person's answer goes back to it.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -160,5 +161,78 @@ async fn cancelling_a_run_cancels_its_call_on_the_nodes_server() {
         "{history}"
     );
     assert_eq!(llm.requests().len(), 1, "the model is not asked again");
+    assert!(terminate(&mut served).success());
+}
+
+#[tokio::test]
+async fn a_question_of_the_nodes_server_is_answered_in_the_chat() {
+    let (_node, sb) = node_and_host();
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call("mcp__boxeverything__trigger-elicitation-request", json!({})),
+        Turn::text("Thanks, noted."),
+    ])
+    .await;
+    let mut served = serve(&sb, &["--single-user"]);
+    add_provider(&served, &llm).await;
+    let everything = Peers::locate().everything_stdio();
+    let server = create_server(
+        &served,
+        stdio_body("boxeverything", &everything, Some("box")),
+    )
+    .await;
+    let (status, set) = send(
+        &served,
+        Method::PUT,
+        &format!("/api/mcp-servers/{server}/tools/trigger-elicitation-request"),
+        Some(json!({"enabled": true, "autoApprove": false})),
+    )
+    .await;
+    assert_eq!(status, 200, "{set}");
+
+    let (conversation, message, call) = ask(&served, "Ask me for my details").await;
+    let mut events = Events::open(&served).await;
+    approve(&served, &message, &call).await;
+    let asked = events
+        .until("assistant.toolCall.updated", |data| {
+            !data["toolCall"]["question"].is_null()
+        })
+        .await;
+    let question = &asked["toolCall"]["question"];
+    assert_eq!(question["mode"], "form", "{question}");
+    assert!(
+        question["requestedSchema"]["properties"]["name"].is_object(),
+        "{question}"
+    );
+    let (status, answered) = send(
+        &served,
+        Method::POST,
+        &format!("/api/messages/{message}/tool-calls/{call}/answer"),
+        Some(json!({
+            "questionId": question["id"],
+            "action": "accept",
+            "content": {"name": "Ada Lovelace", "check": true},
+        })),
+    )
+    .await;
+    assert_eq!(status, 200, "{answered}");
+
+    let completed = events.until("message.completed", |_| true).await;
+    assert_eq!(completed["content"], "Thanks, noted.");
+    let (_, history) = send(
+        &served,
+        Method::GET,
+        &format!("/api/conversations/{conversation}"),
+        None,
+    )
+    .await;
+    let done = &history["messages"][1]["toolCalls"][0];
+    assert_eq!(done["status"], "done", "{history}");
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(
+        requests[1].body.to_string().contains("Ada Lovelace"),
+        "the server got the answer: {}",
+        requests[1].body
+    );
     assert!(terminate(&mut served).success());
 }

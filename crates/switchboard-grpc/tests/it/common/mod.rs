@@ -177,6 +177,8 @@ pub fn start_message(server: pb::ServerRef, tool: &str, arguments: Value) -> pb:
             arguments_json: serde_json::to_vec(&arguments).unwrap(),
             timeout_ms: 0,
             retry: None,
+            requester: None,
+            resume: None,
         })),
     }
 }
