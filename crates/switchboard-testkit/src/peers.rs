@@ -232,6 +232,23 @@ impl Peers {
         .await
     }
 
+    /// Starts `peers/unreadable_http.py` (stdlib, Streamable HTTP at `/mcp`, no sessions): its
+    /// tools answer over SSE with what cannot be read (`too_deep`, `wrong_shape`) or properly
+    /// (`fine`).
+    pub async fn unreadable_http(&self) -> Result<HttpPeer> {
+        let command = self.python_script(PyGen::V1, "unreadable_http.py", &[]);
+        HttpPeer::start(Launch {
+            name: "unreadable_http.py".into(),
+            program: PathBuf::from(command.program),
+            args: command.args,
+            env: command.env,
+            port_option: PortOption::Flag,
+            readiness: Readiness::AnnouncedPort,
+            path: "/mcp",
+        })
+        .await
+    }
+
     /// Starts the OAuth-protected Python peer (`peers/oauth_server.py`: mcp 1.x with the SDK's
     /// own authorization server) over Streamable HTTP (`/mcp`). With `auto_approve` its
     /// authorization endpoint approves at once; without, it shows a sign-in page with an

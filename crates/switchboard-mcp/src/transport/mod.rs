@@ -12,5 +12,6 @@ pub(crate) mod session_aware;
 pub mod sse;
 pub(crate) mod stdio;
 pub(crate) mod stdio_pipes;
+pub(crate) mod unreadable;
 pub(crate) mod upstream_limit;
 pub(crate) mod watched;

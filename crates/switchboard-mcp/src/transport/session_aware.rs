@@ -16,7 +16,8 @@
 //! the server answers with is remembered for the sign-in it calls for.
 //!
 //! Its requests share the server's connections with every other session to it
-//! ([`crate::transport::upstream_limit`]).
+//! ([`crate::transport::upstream_limit`]), and an answer it cannot read fails its request at
+//! once ([`crate::transport::unreadable`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -31,6 +32,7 @@ use sse_stream::{Error as SseError, Sse};
 use tokio::sync::OwnedSemaphorePermit;
 
 use crate::oauth::Authorized;
+use crate::transport::unreadable::answered;
 use crate::transport::upstream_limit::{UpstreamLimit, holding};
 use crate::upstream_text::{short_text, without_body};
 
@@ -104,7 +106,7 @@ fn check_session(
             Err(StreamableHttpError::SessionExpired)
         }
         StreamableHttpPostResponse::Sse(stream, session) => Ok(StreamableHttpPostResponse::Sse(
-            holding(stream, permit),
+            holding(answered(stream), permit),
             session,
         )),
         other => Ok(other),
@@ -196,6 +198,7 @@ impl StreamableHttpClient for SessionAwareClient {
             self,
             get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
         )
+        .map(answered)
         .map_err(unquoted)
     }
 
@@ -219,6 +222,7 @@ impl StreamableHttpClient for SessionAwareClient {
                 max_sse_event_size
             )
         )
+        .map(answered)
         .map_err(unquoted)
     }
 }

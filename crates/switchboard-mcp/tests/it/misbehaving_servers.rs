@@ -164,3 +164,50 @@ async fn an_answer_that_cannot_be_read_fails_its_call_at_once() {
     assert_ne!(fine.is_error, Some(true), "{fine:?}");
     m.shutdown().await;
 }
+
+/// The same over Streamable HTTP, where the answers come as SSE events (rmcp would skip them).
+#[tokio::test]
+async fn an_answer_over_http_that_cannot_be_read_fails_its_call_at_once() {
+    let peer = switchboard_testkit::Peers::locate()
+        .unreadable_http()
+        .await
+        .unwrap();
+    let m = ConnectionManager::new(ManagerConfig {
+        call_timeout: Duration::from_secs(3600),
+        ..common::config()
+    });
+    let spec = common::http_spec(
+        "unreadable-http",
+        &peer.url(),
+        switchboard_core::TransportKind::StreamableHttp,
+    );
+    // A result of the wrong shape is read (as an unknown result) and refused by the call.
+    for (tool, says) in [
+        ("too_deep", "cannot be read"),
+        ("wrong_shape", "broke the protocol"),
+    ] {
+        let error = m
+            .call_tool(
+                &owner(),
+                &spec,
+                tool,
+                None,
+                switchboard_mcp::CallOptions::default(),
+            )
+            .await
+            .expect_err(tool);
+        assert!(error.to_string().contains(says), "{tool}: {error}");
+    }
+    let fine = m
+        .call_tool(
+            &owner(),
+            &spec,
+            "fine",
+            None,
+            switchboard_mcp::CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_ne!(fine.is_error, Some(true), "{fine:?}");
+    m.shutdown().await;
+}

@@ -8,7 +8,8 @@
 //! - `rmcp`: rmcp's 2026-07-28 server (the testkit's conformance server) over stdio.
 //!
 //! Each client lists, calls, follows progress, cancels, answers an elicitation, sees a log
-//! line, reads a resource and gets a prompt of each upstream that has them; the SDKs check
+//! line, reads a resource and gets a prompt of each upstream that has them (the MCP
+//! Inspector's CLI, which does one request a run: lists, calls, reads and gets); the SDKs check
 //! that every answer is what their revision expects (mcp 2.x refuses a result without
 //! `resultType`). What each pair supports is the README's table.
 
@@ -19,7 +20,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use common::gateway::{Gateway, interop_client, stdio_command};
+use common::gateway::{Gateway, inspector, interop_client, stdio_command};
 use common::rest::{create_server, remote_body, stdio_body};
 use serde_json::{Value, json};
 use switchboard_testkit::{EverythingHttp, HttpPeer, Peers, PyGen, StdioCommand};
@@ -207,4 +208,76 @@ async fn python_sdk_2_with_every_upstream_revision() {
     assert_matrix("mcp 2.x over /mcp", &seen);
     let seen = over_stdio(&gw, PyGen::V2);
     assert_matrix("mcp 2.x over mcp --stdio", &seen);
+}
+
+/// The MCP Inspector's CLI (the TypeScript SDK's client) through `/mcp`: each upstream's tool
+/// called, its resource read and its prompt got.
+#[tokio::test]
+async fn mcp_inspector_cli_with_every_upstream_revision() {
+    let (gw, _legacy) = matrix_gateway().await;
+    let header = format!("Authorization: Bearer {}", gw.admin);
+    let run = |extra: &[&str]| {
+        let url = gw.url("/mcp");
+        let mut args = vec![url.as_str(), "--transport", "http"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--header", header.as_str()]);
+        inspector(&args).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let resources = run(&["--method", "resources/list"]);
+    let prompts = run(&["--method", "prompts/list"]);
+    for upstream in plan().as_array().unwrap() {
+        let prefix = upstream["prefix"].as_str().unwrap();
+        let (tool, args, expected) = (
+            &upstream["echo"][0],
+            &upstream["echo"][1],
+            &upstream["echo"][2],
+        );
+        let mut call = vec![
+            "--method".to_owned(),
+            "tools/call".to_owned(),
+            "--tool-name".to_owned(),
+            format!("{prefix}{}", tool.as_str().unwrap()),
+        ];
+        for (name, value) in args.as_object().unwrap() {
+            call.push("--tool-arg".to_owned());
+            call.push(format!("{name}={}", value.as_str().unwrap()));
+        }
+        let call: Vec<&str> = call.iter().map(String::as_str).collect();
+        let called = run(&call);
+        assert_ne!(called["isError"], true, "{prefix}: {called}");
+        assert!(
+            called.to_string().contains(expected.as_str().unwrap()),
+            "{prefix}: {called}"
+        );
+        if let Some(wrapped) = upstream["resource"].as_str() {
+            let uri = resources["resources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|r| r["uri"].as_str())
+                .find(|uri| uri.starts_with(wrapped))
+                .unwrap_or_else(|| panic!("{prefix}: {resources}"));
+            let read = run(&["--method", "resources/read", "--uri", uri]);
+            assert!(!read["contents"].as_array().unwrap().is_empty(), "{read}");
+        }
+        if let Some(prompt) = upstream["prompt"].as_str() {
+            let name = prompts["prompts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|p| p["name"].as_str())
+                .find(|name| name.starts_with(prefix) && name.ends_with(&prompt.replace('-', "_")))
+                .or_else(|| {
+                    prompts["prompts"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .filter_map(|p| p["name"].as_str())
+                        .find(|name| name.starts_with(prefix) && name.ends_with(prompt))
+                })
+                .unwrap_or_else(|| panic!("{prefix}: {prompts}"));
+            let got = run(&["--method", "prompts/get", "--prompt-name", name]);
+            assert!(!got["messages"].as_array().unwrap().is_empty(), "{got}");
+        }
+    }
 }

@@ -4,11 +4,14 @@
 //! The 2024-11-05 transport knows two events: `endpoint`, whose data is the URI to POST client
 //! messages to, and `message`, whose data is one JSON-RPC message. Servers also send messages as
 //! events with no type at all (the SSE default type is `message`). Everything else is ignored,
-//! and a message that is not JSON-RPC is logged and skipped rather than ending the session.
+//! and a message that is not JSON-RPC is logged and skipped rather than ending the session,
+//! unless it names the request it answers: that request is answered with an error.
 
 use rmcp::model::ServerJsonRpcMessage;
 use url::Url;
 
+use super::super::answer_id::answer_id;
+use super::super::lines::unreadable;
 use super::error::EndpointError;
 use super::parser::SseEvent;
 
@@ -30,6 +33,15 @@ pub(crate) fn classify(event: SseEvent) -> Inbound {
         None | Some("" | "message") => match serde_json::from_str(&event.data) {
             Ok(message) => Inbound::Message(Box::new(message)),
             Err(error) => {
+                // An answer naming its request fails that request at once rather than leaving
+                // it to its timeout (see `crate::transport::unreadable`).
+                if let Some(id) = answer_id(event.data.as_bytes()) {
+                    tracing::warn!(%error, "an answer from the server cannot be read");
+                    return Inbound::Message(Box::new(unreadable(
+                        id,
+                        &format!("the server's answer cannot be read: {error}"),
+                    )));
+                }
                 tracing::warn!(
                     %error,
                     data = preview(&event.data),
@@ -117,6 +129,21 @@ mod tests {
             classify(event(Some("message"), request)),
             Inbound::Message(m) if matches!(*m, JsonRpcMessage::Request(_))
         ));
+    }
+
+    #[test]
+    fn an_unreadable_answer_fails_its_request() {
+        let answer = format!(
+            r#"{{"jsonrpc":"2.0","id":9,"result":{}}}"#,
+            "[".repeat(100_000)
+        );
+        let Inbound::Message(message) = classify(event(None, &answer)) else {
+            panic!("skipped");
+        };
+        let JsonRpcMessage::Error(error) = *message else {
+            panic!("not an error answer: {message:?}");
+        };
+        assert_eq!(error.id, Some(rmcp::model::NumberOrString::Number(9)));
     }
 
     #[test]
