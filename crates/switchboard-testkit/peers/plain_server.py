@@ -9,13 +9,16 @@ for them), `slow` (waits until cancelled or its seconds pass), `cancelled` (how 
 cancelled), `ask` (asks the client a question through `elicitation/create`), `log` (a log
 message during the call) and `rich` (every field a tool may carry: title, icons, annotations,
 output schema, `_meta` with an MCP Apps UI link, JSON Schema 2020-12 keywords). One resource,
-one resource template and one prompt. Requests are served on threads, so a call waiting for
+one resource template and one prompt (and, when `PLAIN_SECRET` is set, a resource
+`note://plain/secret` and a prompt `secret` that tell it, as a careless server would). Requests
+are served on threads, so a call waiting for
 its question's answer or for its cancellation does not hold the others up.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -69,6 +72,8 @@ RESOURCE = {"uri": "note://plain/readme", "name": "readme", "title": "Read me", 
 TEMPLATE = {"uriTemplate": "note://plain/{name}", "name": "note", "mimeType": "text/plain"}
 PROMPT = {"name": "greet", "title": "Greet", "description": "Greets someone.",
           "arguments": [{"name": "who", "description": "Whom to greet", "required": False}]}
+
+SECRET = os.environ.get("PLAIN_SECRET", "")
 
 out_lock = threading.Lock()
 state_lock = threading.Lock()
@@ -182,17 +187,24 @@ def handle(request: dict) -> None:
     elif method == "tools/call":
         call(message_id, params)
     elif method == "resources/list":
-        reply(message_id, {"resources": [RESOURCE]})
+        secret = [{"uri": "note://plain/secret", "name": "secret"}] if SECRET else []
+        reply(message_id, {"resources": [RESOURCE, *secret]})
     elif method == "resources/templates/list":
         reply(message_id, {"resourceTemplates": [TEMPLATE]})
     elif method == "resources/read":
         uri = params.get("uri")
-        if uri == RESOURCE["uri"] or str(uri).startswith("note://plain/"):
+        if uri == "note://plain/secret" and SECRET:
+            reply(message_id, {"contents": [{"uri": uri, "text": f"the secret is {SECRET}"}]})
+        elif uri == RESOURCE["uri"] or str(uri).startswith("note://plain/"):
             reply(message_id, {"contents": [{"uri": uri, "mimeType": "text/plain", "text": "hello"}]})
         else:
             fail(message_id, -32002, f"Resource not found: {uri}")
     elif method == "prompts/list":
-        reply(message_id, {"prompts": [PROMPT]})
+        secret = [{"name": "secret", "description": "Tells the secret."}] if SECRET else []
+        reply(message_id, {"prompts": [PROMPT, *secret]})
+    elif method == "prompts/get" and params.get("name") == "secret" and SECRET:
+        reply(message_id, {"description": f"about {SECRET}",
+                           "messages": [{"role": "user", "content": {"type": "text", "text": f"say {SECRET}"}}]})
     elif method == "prompts/get":
         who = (params.get("arguments") or {}).get("who") or "world"
         reply(message_id, {"description": "A greeting",

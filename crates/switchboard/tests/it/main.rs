@@ -27,6 +27,7 @@ mod nodes_replicas;
 mod nodes_security;
 mod oauth_replicas;
 mod security_cli;
+mod security_content_secrets;
 mod security_errors;
 mod security_launch;
 mod security_limits;
