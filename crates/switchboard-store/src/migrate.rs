@@ -81,6 +81,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "message touches conversation",
         include_str!("../migrations/sqlite/0014_message_touches_conversation.sql"),
     ),
+    (
+        15,
+        "audit per person",
+        include_str!("../migrations/sqlite/0015_audit_per_person.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -153,6 +158,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         14,
         "message touches conversation",
         include_str!("../migrations/postgres/0014_message_touches_conversation.sql"),
+    ),
+    (
+        15,
+        "audit per person",
+        include_str!("../migrations/postgres/0015_audit_per_person.sql"),
     ),
 ];
 

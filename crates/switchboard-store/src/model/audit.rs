@@ -117,7 +117,9 @@ pub struct NewAuditRecord {
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct AuditRecord {
-    /// Increasing in the order records were written.
+    /// The record's number among its owner's records: 1 for a person's first call, then
+    /// increasing in the order they were written (each person is numbered on their own, so
+    /// no one learns how many calls others made).
     pub id: i64,
     pub at: Timestamp,
     pub caller: CallerKind,

@@ -8,8 +8,10 @@ use super::common::to_u32;
 use crate::error::{Entity, StoreError};
 use crate::model::{AuditOutcome, AuditRecord, CallerKind, Timestamp};
 
+/// The record's id as its owner sees it is `seq`, the owner's own numbering (see migration
+/// 0015): the table's id is one sequence for everyone.
 pub(crate) const COLUMNS: &str =
-    "id, at, caller, server_id, tool, node_id, outcome, attempts, duration_ms";
+    "seq AS id, at, caller, server_id, tool, node_id, outcome, attempts, duration_ms";
 
 /// Rows one multi-row insert writes, largest first. A batch is written in statements of these
 /// sizes (64 records: one statement of 64 rows; 70: 64 + 4 + 1 + 1), so the writer's

@@ -1,5 +1,6 @@
-//! The tool-call audit: records read back as written, newest first, per owner only, pruned
-//! per owner to the newest ones, and never failing a batch for a record whose owner is gone.
+//! The tool-call audit: records read back as written, newest first, per owner only, numbered
+//! per owner, pruned per owner to the newest ones, and never failing a batch for a record
+//! whose owner is gone.
 
 use switchboard_core::{ErrorCode, OwnerId, ServerId};
 use switchboard_store::{AuditOutcome, CallerKind, NewAuditRecord, Timestamp};
@@ -10,7 +11,8 @@ crate::on_both_backends!(
     records_read_back_newest_first_for_their_owner_only,
     each_owner_keeps_only_the_newest_records,
     a_record_of_a_deleted_owner_is_skipped,
-    a_large_batch_is_written_whole_and_in_order
+    a_large_batch_is_written_whole_and_in_order,
+    each_person_numbers_their_own_records
 );
 
 fn record(owner: &OwnerId, tool: &str, outcome: AuditOutcome) -> NewAuditRecord {
@@ -184,5 +186,52 @@ async fn a_large_batch_is_written_whole_and_in_order(db: &TestDb) {
             .await
             .unwrap()
             .is_empty()
+    );
+}
+
+/// A person's record ids count their own calls only: interleaved with another person's, in
+/// one batch or several, they go 1, 2, 3, ... and pruning keeps the numbers.
+async fn each_person_numbers_their_own_records(db: &TestDb) {
+    let a = db.user("a").await.id;
+    let b = db.user("b").await.id;
+    let mut batch = Vec::new();
+    for i in 0..5 {
+        batch.push(record(&a, &format!("a{i}"), AuditOutcome::Ok));
+        batch.push(record(&b, &format!("b{i}"), AuditOutcome::Ok));
+        batch.push(record(&b, &format!("b{i}'"), AuditOutcome::Ok));
+    }
+    db.store.record_tool_calls(&batch).await.unwrap();
+    db.store
+        .record_tool_calls(&[record(&a, "a5", AuditOutcome::Ok)])
+        .await
+        .unwrap();
+    let ids = |records: Vec<switchboard_store::AuditRecord>| -> Vec<(i64, String)> {
+        records.into_iter().map(|r| (r.id, r.tool)).collect()
+    };
+    let mine = ids(db.store.tool_call_audit(&a, 100).await.unwrap());
+    assert_eq!(
+        mine,
+        (0..6)
+            .rev()
+            .map(|i| (i + 1, format!("a{i}")))
+            .collect::<Vec<_>>()
+    );
+    let theirs = db.store.tool_call_audit(&b, 100).await.unwrap();
+    let numbers: Vec<i64> = theirs.iter().map(|r| r.id).collect();
+    assert_eq!(numbers, (1..=10).rev().collect::<Vec<i64>>());
+
+    db.store.prune_tool_calls(&a, 2).await.unwrap();
+    db.store
+        .record_tool_calls(&[record(&a, "a6", AuditOutcome::Ok)])
+        .await
+        .unwrap();
+    let kept = ids(db.store.tool_call_audit(&a, 100).await.unwrap());
+    assert_eq!(
+        kept,
+        [
+            (7, "a6".to_owned()),
+            (6, "a5".to_owned()),
+            (5, "a4".to_owned())
+        ]
     );
 }
