@@ -29,9 +29,11 @@ pub fn settings(context: &Context) -> Result<Settings, SettingsError> {
 
 /// What a command builds its application from.
 pub fn app_config(context: &Context) -> anyhow::Result<AppConfig> {
-    settings(context)?
+    let mut config = settings(context)?
         .app_config(None, Default::default())
-        .context("cannot use the launch templates of the settings")
+        .context("cannot use the launch templates of the settings")?;
+    config.manager.stdio_guard = super::guard::stdio_guard();
+    Ok(config)
 }
 
 /// Completes on Ctrl-C; never, where signals cannot be listened for.
