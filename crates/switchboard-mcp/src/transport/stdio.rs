@@ -47,8 +47,20 @@ pub(crate) struct StdioProcess {
 /// (checked by `ServerSpec::validate`).
 pub(crate) fn spawn(spec: &ServerSpec, guard: Option<&Path>) -> Result<StdioProcess, McpError> {
     let program = spec.command.clone().unwrap_or_default();
+    let spawn_error = |source| McpError::Spawn {
+        command: program.clone(),
+        source,
+    };
+    let env = super::child_env::child_env(std::env::vars_os(), &spec.env);
     let mut command = match guard {
         Some(guard) => {
+            let path = env.iter().find(|(key, _)| key == "PATH");
+            super::program::find(
+                &program,
+                path.map(|(_, value)| value.as_os_str()),
+                spec.cwd.as_deref(),
+            )
+            .map_err(spawn_error)?;
             let mut command = tokio::process::Command::new(guard);
             command
                 .arg("guard")
@@ -60,20 +72,13 @@ pub(crate) fn spawn(spec: &ServerSpec, guard: Option<&Path>) -> Result<StdioProc
         }
         None => tokio::process::Command::new(&program),
     };
-    command
-        .args(&spec.args)
-        .env_clear()
-        .envs(super::child_env::child_env(std::env::vars_os(), &spec.env));
+    command.args(&spec.args).env_clear().envs(env);
     if let Some(cwd) = &spec.cwd {
         command.current_dir(cwd);
     }
     let mut wrapped = CommandWrap::from(command);
     wrapped.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
 
-    let spawn_error = |source| McpError::Spawn {
-        command: program.clone(),
-        source,
-    };
     let (transport, stderr) = StdioPipes::spawn(wrapped).map_err(spawn_error)?;
     let pid = transport.id().ok_or_else(|| {
         spawn_error(std::io::Error::other(

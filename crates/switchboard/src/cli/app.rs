@@ -5,7 +5,8 @@
 //!
 //! The MCP servers a command starts live as long as the command: [`LocalServers::with_pool`]
 //! shuts the pool down before it returns, also when Ctrl-C arrives in the middle of a call,
-//! so no stdio server outlives `switchboard`.
+//! so no stdio server outlives `switchboard`; and each runs under this binary as its guard
+//! ([`super::guard`]), which ends it even when `switchboard` is killed.
 //!
 //! [`LocalServers::with_pool`]: super::local::LocalServers::with_pool
 

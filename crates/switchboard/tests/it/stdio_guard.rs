@@ -130,7 +130,8 @@ fn a_guard_whose_parent_is_already_gone_starts_nothing() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert!(!output.status.success());
+    // Ended as the parent's death would have ended it, without running the program.
+    assert_eq!(output.status.code(), Some(128 + 15), "{output:?}");
     assert!(output.stdout.is_empty(), "{output:?}");
 }
 
@@ -226,4 +227,22 @@ fn a_server_disconnected_the_normal_way_leaves_no_detached_process() {
     let setsid = call_for_pid(&sb, "detach", "spawn_setsid");
     let daemon = call_for_pid(&sb, "detach", "spawn_daemon");
     assert_all_gone(&[setsid, daemon], "after the command closed its server");
+}
+
+/// Under a guard as without one, a program that does not exist cannot be started: the
+/// answer says so at once rather than after the retries a server that hung up would get.
+#[test]
+fn a_missing_program_is_a_failed_start_not_a_failed_handshake() {
+    let sb = Switchboard::new();
+    sb.run(&["servers", "add", "nothing", "--command", "no-such-program"])
+        .ok();
+    let started = std::time::Instant::now();
+    let run = sb.run(&["--json", "call", "nothing", "echo"]).failed();
+    let message = run.json()["message"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains("could not start `no-such-program`: No such file"),
+        "{run:?}"
+    );
+    assert!(!message.contains("handshake"), "{run:?}");
+    assert!(started.elapsed() < Duration::from_secs(5), "{run:?}");
 }
