@@ -2,14 +2,15 @@
 //!
 //! The child is started in a process group of its own, so ending the group ends everything the
 //! server started too (a server that runs `npx` or a shell script is several processes deep).
+//! Its stderr is read into our logs line by line rather than inherited, and the last lines are
+//! kept to explain a server that dies while connecting. It does not inherit Switchboard's whole
+//! environment ([`child_env`](super::child_env)).
+//!
 //! With a [guard](crate::guard) configured, the child is the guard, which runs the server:
 //! then the server ends with this process even when it is killed, and so does whatever the
 //! server started outside its group. Either way the processes below the child are killed
 //! before the group ([`ProcessGroupGuard`]), so a grandchild that left the group with `setsid`
 //! is not handed to init first.
-//! Its stderr is read into our logs line by line rather than inherited, and the last lines are
-//! kept to explain a server that dies while connecting. It does not inherit Switchboard's whole
-//! environment ([`child_env`](super::child_env)).
 
 use std::collections::VecDeque;
 use std::path::Path;
