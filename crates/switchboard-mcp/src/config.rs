@@ -1,9 +1,10 @@
-//! Every duration the MCP layer waits for, in one place, with the defaults of DESIGN.md, and
-//! seed 002's retry policy.
+//! Every duration the MCP layer waits for, in one place, with the defaults of DESIGN.md;
+//! seed 002's retry policy; and the guard that stdio servers run under.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
-/// Timeouts, cache lifetimes and retry policy of the connection manager.
+/// Timeouts, cache lifetimes, retry policy and stdio guard of the connection manager.
 #[derive(Debug, Clone)]
 pub struct ManagerConfig {
     /// How long connecting (spawn or HTTP, plus the MCP handshake) may take.
@@ -27,6 +28,12 @@ pub struct ManagerConfig {
     /// the sessions belong to; idle ones beyond it are closed. See
     /// `transport::upstream_limit`.
     pub http_connections_per_upstream: usize,
+    /// A program that understands `guard --parent PID -- PROGRAM ARGS...` (the `switchboard`
+    /// binary, see [`crate::guard`]), started in place of each stdio server to run it, so
+    /// that the server and everything it starts end when this process does, even by
+    /// `SIGKILL`. Without one a server is started directly, and a server that outlives a
+    /// killed Switchboard keeps running.
+    pub stdio_guard: Option<PathBuf>,
 }
 
 impl Default for ManagerConfig {
@@ -41,6 +48,7 @@ impl Default for ManagerConfig {
             retry: RetryPolicy::default(),
             shutdown_grace: Duration::from_millis(500),
             http_connections_per_upstream: 32,
+            stdio_guard: None,
         }
     }
 }

@@ -47,7 +47,7 @@ pub(crate) async fn connect(
                 transport,
                 group,
                 stderr,
-            } = stdio::spawn(spec)?;
+            } = stdio::spawn(spec, config.stdio_guard.as_deref())?;
             let handshake = async {
                 let (transport, generation) = probe::probe(transport).await.map_err(|error| {
                     tracing::debug!(server = %spec.name, %error, "probe failed");

@@ -18,6 +18,7 @@ mod connect;
 mod connection;
 pub mod destination;
 mod error;
+pub mod guard;
 mod input_required;
 mod listen;
 mod logbook;

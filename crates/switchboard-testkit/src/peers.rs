@@ -188,6 +188,13 @@ impl Peers {
         self.python_script(PyGen::V1, "plain_server.py", &[])
     }
 
+    /// `peers/detaching_server.py` over stdio (py1): `spawn_setsid()` starts `sleep 1000` in
+    /// a session of its own as the server's child, `spawn_daemon()` starts one orphaned the
+    /// way daemons are; both return the sleeper's pid, outside the server's process group.
+    pub fn detaching_stdio(&self) -> StdioCommand {
+        self.python_script(PyGen::V1, "detaching_server.py", &[])
+    }
+
     /// One of the misbehaving stdio servers (all run on the py1 interpreter).
     pub fn misbehaving(&self, which: Misbehaving) -> StdioCommand {
         self.python_script(PyGen::V1, which.script(), &[])

@@ -1,7 +1,9 @@
 //! The `switchboard` binary.
 //!
 //! `main` only parses the command line, sets up logging and reports failures; the commands
-//! live in [`cli`]. Logs always go to stderr, because stdout carries command output, and for
+//! live in [`cli`]. The hidden `guard` command, which runs a stdio server for another
+//! `switchboard` process, is run before the async runtime starts: it needs a process without
+//! other threads, and it logs nothing of its own. Logs always go to stderr, because stdout carries command output, and for
 //! `demo-server` the MCP protocol itself. The level comes from `RUST_LOG` (default `warn`); field values
 //! are escaped ([`log_fields`]).
 //!
@@ -24,9 +26,17 @@ use std::process::ExitCode;
 
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = cli::parse();
+    match cli.command {
+        // Before any thread exists: the guard blocks signals for the whole process.
+        cli::Command::Guard(args) => cli::run_guard(args),
+        command => run(cli::Cli { command, ..cli }),
+    }
+}
+
+#[tokio::main]
+async fn run(cli: cli::Cli) -> ExitCode {
     init_tracing();
     let json = cli.global.json;
     match cli::run(cli).await {

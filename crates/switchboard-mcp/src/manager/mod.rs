@@ -498,7 +498,8 @@ impl ConnectionManager {
         self.entry(owner, server).subscribe()
     }
 
-    /// The process group of a connected stdio server.
+    /// The process group of a connected stdio server (its id is the pid of the group's
+    /// leader: the server, or the guard that runs it when one is configured).
     pub fn process_group(&self, owner: &OwnerId, server: &ServerId) -> Option<u32> {
         let entry = self.existing(owner, server)?;
         entry.process_group()

@@ -8,6 +8,7 @@ pub(crate) mod child_env;
 pub(crate) mod http;
 pub(crate) mod lines;
 pub(crate) mod probe;
+pub(crate) mod program;
 pub(crate) mod session_aware;
 pub mod sse;
 pub(crate) mod stdio;

@@ -5,8 +5,15 @@
 //! Its stderr is read into our logs line by line rather than inherited, and the last lines are
 //! kept to explain a server that dies while connecting. It does not inherit Switchboard's whole
 //! environment ([`child_env`](super::child_env)).
+//!
+//! With a [guard](crate::guard) configured, the child is the guard, which runs the server:
+//! then the server ends with this process even when it is killed, and so does whatever the
+//! server started outside its group. Either way the processes below the child are killed
+//! before the group ([`ProcessGroupGuard`]), so a grandchild that left the group with `setsid`
+//! is not handed to init first.
 
 use std::collections::VecDeque;
+use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -37,24 +44,42 @@ pub(crate) struct StdioProcess {
     pub(crate) stderr: StderrTail,
 }
 
-/// Starts the server's command. `command` must be present (checked by `ServerSpec::validate`).
-pub(crate) fn spawn(spec: &ServerSpec) -> Result<StdioProcess, McpError> {
+/// Starts the server's command, under `guard` when one is given. `command` must be present
+/// (checked by `ServerSpec::validate`).
+pub(crate) fn spawn(spec: &ServerSpec, guard: Option<&Path>) -> Result<StdioProcess, McpError> {
     let program = spec.command.clone().unwrap_or_default();
-    let mut command = tokio::process::Command::new(&program);
-    command
-        .args(&spec.args)
-        .env_clear()
-        .envs(super::child_env::child_env(std::env::vars_os(), &spec.env));
+    let spawn_error = |source| McpError::Spawn {
+        command: program.clone(),
+        source,
+    };
+    let env = super::child_env::child_env(std::env::vars_os(), &spec.env);
+    let mut command = match guard {
+        Some(guard) => {
+            let path = env.iter().find(|(key, _)| key == "PATH");
+            super::program::find(
+                &program,
+                path.map(|(_, value)| value.as_os_str()),
+                spec.cwd.as_deref(),
+            )
+            .map_err(spawn_error)?;
+            let mut command = tokio::process::Command::new(guard);
+            command
+                .arg("guard")
+                .arg("--parent")
+                .arg(std::process::id().to_string())
+                .arg("--")
+                .arg(&program);
+            command
+        }
+        None => tokio::process::Command::new(&program),
+    };
+    command.args(&spec.args).env_clear().envs(env);
     if let Some(cwd) = &spec.cwd {
         command.current_dir(cwd);
     }
     let mut wrapped = CommandWrap::from(command);
     wrapped.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
 
-    let spawn_error = |source| McpError::Spawn {
-        command: program.clone(),
-        source,
-    };
     let (transport, stderr) = StdioPipes::spawn(wrapped).map_err(spawn_error)?;
     let pid = transport.id().ok_or_else(|| {
         spawn_error(std::io::Error::other(
@@ -168,9 +193,11 @@ async fn forward_stderr(
 }
 
 /// Ends the server's whole process group when dropped or killed, whatever the server left
-/// running. Killing is idempotent.
+/// running, and first every process below the group's leader, in the group or not. Killing
+/// is idempotent.
 #[derive(Debug)]
 pub(crate) struct ProcessGroupGuard {
+    /// The group's id, the pid of its leader: the server, or the guard running it.
     pgid: u32,
 }
 
@@ -183,11 +210,28 @@ impl ProcessGroupGuard {
         let Ok(pgid) = i32::try_from(self.pgid) else {
             return;
         };
+        kill_below(self.pgid);
         // ESRCH (the group is already gone) is the expected outcome after a clean exit.
         match killpg(Pid::from_raw(pgid), Signal::SIGKILL) {
             Ok(()) | Err(nix::errno::Errno::ESRCH) => {}
             Err(error) => tracing::warn!(pgid, %error, "could not kill server process group"),
         }
+    }
+}
+
+/// Kills every process below `leader`, our child, while it still runs: once it is gone, its
+/// orphans are handed to init, where no walk from it finds them.
+pub(crate) fn kill_below(leader: u32) {
+    if !crate::guard::tree::is_running_child(leader) {
+        return;
+    }
+    let left = crate::guard::tree::kill_descendants(leader, crate::guard::tree::KILL_WAIT, || {});
+    if !left.is_empty() {
+        tracing::warn!(
+            leader,
+            ?left,
+            "could not kill every process a server started"
+        );
     }
 }
 

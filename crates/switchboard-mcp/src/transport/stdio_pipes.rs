@@ -141,6 +141,9 @@ impl StdioPipes {
             self.child = None;
             return Ok(());
         }
+        if let Some(pid) = child.id() {
+            super::stdio::kill_below(pid);
+        }
         let killed = Box::into_pin(child.kill()).await;
         self.child = None;
         killed
@@ -159,7 +162,12 @@ impl Drop for StdioPipes {
         if let Some(reply) = self.replying.take() {
             reply.abort();
         }
-        // Killed and reaped off the caller's path (the process group guard ends the rest).
+        // What it started outside its group first, while the child can still be followed to
+        // it; the child itself is killed and reaped off the caller's path (the process group
+        // guard ends the rest).
+        if let Some(pid) = self.child.as_ref().and_then(|child| child.id()) {
+            super::stdio::kill_below(pid);
+        }
         if let Some(mut child) = self.child.take()
             && let Ok(runtime) = tokio::runtime::Handle::try_current()
         {

@@ -5,7 +5,8 @@
 //!
 //! The MCP servers a command starts live as long as the command: [`LocalServers::with_pool`]
 //! shuts the pool down before it returns, also when Ctrl-C arrives in the middle of a call,
-//! so no stdio server outlives `switchboard`.
+//! so no stdio server outlives `switchboard`; and each runs under this binary as its guard
+//! ([`super::guard`]), which ends it even when `switchboard` is killed.
 //!
 //! [`LocalServers::with_pool`]: super::local::LocalServers::with_pool
 
@@ -29,9 +30,11 @@ pub fn settings(context: &Context) -> Result<Settings, SettingsError> {
 
 /// What a command builds its application from.
 pub fn app_config(context: &Context) -> anyhow::Result<AppConfig> {
-    settings(context)?
+    let mut config = settings(context)?
         .app_config(None, Default::default())
-        .context("cannot use the launch templates of the settings")
+        .context("cannot use the launch templates of the settings")?;
+    config.manager.stdio_guard = super::guard::stdio_guard();
+    Ok(config)
 }
 
 /// Completes on Ctrl-C; never, where signals cannot be listened for.

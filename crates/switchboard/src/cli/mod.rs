@@ -13,6 +13,7 @@ mod chat;
 mod config;
 mod demo;
 mod global;
+mod guard;
 mod import;
 mod legacy;
 mod local;
@@ -38,6 +39,7 @@ use switchboard_mcp::McpError;
 use switchboard_store::{StoreConfig, StoreError};
 
 pub use global::GlobalArgs;
+pub use guard::run as run_guard;
 use local::LocalServers;
 
 use crate::import::ImportError;
@@ -109,6 +111,9 @@ pub enum Command {
     /// flags) and where each came from.
     #[command(subcommand)]
     Config(config::ConfigCommand),
+    /// Run one stdio server under a guard that ends it, and all it started, with its parent.
+    #[command(hide = true)]
+    Guard(guard::GuardArgs),
 }
 
 /// What every command may need from the global options.
@@ -201,6 +206,9 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Schema(command) => schema::run(command),
         Command::Users(command) => users::run(&context, command).await,
         Command::Config(command) => config::run(&context, command),
+        // Started before the runtime, by `main`; here it would share the process with the
+        // runtime's threads, which do not block its signals.
+        Command::Guard(_) => Err(anyhow::anyhow!("the guard runs before the runtime starts")),
     }
 }
 

@@ -62,7 +62,10 @@ pub async fn run(context: &Context, args: NodeArgs) -> anyhow::Result<ExitCode> 
         allow_plaintext: args.allow_plaintext,
         launch: quotas.launch_rules()?,
         destinations: quotas.destination_rules(),
-        manager: manager.manager_config(),
+        manager: switchboard_mcp::ManagerConfig {
+            stdio_guard: super::guard::stdio_guard(),
+            ..manager.manager_config()
+        },
     };
     let scheme = if options.tls.is_some() {
         "https"

@@ -66,7 +66,8 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
             }),
         ..Default::default()
     };
-    let config = settings.app_config(env_provider(), oauth)?;
+    let mut config = settings.app_config(env_provider(), oauth)?;
+    config.manager.stdio_guard = super::guard::stdio_guard();
     let app = Arc::new(
         App::build(&context.store, config)
             .await

@@ -34,4 +34,5 @@ mod security_limits;
 mod security_origin;
 mod security_secrets;
 mod security_ssrf;
+mod stdio_guard;
 mod web_ui;

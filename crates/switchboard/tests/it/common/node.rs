@@ -323,14 +323,29 @@ pub fn write_settings(data_dir: &Path, extra: &str, nodes: &[NodeSection]) {
     std::fs::write(data_dir.join("switchboard.toml"), text).unwrap();
 }
 
-/// The live processes below `pid` whose command line contains `needle`.
+/// The live processes below `pid` whose command line contains `needle`; not the guards that
+/// run stdio servers (`switchboard guard ... -- PROGRAM ARGS`), whose command lines hold their
+/// servers'.
 pub fn descendants_running(pid: u32, needle: &str) -> Vec<u32> {
     switchboard_testkit::process::descendants(pid)
         .into_iter()
-        .filter(|child| {
-            std::fs::read(format!("/proc/{child}/cmdline"))
-                .map(|cmdline| String::from_utf8_lossy(&cmdline).contains(needle))
-                .unwrap_or(false)
+        .filter(|&child| {
+            let args = arguments(child);
+            args.get(1).map(String::as_str) != Some("guard")
+                && args.iter().any(|arg| arg.contains(needle))
         })
         .collect()
+}
+
+/// The command line of `pid`, one argument an item (empty once it is gone).
+fn arguments(pid: u32) -> Vec<String> {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|cmdline| {
+            cmdline
+                .split(|byte| *byte == 0)
+                .filter(|arg| !arg.is_empty())
+                .map(|arg| String::from_utf8_lossy(arg).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
 }
