@@ -42,6 +42,17 @@ export function authHeaders() {
  * throws ApiError with the server's code and message.
  */
 export async function api(method, path, body) {
+  return (await call(method, path, body)).data;
+}
+
+/** A GET of a list that comes in pages: `{items, next}`, `next` the cursor of the page after
+ * (`X-Next-Cursor`), null on the last page. */
+export async function getPage(path) {
+  const { data, response } = await call("GET", path);
+  return { items: data || [], next: response.headers.get("X-Next-Cursor") };
+}
+
+async function call(method, path, body) {
   const headers = { ...authHeaders(), Accept: "application/json", "Accept-Language": locale() };
   const init = { method, headers };
   if (body !== undefined) {
@@ -54,7 +65,7 @@ export async function api(method, path, body) {
   } catch (e) {
     throw new ApiError(0, "NETWORK_ERROR", t("ui.error.network", { detail: e.message }));
   }
-  if (response.status === 204) return null;
+  if (response.status === 204) return { data: null, response };
   const text = await response.text();
   let data = null;
   try {
@@ -68,7 +79,7 @@ export async function api(method, path, body) {
     const message = data?.message || text || response.statusText;
     throw new ApiError(response.status, code, message, data?.hint);
   }
-  return data;
+  return { data, response };
 }
 
 export const get = (path) => api("GET", path);

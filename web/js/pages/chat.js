@@ -6,12 +6,13 @@
 
 import { html } from "../html.js";
 import { useCallback, useEffect, useRef, useState } from "../../vendor/hooks.js";
-import { del, get, patch, post, seg } from "../api.js";
+import { del, get, getPage, patch, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { subscribe } from "../events.js";
 import { navigate, follow } from "../router.js";
 import { applyEvent, awaitsDecision, caughtUp, fromHistory, settled } from "../chat/state.js";
 import { LAST_ASSISTANT_KEY, preselect } from "../chat/start.js";
+import { pagePath, withPage } from "../chat/conversation-pages.js";
 import { AssistantSelect, StartPanel } from "../chat/start-panel.js";
 import { Composer } from "../chat/composer.js";
 import { MessageView } from "../chat/message-view.js";
@@ -21,7 +22,19 @@ import { ErrorNote } from "../ui/error-note.js";
 import { useLoaded } from "../ui/use-loaded.js";
 
 export function ChatPage({ conversationId }) {
-  const { data: conversations, error, setError, reload: loadList } = useLoaded(() => get("/api/conversations"));
+  // The newest page; "More" reads the ones after it. A reload starts from the newest again.
+  const { data: first, error, setError, reload: loadList } = useLoaded(() => getPage(pagePath(null)));
+  const [older, setOlder] = useState({ items: [], next: null });
+  useEffect(() => setOlder({ items: [], next: first?.next ?? null }), [first]);
+  const conversations = first ? withPage(first.items, older.items) : null;
+  const more = async () => {
+    try {
+      const page = await getPage(pagePath(older.next));
+      setOlder((o) => ({ items: withPage(o.items, page.items), next: page.next }));
+    } catch (e) {
+      setError(e);
+    }
+  };
   // null until loaded: the first screen sends nothing before it knows whom it talks to.
   const [assistants, setAssistants] = useState(null);
   useEffect(() => {
@@ -48,6 +61,9 @@ export function ChatPage({ conversationId }) {
             ${c.title || t("ui.chat.new_conversation")}</a>
         </li>`)}
       </ul>
+      ${older.next
+        ? html`<button type="button" class="more-conversations" onClick=${more}>${t("ui.chat.more_conversations")}</button>`
+        : null}
       <${ErrorNote} error=${error} />
     </aside>
     ${conversationId

@@ -71,6 +71,7 @@ fn plan() -> Value {
             "echo": ["echo", {"message": "hi legacy"}, "hi legacy"],
             "progress": ["trigger-long-running-operation", {"duration": 0.3, "steps": 3}],
             "ask": ["trigger-elicitation-request", {}],
+            "task": ["simulate-research-query", {"topic": "tides"}],
             "resource": "switchboard://legacy/",
             "prompt": "simple-prompt",
         },
@@ -148,6 +149,17 @@ fn assert_matrix(client: &str, seen: &Value) {
                     && got["log"]["lines"]
                         .as_array()
                         .is_some_and(|l| !l.is_empty()),
+            );
+        }
+        if upstream.get("task").is_some() {
+            // Tasks are not asked for yet: the server's refusal arrives as the tool's error,
+            // and the steps after it go on.
+            check(
+                "task",
+                got["task"]["isError"] == true
+                    && got["task"]["text"]
+                        .as_str()
+                        .is_some_and(|t| t.contains("task")),
             );
         }
         if upstream.get("resource").is_some() {

@@ -8,8 +8,9 @@ message, reads a resource and gets a prompt, and prints what it saw as one JSON 
 
 The plan is a list of upstreams: {"name", "prefix", and any of "echo": [tool, args, expected
 text], "progress": [tool, args], "slow": [tool, args], "cancelled": tool, "ask": [tool, args],
-"log": [tool, args], "resource": URI prefix, "prompt": name}. What a step saw, or the error it
-met, is reported under the upstream's name; the process fails only when it cannot connect.
+"log": [tool, args], "task": [tool, args] (a tool only run as a task), "resource": URI prefix,
+"prompt": name}. What a step saw, or the error it met, is reported under the upstream's name;
+the process fails only when it cannot connect.
 A question is answered by filling each required field of its form (strings "Ada").
 """
 
@@ -118,7 +119,7 @@ async def exercise(session, plan: list, seen: Seen) -> dict:
         out: dict = {}
         prefix = upstream["prefix"]
         out["tools"] = [name for name in names if name.startswith(prefix)]
-        for key in ("echo", "progress", "slow", "ask", "log"):
+        for key in ("echo", "progress", "slow", "ask", "log", "task"):
             if key in upstream:
                 upstream[key][0] = resolve(names, prefix, upstream[key][0])
         if "cancelled" in upstream:
@@ -146,6 +147,16 @@ async def exercise(session, plan: list, seen: Seen) -> dict:
                 return {"ok": not is_error(result), "reports": len(reports)}
 
             await step(out, "progress", progress)
+
+        if "task" in upstream:
+            tool, args = upstream["task"]
+
+            async def task():
+                # A tool the server runs only as a task, called as a plain call.
+                result = await session.call_tool(tool, args)
+                return {"isError": is_error(result), "text": text_of(result)[:300]}
+
+            await step(out, "task", task)
 
         if "slow" in upstream:
             tool, args = upstream["slow"]
