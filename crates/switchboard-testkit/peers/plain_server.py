@@ -2,7 +2,7 @@
 the world are written: no SDK, every answer built by hand, no `resultType`, no `server/discover`
 (answered "method not found", as a 2025 server does).
 
-    python plain_server.py
+    python plain_server.py            (PLAIN_REVISION=2025-06-18 makes it a server of that revision)
 
 Tools: `echo` (text back), `progress` (a progress notification per step when the call asks
 for them), `slow` (waits until cancelled or its seconds pass), `cancelled` (how many calls were
@@ -175,8 +175,10 @@ def handle(request: dict) -> None:
     method, message_id, params = request.get("method"), request.get("id"), request.get("params") or {}
     if method == "initialize":
         asked = params.get("protocolVersion")
+        # PLAIN_REVISION makes it a server of that (older) revision, whatever the client asks.
+        answered = os.environ.get("PLAIN_REVISION") or (asked if asked in REVISIONS else REVISIONS[0])
         reply(message_id, {
-            "protocolVersion": asked if asked in REVISIONS else REVISIONS[0],
+            "protocolVersion": answered,
             "capabilities": {"tools": {}, "resources": {}, "prompts": {}, "logging": {}},
             "serverInfo": {"name": "plain", "version": "1.0.0"},
         })

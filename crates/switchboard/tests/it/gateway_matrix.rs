@@ -3,8 +3,9 @@
 //! through `switchboard mcp --stdio`, against upstreams of every revision behind one gateway:
 //!
 //! - `legacy`: server-everything over legacy SSE (the 2024-11-05 transport, TypeScript SDK);
-//! - `py1`: the Python SDK 1.x's FastMCP over stdio;
-//! - `plain`: a 2025-11-25 server written without an SDK (no `resultType`, no discovery);
+//! - `py1`: the Python SDK 1.x's FastMCP over stdio (it takes the 2025-11-25 we ask for);
+//! - `plain`: a 2025-11-25 server written without an SDK (no `resultType`, no discovery),
+//!   and `older`, the same answering as a 2025-06-18 server;
 //! - `rmcp`: rmcp's 2026-07-28 server (the testkit's conformance server) over stdio.
 //!
 //! Each client lists, calls, follows progress, cancels, answers an elicitation, sees a log
@@ -59,6 +60,9 @@ async fn matrix_gateway() -> (Gateway, HttpPeer) {
     )
     .await;
     create_server(&gw.served, stdio_body("plain", &peers.plain_stdio(), None)).await;
+    let mut older = stdio_body("older", &peers.plain_stdio(), None);
+    older["env"]["PLAIN_REVISION"] = json!("2025-06-18");
+    create_server(&gw.served, older).await;
     create_server(&gw.served, stdio_body("rmcp", &conformance_server(), None)).await;
     (gw, legacy)
 }
@@ -91,6 +95,15 @@ fn plan() -> Value {
             "ask": ["ask", {"question": "Your name?"}],
             "log": ["log", {"message": "plain says hello"}],
             "resource": "switchboard://plain/",
+            "prompt": "greet",
+        },
+        {
+            "name": "older", "prefix": "mcp__older__",
+            "echo": ["echo", {"text": "hi 2025-06-18"}, "hi 2025-06-18"],
+            "progress": ["progress", {"steps": 2}],
+            "ask": ["ask", {"question": "Your name?"}],
+            "log": ["log", {"message": "older says hello"}],
+            "resource": "switchboard://older/",
             "prompt": "greet",
         },
         {
