@@ -278,11 +278,15 @@ impl pb::mcp_node_server::McpNode for NodeService {
             spec,
             admission,
         } = self.specs.resolve(server)?;
-        let (outgoing, follow, timeout) = sign_in::request_from_pb(fetch)?;
+        let sign_in::Fetch {
+            request,
+            follow_redirects,
+            timeout,
+        } = sign_in::request_from_pb(fetch)?;
         let answer = with_admission(
             admission,
             self.manager
-                .fetch_for_sign_in(&owner, &spec, outgoing, follow, timeout),
+                .fetch_for_sign_in(&owner, &spec, request, follow_redirects, timeout),
         )
         .await;
         Ok(Response::new(sign_in::reply(answer)))

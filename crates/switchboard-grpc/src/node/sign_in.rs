@@ -40,11 +40,16 @@ pub(crate) fn with_token(spec: Arc<ServerSpec>, token: Option<String>) -> Arc<Se
     Arc::new(sent)
 }
 
+/// One request of a host's OAuth flow, as the manager sends it.
+pub(crate) struct Fetch {
+    pub(crate) request: http::Request<Vec<u8>>,
+    pub(crate) follow_redirects: bool,
+    pub(crate) timeout: Option<Duration>,
+}
+
 /// The HTTP request a `FetchForSignIn` describes, its redirect rule and time limit; a request
 /// that cannot be one is the host's mistake.
-pub(crate) fn request_from_pb(
-    fetch: pb::SignInFetch,
-) -> Result<(http::Request<Vec<u8>>, bool, Option<Duration>), Status> {
+pub(crate) fn request_from_pb(fetch: pb::SignInFetch) -> Result<Fetch, Status> {
     let url: url::Url = fetch
         .url
         .parse()
@@ -70,7 +75,11 @@ pub(crate) fn request_from_pb(
         .body(fetch.body)
         .map_err(|_| Status::invalid_argument("the sign-in request cannot be made"))?;
     let timeout = (fetch.timeout_ms > 0).then(|| Duration::from_millis(fetch.timeout_ms));
-    Ok((request, fetch.follow_redirects, timeout))
+    Ok(Fetch {
+        request,
+        follow_redirects: fetch.follow_redirects,
+        timeout,
+    })
 }
 
 /// The answer for the host, or the manager's error (worded and redacted by it).
@@ -137,12 +146,12 @@ mod tests {
         };
         assert!(request_from_pb(fetch("file:///etc/passwd")).is_err());
         assert!(request_from_pb(fetch("not a url")).is_err());
-        let (request, follow, timeout) = request_from_pb(fetch(
+        let made = request_from_pb(fetch(
             "https://as.example/.well-known/oauth-authorization-server",
         ))
         .expect("a request");
-        assert_eq!(request.method(), http::Method::GET);
-        assert!(!follow);
-        assert_eq!(timeout, None);
+        assert_eq!(made.request.method(), http::Method::GET);
+        assert!(!made.follow_redirects);
+        assert_eq!(made.timeout, None);
     }
 }

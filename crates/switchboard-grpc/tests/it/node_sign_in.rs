@@ -84,7 +84,7 @@ async fn a_sign_in_request_follows_the_admission_of_the_person_it_is_for() {
     // Only for a server with OAuth sign-in, and only to an http(s) URL.
     let plain = server_ref_for(
         &owner(),
-        &ServerSpec::http("plain", &spec.url.clone().unwrap(), None),
+        &ServerSpec::http("plain", format!("{base}/mcp"), None),
         true,
     );
     let reply = rpc
