@@ -13,6 +13,7 @@
 
 mod admission;
 mod pool;
+mod sign_in;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -54,7 +55,7 @@ impl Drop for Router {
 /// Where one server runs.
 enum Route<'a> {
     Local,
-    Node(&'a NodeClient),
+    Node(&'a Arc<NodeClient>),
 }
 
 impl Router {

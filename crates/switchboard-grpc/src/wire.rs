@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use rmcp::model::ErrorData;
 use sha2::{Digest, Sha256};
-use switchboard_core::{ErrorCode, OwnerId, RetrySafety, ServerId, ServerSpec};
+use switchboard_core::{Auth, ErrorCode, OwnerId, RetrySafety, ServerId, ServerSpec};
 use switchboard_mcp::{
     Admission, ConnectionSnapshot, ConnectionStatus, McpError, Progress, RetryPolicy, ServerDetails,
 };
@@ -24,13 +24,26 @@ pub(crate) use requests::{
 };
 
 /// What the host sends to name a server: its owner, its spec (secrets in clear) and the
-/// spec's version.
+/// spec's version. A server with OAuth sign-in goes without its client's settings: the host
+/// signs in and refreshes, the node only sends the token it is given (`access_token`).
 pub(crate) fn server_ref(
     owner: &OwnerId,
     spec: &ServerSpec,
     admission: Admission,
 ) -> Result<pb::ServerRef, McpError> {
-    let spec_json = serde_json::to_vec(spec).map_err(|error| McpError::Protocol {
+    let spec_json = match &spec.auth {
+        Auth::OAuth { .. } => {
+            let mut sent = spec.clone();
+            sent.auth = Auth::OAuth {
+                client_id: None,
+                client_secret: None,
+                scopes: Vec::new(),
+            };
+            serde_json::to_vec(&sent)
+        }
+        _ => serde_json::to_vec(spec),
+    };
+    let spec_json = spec_json.map_err(|error| McpError::Protocol {
         server: spec.name.clone(),
         detail: format!("the spec could not be written as JSON: {error}"),
     })?;
@@ -42,6 +55,7 @@ pub(crate) fn server_ref(
             any_command: admission.any_command,
             guard_destinations: admission.guard_destinations,
         }),
+        access_token: None,
     })
 }
 
@@ -203,6 +217,11 @@ pub(crate) fn error_to_pb(error: &McpError) -> pb::NodeError {
             wire.server_error_json = serde_json::to_vec(error).unwrap_or_default();
         }
         McpError::ShutDown => wire.kind = "shut_down".into(),
+        McpError::SignInRequired { server, scope } => {
+            wire.kind = "sign_in_required".into();
+            wire.server.clone_from(server);
+            wire.scope.clone_from(scope);
+        }
         _ => {}
     }
     wire
@@ -242,6 +261,10 @@ pub(crate) fn error_from_pb(node: &str, error: pb::NodeError) -> McpError {
         "shut_down" => McpError::NodeUnreachable {
             node: node.to_owned(),
             detail: "the node is shutting down".into(),
+        },
+        "sign_in_required" => McpError::SignInRequired {
+            server: error.server,
+            scope: error.scope,
         },
         _ => remote(error),
     }

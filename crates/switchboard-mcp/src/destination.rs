@@ -13,7 +13,6 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
-use rmcp::transport::OAuthHttpClient;
 use switchboard_core::{Auth, DestinationRules, OwnerId, Refusal, ServerSpec};
 use url::{Host, Url};
 
@@ -186,8 +185,8 @@ pub(crate) struct HttpClients {
     plain: reqwest::Client,
     guarded: reqwest::Client,
     rules: Arc<DestinationRules>,
-    oauth_plain: Arc<dyn OAuthHttpClient>,
-    oauth_guarded: Arc<dyn OAuthHttpClient>,
+    oauth_plain: Arc<GuardedOAuthHttp>,
+    oauth_guarded: Arc<GuardedOAuthHttp>,
     pub(crate) sign_ins: Arc<SignIns>,
     /// The connections each remote server may be sent requests on at once.
     limits: UpstreamLimits,
@@ -227,7 +226,7 @@ impl HttpClients {
     }
 
     /// The OAuth client for a connection admitted with `admission`.
-    pub(crate) fn oauth_http(&self, admission: Admission) -> Arc<dyn OAuthHttpClient> {
+    pub(crate) fn oauth_http(&self, admission: Admission) -> Arc<GuardedOAuthHttp> {
         if admission.guard_destinations {
             Arc::clone(&self.oauth_guarded)
         } else {

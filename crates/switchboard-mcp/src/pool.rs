@@ -21,6 +21,7 @@ use crate::config::ManagerConfig;
 use crate::connection::PromptInput;
 use crate::error::McpError;
 use crate::manager::{ConnectionManager, ConnectionSnapshot, ServerReport, StatusChange};
+use crate::oauth::PendingSignIn;
 
 /// A pool of MCP servers: the local manager, or a router over nodes and a local manager. Its
 /// [`ToolBackend`] half lists and calls tools.
@@ -137,6 +138,26 @@ pub trait ServerPool: ToolBackend {
         owner: &'a OwnerId,
         spec: &'a ServerSpec,
     ) -> BoxFuture<'a, Result<ServerReport, McpError>>;
+
+    /// Starts `owner`'s OAuth sign-in to `spec` (see [`ConnectionManager::start_sign_in`]):
+    /// the authorization URL, which comes back to `redirect_uri`. The flow is kept by the
+    /// host's sign-ins; its requests go out from where the server runs.
+    fn start_sign_in<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        redirect_uri: &'a str,
+    ) -> BoxFuture<'a, Result<String, McpError>>;
+
+    /// Finishes a sign-in taken with [`SignIns::take`](crate::oauth::SignIns::take) (see
+    /// [`ConnectionManager::finish_sign_in`]), wherever the server runs.
+    fn finish_sign_in<'a>(
+        &'a self,
+        spec: &'a ServerSpec,
+        pending: PendingSignIn,
+        code: &'a str,
+        issuer: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<(), McpError>>;
 
     /// The state of the connection to `spec` (for a server on a node that cannot be reached:
     /// `error`, saying so).
@@ -338,6 +359,32 @@ impl ServerPool for ConnectionManager {
         spec: &'a ServerSpec,
     ) -> BoxFuture<'a, Result<ServerReport, McpError>> {
         Box::pin(ConnectionManager::test_connection(self, owner, spec))
+    }
+
+    fn start_sign_in<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        redirect_uri: &'a str,
+    ) -> BoxFuture<'a, Result<String, McpError>> {
+        Box::pin(ConnectionManager::start_sign_in(
+            self,
+            owner,
+            spec,
+            redirect_uri,
+        ))
+    }
+
+    fn finish_sign_in<'a>(
+        &'a self,
+        spec: &'a ServerSpec,
+        pending: PendingSignIn,
+        code: &'a str,
+        issuer: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        Box::pin(ConnectionManager::finish_sign_in(
+            self, spec, pending, code, issuer,
+        ))
     }
 
     fn snapshot(&self, owner: &OwnerId, spec: &ServerSpec) -> ConnectionSnapshot {

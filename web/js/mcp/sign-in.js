@@ -6,7 +6,7 @@
 // A server that was never used since Switchboard started is `disconnected` whether or not the
 // person signed in (connections open on first use), so an OAuth server that is not connected
 // offers Sign in; `needs_sign_in` says for certain that it is needed. Servers run on a node
-// offer neither: the node keeps no tokens, and the start route refuses them.
+// sign in the same way (the host keeps the tokens and sends them with each request).
 
 import { t } from "../i18n.js";
 
@@ -24,7 +24,7 @@ export function usesOAuth(server) {
  */
 export function signInActions(server, state) {
   const none = { signIn: false, signOut: false, needed: false };
-  if (!usesOAuth(server) || server.node) return none;
+  if (!usesOAuth(server)) return none;
   if (state === "needs_sign_in") return { signIn: true, signOut: false, needed: true };
   if (state === "connected") return { signIn: false, signOut: true, needed: false };
   if (state === "disconnected" || state === "error") return { ...none, signIn: true };

@@ -13,6 +13,7 @@ mod endpoint;
 mod failure;
 mod questions;
 mod rpc;
+mod sign_in;
 mod watch;
 
 use std::fmt;
@@ -24,6 +25,7 @@ use tonic::transport::Channel;
 use crate::pb::mcp_node_client::McpNodeClient;
 use crate::router::RouterError;
 use endpoint::Bearer;
+pub(crate) use sign_in::ThroughNode;
 use watch::Watched;
 
 /// One `[nodes.NAME]` of the settings file.

@@ -11,6 +11,7 @@ mod call;
 mod policy;
 mod relay;
 mod service;
+mod sign_in;
 mod specs;
 mod tls;
 mod tools;

@@ -19,6 +19,7 @@ use tonic::{Request, Response, Status, Streaming};
 use super::call::CallStream;
 use super::policy::with_admission;
 use super::relay::Relay;
+use super::sign_in::{self, with_token};
 use super::specs::{Resolved, SpecCache};
 use super::tools::ToolLists;
 use super::watch::{WatchStream, watch};
@@ -42,8 +43,15 @@ impl NodeService {
         }
     }
 
-    fn resolve(&self, server: Option<pb::ServerRef>) -> Result<Resolved, Status> {
-        self.specs.resolve(server)
+    /// The request's server, as its connection is made: with the access token it carried
+    /// (see [`super::sign_in`]).
+    fn resolve(&self, mut server: Option<pb::ServerRef>) -> Result<Resolved, Status> {
+        let token = server
+            .as_mut()
+            .and_then(|server| server.access_token.take());
+        let mut resolved = self.specs.resolve(server)?;
+        resolved.spec = with_token(resolved.spec, token);
+        Ok(resolved)
     }
 
     /// The steps of every request about one server answered with JSON: the server resolved
@@ -253,6 +261,35 @@ impl pb::mcp_node_server::McpNode for NodeService {
             ),
             processes: count(self.manager.process_count()),
         }))
+    }
+
+    async fn fetch_for_sign_in(
+        &self,
+        request: Request<pb::SignInFetch>,
+    ) -> Result<Response<pb::SignInFetchReply>, Status> {
+        let mut fetch = request.into_inner();
+        // The flow is the host's: whatever token came along is not needed here.
+        let server = fetch.server.take().map(|server| pb::ServerRef {
+            access_token: None,
+            ..server
+        });
+        let Resolved {
+            owner,
+            spec,
+            admission,
+        } = self.specs.resolve(server)?;
+        let sign_in::Fetch {
+            request,
+            follow_redirects,
+            timeout,
+        } = sign_in::request_from_pb(fetch)?;
+        let answer = with_admission(
+            admission,
+            self.manager
+                .fetch_for_sign_in(&owner, &spec, request, follow_redirects, timeout),
+        )
+        .await;
+        Ok(Response::new(sign_in::reply(answer)))
     }
 
     type WatchStream = WatchStream;

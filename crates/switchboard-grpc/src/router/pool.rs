@@ -10,6 +10,7 @@ use rmcp::model::{
     ResourceTemplate,
 };
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
+use switchboard_mcp::oauth::PendingSignIn;
 use switchboard_mcp::{
     CallOptions, ConnectionSnapshot, ConnectionStatus, ManagerConfig, McpError, NodeHealth,
     PerServer, PromptInput, ResourceUpdate, ServerPool, ServerReport, StatusChange,
@@ -29,10 +30,9 @@ impl Router {
             // A node's gRPC call is a large future; boxed, a local listing does not carry
             // (and copy) its size.
             Route::Node(node) => {
-                Box::pin(async move {
-                    let server = self.admissions.server_ref(owner, spec).await?;
+                Box::pin(self.on_node(owner, spec, node, |server| async move {
                     node.get_tools(spec, server).await
-                })
+                }))
                 .await
             }
         }
@@ -54,10 +54,10 @@ impl Router {
             }
             // Boxed, as in `tools_of`.
             Route::Node(node) => {
-                Box::pin(async move {
-                    let server = self.admissions.server_ref(owner, spec).await?;
-                    node.call_tool(spec, server, tool, arguments, options).await
-                })
+                Box::pin(self.on_node(owner, spec, node, |server| {
+                    let (arguments, options) = (arguments.clone(), options.clone());
+                    async move { node.call_tool(spec, server, tool, arguments, options).await }
+                }))
                 .await
             }
         }
@@ -107,8 +107,10 @@ impl ServerPool for Router {
             match self.route(spec)? {
                 Route::Local => self.local.list_resources(owner, spec).await,
                 Route::Node(node) => {
-                    let server = self.admissions.server_ref(owner, spec).await?;
-                    node.list_resources(spec, server).await
+                    self.on_node(owner, spec, node, |server| async move {
+                        node.list_resources(spec, server).await
+                    })
+                    .await
                 }
             }
         })
@@ -124,8 +126,10 @@ impl ServerPool for Router {
             match self.route(spec)? {
                 Route::Local => self.local.read_resource(owner, spec, uri).await,
                 Route::Node(node) => {
-                    let server = self.admissions.server_ref(owner, spec).await?;
-                    node.read_resource(spec, server, uri).await
+                    self.on_node(owner, spec, node, |server| async move {
+                        node.read_resource(spec, server, uri).await
+                    })
+                    .await
                 }
             }
         })
@@ -200,8 +204,10 @@ impl ServerPool for Router {
             match self.route(spec)? {
                 Route::Local => self.local.list_prompts(owner, spec).await,
                 Route::Node(node) => {
-                    let server = self.admissions.server_ref(owner, spec).await?;
-                    node.list_prompts(spec, server).await
+                    self.on_node(owner, spec, node, |server| async move {
+                        node.list_prompts(spec, server).await
+                    })
+                    .await
                 }
             }
         })
@@ -218,8 +224,11 @@ impl ServerPool for Router {
             match self.route(spec)? {
                 Route::Local => self.local.get_prompt(owner, spec, name, arguments).await,
                 Route::Node(node) => {
-                    let server = self.admissions.server_ref(owner, spec).await?;
-                    node.get_prompt(spec, server, name, arguments).await
+                    self.on_node(owner, spec, node, |server| {
+                        let arguments = arguments.clone();
+                        async move { node.get_prompt(spec, server, name, arguments).await }
+                    })
+                    .await
                 }
             }
         })
@@ -238,11 +247,14 @@ impl ServerPool for Router {
                 // A node answers the upstream's input requests itself, as for every caller
                 // without capabilities: the rounds are not carried over gRPC.
                 Route::Node(node) => {
-                    let server = self.admissions.server_ref(owner, spec).await?;
                     let name = params.name.to_string();
-                    node.get_prompt(spec, server, &name, params.arguments)
-                        .await
-                        .map(GetPromptResponse::Complete)
+                    self.on_node(owner, spec, node, |server| {
+                        let arguments = params.arguments.clone();
+                        let name = name.as_str();
+                        async move { node.get_prompt(spec, server, name, arguments).await }
+                    })
+                    .await
+                    .map(GetPromptResponse::Complete)
                 }
             }
         })
@@ -257,11 +269,32 @@ impl ServerPool for Router {
             match self.route(spec)? {
                 Route::Local => self.local.test_connection(owner, spec).await,
                 Route::Node(node) => {
-                    let server = self.admissions.server_ref(owner, spec).await?;
-                    node.test_connection(spec, server).await
+                    self.on_node(owner, spec, node, |server| async move {
+                        node.test_connection(spec, server).await
+                    })
+                    .await
                 }
             }
         })
+    }
+
+    fn start_sign_in<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        redirect_uri: &'a str,
+    ) -> BoxFuture<'a, Result<String, McpError>> {
+        Box::pin(self.start_sign_in_for(owner, spec, redirect_uri))
+    }
+
+    fn finish_sign_in<'a>(
+        &'a self,
+        spec: &'a ServerSpec,
+        pending: PendingSignIn,
+        code: &'a str,
+        issuer: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        Box::pin(self.finish_sign_in_for(spec, pending, code, issuer))
     }
 
     fn snapshot(&self, owner: &OwnerId, spec: &ServerSpec) -> ConnectionSnapshot {

@@ -8,6 +8,7 @@ mod node_processes;
 mod node_requests;
 mod node_security;
 mod node_service;
+mod node_sign_in;
 mod router_node;
 mod router_offline;
 mod router_tls;

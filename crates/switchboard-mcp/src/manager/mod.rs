@@ -8,6 +8,7 @@
 mod entry;
 mod redactor;
 mod retry;
+mod sign_in;
 mod status;
 mod tools;
 
@@ -30,7 +31,7 @@ use crate::config::ManagerConfig;
 use crate::connection::{CallLimits, PromptInput};
 use crate::destination::HttpClients;
 use crate::error::McpError;
-use crate::oauth::{PendingSignIn, SignIns};
+use crate::oauth::SignIns;
 use crate::policy::{AdmitAll, ConnectPolicy};
 use entry::{Entry, Live};
 use tools::{CachedTools, tool_info};
@@ -394,57 +395,6 @@ impl ConnectionManager {
         conn.close(config.shutdown_grace).await;
         let tools = tools?.into_iter().map(|t| tool_info(&spec.id, t)).collect();
         Ok(ServerReport { details, tools })
-    }
-
-    /// The OAuth sign-ins of this manager.
-    pub fn sign_ins(&self) -> &SignIns {
-        &self.inner.http.sign_ins
-    }
-
-    /// Starts `owner`'s OAuth sign-in to `spec` (a server with [`Auth::OAuth`]
-    /// (switchboard_core::Auth::OAuth)): the authorization URL to send the person to, which
-    /// comes back to `redirect_uri`. Asked of the connect policy like a connection.
-    pub async fn start_sign_in(
-        &self,
-        owner: &OwnerId,
-        spec: &ServerSpec,
-        redirect_uri: &str,
-    ) -> Result<String, McpError> {
-        let admission = self.inner.policy.admit(owner, spec).await?;
-        let http = self.inner.http.oauth_http(admission);
-        clean_error(
-            self.inner
-                .http
-                .sign_ins
-                .start(http, owner, spec, redirect_uri)
-                .await,
-            spec,
-        )
-    }
-
-    /// Finishes a sign-in taken with [`SignIns::take`] (its owner's `spec`, read again) with
-    /// the callback's `code` and `iss`; the server's connection is opened again with the new
-    /// tokens on its next use.
-    pub async fn finish_sign_in(
-        &self,
-        spec: &ServerSpec,
-        pending: PendingSignIn,
-        code: &str,
-        issuer: Option<&str>,
-    ) -> Result<(), McpError> {
-        let owner = pending.owner.clone();
-        let admission = self.inner.policy.admit(&owner, spec).await?;
-        let http = self.inner.http.oauth_http(admission);
-        let done = self
-            .inner
-            .http
-            .sign_ins
-            .finish(http, spec, pending, code, issuer)
-            .await;
-        if done.is_ok() {
-            self.disconnect(&owner, &spec.id).await;
-        }
-        clean_error(done, spec)
     }
 
     /// The state of the connection to `server`.

@@ -56,43 +56,51 @@ impl GuardedOAuthHttp {
     }
 }
 
+impl GuardedOAuthHttp {
+    /// Sends one request of an OAuth flow: redirects followed (within the origin) or not,
+    /// within `timeout` (at most [`TIMEOUT`]), the answer's body read up to [`MAX_BODY`].
+    pub(crate) async fn send(
+        &self,
+        request: http::Request<Vec<u8>>,
+        follow_redirects: bool,
+        timeout: Option<Duration>,
+    ) -> Result<http::Response<Vec<u8>>, OAuthHttpClientError> {
+        let client = if follow_redirects {
+            &self.follow
+        } else {
+            &self.stop
+        };
+        let timeout = timeout.map_or(TIMEOUT, |t| t.min(TIMEOUT));
+        let mut outgoing = reqwest::Request::try_from(request)?;
+        if let Some(rules) = &self.rules {
+            check_url(outgoing.url().as_str(), rules)?;
+        }
+        *outgoing.timeout_mut() = Some(timeout);
+        let response = client.execute(outgoing).await?;
+        let mut builder = http::Response::builder()
+            .status(response.status())
+            .version(response.version());
+        for (name, value) in response.headers() {
+            builder = builder.header(name, value);
+        }
+        let mut body = Vec::new();
+        let mut chunks = response.bytes_stream();
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk?;
+            if chunk.len() > MAX_BODY - body.len() {
+                return Err(Box::new(TooLarge));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(builder.body(body)?)
+    }
+}
+
 impl OAuthHttpClient for GuardedOAuthHttp {
     fn execute(&self, request: OAuthHttpRequest) -> OAuthHttpClientFuture<'_> {
         Box::pin(async move {
-            let client = match request.redirect_policy {
-                OAuthHttpRedirectPolicy::Stop => &self.stop,
-                _ => &self.follow,
-            };
-            let timeout = request.timeout.map_or(TIMEOUT, |t| t.min(TIMEOUT));
-            let mut outgoing = reqwest::Request::try_from(request.request)
-                .map_err(|e| Box::new(e) as OAuthHttpClientError)?;
-            if let Some(rules) = &self.rules {
-                check_url(outgoing.url().as_str(), rules)
-                    .map_err(|e| Box::new(e) as OAuthHttpClientError)?;
-            }
-            *outgoing.timeout_mut() = Some(timeout);
-            let response = client
-                .execute(outgoing)
-                .await
-                .map_err(|e| Box::new(e) as OAuthHttpClientError)?;
-            let mut builder = http::Response::builder()
-                .status(response.status())
-                .version(response.version());
-            for (name, value) in response.headers() {
-                builder = builder.header(name, value);
-            }
-            let mut body = Vec::new();
-            let mut chunks = response.bytes_stream();
-            while let Some(chunk) = chunks.next().await {
-                let chunk = chunk.map_err(|e| Box::new(e) as OAuthHttpClientError)?;
-                if chunk.len() > MAX_BODY - body.len() {
-                    return Err(Box::new(TooLarge) as OAuthHttpClientError);
-                }
-                body.extend_from_slice(&chunk);
-            }
-            builder
-                .body(body)
-                .map_err(|e| Box::new(e) as OAuthHttpClientError)
+            let follow = !matches!(request.redirect_policy, OAuthHttpRedirectPolicy::Stop);
+            self.send(request.request, follow, request.timeout).await
         })
     }
 }

@@ -10,6 +10,7 @@
 //! included: the scopes already granted are kept).
 
 mod credentials;
+mod elsewhere;
 mod http;
 mod seen;
 mod sign_in;

@@ -18,6 +18,7 @@ mod locales;
 mod metrics_api;
 mod nodes_api;
 mod oauth_api;
+mod oauth_on_node;
 mod openapi;
 mod security_data;
 mod security_errors;

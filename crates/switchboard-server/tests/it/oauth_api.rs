@@ -37,7 +37,7 @@ async fn add_server(api: &Api, token: &str, url: &str) -> String {
     body["id"].as_str().unwrap().to_owned()
 }
 
-async fn call_whoami(api: &Api, token: &str, id: &str) -> (StatusCode, Value) {
+pub(crate) async fn call_whoami(api: &Api, token: &str, id: &str) -> (StatusCode, Value) {
     api.send(
         Method::POST,
         "/api/mcp/tools/call",
@@ -48,7 +48,7 @@ async fn call_whoami(api: &Api, token: &str, id: &str) -> (StatusCode, Value) {
 }
 
 /// The sign-in as the web UI and the browser make it; returns where the browser ends up.
-async fn sign_in(api: &Api, token: &str, id: &str) -> String {
+pub(crate) async fn sign_in(api: &Api, token: &str, id: &str) -> String {
     let (status, body) = api
         .send(
             Method::POST,
@@ -85,7 +85,7 @@ fn callback_url(api: &Api, pairs: &[(&str, &str)]) -> String {
     url.into()
 }
 
-async fn stats(peer_url: &str) -> Value {
+pub(crate) async fn stats(peer_url: &str) -> Value {
     let base = peer_url.trim_end_matches("/mcp");
     reqwest::get(format!("{base}/stats"))
         .await

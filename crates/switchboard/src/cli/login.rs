@@ -52,8 +52,9 @@ pub async fn login(context: &Context, name: &str, port: u16) -> anyhow::Result<E
     let at = listener.local_addr()?;
     let redirect_uri = format!("http://{at}/callback");
     let manager = &servers.app().manager;
+    let pool = &servers.app().pool;
     let outcome = async {
-        let url = manager
+        let url = pool
             .start_sign_in(servers.owner(), &spec, &redirect_uri)
             .await?;
         if context.json {
@@ -80,8 +81,7 @@ pub async fn login(context: &Context, name: &str, port: u16) -> anyhow::Result<E
             .take(&state)
             .await?
             .context("the callback answers no sign-in of this command")?;
-        manager
-            .finish_sign_in(&spec, pending, &code, callback.iss.as_deref())
+        pool.finish_sign_in(&spec, pending, &code, callback.iss.as_deref())
             .await?;
         Ok::<_, anyhow::Error>(())
     }

@@ -161,6 +161,7 @@ pub fn server_ref_for(owner: &OwnerId, spec: &ServerSpec, any_command: bool) -> 
             any_command,
             guard_destinations: !any_command,
         }),
+        access_token: None,
     }
 }
 

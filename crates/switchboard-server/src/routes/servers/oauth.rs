@@ -8,7 +8,8 @@
 //! callback carries no token (it is a plain navigation from the authorization server): the
 //! OAuth `state`, unguessable, single-use and kept with its owner, is what ties it to the
 //! person who started it. The protocol itself is the connection manager's
-//! (`switchboard_mcp::oauth`).
+//! (`switchboard_mcp::oauth`); for a server on a node the pool sends the flow's requests from
+//! the node, and the tokens stay here.
 
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -63,9 +64,9 @@ fn origin(state: &AppState, headers: &HeaderMap) -> Result<String, ApiError> {
     params(("id" = String, Path, description = "The server's id")),
     responses(
         (status = 200, description = "Open `authorizationUrl` to sign in", body = SignInStarted),
-        (status = 400, description = "The server does not use OAuth sign-in, runs on a node, \
-            or its authorization server could not be discovered (VALIDATION_ERROR, \
-            MCP_AUTH_FAILED)", body = crate::error::ErrorBody),
+        (status = 400, description = "The server does not use OAuth sign-in, or its \
+            authorization server could not be discovered (VALIDATION_ERROR, MCP_AUTH_FAILED)",
+            body = crate::error::ErrorBody),
         OwnedRead,
     ),
 )]
@@ -87,21 +88,9 @@ async fn start(
         .key("error.msg.not_oauth")
         .param("server", &spec.name));
     }
-    if spec.node.is_some() {
-        // The node keeps no store, so it has nowhere to keep the person's tokens.
-        return Err(ApiError::new(
-            ErrorCode::ValidationError,
-            format!(
-                "server `{}` runs on a node; OAuth sign-in is for servers run by this host",
-                spec.name
-            ),
-        )
-        .key("error.msg.oauth_on_node")
-        .param("server", &spec.name));
-    }
     let redirect_uri = format!("{}{CALLBACK_PATH}", origin(&state, &headers)?);
     let authorization_url = state
-        .manager
+        .pool
         .start_sign_in(&caller.user.id, &spec, &redirect_uri)
         .await?;
     Ok(axum::Json(SignInStarted { authorization_url }))
@@ -192,7 +181,7 @@ async fn callback(
                 .await?;
             let owner = pending.owner.clone();
             let finished = state
-                .manager
+                .pool
                 .finish_sign_in(&spec, pending, code, query.iss.as_deref())
                 .await;
             state.gateway.announce(&owner);
