@@ -1,6 +1,6 @@
 """Test peer that answers every call with the arguments it received, as sorted JSON text.
 
-Tests of parameter mappings (issue 14) need a real server that shows exactly what reached it
+Tests of parameter mappings need a real server that shows exactly what reached it
 in `tools/call`, whatever the parameter names: `create_issue(owner, repo, title, ...)`,
 `list_issues(owner, state)` and `other(note)` all return `json.dumps(arguments)`.
 

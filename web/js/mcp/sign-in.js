@@ -1,4 +1,4 @@
-// OAuth sign-in to a remote MCP server (issue 17), the pure half: which of Sign in and Sign
+// OAuth sign-in to a remote MCP server, the pure half: which of Sign in and Sign
 // out a server's card offers for its status, and what the settings page says when the
 // authorization server's redirect brings the browser back to it
 // (`/settings/mcp?signedIn=ID`, or `?signInFailed=ID&reason=CODE`, from GET /oauth/callback).
