@@ -34,7 +34,7 @@ use crate::metered::MeteredBackend;
 use crate::metrics::Metrics;
 use crate::oauth_vault::StoreVault;
 use crate::policy::{Rules, ServerPolicy};
-use crate::runs::{RunServers, Runs};
+use crate::runs::{RunLimits, RunServers, Runs};
 use crate::servers::Servers;
 use crate::tool_nodes::ToolNodes;
 use crate::views::Views;
@@ -161,7 +161,11 @@ impl App {
             agent.clone(),
             Arc::clone(&store),
             Arc::clone(&metrics),
-            (env_provider.clone(), limits.max_runs),
+            RunLimits {
+                max_runs: limits.max_runs,
+                max_messages: limits.max_messages,
+            },
+            env_provider.clone(),
             ProviderClients::new(Arc::clone(&store), rules.guarded(), &rules.destinations),
             RunServers {
                 pool: Arc::clone(&pool),

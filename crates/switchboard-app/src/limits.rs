@@ -74,6 +74,9 @@ pub struct Limits {
     pub body_read_timeout: Duration,
     /// Conversations one user may keep.
     pub max_conversations: u32,
+    /// Messages one user may keep in all their conversations: past it, a new turn is refused
+    /// (a turn in progress finishes).
+    pub max_messages: u32,
     /// MCP gateway sessions (`/mcp`) one user may have open at once.
     pub max_mcp_sessions: usize,
     /// An MCP gateway session without any request for this long is closed.
@@ -103,6 +106,7 @@ impl Default for Limits {
             header_read_timeout: Duration::from_secs(20),
             body_read_timeout: Duration::from_secs(30),
             max_conversations: 10_000,
+            max_messages: 200_000,
             audit_records: 10_000,
             max_mcp_sessions: 32,
             mcp_session_idle: Duration::from_secs(30 * 60),

@@ -13,7 +13,7 @@ use switchboard_agent::input::{ResourceChanges, UserInput};
 use switchboard_agent::{Agent, AgentError, Claim, RunSpec};
 use switchboard_core::OwnerId;
 use switchboard_mcp::ServerPool;
-use switchboard_store::{Message, Store};
+use switchboard_store::{Entity, Message, Store, StoreError};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -40,10 +40,20 @@ pub struct Runs {
     providers: ProviderClients,
     /// Runs going on per user (`Limits::max_runs`).
     slots: Slots,
+    /// Messages a user may keep (`Limits::max_messages`).
+    max_messages: u32,
     /// Where attached resources are read and prompts fetched.
     pool: Arc<dyn ServerPool>,
     /// Which attached resources changed since they were read (read again before a run).
     changes: ResourceChanges,
+}
+
+/// What the run service allows each person.
+pub struct RunLimits {
+    /// Runs going on at once.
+    pub max_runs: usize,
+    /// Messages kept in all their conversations: a turn is refused past it.
+    pub max_messages: u32,
 }
 
 /// What a run service reads servers through.
@@ -53,14 +63,15 @@ pub struct RunServers {
 }
 
 impl Runs {
-    /// The run service: `env_provider` for people who have stored none, at most `max_runs`
-    /// runs per user, and stored providers' clients built with `providers` (members' behind
-    /// the destination guard).
+    /// The run service: `env_provider` for people who have stored none, each person within
+    /// `limits`, and stored providers' clients built with `providers` (members' behind the
+    /// destination guard).
     pub fn new(
         agent: Agent,
         store: Arc<dyn Store>,
         metrics: Arc<Metrics>,
-        (env_provider, max_runs): (Option<EnvProvider>, usize),
+        limits: RunLimits,
+        env_provider: Option<EnvProvider>,
         providers: ProviderClients,
         servers: RunServers,
     ) -> Self {
@@ -74,14 +85,15 @@ impl Runs {
             store,
             tracker: TaskTracker::new(),
             cancels: Arc::default(),
-            slots: Slots::new(max_runs),
+            slots: Slots::new(limits.max_runs),
+            max_messages: limits.max_messages,
         }
     }
 
     /// Stores the user's message and answers it in the background. Everything that can be
     /// refused (no such conversation, no provider, a run already going, as many runs going on
-    /// for the user as they may have: 429 `RATE_LIMITED`) is refused before the message is
-    /// stored.
+    /// for the user as they may have: 429 `RATE_LIMITED`, as many messages kept as they may:
+    /// 403 `QUOTA_EXCEEDED`) is refused before the message is stored.
     pub async fn send(
         &self,
         owner: &OwnerId,
@@ -89,6 +101,13 @@ impl Runs {
         input: UserInput,
     ) -> Result<Message, AppError> {
         let conversation = self.store.conversation(owner, conversation_id).await?;
+        if self.store.message_count(owner).await? >= u64::from(self.max_messages) {
+            return Err(StoreError::QuotaExceeded {
+                entity: Entity::Message,
+                limit: self.max_messages,
+            }
+            .into());
+        }
         let spec = self.spec(owner, &conversation).await?;
         let slot = self.slots.try_take(owner).ok_or(AppError::TooManyRuns {
             limit: self.slots.limit(),

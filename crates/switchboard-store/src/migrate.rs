@@ -86,6 +86,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "audit per person",
         include_str!("../migrations/sqlite/0015_audit_per_person.sql"),
     ),
+    (
+        16,
+        "message count",
+        include_str!("../migrations/sqlite/0016_message_count.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -163,6 +168,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         15,
         "audit per person",
         include_str!("../migrations/postgres/0015_audit_per_person.sql"),
+    ),
+    (
+        16,
+        "message count",
+        include_str!("../migrations/postgres/0016_message_count.sql"),
     ),
 ];
 

@@ -333,6 +333,8 @@ pub trait ConversationStore {
         new: &NewMessage,
     ) -> Result<Message, StoreError>;
     async fn message(&self, owner: &OwnerId, id: &str) -> Result<Message, StoreError>;
+    /// How many messages `owner` keeps, in all their conversations (0 for no such owner).
+    async fn message_count(&self, owner: &OwnerId) -> Result<u64, StoreError>;
     /// The conversation's messages, oldest first.
     async fn messages(
         &self,

@@ -208,6 +208,91 @@ async fn event_streams_past_the_limit_are_refused_and_given_back() {
     assert!(reopened.is_some(), "the closed stream's slot came back");
 }
 
+/// A person keeps at most `max_messages` messages: past it a new turn is refused with 403
+/// `QUOTA_EXCEEDED` before anything is stored, and deleting a conversation frees room.
+#[tokio::test]
+async fn the_messages_a_person_keeps_are_capped() {
+    let api = start_limited(Limits {
+        max_messages: 2,
+        ..Limits::default()
+    })
+    .await;
+    let llm = ScriptedLlm::start(vec![Turn::text("one"), Turn::text("two")]).await;
+    let member = Some(api.member.as_str());
+    let (_, provider) = api
+        .send(
+            Method::POST,
+            "/api/providers",
+            member,
+            Some(
+                json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
+                        "apiKey": "sk-test", "defaultModel": "scripted-model"}),
+            ),
+        )
+        .await;
+    let (_, assistant) = api
+        .send(
+            Method::POST,
+            "/api/assistants",
+            member,
+            Some(json!({"name": "Helper", "providerId": provider["id"]})),
+        )
+        .await;
+    let new_conversation = || async {
+        let (status, conversation) = api
+            .send(
+                Method::POST,
+                "/api/conversations",
+                member,
+                Some(json!({"title": "t", "assistantId": assistant["id"]})),
+            )
+            .await;
+        assert_eq!(status, StatusCode::CREATED, "{conversation}");
+        conversation["id"].as_str().unwrap().to_owned()
+    };
+    // Streamed, so the answer has ended (and is stored) when the response has.
+    let send = |id: String| {
+        api.client
+            .post(format!("{}/api/conversations/{id}/messages", api.base))
+            .bearer_auth(&api.member)
+            .header("accept", "text/event-stream")
+            .json(&json!({"content": "hi"}))
+            .send()
+    };
+    // The question and its answer: two messages, the quota.
+    let first = new_conversation().await;
+    let answered = send(first.clone()).await.unwrap();
+    assert!(answered.status().is_success(), "{}", answered.status());
+    let events = answered.text().await.unwrap();
+    assert!(events.contains("message.completed"), "{events}");
+    let second = new_conversation().await;
+    let refused = send(second.clone()).await.unwrap();
+    error_of(refused, StatusCode::FORBIDDEN, "QUOTA_EXCEEDED").await;
+    let (_, messages) = api
+        .send(
+            Method::GET,
+            &format!("/api/conversations/{second}/messages"),
+            member,
+            None,
+        )
+        .await;
+    assert_eq!(messages, json!([]), "nothing stored");
+    // Deleting the first conversation gives its messages back.
+    let (status, _) = api
+        .send(
+            Method::DELETE,
+            &format!("/api/conversations/{first}"),
+            member,
+            None,
+        )
+        .await;
+    assert!(status.is_success(), "{status}");
+    let again = send(second).await.unwrap();
+    assert!(again.status().is_success(), "{}", again.status());
+    let events = again.text().await.unwrap();
+    assert!(events.contains("message.completed"), "{events}");
+}
+
 #[tokio::test]
 async fn runs_at_once_are_capped_per_user() {
     let api = start_limited(Limits {

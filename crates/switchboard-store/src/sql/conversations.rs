@@ -491,6 +491,16 @@ macro_rules! impl_conversation_store {
                     Self::message_row(&self.pool, owner, id).await?.decode()
                 }
 
+                async fn message_count(&self, owner: &OwnerId) -> Result<u64, StoreError> {
+                    // Kept by the triggers of migration 0016.
+                    let count: Option<(i64,)> =
+                        sqlx::query_as("SELECT message_count FROM users WHERE id = $1")
+                            .bind(&owner.0)
+                            .fetch_optional(&self.pool)
+                            .await?;
+                    Ok(count.map_or(0, |(n,)| u64::try_from(n).unwrap_or(0)))
+                }
+
                 async fn messages(
                     &self,
                     owner: &OwnerId,

@@ -1,5 +1,5 @@
 use serde_json::{Map, json};
-use switchboard_core::{ServerId, ToolCallRecord, ToolCallStatus};
+use switchboard_core::{OwnerId, ServerId, ToolCallRecord, ToolCallStatus};
 use switchboard_store::{
     AssistantConfig, ConversationCursor, Invalid, MessageRole, NewConversation, NewMessage,
     StoreError, Transition,
@@ -11,6 +11,7 @@ crate::on_both_backends!(
     conversations_hold_messages_in_order,
     tool_calls_live_inside_the_assistant_message,
     conversations_come_in_pages_in_the_listings_order,
+    each_persons_messages_are_counted_as_stored_and_deleted,
 );
 
 pub fn call(id: &str) -> ToolCallRecord {
@@ -270,4 +271,47 @@ async fn conversations_come_in_pages_in_the_listings_order(db: &TestDb) {
     }
     assert_eq!(paged, whole);
     assert_eq!(paged.len(), 7);
+}
+
+/// The count the messages quota reads: every message stored, in any conversation, less those
+/// of conversations deleted; another person's are theirs.
+async fn each_persons_messages_are_counted_as_stored_and_deleted(db: &TestDb) {
+    let a = db.user("a").await.id;
+    let b = db.user("b").await.id;
+    let store = &db.store;
+    let conversation = |owner| async move {
+        store
+            .create_conversation(owner, &NewConversation::default())
+            .await
+            .unwrap()
+            .id
+    };
+    let (one, two, theirs) = (
+        conversation(&a).await,
+        conversation(&a).await,
+        conversation(&b).await,
+    );
+    let say = |owner, id| async move {
+        store
+            .append_message(owner, id, &NewMessage::text(MessageRole::User, "hi"))
+            .await
+            .unwrap();
+    };
+    for _ in 0..3 {
+        say(&a, &one).await;
+    }
+    say(&a, &two).await;
+    say(&b, &theirs).await;
+    assert_eq!(store.message_count(&a).await.unwrap(), 4);
+    assert_eq!(store.message_count(&b).await.unwrap(), 1);
+    store.delete_conversation(&a, &one).await.unwrap();
+    assert_eq!(store.message_count(&a).await.unwrap(), 1);
+    assert_eq!(store.message_count(&b).await.unwrap(), 1);
+    assert_eq!(
+        store
+            .message_count(&OwnerId("nobody".into()))
+            .await
+            .unwrap(),
+        0
+    );
 }

@@ -30,6 +30,9 @@ const MAX_VIEWS: Key = Key::new("quotas", "max_views", "50")
 const MAX_CONVERSATIONS: Key = Key::new("quotas", "max_conversations", "10000")
     .env("SWITCHBOARD_MAX_CONVERSATIONS")
     .flag("--max-conversations");
+const MAX_MESSAGES: Key = Key::new("quotas", "max_messages", "200000")
+    .env("SWITCHBOARD_MAX_MESSAGES")
+    .flag("--max-messages");
 const MAX_EVENT_STREAMS: Key = Key::new("quotas", "max_event_streams", "8")
     .env("SWITCHBOARD_MAX_EVENT_STREAMS")
     .flag("--max-event-streams");
@@ -97,6 +100,10 @@ pub struct QuotaFlags {
     /// Conversations one user may keep [default: 10000].
     #[arg(long, value_name = "N")]
     pub max_conversations: Option<String>,
+    /// Messages one user may keep in all their conversations; past it, new turns are refused
+    /// [default: 200000].
+    #[arg(long, value_name = "N")]
+    pub max_messages: Option<String>,
     /// Connections served at once; more wait until one closes [default: 1024].
     #[arg(long, value_name = "N")]
     pub max_connections: Option<String>,
@@ -156,6 +163,7 @@ pub struct QuotaSettings {
     pub max_event_streams: usize,
     pub max_runs: usize,
     pub max_conversations: u32,
+    pub max_messages: u32,
     pub max_connections: usize,
     pub header_read_timeout: Duration,
     pub body_read_timeout: Duration,
@@ -182,6 +190,7 @@ impl QuotaSettings {
             max_runs: layers.take(&MAX_RUNS, flags.max_runs.as_slice())?,
             max_conversations: layers
                 .take(&MAX_CONVERSATIONS, flags.max_conversations.as_slice())?,
+            max_messages: layers.take(&MAX_MESSAGES, flags.max_messages.as_slice())?,
             max_connections: layers.take(&MAX_CONNECTIONS, flags.max_connections.as_slice())?,
             header_read_timeout: layers
                 .take(&HEADER_READ_TIMEOUT, flags.header_read_timeout.as_slice())?,
@@ -212,6 +221,7 @@ impl QuotaSettings {
             max_event_streams: self.max_event_streams,
             max_runs: self.max_runs,
             max_conversations: self.max_conversations,
+            max_messages: self.max_messages,
             max_connections: self.max_connections,
             header_read_timeout: self.header_read_timeout,
             body_read_timeout: self.body_read_timeout,
