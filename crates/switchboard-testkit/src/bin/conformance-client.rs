@@ -41,7 +41,12 @@ use switchboard_testkit::headless_sign_in::follow_to_callback;
 
 /// The scenarios with a script of their own; `auth/*` sign in first; every other scenario
 /// lists the tools and calls each ([`play_every_tool`]).
-const SCENARIOS: &[&str] = &["initialize", "tools_call", "sse-retry"];
+const SCENARIOS: &[&str] = &[
+    "initialize",
+    "tools_call",
+    "sse-retry",
+    "json-schema-2020-12-preservation",
+];
 
 /// The Client ID Metadata Document URL the suite's authorization servers expect.
 const CIMD_URL: &str = "https://conformance-test.local/client-metadata.json";
