@@ -23,6 +23,7 @@ use switchboard_mcp::McpError;
 
 use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
+use crate::revision::Revision;
 use crate::selection::{SelectedServer, Selection};
 use crate::session::Scope;
 
@@ -44,6 +45,7 @@ pub(crate) async fn list_resources(
     context: RequestContext<RoleServer>,
 ) -> Result<ListResourcesResult, ErrorData> {
     let (scope, selection) = selection_of(handler, &context).await?;
+    let revision = Revision::of(context.protocol_version());
     let pool = &handler.gateway.servers;
     let listed = join_all(
         selection
@@ -63,7 +65,7 @@ pub(crate) async fn list_resources(
                 let title = resource.title.as_ref().unwrap_or(&resource.name);
                 resource.title = Some(format!("{}: {title}", server.spec.name));
             }
-            resource
+            revision.resource(resource)
         }));
     }
     Ok(ListResourcesResult::with_all_items(resources))
@@ -75,6 +77,7 @@ pub(crate) async fn list_resource_templates(
     context: RequestContext<RoleServer>,
 ) -> Result<ListResourceTemplatesResult, ErrorData> {
     let (scope, selection) = selection_of(handler, &context).await?;
+    let revision = Revision::of(context.protocol_version());
     let pool = &handler.gateway.servers;
     let listed = join_all(
         selection
@@ -94,7 +97,7 @@ pub(crate) async fn list_resource_templates(
                 let title = template.title.as_ref().unwrap_or(&template.name);
                 template.title = Some(format!("{}: {title}", server.spec.name));
             }
-            template
+            revision.template(template)
         }));
     }
     Ok(ListResourceTemplatesResult::with_all_items(templates))

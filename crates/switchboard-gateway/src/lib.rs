@@ -17,6 +17,7 @@ mod gateway;
 mod handler;
 mod naming;
 mod relay;
+mod revision;
 mod selection;
 mod session;
 mod tools;

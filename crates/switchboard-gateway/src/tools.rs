@@ -34,6 +34,7 @@ use crate::approval::{self, Target, Verdict};
 use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
 use crate::relay::{self, Ran};
+use crate::revision::Revision;
 use crate::session::Scope;
 
 /// The longest a finished call's answer waits for its progress notifications to be sent.
@@ -48,7 +49,18 @@ pub(crate) async fn list(
 ) -> Result<ListToolsResult, ErrorData> {
     let scope = handler.scope(&context)?;
     let (_, exported) = handler.gateway.exports(&scope).await?;
-    Ok(ListToolsResult::with_all_items(exported.tools.clone()))
+    let revision = Revision::of(context.protocol_version());
+    let tools = if revision.strips() {
+        exported
+            .tools
+            .iter()
+            .cloned()
+            .map(|t| revision.tool(t))
+            .collect()
+    } else {
+        exported.tools.clone()
+    };
+    Ok(ListToolsResult::with_all_items(tools))
 }
 
 pub(crate) async fn call(
@@ -102,7 +114,12 @@ pub(crate) async fn call(
         tool: &tool,
     };
     match ran? {
-        Ran::Done(Ok(outcome)) => Ok(CallToolResponse::Complete(complete(outcome.result))),
+        Ran::Done(Ok(outcome)) => {
+            let revision = Revision::of(context.protocol_version());
+            Ok(CallToolResponse::Complete(
+                revision.result(complete(outcome.result)),
+            ))
+        }
         Ran::Done(Err(error)) => call_failed(&params.name, error),
         Ran::InputRequired(result) if sealed => Ok(CallToolResponse::InputRequired(
             handler

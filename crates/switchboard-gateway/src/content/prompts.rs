@@ -17,6 +17,7 @@ use super::{candidates, passed_through, selection_of, uri, usable};
 use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
 use crate::naming;
+use crate::revision::Revision;
 use crate::selection::{SelectedServer, Selection};
 use crate::session::Scope;
 
@@ -92,13 +93,14 @@ pub(crate) async fn list_prompts(
     context: RequestContext<RoleServer>,
 ) -> Result<ListPromptsResult, ErrorData> {
     let (scope, selection) = selection_of(handler, &context).await?;
+    let revision = Revision::of(context.protocol_version());
     let prompts = exported(handler, &scope, &selection)
         .await
         .into_iter()
         .map(|exported| {
             let mut prompt = exported.prompt;
             prompt.name = exported.name;
-            prompt
+            revision.prompt(prompt)
         })
         .collect();
     Ok(ListPromptsResult::with_all_items(prompts))

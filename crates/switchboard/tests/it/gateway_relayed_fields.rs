@@ -15,7 +15,7 @@ use crate::common;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use common::gateway::{Gateway, LEGACY_VERSION, initialize, mcp_request};
+use common::gateway::{Gateway, LEGACY_VERSION, initialize, mcp_request, stdio_command};
 use common::rest::{create_server, stdio_body};
 use reqwest::Method;
 use serde_json::{Value, json};
@@ -154,4 +154,84 @@ async fn listings_through_the_gateway_equal_the_upstreams_but_for_the_documented
         expected["name"] = json!(name);
         assert_eq!(find(&through[3], "name", &name), &expected);
     }
+}
+
+/// `rich` as `mcp --stdio` lists it to a client of `revision`: the fields of its object.
+fn rich_fields_at(gw: &Gateway, revision: &str) -> Vec<String> {
+    let command = stdio_command(&gw.sb, &["--user", "admin"]);
+    let mut child = Command::new(&command[0])
+        .args(&command[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    for message in [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": revision, "capabilities": {},
+            "clientInfo": {"name": "old", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    ] {
+        writeln!(stdin, "{message}").unwrap();
+    }
+    stdin.flush().unwrap();
+    let listed = loop {
+        let answer: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+        if answer["id"] == 1 {
+            assert_eq!(answer["result"]["protocolVersion"], revision, "{answer}");
+        }
+        if answer["id"] == 2 {
+            break answer;
+        }
+    };
+    drop(stdin);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let rich = find(&listed["result"]["tools"], "name", "mcp__plain__rich");
+    let mut keys: Vec<String> = rich.as_object().unwrap().keys().cloned().collect();
+    keys.sort();
+    keys
+}
+
+/// A client of an older revision gets each object with the fields its revision has.
+#[tokio::test]
+async fn a_client_of_an_older_revision_gets_only_the_fields_it_knows() {
+    let gw = Gateway::start(&[]).await;
+    create_server(
+        &gw.served,
+        stdio_body("plain", &Peers::locate().plain_stdio(), None),
+    )
+    .await;
+    assert_eq!(
+        rich_fields_at(&gw, "2024-11-05"),
+        ["description", "inputSchema", "name"]
+    );
+    assert_eq!(
+        rich_fields_at(&gw, "2025-06-18"),
+        [
+            "_meta",
+            "annotations",
+            "description",
+            "inputSchema",
+            "name",
+            "outputSchema",
+            "title"
+        ]
+    );
+    assert_eq!(
+        rich_fields_at(&gw, LEGACY_VERSION),
+        [
+            "_meta",
+            "annotations",
+            "description",
+            "icons",
+            "inputSchema",
+            "name",
+            "outputSchema",
+            "title"
+        ]
+    );
 }
