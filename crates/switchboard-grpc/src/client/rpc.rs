@@ -4,7 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::model::{GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource};
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult,
+    Resource, ResourceTemplate,
+};
 use serde::de::DeserializeOwned;
 use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
 use switchboard_mcp::{McpError, ServerReport};
@@ -56,6 +59,39 @@ impl NodeClient {
         let _probe = self.gate(&spec.name)?;
         let reply = self.rpc().list_resources(self.unary(request(server))).await;
         self.json(spec, "a resource list", reply)
+    }
+
+    pub async fn list_resource_templates(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+    ) -> Result<Vec<ResourceTemplate>, McpError> {
+        let _probe = self.gate(&spec.name)?;
+        let reply = self
+            .rpc()
+            .list_resource_templates(self.unary(request(server)))
+            .await;
+        self.json(spec, "a resource template list", reply)
+    }
+
+    pub async fn complete(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        params: &CompleteRequestParams,
+    ) -> Result<CompleteResult, McpError> {
+        let request = pb::CompleteRequest {
+            server: Some(server),
+            params_json: serde_json::to_vec(params)
+                .map_err(|error| McpError::Protocol {
+                    server: spec.name.clone(),
+                    detail: format!("the completion request does not encode: {error}"),
+                })?
+                .into(),
+        };
+        let _probe = self.gate(&spec.name)?;
+        let reply = self.rpc().complete(self.unary(request)).await;
+        self.json(spec, "a completion", reply)
     }
 
     pub async fn read_resource(

@@ -194,6 +194,31 @@ impl pb::mcp_node_server::McpNode for NodeService {
         .await
     }
 
+    async fn list_resource_templates(
+        &self,
+        request: Request<pb::ServerRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        self.on_server(request.into_inner().server, async |manager, owner, spec| {
+            manager.list_resource_templates(owner, spec).await
+        })
+        .await
+    }
+
+    async fn complete(
+        &self,
+        request: Request<pb::CompleteRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let request = request.into_inner();
+        let params: rmcp::model::CompleteRequestParams =
+            serde_json::from_slice(&request.params_json).map_err(|error| {
+                Status::invalid_argument(format!("the completion request is not one: {error}"))
+            })?;
+        self.on_server(request.server, async |manager, owner, spec| {
+            manager.complete(owner, spec, params).await
+        })
+        .await
+    }
+
     async fn list_prompts(
         &self,
         request: Request<pb::ServerRequest>,

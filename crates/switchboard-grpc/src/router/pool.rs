@@ -143,7 +143,12 @@ impl ServerPool for Router {
         Box::pin(async move {
             match self.route(spec)? {
                 Route::Local => self.local.list_resource_templates(owner, spec).await,
-                Route::Node(node) => Err(not_carried(node, spec, "resources/templates/list")),
+                Route::Node(node) => {
+                    self.on_node(owner, spec, node, |server| async move {
+                        node.list_resource_templates(spec, server).await
+                    })
+                    .await
+                }
             }
         })
     }
@@ -190,7 +195,13 @@ impl ServerPool for Router {
         Box::pin(async move {
             match self.route(spec)? {
                 Route::Local => self.local.complete(owner, spec, params).await,
-                Route::Node(node) => Err(not_carried(node, spec, "completion/complete")),
+                Route::Node(node) => {
+                    self.on_node(owner, spec, node, |server| {
+                        let params = &params;
+                        async move { node.complete(spec, server, params).await }
+                    })
+                    .await
+                }
             }
         })
     }
@@ -364,8 +375,8 @@ impl ServerPool for Router {
     }
 }
 
-/// What a server on a node answers for a method the node protocol does not carry yet (issue
-/// 16 added them to the local pool only).
+/// What a server on a node answers for a method the node protocol does not carry yet
+/// (resource subscriptions, whose updates would need a stream of their own).
 fn not_carried(node: &crate::client::NodeClient, spec: &ServerSpec, method: &str) -> McpError {
     McpError::Remote {
         code: switchboard_core::ErrorCode::McpProtocolError,

@@ -142,7 +142,8 @@ async fn node_servers_list_and_call_beside_local_ones() {
         Some(env!("CARGO_PKG_VERSION"))
     );
 
-    // Resources, prompts and a test connection come back as MCP's own types.
+    // Resources, templates, prompts, completions and a test connection come back as MCP's
+    // own types.
     let resources = router
         .list_resources(&owner(), &everything)
         .await
@@ -166,6 +167,30 @@ async fn node_servers_list_and_call_beside_local_ones() {
         .await
         .expect("prompt");
     assert!(!prompt.messages.is_empty());
+    let templates = router
+        .list_resource_templates(&owner(), &everything)
+        .await
+        .expect("resource templates");
+    assert!(!templates.is_empty(), "server-everything has templates");
+    let completed = router
+        .complete(
+            &owner(),
+            &everything,
+            rmcp::model::CompleteRequestParams::new(
+                rmcp::model::Reference::for_prompt("completable-prompt"),
+                rmcp::model::ArgumentInfo::new("department", "Eng"),
+            ),
+        )
+        .await
+        .expect("completion");
+    assert!(
+        completed
+            .completion
+            .values
+            .iter()
+            .any(|value| value == "Engineering"),
+        "{completed:?}"
+    );
     let report = router
         .test_connection(&owner(), &everything)
         .await
