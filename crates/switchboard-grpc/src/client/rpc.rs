@@ -82,12 +82,10 @@ impl NodeClient {
     ) -> Result<CompleteResult, McpError> {
         let request = pb::CompleteRequest {
             server: Some(server),
-            params_json: serde_json::to_vec(params)
-                .map_err(|error| McpError::Protocol {
-                    server: spec.name.clone(),
-                    detail: format!("the completion request does not encode: {error}"),
-                })?
-                .into(),
+            params_json: serde_json::to_vec(params).map_err(|error| McpError::Protocol {
+                server: spec.name.clone(),
+                detail: format!("the completion request does not encode: {error}"),
+            })?,
         };
         let _probe = self.gate(&spec.name)?;
         let reply = self.rpc().complete(self.unary(request)).await;
