@@ -8,8 +8,8 @@
 //! [`McpError::NodeUnreachable`] (`MCP_UNREACHABLE`) while its servers show `error`.
 //!
 //! The router follows every node with a task (see `client/watch.rs`) and forwards the local
-//! manager's status changes, so `status_changes` carries both. The tasks end when the router is
-//! shut down or dropped.
+//! manager's status and list changes, so `status_changes` and `list_changes` carry both. The
+//! tasks end when the router is shut down or dropped.
 
 mod admission;
 mod pool;
@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use switchboard_core::ServerSpec;
-use switchboard_mcp::{ConnectPolicy, ConnectionManager, McpError, StatusChange};
+use switchboard_mcp::{ConnectPolicy, ConnectionManager, ListChange, McpError, StatusChange};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -43,6 +43,8 @@ pub struct Router {
     by_name: HashMap<String, Arc<NodeClient>>,
     admissions: Admissions,
     changes: broadcast::Sender<StatusChange>,
+    /// The list changes of local servers and of every node's.
+    lists: broadcast::Sender<ListChange>,
     stop: CancellationToken,
 }
 
@@ -83,12 +85,18 @@ impl Router {
             clients.push(client);
         }
         let changes = broadcast::channel(CHANGES_CAPACITY).0;
+        let lists = broadcast::channel(CHANGES_CAPACITY).0;
         let stop = CancellationToken::new();
         for client in &clients {
             let client = Arc::clone(client);
-            let (changes, stop) = (changes.clone(), stop.clone());
-            tokio::spawn(async move { client.follow(changes, stop).await });
+            let (changes, lists, stop) = (changes.clone(), lists.clone(), stop.clone());
+            tokio::spawn(async move { client.follow(changes, lists, stop).await });
         }
+        tokio::spawn(forward_lists(
+            local.list_changes(),
+            lists.clone(),
+            stop.clone(),
+        ));
         tokio::spawn(forward(
             Arc::downgrade(&local),
             local.status_changes(),
@@ -101,6 +109,7 @@ impl Router {
             by_name,
             admissions: Admissions::new(policy),
             changes,
+            lists,
             stop,
         })
     }
@@ -129,6 +138,31 @@ impl Router {
             return Err(McpError::ShutDown);
         }
         Ok(Route::Node(node))
+    }
+}
+
+/// Copies the local manager's list changes onto the router's until `stop`; one missed is as
+/// if the list were fetched again later (as a node's watch does).
+async fn forward_lists(
+    mut local: broadcast::Receiver<ListChange>,
+    lists: broadcast::Sender<ListChange>,
+    stop: CancellationToken,
+) {
+    loop {
+        let change = tokio::select! {
+            biased;
+            () = stop.cancelled() => return,
+            change = local.recv() => change,
+        };
+        match change {
+            Ok(change) => {
+                let _ = lists.send(change);
+            }
+            Err(broadcast::error::RecvError::Lagged(missed)) => {
+                tracing::debug!(missed, "the router missed local list changes");
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
     }
 }
 

@@ -300,3 +300,34 @@ fn millis(duration: Duration) -> u64 {
 
 #[cfg(test)]
 mod tests;
+
+/// A server's list change as the watch stream carries it.
+pub(crate) fn list_change_to_pb(change: &switchboard_mcp::ListChange) -> pb::ListChanged {
+    use switchboard_mcp::ListKind;
+    pb::ListChanged {
+        owner: change.owner.0.clone(),
+        server_id: change.server.0.clone(),
+        kind: match change.kind {
+            ListKind::Tools => "tools",
+            ListKind::Resources => "resources",
+            ListKind::Prompts => "prompts",
+        }
+        .to_owned(),
+    }
+}
+
+/// A list change from the watch stream; `None` for a kind this host does not know.
+pub(crate) fn list_change_from_pb(change: pb::ListChanged) -> Option<switchboard_mcp::ListChange> {
+    use switchboard_mcp::ListKind;
+    let kind = match change.kind.as_str() {
+        "tools" => ListKind::Tools,
+        "resources" => ListKind::Resources,
+        "prompts" => ListKind::Prompts,
+        _ => return None,
+    };
+    Some(switchboard_mcp::ListChange {
+        owner: switchboard_core::OwnerId(change.owner),
+        server: switchboard_core::ServerId(change.server_id),
+        kind,
+    })
+}

@@ -30,7 +30,7 @@ use tokio::time::Instant;
 
 use switchboard_core::{OwnerId, ServerId};
 use switchboard_mcp::{
-    ConnectionSnapshot, ConnectionStatus, McpError, NodeHealth, NodeState, StatusChange,
+    ConnectionSnapshot, ConnectionStatus, ListChange, McpError, NodeHealth, NodeState, StatusChange,
 };
 use tokio::sync::{Notify, broadcast, watch};
 use tokio_util::sync::CancellationToken;
@@ -226,14 +226,20 @@ impl NodeClient {
     }
 
     /// Follows the node until `stop`: publishes every change of its servers' status (and
-    /// theirs turning `error` when the node goes down) on `changes`.
-    pub async fn follow(&self, changes: broadcast::Sender<StatusChange>, stop: CancellationToken) {
+    /// theirs turning `error` when the node goes down) on `changes`, and every list change its
+    /// servers announce on `lists`.
+    pub async fn follow(
+        &self,
+        changes: broadcast::Sender<StatusChange>,
+        lists: broadcast::Sender<ListChange>,
+        stop: CancellationToken,
+    ) {
         let mut backoff = FIRST_BACKOFF;
         loop {
             let detail = tokio::select! {
                 biased;
                 () = stop.cancelled() => return,
-                detail = self.watch_once(&changes, &mut backoff) => detail,
+                detail = self.watch_once(&changes, &lists, &mut backoff) => detail,
             };
             tracing::debug!(node = %self.name, %detail, "the node's status stream failed");
             self.went_down(detail, &changes);
@@ -254,6 +260,7 @@ impl NodeClient {
     async fn watch_once(
         &self,
         changes: &broadcast::Sender<StatusChange>,
+        lists: &broadcast::Sender<ListChange>,
         backoff: &mut Duration,
     ) -> String {
         let mut stream = match self.rpc().watch(pb::WatchRequest {}).await {
@@ -304,6 +311,14 @@ impl NodeClient {
                 })) => {
                     if let Some(seen) = syncing.take() {
                         self.synced(&seen, changes);
+                    }
+                }
+                Ok(Some(pb::WatchEvent {
+                    event: Some(watch_event::Event::ListChanged(change)),
+                })) => {
+                    if let Some(change) = wire::list_change_from_pb(change) {
+                        // Nobody listening is not an error.
+                        let _ = lists.send(change);
                     }
                 }
                 Ok(Some(_)) => {}

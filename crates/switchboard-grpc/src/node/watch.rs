@@ -6,7 +6,7 @@
 //! full state again. The full state ends with `synced`, so the host can replace its copy
 //! without first forgetting it. Each change is sent as the connection's current snapshot (with its
 //! server details and last activity), not only the bare status of the event. The stream ends
-//! when the node stops.
+//! when the node stops. The servers' list changes go on the same stream.
 
 use std::collections::VecDeque;
 
@@ -26,15 +26,18 @@ pub(crate) type WatchStream = BoxStream<'static, Result<pb::WatchEvent, Status>>
 struct Watching {
     manager: ConnectionManager,
     changes: tokio::sync::broadcast::Receiver<switchboard_mcp::StatusChange>,
+    lists: tokio::sync::broadcast::Receiver<switchboard_mcp::ListChange>,
     pending: VecDeque<Event>,
     stop: CancellationToken,
 }
 
 pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> WatchStream {
     let changes = manager.status_changes();
+    let lists = manager.list_changes();
     let mut state = Watching {
         manager,
         changes,
+        lists,
         pending: VecDeque::new(),
         stop,
     };
@@ -49,6 +52,19 @@ pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> Watc
                 biased;
                 () = state.stop.cancelled() => return None,
                 received = state.changes.recv() => received,
+                listed = state.lists.recv() => {
+                    match listed {
+                        Ok(change) => state
+                            .pending
+                            .push_back(Event::ListChanged(wire::list_change_to_pb(&change))),
+                        // A missed list change is as if the list were fetched again later.
+                        Err(RecvError::Lagged(missed)) => {
+                            tracing::debug!(missed, "the watch missed list changes");
+                        }
+                        Err(RecvError::Closed) => return None,
+                    }
+                    continue;
+                }
             };
             match received {
                 Ok(change) => {

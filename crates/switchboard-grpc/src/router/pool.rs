@@ -325,10 +325,9 @@ impl ServerPool for Router {
         self.changes.subscribe()
     }
 
-    /// The local manager's only: the node protocol does not carry list changes yet (a node's
-    /// tool list is fetched again when its cache expires, but nobody is told).
+    /// The local manager's and every node's (carried on the node's watch stream).
     fn list_changes(&self) -> broadcast::Receiver<switchboard_mcp::ListChange> {
-        self.local.list_changes()
+        self.lists.subscribe()
     }
 
     /// The local connection always (the server may have run here before it was moved to a

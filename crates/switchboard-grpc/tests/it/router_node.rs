@@ -207,6 +207,30 @@ async fn node_servers_list_and_call_beside_local_ones() {
     node.kill().await;
 }
 
+/// A server on a node that says its tool list changed is heard on the router's list changes,
+/// as a local server's is (the gateway tells its clients from there).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_node_servers_list_change_reaches_the_host() {
+    let node = TestNode::start(0).await;
+    let router = router(vec![loopback_node("box", node.port())]);
+    let mut lists = router.list_changes();
+    let spec = on_node(python(), "box");
+    call(&router, &spec, "add_tool", json!({"name": "fresh"})).await;
+    let heard = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        loop {
+            let change = lists.recv().await.expect("the router's list changes");
+            if change.server == spec.id && change.kind == switchboard_mcp::ListKind::Tools {
+                return change;
+            }
+        }
+    })
+    .await
+    .expect("the node's list change in time");
+    assert_eq!(heard.owner, owner());
+    router.shutdown().await;
+    node.kill().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn progress_reaches_the_caller_and_cancel_reaches_the_server() {
     let node = TestNode::start(0).await;

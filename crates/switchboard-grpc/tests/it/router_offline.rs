@@ -187,23 +187,36 @@ async fn a_cancelled_call_is_not_sent() {
     assert!(matches!(error, McpError::Cancelled), "{error}");
 }
 
-/// Templates, completion and resource subscriptions do not cross the node hop yet (the local
-/// pool has them): a server on a node answers with a clean error naming it,
-/// without a request to the node.
+/// Resource subscriptions do not cross the node hop yet (the local pool has them): a server
+/// on a node answers with a clean error naming it, without a request to the node.
+/// Templates and completion are carried: with the node down they fail as unreachable.
 #[tokio::test]
 async fn what_the_node_protocol_does_not_carry_is_refused_cleanly() {
     let port = closed_port().await;
     let router = build(vec![loopback_node("n1", port)]).expect("router");
     let spec = remote_spec("srv", "n1");
     let owner = owner();
-    let templates = router
-        .list_resource_templates(&owner, &spec)
-        .await
-        .expect_err("not carried");
     let subscribe = router
         .subscribe_resource(&owner, &spec, "file:///x")
         .await
         .expect_err("not carried");
+    let unsubscribe = router
+        .unsubscribe_resource(&owner, &spec, "file:///x")
+        .await
+        .expect_err("not carried");
+    for error in [subscribe, unsubscribe] {
+        assert_eq!(error.code(), ErrorCode::McpProtocolError);
+        assert_eq!(error.retry_safety(), RetrySafety::Never);
+        let text = error.to_string();
+        assert!(
+            text.contains("not carried") && text.contains("n1"),
+            "{text}"
+        );
+    }
+    let templates = router
+        .list_resource_templates(&owner, &spec)
+        .await
+        .expect_err("the node is down");
     let complete = router
         .complete(
             &owner,
@@ -214,14 +227,8 @@ async fn what_the_node_protocol_does_not_carry_is_refused_cleanly() {
             ),
         )
         .await
-        .expect_err("not carried");
-    for error in [templates, subscribe, complete] {
-        assert_eq!(error.code(), ErrorCode::McpProtocolError);
-        assert_eq!(error.retry_safety(), RetrySafety::Never);
-        let text = error.to_string();
-        assert!(
-            text.contains("not carried") && text.contains("n1"),
-            "{text}"
-        );
+        .expect_err("the node is down");
+    for error in [templates, complete] {
+        assert_eq!(error.code(), ErrorCode::McpUnreachable, "{error}");
     }
 }
