@@ -8,8 +8,9 @@
 //! [`McpError::NodeUnreachable`] (`MCP_UNREACHABLE`) while its servers show `error`.
 //!
 //! The router follows every node with a task (see `client/watch.rs`) and forwards the local
-//! manager's status and list changes, so `status_changes` and `list_changes` carry both. The
-//! tasks end when the router is shut down or dropped.
+//! manager's status changes, list changes and resource updates, so `status_changes`,
+//! `list_changes` and `resource_updates` carry both. The tasks end when the router is shut
+//! down or dropped.
 
 mod admission;
 mod pool;
@@ -19,11 +20,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use switchboard_core::ServerSpec;
-use switchboard_mcp::{ConnectPolicy, ConnectionManager, ListChange, McpError, StatusChange};
+use switchboard_mcp::{ConnectPolicy, ConnectionManager, McpError, StatusChange};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
-use crate::client::{NodeClient, NodeConfig};
+use crate::client::{Heard, NodeClient, NodeConfig};
 use admission::Admissions;
 
 /// Why the nodes of the settings cannot be used.
@@ -43,8 +44,8 @@ pub struct Router {
     by_name: HashMap<String, Arc<NodeClient>>,
     admissions: Admissions,
     changes: broadcast::Sender<StatusChange>,
-    /// The list changes of local servers and of every node's.
-    lists: broadcast::Sender<ListChange>,
+    /// The list changes and resource updates of local servers and of every node's.
+    heard: Heard,
     stop: CancellationToken,
 }
 
@@ -85,16 +86,24 @@ impl Router {
             clients.push(client);
         }
         let changes = broadcast::channel(CHANGES_CAPACITY).0;
-        let lists = broadcast::channel(CHANGES_CAPACITY).0;
+        let heard = Heard {
+            lists: broadcast::channel(CHANGES_CAPACITY).0,
+            updates: broadcast::channel(CHANGES_CAPACITY).0,
+        };
         let stop = CancellationToken::new();
         for client in &clients {
             let client = Arc::clone(client);
-            let (changes, lists, stop) = (changes.clone(), lists.clone(), stop.clone());
-            tokio::spawn(async move { client.follow(changes, lists, stop).await });
+            let (changes, heard, stop) = (changes.clone(), heard.clone(), stop.clone());
+            tokio::spawn(async move { client.follow(changes, heard, stop).await });
         }
-        tokio::spawn(forward_lists(
+        tokio::spawn(forward_heard(
             local.list_changes(),
-            lists.clone(),
+            heard.lists.clone(),
+            stop.clone(),
+        ));
+        tokio::spawn(forward_heard(
+            local.resource_updates(),
+            heard.updates.clone(),
             stop.clone(),
         ));
         tokio::spawn(forward(
@@ -109,7 +118,7 @@ impl Router {
             by_name,
             admissions: Admissions::new(policy),
             changes,
-            lists,
+            heard,
             stop,
         })
     }
@@ -141,11 +150,12 @@ impl Router {
     }
 }
 
-/// Copies the local manager's list changes onto the router's until `stop`; one missed is as
-/// if the list were fetched again later (as a node's watch does).
-async fn forward_lists(
-    mut local: broadcast::Receiver<ListChange>,
-    lists: broadcast::Sender<ListChange>,
+/// Copies the local manager's list changes or resource updates onto the router's until
+/// `stop`; one missed is as if it had not been said (as a node's watch does): lists are
+/// fetched again later, and an update is advisory.
+async fn forward_heard<T: Clone>(
+    mut local: broadcast::Receiver<T>,
+    lists: broadcast::Sender<T>,
     stop: CancellationToken,
 ) {
     loop {
@@ -159,7 +169,7 @@ async fn forward_lists(
                 let _ = lists.send(change);
             }
             Err(broadcast::error::RecvError::Lagged(missed)) => {
-                tracing::debug!(missed, "the router missed local list changes");
+                tracing::debug!(missed, "the router missed local list changes or updates");
             }
             Err(broadcast::error::RecvError::Closed) => return,
         }

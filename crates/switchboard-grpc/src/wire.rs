@@ -331,3 +331,20 @@ pub(crate) fn list_change_from_pb(change: pb::ListChanged) -> Option<switchboard
         kind,
     })
 }
+
+/// A resource update as the watch stream carries it.
+pub(crate) fn update_to_pb(update: &switchboard_mcp::ResourceUpdate) -> pb::ResourceUpdated {
+    pb::ResourceUpdated {
+        owner: update.owner.0.clone(),
+        server_id: update.server.0.clone(),
+        uri: update.uri.clone(),
+    }
+}
+
+pub(crate) fn update_from_pb(update: pb::ResourceUpdated) -> switchboard_mcp::ResourceUpdate {
+    switchboard_mcp::ResourceUpdate {
+        owner: switchboard_core::OwnerId(update.owner),
+        server: switchboard_core::ServerId(update.server_id),
+        uri: update.uri,
+    }
+}

@@ -15,6 +15,7 @@ mod questions;
 mod rpc;
 mod sign_in;
 mod watch;
+pub(crate) use watch::Heard;
 
 use std::fmt;
 use std::time::Duration;

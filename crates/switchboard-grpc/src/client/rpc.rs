@@ -92,6 +92,25 @@ impl NodeClient {
         self.json(spec, "a completion", reply)
     }
 
+    /// `resources/subscribe` (`on`) or `resources/unsubscribe`; the updates come on the
+    /// node's watch stream.
+    pub async fn subscribe_resource(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        uri: &str,
+        on: bool,
+    ) -> Result<(), McpError> {
+        let request = pb::SubscribeRequest {
+            server: Some(server),
+            uri: uri.to_owned(),
+            on,
+        };
+        let _probe = self.gate(&spec.name)?;
+        let reply = self.rpc().subscribe_resource(self.unary(request)).await;
+        self.json(spec, "a subscription", reply)
+    }
+
     pub async fn read_resource(
         &self,
         spec: &ServerSpec,

@@ -30,7 +30,8 @@ use tokio::time::Instant;
 
 use switchboard_core::{OwnerId, ServerId};
 use switchboard_mcp::{
-    ConnectionSnapshot, ConnectionStatus, ListChange, McpError, NodeHealth, NodeState, StatusChange,
+    ConnectionSnapshot, ConnectionStatus, ListChange, McpError, NodeHealth, NodeState,
+    ResourceUpdate, StatusChange,
 };
 use tokio::sync::{Notify, broadcast, watch};
 use tokio_util::sync::CancellationToken;
@@ -173,6 +174,13 @@ impl Watched {
     }
 }
 
+/// Where a node's servers' announcements go on the host.
+#[derive(Debug, Clone)]
+pub(crate) struct Heard {
+    pub(crate) lists: broadcast::Sender<ListChange>,
+    pub(crate) updates: broadcast::Sender<ResourceUpdate>,
+}
+
 impl NodeClient {
     /// A request reached the node: if it was thought down, its status stream is opened again
     /// at once.
@@ -226,12 +234,12 @@ impl NodeClient {
     }
 
     /// Follows the node until `stop`: publishes every change of its servers' status (and
-    /// theirs turning `error` when the node goes down) on `changes`, and every list change its
-    /// servers announce on `lists`.
-    pub async fn follow(
+    /// theirs turning `error` when the node goes down) on `changes`, and what its servers
+    /// announce (list changes, resource updates) on `heard`.
+    pub(crate) async fn follow(
         &self,
         changes: broadcast::Sender<StatusChange>,
-        lists: broadcast::Sender<ListChange>,
+        heard: Heard,
         stop: CancellationToken,
     ) {
         let mut backoff = FIRST_BACKOFF;
@@ -239,7 +247,7 @@ impl NodeClient {
             let detail = tokio::select! {
                 biased;
                 () = stop.cancelled() => return,
-                detail = self.watch_once(&changes, &lists, &mut backoff) => detail,
+                detail = self.watch_once(&changes, &heard, &mut backoff) => detail,
             };
             tracing::debug!(node = %self.name, %detail, "the node's status stream failed");
             self.went_down(detail, &changes);
@@ -260,7 +268,7 @@ impl NodeClient {
     async fn watch_once(
         &self,
         changes: &broadcast::Sender<StatusChange>,
-        lists: &broadcast::Sender<ListChange>,
+        heard: &Heard,
         backoff: &mut Duration,
     ) -> String {
         let mut stream = match self.rpc().watch(pb::WatchRequest {}).await {
@@ -318,8 +326,13 @@ impl NodeClient {
                 })) => {
                     if let Some(change) = wire::list_change_from_pb(change) {
                         // Nobody listening is not an error.
-                        let _ = lists.send(change);
+                        let _ = heard.lists.send(change);
                     }
+                }
+                Ok(Some(pb::WatchEvent {
+                    event: Some(watch_event::Event::ResourceUpdated(update)),
+                })) => {
+                    let _ = heard.updates.send(wire::update_from_pb(update));
                 }
                 Ok(Some(_)) => {}
                 Ok(None) => return "the node closed its status stream".to_owned(),

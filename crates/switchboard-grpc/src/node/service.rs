@@ -219,6 +219,18 @@ impl pb::mcp_node_server::McpNode for NodeService {
         .await
     }
 
+    async fn subscribe_resource(
+        &self,
+        request: Request<pb::SubscribeRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let request = request.into_inner();
+        let (uri, on) = (request.uri, request.on);
+        self.on_server(request.server, async |manager, owner, spec| {
+            manager.subscribe_resource(owner, spec, &uri, on).await
+        })
+        .await
+    }
+
     async fn list_prompts(
         &self,
         request: Request<pb::ServerRequest>,

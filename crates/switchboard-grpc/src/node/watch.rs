@@ -6,7 +6,7 @@
 //! full state again. The full state ends with `synced`, so the host can replace its copy
 //! without first forgetting it. Each change is sent as the connection's current snapshot (with its
 //! server details and last activity), not only the bare status of the event. The stream ends
-//! when the node stops. The servers' list changes go on the same stream.
+//! when the node stops. The servers' list changes and resource updates go on the same stream.
 
 use std::collections::VecDeque;
 
@@ -27,6 +27,7 @@ struct Watching {
     manager: ConnectionManager,
     changes: tokio::sync::broadcast::Receiver<switchboard_mcp::StatusChange>,
     lists: tokio::sync::broadcast::Receiver<switchboard_mcp::ListChange>,
+    updates: tokio::sync::broadcast::Receiver<switchboard_mcp::ResourceUpdate>,
     pending: VecDeque<Event>,
     stop: CancellationToken,
 }
@@ -34,10 +35,12 @@ struct Watching {
 pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> WatchStream {
     let changes = manager.status_changes();
     let lists = manager.list_changes();
+    let updates = manager.resource_updates();
     let mut state = Watching {
         manager,
         changes,
         lists,
+        updates,
         pending: VecDeque::new(),
         stop,
     };
@@ -60,6 +63,18 @@ pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> Watc
                         // A missed list change is as if the list were fetched again later.
                         Err(RecvError::Lagged(missed)) => {
                             tracing::debug!(missed, "the watch missed list changes");
+                        }
+                        Err(RecvError::Closed) => return None,
+                    }
+                    continue;
+                }
+                updated = state.updates.recv() => {
+                    match updated {
+                        Ok(update) => state
+                            .pending
+                            .push_back(Event::ResourceUpdated(wire::update_to_pb(&update))),
+                        Err(RecvError::Lagged(missed)) => {
+                            tracing::debug!(missed, "the watch missed resource updates");
                         }
                         Err(RecvError::Closed) => return None,
                     }

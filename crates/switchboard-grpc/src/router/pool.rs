@@ -162,7 +162,12 @@ impl ServerPool for Router {
         Box::pin(async move {
             match self.route(spec)? {
                 Route::Local => self.local.subscribe_resource(owner, spec, uri, true).await,
-                Route::Node(node) => Err(not_carried(node, spec, "resources/subscribe")),
+                Route::Node(node) => {
+                    self.on_node(owner, spec, node, |server| async move {
+                        node.subscribe_resource(spec, server, uri, true).await
+                    })
+                    .await
+                }
             }
         })
     }
@@ -176,14 +181,19 @@ impl ServerPool for Router {
         Box::pin(async move {
             match self.route(spec)? {
                 Route::Local => self.local.subscribe_resource(owner, spec, uri, false).await,
-                Route::Node(node) => Err(not_carried(node, spec, "resources/unsubscribe")),
+                Route::Node(node) => {
+                    self.on_node(owner, spec, node, |server| async move {
+                        node.subscribe_resource(spec, server, uri, false).await
+                    })
+                    .await
+                }
             }
         })
     }
 
-    /// The local manager's only: the node protocol carries no resource updates yet.
+    /// The local manager's and every node's (carried on the node's watch stream).
     fn resource_updates(&self) -> broadcast::Receiver<ResourceUpdate> {
-        self.local.resource_updates()
+        self.heard.updates.subscribe()
     }
 
     fn complete<'a>(
@@ -327,7 +337,7 @@ impl ServerPool for Router {
 
     /// The local manager's and every node's (carried on the node's watch stream).
     fn list_changes(&self) -> broadcast::Receiver<switchboard_mcp::ListChange> {
-        self.lists.subscribe()
+        self.heard.lists.subscribe()
     }
 
     /// The local connection always (the server may have run here before it was moved to a
@@ -371,19 +381,5 @@ impl ServerPool for Router {
             self.stop.cancel();
             self.local.shutdown().await;
         })
-    }
-}
-
-/// What a server on a node answers for a method the node protocol does not carry yet
-/// (resource subscriptions, whose updates would need a stream of their own).
-fn not_carried(node: &crate::client::NodeClient, spec: &ServerSpec, method: &str) -> McpError {
-    McpError::Remote {
-        code: switchboard_core::ErrorCode::McpProtocolError,
-        message: format!(
-            "`{method}` is not carried to servers on nodes yet (`{}` runs on node `{}`)",
-            spec.name,
-            node.name()
-        ),
-        retry: switchboard_core::RetrySafety::Never,
     }
 }

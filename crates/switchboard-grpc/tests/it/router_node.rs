@@ -231,6 +231,47 @@ async fn a_node_servers_list_change_reaches_the_host() {
     node.kill().await;
 }
 
+/// A subscription to a resource of a server on a node is made there, and the server's update
+/// reaches the host's resource updates.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_node_servers_resource_update_reaches_the_host() {
+    let node = TestNode::start(0).await;
+    let router = router(vec![loopback_node("box", node.port())]);
+    let mut updates = router.resource_updates();
+    let spec = on_node(
+        stdio_spec("everything", &Peers::locate().everything_stdio()),
+        "box",
+    );
+    let resources = router
+        .list_resources(&owner(), &spec)
+        .await
+        .expect("resources");
+    let uri = resources[0].uri.clone();
+    router
+        .subscribe_resource(&owner(), &spec, &uri)
+        .await
+        .expect("subscribed on the node");
+    // The server sends an update for each subscribed resource at once, then every 5 s.
+    call(&router, &spec, "toggle-subscriber-updates", json!({})).await;
+    let heard = tokio::time::timeout(std::time::Duration::from_secs(20), async {
+        loop {
+            let update = updates.recv().await.expect("the router's resource updates");
+            if update.server == spec.id {
+                return update;
+            }
+        }
+    })
+    .await
+    .expect("the node's resource update in time");
+    assert_eq!((heard.owner, heard.uri.as_str()), (owner(), uri.as_str()));
+    router
+        .unsubscribe_resource(&owner(), &spec, &uri)
+        .await
+        .expect("unsubscribed on the node");
+    router.shutdown().await;
+    node.kill().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn progress_reaches_the_caller_and_cancel_reaches_the_server() {
     let node = TestNode::start(0).await;
