@@ -89,6 +89,7 @@ impl Router {
         let heard = Heard {
             lists: broadcast::channel(CHANGES_CAPACITY).0,
             updates: broadcast::channel(CHANGES_CAPACITY).0,
+            logs: Arc::default(),
         };
         let stop = CancellationToken::new();
         for client in &clients {

@@ -348,3 +348,28 @@ pub(crate) fn update_from_pb(update: pb::ResourceUpdated) -> switchboard_mcp::Re
         uri: update.uri,
     }
 }
+
+/// A server's log line as the watch stream carries it.
+pub(crate) fn logged_to_pb(logged: &switchboard_mcp::LoggedLine) -> pb::ServerLogged {
+    pb::ServerLogged {
+        owner: logged.owner.0.clone(),
+        server_id: logged.server.0.clone(),
+        at: logged.line.at,
+        level: logged.line.level.clone(),
+        logger: logged.line.logger.clone(),
+        text: logged.line.text.clone(),
+    }
+}
+
+pub(crate) fn logged_from_pb(logged: pb::ServerLogged) -> switchboard_mcp::LoggedLine {
+    switchboard_mcp::LoggedLine {
+        owner: switchboard_core::OwnerId(logged.owner),
+        server: switchboard_core::ServerId(logged.server_id),
+        line: switchboard_mcp::ServerLogLine {
+            at: logged.at,
+            level: logged.level,
+            logger: logged.logger,
+            text: logged.text,
+        },
+    }
+}

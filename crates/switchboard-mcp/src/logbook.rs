@@ -44,8 +44,9 @@ pub struct LoggedLine {
 
 type Key = (OwnerId, ServerId);
 
+/// The kept lines of every server, and the live broadcast of new ones.
 #[derive(Debug)]
-pub(crate) struct LogBook {
+pub struct LogBook {
     kept: Mutex<HashMap<Key, VecDeque<ServerLogLine>>>,
     live: broadcast::Sender<LoggedLine>,
 }
@@ -74,9 +75,20 @@ impl LogBook {
                 .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
                 .unwrap_or(0),
             level,
-            logger: logger.map(|l| switchboard_core::upstream_text::short_text(&l, 128)),
-            text: switchboard_core::upstream_text::short_text(text, MAX_TEXT),
+            logger,
+            text: text.to_owned(),
         };
+        self.keep(owner, server, line);
+    }
+
+    /// Keeps `line` of `owner`'s `server` as it was logged elsewhere (on a node), within the
+    /// same bounds.
+    pub fn keep(&self, owner: &OwnerId, server: &ServerId, mut line: ServerLogLine) {
+        line.logger = line
+            .logger
+            .map(|l| switchboard_core::upstream_text::short_text(&l, 128));
+        line.level = switchboard_core::upstream_text::short_text(&line.level, 16);
+        line.text = switchboard_core::upstream_text::short_text(&line.text, MAX_TEXT);
         {
             let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
             let key = (owner.clone(), server.clone());
@@ -104,7 +116,7 @@ impl LogBook {
     }
 
     /// The kept lines of `owner`'s `server`, oldest first.
-    pub(crate) fn lines(&self, owner: &OwnerId, server: &ServerId) -> Vec<ServerLogLine> {
+    pub fn lines(&self, owner: &OwnerId, server: &ServerId) -> Vec<ServerLogLine> {
         let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         kept.get(&(owner.clone(), server.clone()))
             .map(|lines| lines.iter().cloned().collect())

@@ -23,14 +23,14 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use switchboard_core::{OwnerId, ServerId};
 use switchboard_mcp::{
-    ConnectionSnapshot, ConnectionStatus, ListChange, McpError, NodeHealth, NodeState,
+    ConnectionSnapshot, ConnectionStatus, ListChange, LogBook, McpError, NodeHealth, NodeState,
     ResourceUpdate, StatusChange,
 };
 use tokio::sync::{Notify, broadcast, watch};
@@ -179,6 +179,8 @@ impl Watched {
 pub(crate) struct Heard {
     pub(crate) lists: broadcast::Sender<ListChange>,
     pub(crate) updates: broadcast::Sender<ResourceUpdate>,
+    /// The log lines of the nodes' servers, kept for their server's log.
+    pub(crate) logs: Arc<LogBook>,
 }
 
 impl NodeClient {
@@ -333,6 +335,12 @@ impl NodeClient {
                     event: Some(watch_event::Event::ResourceUpdated(update)),
                 })) => {
                     let _ = heard.updates.send(wire::update_from_pb(update));
+                }
+                Ok(Some(pb::WatchEvent {
+                    event: Some(watch_event::Event::Logged(logged)),
+                })) => {
+                    let logged = wire::logged_from_pb(logged);
+                    heard.logs.keep(&logged.owner, &logged.server, logged.line);
                 }
                 Ok(Some(_)) => {}
                 Ok(None) => return "the node closed its status stream".to_owned(),

@@ -6,7 +6,8 @@
 //! full state again. The full state ends with `synced`, so the host can replace its copy
 //! without first forgetting it. Each change is sent as the connection's current snapshot (with its
 //! server details and last activity), not only the bare status of the event. The stream ends
-//! when the node stops. The servers' list changes and resource updates go on the same stream.
+//! when the node stops. The servers' list changes, resource updates and log lines go on the
+//! same stream.
 
 use std::collections::VecDeque;
 
@@ -28,6 +29,7 @@ struct Watching {
     changes: tokio::sync::broadcast::Receiver<switchboard_mcp::StatusChange>,
     lists: tokio::sync::broadcast::Receiver<switchboard_mcp::ListChange>,
     updates: tokio::sync::broadcast::Receiver<switchboard_mcp::ResourceUpdate>,
+    logs: tokio::sync::broadcast::Receiver<switchboard_mcp::LoggedLine>,
     pending: VecDeque<Event>,
     stop: CancellationToken,
 }
@@ -36,11 +38,13 @@ pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> Watc
     let changes = manager.status_changes();
     let lists = manager.list_changes();
     let updates = manager.resource_updates();
+    let logs = manager.follow_logs();
     let mut state = Watching {
         manager,
         changes,
         lists,
         updates,
+        logs,
         pending: VecDeque::new(),
         stop,
     };
@@ -75,6 +79,18 @@ pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> Watc
                             .push_back(Event::ResourceUpdated(wire::update_to_pb(&update))),
                         Err(RecvError::Lagged(missed)) => {
                             tracing::debug!(missed, "the watch missed resource updates");
+                        }
+                        Err(RecvError::Closed) => return None,
+                    }
+                    continue;
+                }
+                logged = state.logs.recv() => {
+                    match logged {
+                        Ok(logged) => state
+                            .pending
+                            .push_back(Event::Logged(wire::logged_to_pb(&logged))),
+                        Err(RecvError::Lagged(missed)) => {
+                            tracing::debug!(missed, "the watch missed servers' log lines");
                         }
                         Err(RecvError::Closed) => return None,
                     }

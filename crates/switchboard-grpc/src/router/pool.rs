@@ -359,15 +359,15 @@ impl ServerPool for Router {
         }
     }
 
-    /// The local manager's lines for a server that runs here; the node protocol does not
-    /// carry a server's log lines (they stay in the node's own log).
+    /// The local manager's lines for a server that runs here; a node's server's lines as its
+    /// watch stream brought them.
     fn server_log(
         &self,
         owner: &OwnerId,
         spec: &ServerSpec,
     ) -> Vec<switchboard_mcp::ServerLogLine> {
         match self.route(spec) {
-            Ok(Route::Node(_)) => Vec::new(),
+            Ok(Route::Node(_)) => self.heard.logs.lines(owner, &spec.id),
             _ => self.local.server_log(owner, &spec.id),
         }
     }

@@ -281,8 +281,8 @@ async fn resources_prompts_and_test_connection_answer_mcp_json() {
     node.stop().await.unwrap();
 }
 
-/// The next status event (`synced`, which ends the full state, list changes and resource
-/// updates are skipped).
+/// The next status event (`synced`, which ends the full state, list changes, resource
+/// updates and log lines are skipped).
 async fn next_status(watch: &mut tonic::Streaming<pb::WatchEvent>) -> pb::ServerStatus {
     loop {
         let event = tokio::time::timeout(PATIENCE, watch.message())
@@ -294,7 +294,8 @@ async fn next_status(watch: &mut tonic::Streaming<pb::WatchEvent>) -> pb::Server
             pb::watch_event::Event::Status(status) => return status,
             pb::watch_event::Event::Synced(_)
             | pb::watch_event::Event::ListChanged(_)
-            | pb::watch_event::Event::ResourceUpdated(_) => {}
+            | pb::watch_event::Event::ResourceUpdated(_)
+            | pb::watch_event::Event::Logged(_) => {}
             pb::watch_event::Event::Lagged(_) => panic!("no lag here"),
         }
     }

@@ -272,6 +272,39 @@ async fn a_node_servers_resource_update_reaches_the_host() {
     node.kill().await;
 }
 
+/// What a server on a node logs is kept in its server log on the host, as a local server's.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_node_servers_log_reaches_the_hosts_server_log() {
+    let node = TestNode::start(0).await;
+    let router = router(vec![loopback_node("box", node.port())]);
+    let spec = on_node(stdio_spec("plain", &Peers::locate().plain_stdio()), "box");
+    call(
+        &router,
+        &spec,
+        "log",
+        json!({"message": "logged on the box"}),
+    )
+    .await;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let lines = router.server_log(&owner(), &spec);
+        if lines
+            .iter()
+            .any(|line| line.text.contains("logged on the box"))
+        {
+            assert!(lines.iter().all(|line| line.level == "info"), "{lines:?}");
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no log line: {lines:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    router.shutdown().await;
+    node.kill().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn progress_reaches_the_caller_and_cancel_reaches_the_server() {
     let node = TestNode::start(0).await;
