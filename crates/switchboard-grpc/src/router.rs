@@ -14,6 +14,7 @@
 
 mod admission;
 mod pool;
+mod prompt;
 mod sign_in;
 
 use std::collections::HashMap;

@@ -373,3 +373,11 @@ pub(crate) fn logged_from_pb(logged: pb::ServerLogged) -> switchboard_mcp::Logge
         },
     }
 }
+
+/// One round of `prompts/get` as a node answers it.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", content = "result", rename_all = "snake_case")]
+pub(crate) enum PromptRound {
+    Complete(rmcp::model::GetPromptResult),
+    InputRequired(rmcp::model::InputRequiredResult),
+}

@@ -103,3 +103,19 @@ fn to_json<T: serde::Serialize>(answer: T) -> Result<serde_json::Value, ErrorDat
         )
     })
 }
+
+/// The answers to a 2026-07-28 server's input requests of a request made elsewhere (a
+/// `prompts/get` a node sent for this host), as [`answer`] gives them: by `requester`, roots
+/// from `roots` unless the requester passes its client's on.
+pub async fn answer_input(
+    server: &str,
+    asked: Option<InputRequests>,
+    requester: Option<crate::Requester>,
+    roots: &[String],
+) -> Result<InputResponses, McpError> {
+    let options = CallOptions {
+        requests: requester,
+        ..CallOptions::default()
+    };
+    answer(server, asked, &options, roots).await
+}

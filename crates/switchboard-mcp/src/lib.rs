@@ -37,6 +37,7 @@ pub use client::Progress;
 pub use config::{ManagerConfig, RetryPolicy};
 pub use connection::{CallOptions, InputResume, PromptInput, ServerDetails};
 pub use error::McpError;
+pub use input_required::answer_input;
 pub use logbook::{LogBook, LoggedLine, ServerLogLine};
 pub use manager::{
     ConnectionManager, ConnectionSnapshot, ConnectionStatus, ServerReport, StatusChange,

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, GetPromptResult, JsonObject, Prompt, ReadResourceResult,
-    Resource, ResourceTemplate,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource, ResourceTemplate,
 };
 use serde::de::DeserializeOwned;
 use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
@@ -59,6 +59,29 @@ impl NodeClient {
         let _probe = self.gate(&spec.name)?;
         let reply = self.rpc().list_resources(self.unary(request(server))).await;
         self.json(spec, "a resource list", reply)
+    }
+
+    /// One round of `prompts/get` (see the RPC): the prompt, or the server's input requests.
+    pub async fn get_prompt_round(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        params: &GetPromptRequestParams,
+    ) -> Result<GetPromptResponse, McpError> {
+        let request = pb::GetPromptRoundRequest {
+            server: Some(server),
+            params_json: serde_json::to_vec(params).map_err(|error| McpError::Protocol {
+                server: spec.name.clone(),
+                detail: format!("the prompt request does not encode: {error}"),
+            })?,
+        };
+        let _probe = self.gate(&spec.name)?;
+        let reply = self.rpc().get_prompt_round(self.unary(request)).await;
+        let round: wire::PromptRound = self.json(spec, "a prompt", reply)?;
+        Ok(match round {
+            wire::PromptRound::Complete(result) => GetPromptResponse::Complete(result),
+            wire::PromptRound::InputRequired(asked) => GetPromptResponse::InputRequired(asked),
+        })
     }
 
     pub async fn list_resource_templates(

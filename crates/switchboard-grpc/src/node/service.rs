@@ -219,6 +219,35 @@ impl pb::mcp_node_server::McpNode for NodeService {
         .await
     }
 
+    async fn get_prompt_round(
+        &self,
+        request: Request<pb::GetPromptRoundRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let request = request.into_inner();
+        let params: rmcp::model::GetPromptRequestParams =
+            serde_json::from_slice(&request.params_json).map_err(|error| {
+                Status::invalid_argument(format!("the prompt request is not one: {error}"))
+            })?;
+        self.on_server(request.server, async |manager, owner, spec| {
+            let answer = manager
+                .get_prompt_with(owner, spec, params, switchboard_mcp::PromptInput::Return)
+                .await?;
+            match answer {
+                rmcp::model::GetPromptResponse::Complete(result) => {
+                    Ok(wire::PromptRound::Complete(result))
+                }
+                rmcp::model::GetPromptResponse::InputRequired(asked) => {
+                    Ok(wire::PromptRound::InputRequired(asked))
+                }
+                _ => Err(McpError::Protocol {
+                    server: spec.name.clone(),
+                    detail: "prompts/get answered with a result of an unknown kind".into(),
+                }),
+            }
+        })
+        .await
+    }
+
     async fn subscribe_resource(
         &self,
         request: Request<pb::SubscribeRequest>,

@@ -265,18 +265,7 @@ impl ServerPool for Router {
         Box::pin(async move {
             match self.route(spec)? {
                 Route::Local => self.local.get_prompt_with(owner, spec, params, input).await,
-                // A node answers the upstream's input requests itself, as for every caller
-                // without capabilities: the rounds are not carried over gRPC.
-                Route::Node(node) => {
-                    let name = params.name.to_string();
-                    self.on_node(owner, spec, node, |server| {
-                        let arguments = params.arguments.clone();
-                        let name = name.as_str();
-                        async move { node.get_prompt(spec, server, name, arguments).await }
-                    })
-                    .await
-                    .map(GetPromptResponse::Complete)
-                }
+                Route::Node(node) => self.prompt_on_node(owner, spec, node, params, input).await,
             }
         })
     }

@@ -19,30 +19,10 @@
 
 use crate::common;
 
-use std::path::PathBuf;
-
-use common::gateway::{Gateway, inspector, interop_client, stdio_command};
+use common::gateway::{Gateway, conformance_server, inspector, interop_client, stdio_command};
 use common::rest::{create_server, remote_body, stdio_body};
 use serde_json::{Value, json};
-use switchboard_testkit::{EverythingHttp, HttpPeer, Peers, PyGen, StdioCommand};
-
-/// The testkit's rmcp server, built beside this binary by the workspace's test build.
-fn conformance_server() -> StdioCommand {
-    let bin = PathBuf::from(common::BIN)
-        .parent()
-        .unwrap()
-        .join("conformance-server");
-    assert!(
-        bin.exists(),
-        "{} is not built (cargo test --workspace builds it)",
-        bin.display()
-    );
-    StdioCommand {
-        program: bin.to_string_lossy().into_owned(),
-        args: Vec::new(),
-        env: Vec::new(),
-    }
-}
+use switchboard_testkit::{EverythingHttp, HttpPeer, Peers, PyGen};
 
 /// The gateway with the four upstreams added for its admin; the SSE peer lives as long as it.
 async fn matrix_gateway() -> (Gateway, HttpPeer) {

@@ -22,6 +22,7 @@ mod gateway_stdio;
 mod load;
 mod nodes;
 mod nodes_chat;
+mod nodes_gateway;
 mod nodes_lifecycle;
 mod nodes_replicas;
 mod nodes_security;

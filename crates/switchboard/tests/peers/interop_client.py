@@ -230,7 +230,9 @@ async def exercise(session, plan: list, seen: Seen) -> dict:
                 wanted = [p.name for p in listed.prompts
                           if p.name.startswith(prefix) and plain(p.name[len(prefix):]) == plain(upstream["prompt"])]
                 got = await session.get_prompt(wanted[0] if wanted else upstream["prompt"], {})
-                return {"name": wanted[0] if wanted else None, "messages": len(got.messages)}
+                first = got.messages[0].content if got.messages else None
+                return {"name": wanted[0] if wanted else None, "messages": len(got.messages),
+                        "text": getattr(first, "text", None)}
 
             await step(out, "prompt", prompt)
 

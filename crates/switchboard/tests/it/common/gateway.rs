@@ -283,3 +283,22 @@ fn parse_output(output: &std::process::Output) -> Result<Value, String> {
     serde_json::from_str(stdout.trim())
         .map_err(|e| format!("stdout is not JSON ({e}): {stdout}\nstderr: {stderr}"))
 }
+
+/// The testkit's rmcp server (2026-07-28), built beside this binary by the workspace's test
+/// build.
+pub fn conformance_server() -> switchboard_testkit::StdioCommand {
+    let bin = PathBuf::from(BIN)
+        .parent()
+        .unwrap()
+        .join("conformance-server");
+    assert!(
+        bin.exists(),
+        "{} is not built (cargo test --workspace builds it)",
+        bin.display()
+    );
+    switchboard_testkit::StdioCommand {
+        program: bin.to_string_lossy().into_owned(),
+        args: Vec::new(),
+        env: Vec::new(),
+    }
+}
