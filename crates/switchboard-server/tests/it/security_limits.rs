@@ -208,6 +208,33 @@ async fn event_streams_past_the_limit_are_refused_and_given_back() {
     assert!(reopened.is_some(), "the closed stream's slot came back");
 }
 
+/// The member's assistant answering with `llm`.
+async fn members_assistant(api: &Api, llm: &ScriptedLlm) -> Value {
+    let member = Some(api.member.as_str());
+    let (status, provider) = api
+        .send(
+            Method::POST,
+            "/api/providers",
+            member,
+            Some(
+                json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
+                        "apiKey": "sk-test", "defaultModel": "scripted-model"}),
+            ),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{provider}");
+    let (status, assistant) = api
+        .send(
+            Method::POST,
+            "/api/assistants",
+            member,
+            Some(json!({"name": "Helper", "providerId": provider["id"]})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{assistant}");
+    assistant
+}
+
 /// A person keeps at most `max_messages` messages: past it a new turn is refused with 403
 /// `QUOTA_EXCEEDED` before anything is stored, and deleting a conversation frees room.
 #[tokio::test]
@@ -219,25 +246,7 @@ async fn the_messages_a_person_keeps_are_capped() {
     .await;
     let llm = ScriptedLlm::start(vec![Turn::text("one"), Turn::text("two")]).await;
     let member = Some(api.member.as_str());
-    let (_, provider) = api
-        .send(
-            Method::POST,
-            "/api/providers",
-            member,
-            Some(
-                json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-                        "apiKey": "sk-test", "defaultModel": "scripted-model"}),
-            ),
-        )
-        .await;
-    let (_, assistant) = api
-        .send(
-            Method::POST,
-            "/api/assistants",
-            member,
-            Some(json!({"name": "Helper", "providerId": provider["id"]})),
-        )
-        .await;
+    let assistant = members_assistant(&api, &llm).await;
     let new_conversation = || async {
         let (status, conversation) = api
             .send(
@@ -307,27 +316,7 @@ async fn runs_at_once_are_capped_per_user() {
     ])
     .await;
     let member = Some(api.member.as_str());
-    let (status, provider) = api
-        .send(
-            Method::POST,
-            "/api/providers",
-            member,
-            Some(
-                json!({"name": "scripted", "kind": "openai", "baseUrl": llm.openai_base_url(),
-                        "apiKey": "sk-test", "defaultModel": "scripted-model"}),
-            ),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{provider}");
-    let (status, assistant) = api
-        .send(
-            Method::POST,
-            "/api/assistants",
-            member,
-            Some(json!({"name": "Helper", "providerId": provider["id"]})),
-        )
-        .await;
-    assert_eq!(status, StatusCode::CREATED, "{assistant}");
+    let assistant = members_assistant(&api, &llm).await;
     let mut conversations = Vec::new();
     for title in ["one", "two"] {
         let (status, conversation) = api
