@@ -108,8 +108,18 @@ impl LocalServers {
     /// Adds `tool` to the auto-approve list of server `id`, as the tool's switch in the web
     /// UI does (nothing else of the server changes).
     pub async fn auto_approve(&self, id: &ServerId, tool: &str) -> Result<StoredServer, CliError> {
+        self.set_auto_approve(id, tool, true).await
+    }
+
+    /// Whether `tool` of server `id` runs without asking.
+    pub async fn set_auto_approve(
+        &self,
+        id: &ServerId,
+        tool: &str,
+        on: bool,
+    ) -> Result<StoredServer, CliError> {
         let switches = ToolSwitches {
-            auto_approve: Some(true),
+            auto_approve: Some(on),
             ..ToolSwitches::default()
         };
         Ok(self

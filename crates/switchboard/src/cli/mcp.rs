@@ -1,6 +1,8 @@
-//! `switchboard mcp --stdio [--view NAME] [--user NAME]`: the MCP gateway (the same server as
-//! `serve`'s `/mcp`) over standard input and output, for clients that only launch commands
+//! `switchboard mcp [--stdio] [--view NAME] [--user NAME]`: the MCP gateway (the same server
+//! as `serve`'s `/mcp`) over standard input and output, for clients that only launch commands
 //! (Claude Desktop: `{"command": "switchboard", "args": ["mcp", "--stdio", "--view", "NAME"]}`).
+//! Run where there is no store (a client launching it from another directory without
+//! `--data-dir`), it says so on stderr and exits rather than serve an empty list.
 //!
 //! It builds the application as the other local commands do, and acts for one person and view
 //! fixed at start: the command line's `local` user unless `--user` names another. The upstream
@@ -21,8 +23,9 @@ use super::{CliError, Context};
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// Serve on standard input and output (the HTTP endpoint is `serve`'s /mcp).
-    #[arg(long, required = true)]
+    /// Serve on standard input and output, the only way this command serves (the HTTP
+    /// endpoint is `serve`'s /mcp); accepted for the clients' configurations that name it.
+    #[arg(long)]
     pub stdio: bool,
     /// Offer only this view's servers and tools (see the settings page, or /api/mcp/views).
     #[arg(long, value_name = "NAME")]
@@ -33,6 +36,11 @@ pub struct McpArgs {
 }
 
 pub async fn run(context: &Context, args: McpArgs) -> anyhow::Result<ExitCode> {
+    // Opening the store would make an empty one here.
+    let file = context.store.data_dir.join(switchboard_store::DB_FILE);
+    if context.store.database_url.is_none() && !file.exists() {
+        return Err(CliError::NoData(context.store.data_dir.display().to_string()).into());
+    }
     let local = context.servers().await?;
     let store = Arc::clone(local.store());
     let user = match &args.user {

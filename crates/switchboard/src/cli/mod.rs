@@ -143,6 +143,12 @@ pub enum CliError {
     NodeNotFound(String),
     #[error("no MCP view named `{0}` for this user")]
     ViewNotFound(String),
+    /// `mcp` where no store is: it would serve an empty list.
+    #[error(
+        "no Switchboard data in {0}: run `switchboard serve` there first, or pass the server's \
+         data directory with --data-dir (or SWITCHBOARD_DATA_DIR)"
+    )]
+    NoData(String),
     /// The store's conflict on a name or id, with what to do about it.
     #[error("{source}; {hint}")]
     Taken {
@@ -173,9 +179,10 @@ impl CliError {
     fn code(&self) -> ErrorCode {
         match self {
             CliError::ServerNotFound(_) => ErrorCode::McpServerNotFound,
-            CliError::UserNotFound(_) | CliError::NodeNotFound(_) | CliError::ViewNotFound(_) => {
-                ErrorCode::NotFound
-            }
+            CliError::UserNotFound(_)
+            | CliError::NodeNotFound(_)
+            | CliError::ViewNotFound(_)
+            | CliError::NoData(_) => ErrorCode::NotFound,
             CliError::Taken { source, .. } | CliError::Store(source) => source.code(),
             CliError::App(error) => error.code(),
             CliError::BadArguments(_) => ErrorCode::McpInvalidParams,

@@ -4,6 +4,10 @@
 //!
 //! Servers are asked in parallel. One that cannot be reached is reported on stderr (or in
 //! `errors` with `--json`) and the others are still listed; the exit status is then non-zero.
+//!
+//! `switchboard tools approve SERVER TOOL [--off]`: the tool runs without asking anyone (in a
+//! chat, through the proxy and the gateway), or, with `--off`, asks again; the same switch as
+//! the settings page's (the application's `set_tool_switches`).
 
 use std::process::ExitCode;
 
@@ -23,6 +27,16 @@ pub enum ToolsCommand {
         /// Only this server's tools.
         #[arg(long, value_name = "NAME")]
         server: Option<String>,
+    },
+    /// Let a tool run without asking (auto-approve it), or with --off ask again.
+    Approve {
+        /// The server, by name or id.
+        server: String,
+        /// The tool, by the name its server lists it under.
+        tool: String,
+        /// Ask before it runs again.
+        #[arg(long)]
+        off: bool,
     },
 }
 
@@ -45,7 +59,12 @@ struct ServerFailure<'a> {
 }
 
 pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<ExitCode> {
-    let ToolsCommand::List { server } = command;
+    let server = match command {
+        ToolsCommand::List { server } => server,
+        ToolsCommand::Approve { server, tool, off } => {
+            return approve(context, &server, &tool, !off).await;
+        }
+    };
     let servers = context.servers().await?;
     let specs: Vec<ServerSpec> = match server {
         Some(name) => vec![servers.connection_spec(&name).await?],
@@ -114,4 +133,28 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Switches `tool` of `server` to run without asking (`on`) or to ask again.
+async fn approve(
+    context: &Context,
+    server: &str,
+    tool: &str,
+    on: bool,
+) -> anyhow::Result<ExitCode> {
+    let servers = context.servers().await?;
+    let found = servers.find(server).await?;
+    let stored = servers.set_auto_approve(&found.spec.id, tool, on).await?;
+    if context.json {
+        output::print_json(&serde_json::json!({
+            "server": stored.spec.name,
+            "tool": tool,
+            "autoApproved": stored.spec.auto_approved_tools.contains(tool),
+        }));
+    } else if on {
+        outln!("`{tool}` of `{}` now runs without asking", stored.spec.name);
+    } else {
+        outln!("`{tool}` of `{}` asks before it runs", stored.spec.name);
+    }
+    Ok(ExitCode::SUCCESS)
 }

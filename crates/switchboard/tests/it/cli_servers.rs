@@ -426,3 +426,40 @@ fn servers_on_a_node() {
     assert!(test.stderr.contains("build-box"), "{test:?}");
     assert!(!test.stderr.contains("node-s3cret"), "{test:?}");
 }
+
+/// `tools approve SERVER TOOL` lets a tool run without asking, `--off` makes it ask again; the
+/// server's listing says so.
+#[test]
+fn a_tool_is_approved_and_unapproved_from_the_command_line() {
+    let sb = Switchboard::new();
+    sb.run(&[
+        "servers",
+        "add",
+        "demo",
+        "--command",
+        common::BIN,
+        "--arg",
+        "demo-server",
+    ])
+    .ok();
+    let approved = sb
+        .run(&["--json", "tools", "approve", "demo", "echo"])
+        .ok()
+        .json();
+    assert_eq!(approved["autoApproved"], true, "{approved}");
+    let listed = sb.run(&["--json", "servers", "list"]).ok().json();
+    let tools = &server(&listed, "demo")["auto_approved_tools"];
+    assert!(
+        tools.as_array().is_some_and(|t| t.contains(&json!("echo"))),
+        "{listed}"
+    );
+    let off = sb
+        .run(&["--json", "tools", "approve", "demo", "echo", "--off"])
+        .ok()
+        .json();
+    assert_eq!(off["autoApproved"], false, "{off}");
+    let text = sb.run(&["tools", "approve", "demo", "echo"]).ok();
+    assert!(text.stdout.contains("runs without asking"), "{text:?}");
+    let missing = sb.run(&["tools", "approve", "nope", "echo"]).failed();
+    assert!(missing.stderr.contains("nope"), "{missing:?}");
+}

@@ -106,6 +106,31 @@ async fn the_upstreams_end_on_sigterm() {
     assert!(left.is_empty(), "still running: {left:?}");
 }
 
+/// Where there is no store (a client launching `mcp` from another directory without the data
+/// directory), it says so and exits instead of serving an empty list; `mcp` alone serves stdio.
+#[test]
+fn mcp_without_data_says_so_and_mcp_alone_means_stdio() {
+    let empty = Switchboard::new();
+    let refused = empty.run(&["mcp"]).failed();
+    assert!(
+        refused.stderr.contains("no Switchboard data in"),
+        "{refused:?}"
+    );
+    assert!(
+        refused.stdout.is_empty(),
+        "stdout is the protocol: {refused:?}"
+    );
+    assert!(
+        !empty.data_dir().join("switchboard.db").exists(),
+        "no store was made"
+    );
+    // With the data, `mcp` alone is the stdio server: an unknown user is refused as above,
+    // not a usage error about --stdio.
+    let sb = store_with_demo();
+    let user = sb.run(&["mcp", "--user", "nobody"]).failed();
+    assert!(user.stderr.contains("nobody"), "{user:?}");
+}
+
 #[test]
 fn an_unknown_user_or_view_is_refused_before_serving() {
     let sb = store_with_demo();
