@@ -54,6 +54,11 @@ pub struct GlobalArgs {
     /// Print machine-readable JSON instead of text.
     #[arg(long, global = true)]
     pub json: bool,
+    /// Act as this user of the store [default: `local` if it exists, else the first admin
+    /// (the one `serve` made on first start), so the command line and the web UI see the
+    /// same servers].
+    #[arg(long, global = true, value_name = "NAME", env = "SWITCHBOARD_USER")]
+    pub user: Option<String>,
     /// Where clap found the store's options, for `config show`.
     #[arg(skip)]
     pub origins: StoreOrigins,

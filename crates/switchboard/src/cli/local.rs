@@ -1,8 +1,11 @@
-//! The command line's servers: those of the `local` owner in the store, with the application
-//! built on it ([`super::app`]).
+//! The command line's servers: those of the person it acts as, with the application built on
+//! it ([`super::app`]).
 //!
-//! Opening makes sure the `local` user exists and brings in the servers file of
-//! earlier versions once ([`super::legacy`]). Commands name a server by its name or, failing
+//! It acts as the user `--user` (or `SWITCHBOARD_USER`) names; else as `local` when there is
+//! one (the command line's own, and `serve --single-user`'s); else as the first admin (the
+//! one `serve` made on first start with tokens), so the command line and the web UI see the
+//! same servers; on a store with neither, `local` is made. Opening brings in the servers file
+//! of earlier versions once ([`super::legacy`]). Commands name a server by its name or, failing
 //! that, its id. Listings are masked by the store; only [`LocalServers::connection_spec`] and
 //! [`LocalServers::enabled_connection_specs`], which feed the connection manager, and
 //! [`LocalServers::auto_approve`], which writes a server back whole, carry the secrets in
@@ -33,13 +36,17 @@ pub enum Put {
 }
 
 impl LocalServers {
-    /// Builds the application from `config` on `store` for the `local` owner.
-    pub async fn open(store: &StoreConfig, config: AppConfig) -> anyhow::Result<Self> {
+    /// Builds the application from `config` on `store` for the person the command line acts
+    /// as: the user named `user`, else as the module says.
+    pub async fn open(
+        store: &StoreConfig,
+        config: AppConfig,
+        user: Option<&str>,
+    ) -> anyhow::Result<Self> {
         let app = App::build(store, config)
             .await
             .with_context(|| format!("cannot open the store {}", describe(store)))?;
-        let owner = OwnerId::local();
-        app.store.ensure_user(&owner, "local", Role::Admin).await?;
+        let owner = acting_as(app.store.as_ref(), user).await?;
         legacy::import_once(app.store.as_ref(), &owner, &store.data_dir).await?;
         Ok(Self {
             app: Arc::new(app),
@@ -173,6 +180,28 @@ impl LocalServers {
             other => CliError::from(other),
         })
     }
+}
+
+/// Who the command line acts as (see the module docs).
+async fn acting_as(store: &dyn Store, user: Option<&str>) -> anyhow::Result<OwnerId> {
+    let users = store.users().await?;
+    if let Some(name) = user {
+        return users
+            .into_iter()
+            .find(|u| u.name == name)
+            .map(|u| u.id)
+            .ok_or_else(|| CliError::UserNotFound(name.to_owned()).into());
+    }
+    let local = OwnerId::local();
+    if users.iter().any(|u| u.id == local) {
+        return Ok(local);
+    }
+    // `users()` lists them oldest first.
+    if let Some(admin) = users.into_iter().find(|u| u.role == Role::Admin) {
+        return Ok(admin.id);
+    }
+    store.ensure_user(&local, "local", Role::Admin).await?;
+    Ok(local)
 }
 
 /// Where the store is, for messages: the database URL without its password, or the file.

@@ -5,7 +5,7 @@
 //! `--data-dir`), it says so on stderr and exits rather than serve an empty list.
 //!
 //! It builds the application as the other local commands do, and acts for one person and view
-//! fixed at start: the command line's `local` user unless `--user` names another. The upstream
+//! fixed at start: the command line's (`--user`, else as `cli::local` chooses). The upstream
 //! servers it needs are started on demand by the application's pool, and all of them (their
 //! process groups) end with it: when the client closes stdin, or on SIGINT or SIGTERM. stdout carries
 //! the protocol, so nothing else is ever written there; logs go to stderr (`main.rs`).
@@ -30,9 +30,6 @@ pub struct McpArgs {
     /// Offer only this view's servers and tools (see the settings page, or /api/mcp/views).
     #[arg(long, value_name = "NAME")]
     pub view: Option<String>,
-    /// Act for this user of the store [default: the command line's local user].
-    #[arg(long, value_name = "NAME")]
-    pub user: Option<String>,
 }
 
 pub async fn run(context: &Context, args: McpArgs) -> anyhow::Result<ExitCode> {
@@ -41,12 +38,10 @@ pub async fn run(context: &Context, args: McpArgs) -> anyhow::Result<ExitCode> {
     if context.store.database_url.is_none() && !file.exists() {
         return Err(CliError::NoData(context.store.data_dir.display().to_string()).into());
     }
+    // The person is the command line's (`--user`, else as `cli::local` chooses).
     let local = context.servers().await?;
     let store = Arc::clone(local.store());
-    let user = match &args.user {
-        Some(name) => user_named(store.as_ref(), name).await?,
-        None => store.user(local.owner()).await?,
-    };
+    let user = store.user(local.owner()).await?;
     if let Some(view) = &args.view {
         check_view(store.as_ref(), &user, view).await?;
     }
@@ -78,15 +73,6 @@ async fn serve(gateway: &Arc<Gateway>, scope: Scope) -> anyhow::Result<()> {
         () = super::serve::shutdown_signal() => cancel.cancel(),
     }
     Ok(())
-}
-
-async fn user_named(store: &dyn Store, name: &str) -> anyhow::Result<User> {
-    store
-        .users()
-        .await?
-        .into_iter()
-        .find(|user| user.name == name)
-        .ok_or_else(|| CliError::UserNotFound(name.to_owned()).into())
 }
 
 async fn check_view(store: &dyn Store, user: &User, view: &str) -> anyhow::Result<()> {

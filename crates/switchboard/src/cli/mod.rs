@@ -128,7 +128,12 @@ pub struct Context {
 impl Context {
     /// Builds the application for the command line's own servers.
     pub async fn servers(&self) -> anyhow::Result<LocalServers> {
-        LocalServers::open(&self.store, app::app_config(self)?).await
+        LocalServers::open(
+            &self.store,
+            app::app_config(self)?,
+            self.global.user.as_deref(),
+        )
+        .await
     }
 }
 

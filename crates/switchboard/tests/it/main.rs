@@ -6,6 +6,7 @@ mod common;
 mod cli_chat;
 mod cli_config;
 mod cli_demo;
+mod cli_identity;
 mod cli_login;
 mod cli_schema;
 mod cli_serve;

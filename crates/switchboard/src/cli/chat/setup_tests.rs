@@ -16,7 +16,7 @@ struct World {
 
 async fn world() -> World {
     let dir = tempfile::tempdir().unwrap();
-    let servers = LocalServers::open(&StoreConfig::in_dir(dir.path()), Default::default())
+    let servers = LocalServers::open(&StoreConfig::in_dir(dir.path()), Default::default(), None)
         .await
         .unwrap();
     World { _dir: dir, servers }
