@@ -6,6 +6,7 @@ import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
 import { post, seg } from "../api.js";
 import { t } from "../i18n.js";
+import { statusKey } from "./call-status.js";
 import { awaitsDecision } from "./state.js";
 import { QuestionBlock } from "./question-block.js";
 import { SamplingBlock } from "./sampling-block.js";
@@ -18,6 +19,7 @@ const statusText = () => ({
   done: t("ui.call.status_done"),
   error: t("ui.call.status_error"),
   cancelled: t("ui.call.status_cancelled"),
+  rejected: t("ui.call.status_rejected"),
 });
 
 export function ToolCallBlock({ call, messageId }) {
@@ -41,7 +43,7 @@ export function ToolCallBlock({ call, messageId }) {
       data-tool=${call.toolName} data-status=${call.status} aria-label=${t("ui.call.label", { label })}>
       <header>
         <span class="tool-name"><span class="server">${call.serverName}</span> / <strong>${call.toolName}</strong></span>
-        <span class="badge" data-role="status">${statusText()[call.status] || call.status}</span>
+        <span class="badge" data-role="status">${statusText()[statusKey(call)] || call.status}</span>
       </header>
       <details open=${waiting}>
         <summary>${t("ui.call.arguments")}</summary>

@@ -57,6 +57,8 @@ await run(async (page) => {
 
   await toolCall(page, "get-sum").getByRole("button", { name: "Reject" }).click();
   await callStatus(page, "get-sum", "cancelled");
+  const rejected = toolCall(page, "get-sum").locator('[data-role="status"]');
+  assert.equal((await rejected.textContent()).trim(), "rejected", "a rejected call says so");
 
   // The final answer, rendered from Markdown; its HTML does not run.
   const answer = page.locator("article.message.assistant .markdown").last();
