@@ -148,6 +148,16 @@ pub enum CliError {
     NodeNotFound(String),
     #[error("no MCP view named `{0}` for this user")]
     ViewNotFound(String),
+    /// Settings `serve` must not start with (see `ServerSettings::refusal`).
+    #[error("{0}")]
+    StartRefused(String),
+    /// An address to listen on that cannot be had, said with what to do about it.
+    #[error("cannot listen on {address}: {}", listen_reason(source))]
+    CannotListen {
+        address: std::net::SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
     /// `mcp` where no store is: it would serve an empty list.
     #[error(
         "no Switchboard data in {0}: run `switchboard serve` there first, or pass the server's \
@@ -180,6 +190,22 @@ impl From<switchboard_app::AppError> for CliError {
     }
 }
 
+/// Why an address cannot be listened on, in words and with what to do.
+fn listen_reason(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::AddrInUse => "another program (or another Switchboard) already \
+             listens there; stop it, or choose another address with --listen"
+            .to_owned(),
+        std::io::ErrorKind::PermissionDenied => "not allowed to listen there (ports below 1024 \
+             need privileges); choose a port above 1024 with --listen"
+            .to_owned(),
+        std::io::ErrorKind::AddrNotAvailable => "no network interface of this machine has that \
+             address; use 127.0.0.1, or an address of this machine, with --listen"
+            .to_owned(),
+        _ => error.to_string(),
+    }
+}
+
 impl CliError {
     fn code(&self) -> ErrorCode {
         match self {
@@ -188,6 +214,13 @@ impl CliError {
             | CliError::NodeNotFound(_)
             | CliError::ViewNotFound(_)
             | CliError::NoData(_) => ErrorCode::NotFound,
+            CliError::StartRefused(_) => ErrorCode::ValidationError,
+            CliError::CannotListen { source, .. }
+                if source.kind() == std::io::ErrorKind::AddrInUse =>
+            {
+                ErrorCode::Conflict
+            }
+            CliError::CannotListen { .. } => ErrorCode::ValidationError,
             CliError::Taken { source, .. } | CliError::Store(source) => source.code(),
             CliError::App(error) => error.code(),
             CliError::BadArguments(_) => ErrorCode::McpInvalidParams,

@@ -17,7 +17,7 @@ use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_server::{AppState, AuthMode, GuardConfig, ServerConfig, app as app_router};
 use switchboard_store::{Role, Store};
 
-use super::Context;
+use super::{CliError, Context};
 use crate::settings::{ServerSettings, Settings, SettingsFlags};
 
 #[derive(Debug, clap::Args)]
@@ -48,7 +48,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     .settings;
     let server = &settings.server;
     if let Some(refusal) = server.refusal() {
-        anyhow::bail!(refusal);
+        return Err(CliError::StartRefused(refusal).into());
     }
     refuse_allow_command(&args)?;
     // Switchboard's Client ID Metadata Document is offered where it has a public https URL.
@@ -76,7 +76,10 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     let auth = first_start(app.store.as_ref(), server.single_user).await?;
     let listener = tokio::net::TcpListener::bind(server.listen)
         .await
-        .with_context(|| format!("cannot listen on {}", server.listen))?;
+        .map_err(|source| CliError::CannotListen {
+            address: server.listen,
+            source,
+        })?;
     let address = listener.local_addr()?;
     let metrics_listener = match server.metrics_listen {
         Some(at) => Some(

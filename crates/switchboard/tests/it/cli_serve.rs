@@ -64,7 +64,31 @@ fn single_user_mode_only_listens_on_loopback() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("loopback"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("loopback"), "{stderr}");
+    assert!(
+        stderr.contains("VALIDATION_ERROR"),
+        "a mistake, not ours: {stderr}"
+    );
+}
+
+/// An address already taken is said in words, with what to do, and not as our failure.
+#[test]
+fn a_port_in_use_is_explained() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let sb = Switchboard::new();
+    let out = Command::new(BIN)
+        .arg("--data-dir")
+        .arg(sb.data_dir())
+        .args(["serve", "--single-user", "--listen", &address])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("already listens there"), "{stderr}");
+    assert!(stderr.contains("--listen"), "{stderr}");
+    assert!(!stderr.contains("INTERNAL_ERROR"), "{stderr}");
 }
 
 #[test]
