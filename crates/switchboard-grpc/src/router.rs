@@ -18,6 +18,7 @@ mod prompt;
 mod sign_in;
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::sync::Arc;
 
 use switchboard_core::ServerSpec;
@@ -98,21 +99,23 @@ impl Router {
             let (changes, heard, stop) = (changes.clone(), heard.clone(), stop.clone());
             tokio::spawn(async move { client.follow(changes, heard, stop).await });
         }
-        tokio::spawn(forward_heard(
+        tokio::spawn(forward(
             local.list_changes(),
             heard.lists.clone(),
             stop.clone(),
+            missed_notice,
         ));
-        tokio::spawn(forward_heard(
+        tokio::spawn(forward(
             local.resource_updates(),
             heard.updates.clone(),
             stop.clone(),
+            missed_notice,
         ));
         tokio::spawn(forward(
-            Arc::downgrade(&local),
             local.status_changes(),
             changes.clone(),
             stop.clone(),
+            resend_statuses(Arc::downgrade(&local)),
         ));
         Ok(Self {
             local,
@@ -152,70 +155,64 @@ impl Router {
     }
 }
 
-/// Copies the local manager's list changes or resource updates onto the router's until
-/// `stop`; one missed is as if it had not been said (as a node's watch does): lists are
-/// fetched again later, and an update is advisory.
-async fn forward_heard<T: Clone>(
+/// Copies what `local` hears onto `out` until `stop`. When it fell behind, `lagged` says what
+/// to do about the missed ones (`Break` when there is nothing left to forward for).
+async fn forward<T: Clone>(
     mut local: broadcast::Receiver<T>,
-    lists: broadcast::Sender<T>,
+    out: broadcast::Sender<T>,
     stop: CancellationToken,
+    mut lagged: impl FnMut(u64, &broadcast::Sender<T>) -> ControlFlow<()>,
 ) {
     loop {
-        let change = tokio::select! {
+        let heard = tokio::select! {
             biased;
             () = stop.cancelled() => return,
-            change = local.recv() => change,
+            heard = local.recv() => heard,
         };
-        match change {
-            Ok(change) => {
-                let _ = lists.send(change);
+        match heard {
+            Ok(heard) => {
+                // Nobody listening is not an error.
+                let _ = out.send(heard);
             }
             Err(broadcast::error::RecvError::Lagged(missed)) => {
-                tracing::debug!(missed, "the router missed local list changes or updates");
+                if lagged(missed, &out).is_break() {
+                    return;
+                }
             }
             Err(broadcast::error::RecvError::Closed) => return,
         }
     }
 }
 
-/// Copies the local manager's status changes onto the router's until `stop`. When it fell
-/// behind and missed some, it publishes the state of every local connection instead, so a
+/// A list change or resource update missed is as if it had not been said (as a node's watch
+/// does): lists are fetched again later, and an update is advisory.
+fn missed_notice<T>(missed: u64, _: &broadcast::Sender<T>) -> ControlFlow<()> {
+    tracing::debug!(missed, "the router missed local list changes or updates");
+    ControlFlow::Continue(())
+}
+
+/// Status changes missed: the state of every local connection is published instead, so a
 /// follower of the router's changes is not left with a stale status.
-async fn forward(
+fn resend_statuses(
     manager: std::sync::Weak<ConnectionManager>,
-    mut local: broadcast::Receiver<StatusChange>,
-    changes: broadcast::Sender<StatusChange>,
-    stop: CancellationToken,
-) {
-    loop {
-        let change = tokio::select! {
-            biased;
-            () = stop.cancelled() => return,
-            change = local.recv() => change,
+) -> impl FnMut(u64, &broadcast::Sender<StatusChange>) -> ControlFlow<()> {
+    move |missed, changes| {
+        let Some(manager) = manager.upgrade() else {
+            return ControlFlow::Break(());
         };
-        match change {
-            Ok(change) => {
-                let _ = changes.send(change);
-            }
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                let Some(manager) = manager.upgrade() else {
-                    return;
-                };
-                tracing::debug!(
-                    missed,
-                    "the router missed local status changes: resending all"
-                );
-                for (owner, server, snapshot) in manager.snapshots() {
-                    let _ = changes.send(StatusChange {
-                        owner,
-                        server,
-                        status: snapshot.status,
-                        last_error: snapshot.last_error,
-                    });
-                }
-            }
-            Err(broadcast::error::RecvError::Closed) => return,
+        tracing::debug!(
+            missed,
+            "the router missed local status changes: resending all"
+        );
+        for (owner, server, snapshot) in manager.snapshots() {
+            let _ = changes.send(StatusChange {
+                owner,
+                server,
+                status: snapshot.status,
+                last_error: snapshot.last_error,
+            });
         }
+        ControlFlow::Continue(())
     }
 }
 
@@ -243,10 +240,10 @@ mod tests {
         let (changes, mut followed) = broadcast::channel(4 * CHANGES_CAPACITY);
         let stop = CancellationToken::new();
         tokio::spawn(forward(
-            Arc::downgrade(&manager),
             local,
             changes,
             stop.clone(),
+            resend_statuses(Arc::downgrade(&manager)),
         ));
         let republished = tokio::time::timeout(Duration::from_secs(10), async {
             loop {

@@ -60,40 +60,22 @@ pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> Watc
                 () = state.stop.cancelled() => return None,
                 received = state.changes.recv() => received,
                 listed = state.lists.recv() => {
-                    match listed {
-                        Ok(change) => state
-                            .pending
-                            .push_back(Event::ListChanged(wire::list_change_to_pb(&change))),
-                        // A missed list change is as if the list were fetched again later.
-                        Err(RecvError::Lagged(missed)) => {
-                            tracing::debug!(missed, "the watch missed list changes");
-                        }
-                        Err(RecvError::Closed) => return None,
-                    }
+                    let event = |c: &switchboard_mcp::ListChange| {
+                        Event::ListChanged(wire::list_change_to_pb(c))
+                    };
+                    state.pending.extend(heard(listed, "list changes", event)?);
                     continue;
                 }
                 updated = state.updates.recv() => {
-                    match updated {
-                        Ok(update) => state
-                            .pending
-                            .push_back(Event::ResourceUpdated(wire::update_to_pb(&update))),
-                        Err(RecvError::Lagged(missed)) => {
-                            tracing::debug!(missed, "the watch missed resource updates");
-                        }
-                        Err(RecvError::Closed) => return None,
-                    }
+                    let event = |u: &switchboard_mcp::ResourceUpdate| {
+                        Event::ResourceUpdated(wire::update_to_pb(u))
+                    };
+                    state.pending.extend(heard(updated, "resource updates", event)?);
                     continue;
                 }
                 logged = state.logs.recv() => {
-                    match logged {
-                        Ok(logged) => state
-                            .pending
-                            .push_back(Event::Logged(wire::logged_to_pb(&logged))),
-                        Err(RecvError::Lagged(missed)) => {
-                            tracing::debug!(missed, "the watch missed servers' log lines");
-                        }
-                        Err(RecvError::Closed) => return None,
-                    }
+                    let event = |l: &switchboard_mcp::LoggedLine| Event::Logged(wire::logged_to_pb(l));
+                    state.pending.extend(heard(logged, "servers' log lines", event)?);
                     continue;
                 }
             };
@@ -115,6 +97,24 @@ pub(crate) fn watch(manager: ConnectionManager, stop: CancellationToken) -> Watc
         }
     })
     .boxed()
+}
+
+/// What a server announced (a list change, a resource update, a log line) as its event; one
+/// missed is as if it had not been said (lists are fetched again later, updates and lines are
+/// advisory). `None` when the manager is gone, which ends the stream.
+fn heard<T>(
+    received: Result<T, RecvError>,
+    what: &str,
+    event: impl FnOnce(&T) -> Event,
+) -> Option<Option<Event>> {
+    match received {
+        Ok(heard) => Some(Some(event(&heard))),
+        Err(RecvError::Lagged(missed)) => {
+            tracing::debug!(missed, "the watch missed {what}");
+            Some(None)
+        }
+        Err(RecvError::Closed) => None,
+    }
 }
 
 impl Watching {

@@ -6,7 +6,8 @@ use crate::common;
 use std::time::{Duration, Instant};
 
 use common::{owner, stdio_spec};
-use switchboard_mcp::{ConnectionManager, ManagerConfig, McpError};
+use switchboard_core::ServerSpec;
+use switchboard_mcp::{CallOptions, ConnectionManager, ManagerConfig, McpError};
 use switchboard_testkit::{Misbehaving, Peers};
 
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
@@ -124,90 +125,59 @@ async fn a_servers_secrets_are_cut_from_its_logged_and_quoted_stderr() {
     assert!(!log.contains("sk-live-leaky"), "{log}");
 }
 
-#[tokio::test]
-async fn an_answer_that_cannot_be_read_fails_its_call_at_once() {
-    // With an hour to answer, a call that waited for the unreadable answer's timeout would
-    // hang the test: each must fail on the answer itself.
+/// Calls each tool of `spec` with an hour to answer, expecting the error that says `says` (a
+/// call that waited for the unreadable answer's timeout would hang the test), then `fine`: the
+/// connection is still good for the next answer.
+async fn each_fails_at_once_and_then_fine_answers(spec: &ServerSpec, cases: &[(&str, &str)]) {
     let m = ConnectionManager::new(ManagerConfig {
         call_timeout: Duration::from_secs(3600),
         ..common::config()
     });
-    let spec = stdio_spec("unreadable", &common::script("unreadable_answers.py"));
-    for (tool, says) in [
-        ("too_long", "longer than"),
-        ("not_utf8", "cannot be read"),
-        ("too_deep", "cannot be read"),
-    ] {
+    for (tool, says) in cases {
         let error = m
-            .call_tool(
-                &owner(),
-                &spec,
-                tool,
-                None,
-                switchboard_mcp::CallOptions::default(),
-            )
+            .call_tool(&owner(), spec, tool, None, CallOptions::default())
             .await
             .expect_err(tool);
         assert!(error.to_string().contains(says), "{tool}: {error}");
     }
-    // The connection is still good for the next answer.
     let fine = m
-        .call_tool(
-            &owner(),
-            &spec,
-            "fine",
-            None,
-            switchboard_mcp::CallOptions::default(),
-        )
+        .call_tool(&owner(), spec, "fine", None, CallOptions::default())
         .await
-        .unwrap();
+        .unwrap_or_else(|error| panic!("fine: {error}"));
     assert_ne!(fine.is_error, Some(true), "{fine:?}");
     m.shutdown().await;
 }
 
+#[tokio::test]
+async fn an_answer_that_cannot_be_read_fails_its_call_at_once() {
+    let spec = stdio_spec("unreadable", &common::script("unreadable_answers.py"));
+    each_fails_at_once_and_then_fine_answers(
+        &spec,
+        &[
+            ("too_long", "longer than"),
+            ("not_utf8", "cannot be read"),
+            ("too_deep", "cannot be read"),
+        ],
+    )
+    .await;
+}
+
 /// The same over Streamable HTTP, where the answers come as SSE events (rmcp would skip them).
+/// A result of the wrong shape is read (as an unknown result) and refused by the call.
 #[tokio::test]
 async fn an_answer_over_http_that_cannot_be_read_fails_its_call_at_once() {
-    let peer = switchboard_testkit::Peers::locate()
-        .unreadable_http()
-        .await
-        .unwrap();
-    let m = ConnectionManager::new(ManagerConfig {
-        call_timeout: Duration::from_secs(3600),
-        ..common::config()
-    });
+    let peer = Peers::locate().unreadable_http().await.unwrap();
     let spec = common::http_spec(
         "unreadable-http",
         &peer.url(),
         switchboard_core::TransportKind::StreamableHttp,
     );
-    // A result of the wrong shape is read (as an unknown result) and refused by the call.
-    for (tool, says) in [
-        ("too_deep", "cannot be read"),
-        ("wrong_shape", "broke the protocol"),
-    ] {
-        let error = m
-            .call_tool(
-                &owner(),
-                &spec,
-                tool,
-                None,
-                switchboard_mcp::CallOptions::default(),
-            )
-            .await
-            .expect_err(tool);
-        assert!(error.to_string().contains(says), "{tool}: {error}");
-    }
-    let fine = m
-        .call_tool(
-            &owner(),
-            &spec,
-            "fine",
-            None,
-            switchboard_mcp::CallOptions::default(),
-        )
-        .await
-        .unwrap();
-    assert_ne!(fine.is_error, Some(true), "{fine:?}");
-    m.shutdown().await;
+    each_fails_at_once_and_then_fine_answers(
+        &spec,
+        &[
+            ("too_deep", "cannot be read"),
+            ("wrong_shape", "broke the protocol"),
+        ],
+    )
+    .await;
 }
