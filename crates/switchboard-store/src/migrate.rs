@@ -91,6 +91,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "message count",
         include_str!("../migrations/sqlite/0016_message_count.sql"),
     ),
+    (
+        17,
+        "chat settings",
+        include_str!("../migrations/sqlite/0017_chat_settings.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -173,6 +178,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         16,
         "message count",
         include_str!("../migrations/postgres/0016_message_count.sql"),
+    ),
+    (
+        17,
+        "chat settings",
+        include_str!("../migrations/postgres/0017_chat_settings.sql"),
     ),
 ];
 

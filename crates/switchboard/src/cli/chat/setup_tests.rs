@@ -53,6 +53,7 @@ async fn store_provider(world: &World, name: &str, kind: ProviderKind, model: &s
         base_url: Some(format!("http://{name}.invalid/v1")),
         api_key: Some("sk-stored".into()),
         default_model: model.into(),
+        keep_api_key: false,
     };
     let store = world.servers.store();
     store
