@@ -48,28 +48,38 @@ const MAX_ID_CHARS: usize = 256;
 pub enum ModelsError {
     /// The provider's host name does not resolve (a typo, or a name only another network
     /// knows).
-    #[error("the name {host} does not resolve")]
+    #[error("the name {host} does not resolve: check the host of the base URL")]
     NameNotResolved { host: String },
     /// Nothing listens at the address: the connection was refused.
-    #[error("nothing listens at {address}: the connection was refused")]
+    #[error(
+        "nothing listens at {address} (the connection was refused): check that the server is \
+         running and that the port is right"
+    )]
     Refused { address: String },
     /// No answer within the time allowed.
-    #[error("no answer within {} s", .after.as_secs_f32())]
+    #[error(
+        "no answer within {} s: check the address, or try again when the server is less busy",
+        .after.as_secs_f32()
+    )]
     Timeout { after: Duration },
-    /// The connection failed another way (TLS, a reset, a refused destination).
-    #[error("cannot reach the provider: {0}")]
+    /// The connection failed another way (TLS, a reset, a refused destination); the cause
+    /// is kept for the log.
+    #[error("the connection failed: check the address and that it serves HTTP or HTTPS")]
     Unreachable(#[source] reqwest::Error),
     /// The key is missing, wrong or lacks permission (401/403).
-    #[error("the provider refused the API key ({status}): {message}")]
+    #[error("the provider refused the API key ({status}: {message}): check the key")]
     Auth { status: u16, message: String },
     /// Nothing answers at the listing's path (404): the base URL is likely wrong.
-    #[error("nothing answers at {path} (404): check the base URL")]
+    #[error(
+        "nothing answers at {path} (404): check the base URL (an OpenAI-compatible one usually \
+         ends in /v1)"
+    )]
     NotFound { path: String },
     /// Another status than success.
     #[error("the provider answered {status}: {message}")]
     Status { status: u16, message: String },
     /// The answer is not a list of models (a web page, another API).
-    #[error("the answer at {path} is not a list of models")]
+    #[error("the answer at {path} is not a list of models: check that the base URL is the API's")]
     NotAList { path: String },
     /// The answer is larger than a listing may be.
     #[error("the list of models is larger than {limit} bytes")]

@@ -6,6 +6,7 @@
 //! document cannot leave a route out or describe one that is not served.
 
 mod assistants;
+mod chat_settings;
 mod conversations;
 mod events;
 mod health;
@@ -14,6 +15,7 @@ mod me;
 mod messages;
 mod metrics;
 mod nodes;
+mod provider_models;
 mod providers;
 mod responses;
 mod schemas;
@@ -86,6 +88,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(providers::routes())
         .merge(assistants::routes())
         .merge(conversations::routes())
+        .merge(chat_settings::routes())
         .merge(messages::routes())
         .merge(events::routes())
         .merge(metrics::routes())

@@ -33,7 +33,7 @@ impl Run<'_> {
             messages: replay(history, &self.mode, self.agent.config.max_result_chars),
             tools: self.tools.clone(),
             max_tokens: self.spec.max_tokens,
-            temperature: None,
+            temperature: self.spec.temperature,
         };
         let turn = match turn {
             Some(turn) => turn,

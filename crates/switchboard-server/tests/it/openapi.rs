@@ -108,6 +108,11 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/mcp-servers/{id}/prompts/{name}"),
     ("GET", "/api/mcp-servers/{id}/logs"),
     ("POST", "/api/messages/{id}/tool-calls/{callId}/answer"),
+    ("GET", "/api/providers/{id}/models"),
+    ("POST", "/api/providers/test"),
+    ("GET", "/api/local-providers"),
+    ("PUT", "/api/conversations/{id}/settings"),
+    ("GET", "/api/conversations/{id}/models"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {

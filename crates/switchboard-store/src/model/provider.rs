@@ -126,7 +126,8 @@ impl ProviderConfig {
         Ok(config)
     }
 
-    pub(crate) fn validate(&self) -> Result<(), crate::StoreError> {
+    /// Refuses a configuration the store would not save (empty name or model, a bad URL).
+    pub fn validate(&self) -> Result<(), crate::StoreError> {
         crate::text::refuse_nul("the provider", self)?;
         if self.name.trim().is_empty() {
             return Err(crate::Invalid::Empty { field: "name" }.into());

@@ -67,6 +67,7 @@ pub async fn resolve(
         servers: chosen,
         only_server: None,
         system_prompt: args.system.clone(),
+        temperature: None,
         tool_mode: args.tool_mode.map(Into::into),
         max_rounds: args.max_rounds,
         approval,
