@@ -3,6 +3,9 @@
 //! a page that is not a list, a refused key. Each failure comes back as the class a person
 //! can act on.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use std::time::Duration;
 
 use switchboard_llm::{

@@ -2,6 +2,9 @@
 //! from its provider, and sent to the model by its runs in place of the assistant's and the
 //! provider's defaults (asserted on the scripted model's recorded request bodies).
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use switchboard_testkit::{SCRIPTED_MODELS, ScriptedLlm, Turn};

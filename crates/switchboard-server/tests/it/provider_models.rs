@@ -3,6 +3,9 @@
 //! configured ports and only offered; a changed URL keeps the stored key within its origin
 //! and asks before the key goes to another.
 
+// Test code: a failed unwrap is a failed test.
+#![allow(clippy::unwrap_used)]
+
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use switchboard_app::config::LocalPorts;

@@ -38,9 +38,8 @@ pub(super) async fn openai_models(
     uri: Uri,
     headers: HeaderMap,
 ) -> Response {
-    let models = match checked(&shared, &uri, &headers) {
-        Ok(models) => models,
-        Err(refused) => return refused,
+    let Some(models) = checked(&shared, &uri, &headers) else {
+        return wrong_key();
     };
     let data: Vec<Value> = models
         .iter()
@@ -60,9 +59,8 @@ pub(super) async fn ollama_tags(
     uri: Uri,
     headers: HeaderMap,
 ) -> Response {
-    let models = match checked(&shared, &uri, &headers) {
-        Ok(models) => models,
-        Err(refused) => return refused,
+    let Some(models) = checked(&shared, &uri, &headers) else {
+        return wrong_key();
     };
     let listed: Vec<Value> = models
         .iter()
@@ -71,8 +69,19 @@ pub(super) async fn ollama_tags(
     axum::Json(json!({"models": listed})).into_response()
 }
 
-/// Records the listing and answers its models, or the 401 of a missing or wrong key.
-fn checked(shared: &Shared, uri: &Uri, headers: &HeaderMap) -> Result<Vec<String>, Response> {
+/// OpenAI's answer to a missing or wrong key.
+fn wrong_key() -> Response {
+    let body = json!({"error": {
+        "message": "Incorrect API key provided.",
+        "type": "invalid_request_error",
+        "param": null,
+        "code": "invalid_api_key",
+    }});
+    (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
+}
+
+/// Records the listing and answers its models; `None` for a missing or wrong key.
+fn checked(shared: &Shared, uri: &Uri, headers: &HeaderMap) -> Option<Vec<String>> {
     Shared::lock(&shared.listings).push(RecordedListing {
         path: uri.path().to_owned(),
         headers: headers
@@ -87,14 +96,8 @@ fn checked(shared: &Shared, uri: &Uri, headers: &HeaderMap) -> Result<Vec<String
         let bearer = format!("Bearer {key}");
         let given = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
         if given("authorization") != Some(bearer.as_str()) && given("x-api-key") != Some(&key) {
-            let body = json!({"error": {
-                "message": "Incorrect API key provided.",
-                "type": "invalid_request_error",
-                "param": null,
-                "code": "invalid_api_key",
-            }});
-            return Err((StatusCode::UNAUTHORIZED, axum::Json(body)).into_response());
+            return None;
         }
     }
-    Ok(Shared::lock(&shared.models).clone())
+    Some(Shared::lock(&shared.models).clone())
 }
