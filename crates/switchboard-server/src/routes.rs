@@ -6,6 +6,7 @@
 //! document cannot leave a route out or describe one that is not served.
 
 mod assistants;
+mod connect;
 mod conversations;
 mod events;
 mod health;
@@ -99,6 +100,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(tool_calls::routes())
         .merge(nodes::routes())
         .merge(views::routes())
+        .merge(connect::routes())
         .merge(servers::oauth::routes())
         .routes(routes!(document))
 }

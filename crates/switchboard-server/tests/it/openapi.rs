@@ -90,6 +90,7 @@ const ROUTES: &[(&str, &str)] = &[
     ),
     ("POST", "/api/agent-retrieval/in/v1/action-info"),
     ("GET", "/api/mcp/servers/{id}/tools/{tool}"),
+    ("GET", "/api/mcp/connect"),
     ("GET", "/api/mcp/views"),
     ("POST", "/api/mcp/views"),
     ("GET", "/api/mcp/views/{id}"),

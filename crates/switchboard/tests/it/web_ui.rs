@@ -192,7 +192,49 @@ async fn settings_add_test_switch_try_and_import_servers() {
 async fn settings_make_a_gateway_view_and_a_token_limited_to_it() {
     let ui = Ui::start(vec![]).await;
     ui.add_everything().await;
-    ui.scenario("gateway").await;
+    let pasted = tempfile::tempdir().unwrap();
+    let snippet = pasted.path().join("claude_desktop_config.json");
+    ui.scenario_with("gateway", &[("SB_SNIPPET", snippet.display().to_string())])
+        .await;
+
+    // Claude Desktop's snippet as copied, started from another folder with the official
+    // Python SDK's stdio client (which passes the command only a minimal environment): it
+    // reaches the admin's view on the server's data.
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(&snippet).unwrap()).unwrap();
+    let launch = &config["mcpServers"]["switchboard"];
+    let mut args = vec![
+        "stdio".to_owned(),
+        "--plan".to_owned(),
+        json!([{"name": "desktop", "prefix": "", "echo": ["echo", {"message": "pasted"}, "pasted"]}])
+            .to_string(),
+        "--".to_owned(),
+        launch["command"].as_str().unwrap().to_owned(),
+    ];
+    args.extend(
+        launch["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_owned()),
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let report =
+        common::gateway::interop_client_in(switchboard_testkit::PyGen::V1, elsewhere.path(), &args)
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        report["desktop"]["tools"],
+        json!(["echo", "get-sum"]),
+        "{report}"
+    );
+    assert_eq!(report["desktop"]["echo"]["ok"], json!(true), "{report}");
+    assert!(
+        std::fs::read_dir(elsewhere.path())
+            .unwrap()
+            .next()
+            .is_none(),
+        "nothing was made in the folder it started in"
+    );
 
     let views = ui.api(reqwest::Method::GET, "/api/mcp/views", None).await;
     assert_eq!(views.as_array().unwrap().len(), 1, "{views}");
