@@ -685,3 +685,23 @@ async fn readme_screenshot_of_a_realistic_session() {
     );
     ui.stop();
 }
+
+/// The first screen attaches a resource and uses a prompt before any conversation exists:
+/// the model's first request holds the resource and the prompt's message.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_the_start_screen_attaches_and_uses_a_prompt() {
+    let ui = Ui::start(vec![Turn::text("Sunny in Lisbon.")]).await;
+    helper_with_everything(&ui, None).await;
+    ui.scenario("start-screen").await;
+
+    let requests = ui.llm.requests();
+    assert_eq!(requests.len(), 1);
+    let sent = requests[0].body.to_string();
+    assert!(sent.contains("What's weather in Lisbon?"), "{sent}");
+    assert!(sent.contains("Plan my day there."), "{sent}");
+    assert!(
+        sent.contains("uri=\\\"demo://resource/static/document/architecture.md\\\""),
+        "{sent}"
+    );
+    ui.stop();
+}
