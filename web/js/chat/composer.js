@@ -198,7 +198,7 @@ export function Composer({ assistantId, assistants, running, onSend, onStop, inp
       <div class="composer-row">
         <button type="button" class="attach-button" ref=${attach} aria-expanded=${picking} aria-controls=${PICKER_ID}
           title=${t("ui.attach.hint", { max: MAX_ATTACHMENTS })}
-          onClick=${() => (picking ? closePicker() : setPicking(true))}>${paperclip}${t("ui.attach.button")}</button>
+          onClick=${() => (picking ? closePicker() : setPicking(true))}>${paperclip}<span class="attach-label">${t("ui.attach.button")}</span></button>
         <label for=${inputId} class="visually-hidden">${t("ui.chat.message")}</label>
         <textarea id=${inputId} ref=${box} aria-describedby=${hintId} rows="2" placeholder=${prompt ? t("ui.slash.placeholder") : t("ui.chat.placeholder_slash")}
           value=${draft} aria-autocomplete="list" aria-controls=${listOpen ? LIST_ID : undefined}
