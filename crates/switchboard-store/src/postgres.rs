@@ -41,6 +41,9 @@ pub struct PostgresStore {
 impl PostgresStore {
     pub(crate) const LOCK: &'static str = " FOR UPDATE";
 
+    /// The `LIKE` that ignores case: Postgres's folds every cased script.
+    pub(crate) const LIKE_ANY_CASE: &'static str = "ILIKE";
+
     /// Connects to `url` and brings the schema up to date.
     pub(crate) async fn connect(url: &str) -> Result<PgPool, StoreError> {
         let pool = PgPoolOptions::new()

@@ -56,6 +56,9 @@ impl SqliteStore {
     /// Row locks come from `BEGIN IMMEDIATE`; SQLite has no `FOR UPDATE`.
     pub(crate) const LOCK: &'static str = "";
 
+    /// The `LIKE` that ignores case: SQLite's own, which folds ASCII letters only.
+    pub(crate) const LIKE_ANY_CASE: &'static str = "LIKE";
+
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     /// Returns the writing connection and the readers' pool.
     pub(crate) async fn connect(path: &Path) -> Result<(Writer, SqlitePool), StoreError> {

@@ -284,6 +284,17 @@ pub trait ConversationStore {
         after: Option<&crate::model::ConversationCursor>,
         limit: u32,
     ) -> Result<Vec<Conversation>, StoreError>;
+    /// At most `limit` of the owner's conversations whose title or any message's text
+    /// contains `text` (letters compared without case; `%`, `_` and `\` mean themselves),
+    /// in the listing's order and paged as [`ConversationStore::conversations_page`] is.
+    /// `text` is at most 200 characters.
+    async fn search_conversations(
+        &self,
+        owner: &OwnerId,
+        text: &str,
+        after: Option<&crate::model::ConversationCursor>,
+        limit: u32,
+    ) -> Result<Vec<Conversation>, StoreError>;
     async fn rename_conversation(
         &self,
         owner: &OwnerId,

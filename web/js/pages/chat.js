@@ -1,40 +1,34 @@
 // The chat page: conversations on the side, the open one's messages with their tool calls,
 // a box to write in, and Stop while a run answers; with none open, the first screen's box
-// (js/chat/start-panel.js) starts one. The open one's box (js/chat/composer.js) attaches
-// resources and uses prompts as slash commands. Live events update what is shown; a missed stretch
-// (stream.reset) or the end of a run reloads it from the API.
+// (js/chat/start-panel.js) starts one. Both boxes (js/chat/composer.js) attach resources and
+// use prompts as slash commands. Live events update what is shown; a missed stretch
+// (stream.reset) or the end of a run reloads it from the API. On a phone's width the list
+// of conversations is a drawer (js/chat/drawer.js) that its button opens.
 
 import { html } from "../html.js";
 import { useCallback, useEffect, useRef, useState } from "../../vendor/hooks.js";
-import { del, get, getPage, patch, post, seg } from "../api.js";
+import { del, get, patch, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { subscribe } from "../events.js";
-import { navigate, follow } from "../router.js";
+import { navigate } from "../router.js";
 import { applyEvent, awaitsDecision, caughtUp, fromHistory, settled } from "../chat/state.js";
 import { LAST_ASSISTANT_KEY, preselect } from "../chat/start.js";
-import { pagePath, withPage } from "../chat/conversation-pages.js";
+import { ConversationList } from "../chat/conversation-list.js";
+import { ConversationTitle } from "../chat/conversation-title.js";
+import { DrawerButton, useDrawer } from "../chat/drawer.js";
+import { useConversations } from "../chat/use-conversations.js";
 import { AssistantSelect, StartPanel } from "../chat/start-panel.js";
 import { Composer } from "../chat/composer.js";
 import { MessageView } from "../chat/message-view.js";
 import { asksQuestion } from "../chat/question.js";
 import { VariablesPanel } from "../chat/variables-panel.js";
 import { ErrorNote } from "../ui/error-note.js";
-import { useLoaded } from "../ui/use-loaded.js";
 
 export function ChatPage({ conversationId }) {
-  // The newest page; "More" reads the ones after it. A reload starts from the newest again.
-  const { data: first, error, setError, reload: loadList } = useLoaded(() => getPage(pagePath(null)));
-  const [older, setOlder] = useState({ items: [], next: null });
-  useEffect(() => setOlder({ items: [], next: first?.next ?? null }), [first]);
-  const conversations = first ? withPage(first.items, older.items) : null;
-  const more = async () => {
-    try {
-      const page = await getPage(pagePath(older.next));
-      setOlder((o) => ({ items: withPage(o.items, page.items), next: page.next }));
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const list = useConversations();
+  const loadList = list.reload;
+  const [error, setError] = useState(null);
+  const drawer = useDrawer(conversationId);
   // null until loaded: the first screen sends nothing before it knows whom it talks to.
   const [assistants, setAssistants] = useState(null);
   useEffect(() => {
@@ -49,23 +43,21 @@ export function ChatPage({ conversationId }) {
     navigate(`/chat/${conversation.id}`);
   };
   return html`<div class="chat-layout">
-    <aside class="conversations" aria-label=${t("ui.chat.conversations")}>
+    <div class="chat-bar">
+      <${DrawerButton} drawer=${drawer} />
+    </div>
+    <aside id=${drawer.id} class=${drawer.open ? "conversations open" : "conversations"} tabindex="-1"
+      aria-label=${t("ui.chat.conversations")}>
       <${NewChat} assistantId=${assistantId} onCreated=${opened}>
         ${conversationId
           ? html`<${AssistantSelect} id="new-chat-assistant" assistants=${assistants} value=${assistantId} onChange=${setPicked} />`
           : null}
       </${NewChat}>
-      <ul>
-        ${(conversations || []).map((c) => html`<li key=${c.id}>
-          <a href=${`/chat/${c.id}`} onClick=${follow} aria-current=${c.id === conversationId ? "page" : undefined}>
-            ${c.title || t("ui.chat.new_conversation")}</a>
-        </li>`)}
-      </ul>
-      ${older.next
-        ? html`<button type="button" class="more-conversations" onClick=${more}>${t("ui.chat.more_conversations")}</button>`
-        : null}
+      <${ConversationList} list=${list} current=${conversationId} onChoose=${drawer.close} />
+      <${ErrorNote} error=${list.error} />
       <${ErrorNote} error=${error} />
     </aside>
+    ${drawer.open ? html`<div class="drawer-backdrop" onClick=${drawer.dismiss}></div>` : null}
     ${conversationId
       ? html`<${Conversation} key=${conversationId} id=${conversationId} assistants=${assistants || []}
           onChanged=${loadList} />`
@@ -206,7 +198,8 @@ function Conversation({ id, assistants, onChanged }) {
   const assistant = assistants.find((a) => a.id === view.assistantId);
   return html`<section class="conversation" aria-label=${t("ui.chat.conversation")}>
     <header class="conversation-head">
-      <h1>${view.title || t("ui.chat.new_conversation")}</h1>
+      <${ConversationTitle} id=${id} title=${view.title}
+        onRenamed=${(saved) => { setView((v) => (v ? { ...v, title: saved.title } : v)); onChanged(); }} />
       ${assistant ? html`<span class="muted">${t("ui.chat.with", { name: assistant.name })}</span>` : null}
       <button type="button" class="quiet" aria-expanded=${showVariables} aria-controls="conversation-variables"
         onClick=${() => setShowVariables(!showVariables)}>${t("ui.chat.variables_n", { count: Object.keys(view.variables || {}).length })}</button>

@@ -38,11 +38,16 @@ struct ListQuery {
     limit: Option<u32>,
     /// Start after this conversation: the `X-Next-Cursor` of the previous page.
     after: Option<String>,
+    /// Only the conversations whose title or one of whose messages contains this text
+    /// (letters compared without case; `%` and `_` are plain characters; at most 200
+    /// characters; blank: all of them).
+    q: Option<String>,
 }
 
-/// Lists the caller's conversations, most recent first, a page at a time.
+/// Lists the caller's conversations, most recent first, a page at a time; `q` searches them.
 ///
-/// A full page answers `X-Next-Cursor`; send it back as `after` for the next one.
+/// A full page answers `X-Next-Cursor`; send it back as `after` (with the same `q`) for the
+/// next one.
 #[utoipa::path(
     get,
     path = "/api/conversations",
@@ -63,10 +68,21 @@ async fn list(
 ) -> Result<Response, ApiError> {
     let limit = query.limit.unwrap_or(PAGE).clamp(1, PAGE);
     let after = query.after.as_deref().map(parse_cursor).transpose()?;
-    let page = state
-        .store
-        .conversations_page(&caller.user.id, after.as_ref(), limit)
-        .await?;
+    let owner = &caller.user.id;
+    let page = match query.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+        Some(text) => {
+            state
+                .store
+                .search_conversations(owner, text, after.as_ref(), limit)
+                .await?
+        }
+        None => {
+            state
+                .store
+                .conversations_page(owner, after.as_ref(), limit)
+                .await?
+        }
+    };
     let next = (page.len() == limit as usize)
         .then(|| page.last().map(ConversationCursor::after))
         .flatten();

@@ -266,6 +266,43 @@ macro_rules! impl_conversation_store {
                         .collect()
                 }
 
+                async fn search_conversations(
+                    &self,
+                    owner: &OwnerId,
+                    text: &str,
+                    after: Option<&$crate::model::ConversationCursor>,
+                    limit: u32,
+                ) -> Result<Vec<Conversation>, StoreError> {
+                    use $crate::sql::search::{MAX_SEARCH_CHARS, contains_pattern};
+                    crate::text::refuse_nul("q", text)?;
+                    crate::text::at_most("q", text, MAX_SEARCH_CHARS)?;
+                    // The listing's walk (see conversations_page), keeping the conversations
+                    // whose title or one of whose messages holds the text.
+                    let (at, id) = after.map_or((i64::MAX, String::new()), |c| {
+                        (c.updated_at.0, c.id.clone())
+                    });
+                    let like = Self::LIKE_ANY_CASE;
+                    let sql = format!(
+                        "SELECT {CONVERSATION_COLUMNS} FROM conversations c WHERE c.user_id = $1 \
+                         AND (c.updated_at < $2 OR (c.updated_at = $2 AND c.id < $3)) \
+                         AND (c.title {like} $5 ESCAPE '\\' OR EXISTS (SELECT 1 FROM messages m \
+                           WHERE m.user_id = $1 AND m.conversation_id = c.id \
+                           AND m.content {like} $5 ESCAPE '\\')) \
+                         ORDER BY c.updated_at DESC, c.id DESC LIMIT $4"
+                    );
+                    sqlx::query_as::<_, ConversationRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(at)
+                        .bind(id)
+                        .bind(i64::from(limit))
+                        .bind(contains_pattern(text))
+                        .fetch_all(&self.pool)
+                        .await?
+                        .into_iter()
+                        .map(ConversationRow::decode)
+                        .collect()
+                }
+
                 async fn rename_conversation(
                     &self,
                     owner: &OwnerId,

@@ -18,6 +18,7 @@ mod oauth;
 mod providers;
 mod quotas;
 mod read_cache;
+mod search;
 mod server_shapes;
 mod servers;
 mod sessions;
