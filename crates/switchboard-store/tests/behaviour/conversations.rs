@@ -32,6 +32,8 @@ pub fn call(id: &str) -> ToolCallRecord {
         approved: None,
         question: None,
         pending_input: None,
+        resolved_arguments: None,
+        mapped_parameters: Default::default(),
     }
 }
 
