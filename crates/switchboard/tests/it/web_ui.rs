@@ -685,3 +685,7 @@ async fn readme_screenshot_of_a_realistic_session() {
     );
     ui.stop();
 }
+
+/// Turns run again and what a turn shows: retry, edit and resend, regenerate, the approval
+/// card of a tool node's call.
+mod turns;
