@@ -127,6 +127,11 @@ async fn a_failed_turn_keeps_its_failure_and_retry_runs_it_again() {
     let id = conversation(&api, &llm).await;
     let answer = say(&api, &id, "Tell me something").await;
     assert_eq!(answer["status"], "failed", "{answer}");
+    let failure = &answer["message"]["metadata"]["failure"];
+    assert!(
+        failure["hint"].is_string(),
+        "worded for the reader: {answer}"
+    );
 
     // After a reload, the turn still says why it failed, in the reader's language.
     let english = history(&api, &id, "en").await;

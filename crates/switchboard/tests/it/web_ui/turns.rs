@@ -100,7 +100,11 @@ async fn chat_the_approval_card_shows_a_node_calls_resolved_arguments() {
         .await;
     let id = conversations[0]["id"].as_str().unwrap();
     let history = ui
-        .api(reqwest::Method::GET, &format!("/api/conversations/{id}"), None)
+        .api(
+            reqwest::Method::GET,
+            &format!("/api/conversations/{id}"),
+            None,
+        )
         .await;
     let call = &history["messages"][1]["toolCalls"][0];
     assert_eq!(call["arguments"], json!({"delay_ms": 0}), "{call}");
