@@ -24,6 +24,7 @@ mod tool_calls;
 mod tool_node_run;
 mod tool_nodes;
 mod tools;
+mod turns;
 mod views;
 
 use std::sync::Arc;
@@ -46,7 +47,7 @@ use crate::state::AppState;
     ),
     modifiers(&BearerAuth),
     security(("bearer" = [])),
-    components(schemas(crate::error::ErrorBody))
+    components(schemas(crate::error::ErrorBody, crate::i18n::ServedFailure))
 )]
 struct ApiDoc;
 
@@ -88,6 +89,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(assistants::routes())
         .merge(conversations::routes())
         .merge(messages::routes())
+        .merge(turns::routes())
         .merge(events::routes())
         .merge(metrics::routes())
         .merge(seeds::seed_000::routes())

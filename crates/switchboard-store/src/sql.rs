@@ -20,6 +20,7 @@ pub(crate) mod audit;
 pub(crate) mod common;
 pub(crate) mod conversation_rows;
 pub(crate) mod conversations;
+pub(crate) mod forks;
 pub(crate) mod leases;
 pub(crate) mod oauth;
 pub(crate) mod providers;

@@ -2,8 +2,10 @@
 // a box to write in, and Stop while a run answers; with none open, the first screen's box
 // (js/chat/start-panel.js) starts one. Both boxes (js/chat/composer.js) attach resources and
 // use prompts as slash commands. Live events update what is shown; a missed stretch
-// (stream.reset) or the end of a run reloads it from the API. On a phone's width the list
-// of conversations is a drawer (js/chat/drawer.js) that its button opens.
+// (stream.reset) or the end of a run reloads it from the API. A message can be copied, the
+// person's edited and sent again, an answer regenerated and a failed turn retried
+// (js/chat/turns.js). On a phone's width the list of conversations is a drawer
+// (js/chat/drawer.js) that its button opens.
 
 import { html } from "../html.js";
 import { useCallback, useEffect, useRef, useState } from "../../vendor/hooks.js";
@@ -20,6 +22,8 @@ import { useConversations } from "../chat/use-conversations.js";
 import { AssistantSelect, StartPanel } from "../chat/start-panel.js";
 import { Composer } from "../chat/composer.js";
 import { MessageView } from "../chat/message-view.js";
+import { canRetry, failureOf, forked, isThinking, questionBefore, retrying } from "../chat/turns.js";
+import { Thinking, TurnFailure } from "../chat/turn-failure.js";
 import { asksQuestion } from "../chat/question.js";
 import { VariablesPanel } from "../chat/variables-panel.js";
 import { ErrorNote } from "../ui/error-note.js";
@@ -174,6 +178,38 @@ function Conversation({ id, assistants, onChanged }) {
     }
     return true;
   };
+  // A turn run again (Retry, Regenerate, an edited message sent): the page shows the
+  // conversation as the server leaves it at once, and a reload still under way from before
+  // is not let to bring the old messages back; the run's events follow. A refusal shows why,
+  // and the conversation as stored. Answers whether it was sent.
+  const again = async (shown, path, body) => {
+    if (view?.running) return false;
+    setError(null);
+    pinned.current = true;
+    latest.current++;
+    setView((v) => (v ? shown(v) : v));
+    try {
+      await post(path, body);
+      return true;
+    } catch (e) {
+      setError(e);
+      reload();
+      return false;
+    }
+  };
+  const turn = {
+    running: Boolean(view?.running),
+    answering: (message) => Boolean(view?.running) && view.messages[view.messages.length - 1]?.id === message.id,
+    canRetry: (message) => canRetry(view, message),
+    onRetry: (messageId) => again((v) => retrying(v, messageId), `/api/conversations/${seg(id)}/retry`),
+    onResend: (messageId, content) =>
+      again((v) => forked(v, messageId, { keep: false }), `/api/messages/${seg(messageId)}/resend`, { content }),
+    onRegenerate: (messageId) => {
+      const question = questionBefore(view.messages, messageId);
+      const shown = (v) => (question ? forked(v, question.id, { keep: true }) : v);
+      return again(shown, `/api/messages/${seg(messageId)}/regenerate`);
+    },
+  };
   const stop = async () => {
     try {
       await post(`/api/conversations/${seg(id)}/cancel`);
@@ -211,8 +247,9 @@ function Conversation({ id, assistants, onChanged }) {
       : null}
     <p class="visually-hidden" role="status">${announcement(view)}</p>
     <div class="messages" ref=${messages} onScroll=${onScroll}>
-      ${view.messages.map((m) => html`<${MessageView} key=${m.id} message=${m} />`)}
-      ${view.failure ? html`<${ErrorNote} error=${view.failure} />` : null}
+      ${view.messages.map((m) => html`<${MessageView} key=${m.id} message=${m} turn=${turn} />`)}
+      ${isThinking(view) ? html`<${Thinking} />` : null}
+      ${view.failure ? html`<${TurnFailure} failure=${view.failure} />` : null}
       <div ref=${end}></div>
     </div>
     <${Composer} assistantId=${view.assistantId} assistants=${assistants} running=${view.running}
@@ -223,7 +260,8 @@ function Conversation({ id, assistants, onChanged }) {
 
 /** What a screen reader is told of the run: once per change, not every word streamed. */
 function announcement(view) {
-  if (view.failure) return t("ui.chat.failed", { message: view.failure.message });
+  const failure = view.failure || failureOf(view.messages[view.messages.length - 1]);
+  if (failure) return t("ui.chat.failed", { message: failure.message });
   const calls = view.messages.flatMap((m) => m.toolCalls || []);
   const waiting = calls.filter(awaitsDecision).length;
   if (waiting) return t(waiting === 1 ? "ui.chat.waiting_one" : "ui.chat.waiting_many", { count: waiting });

@@ -74,46 +74,14 @@ pub fn store(e: &StoreError) -> ApiError {
 }
 
 pub fn agent(e: &AgentError) -> ApiError {
-    let words = match e {
-        AgentError::Store(e) => return store(e),
-        AgentError::Llm(llm) => Some(Words::new("error.msg.model_failed").param("detail", llm)),
-        AgentError::Busy { conversation_id } => Some(
-            Words::new("error.msg.conversation_busy")
-                .param("conversation", format!("{conversation_id:?}")),
-        ),
-        AgentError::NotPending { call_id, status } => Some(
-            Words::new("error.msg.call_not_pending")
-                .param("call", format!("{call_id:?}"))
-                .param("status", status),
-        ),
-        AgentError::Stopping => Some(Words::new("error.msg.server_stopping")),
-        AgentError::NoQuestion {
-            call_id,
-            question_id,
-        } => Some(
-            Words::new("error.msg.no_question")
-                .param("call", format!("{call_id:?}"))
-                .param("question", format!("{question_id:?}")),
-        ),
-        AgentError::AnswerDoesNotFit { detail } => {
-            Some(Words::new("error.msg.answer_does_not_fit").param("detail", detail))
+    match e {
+        AgentError::Store(e) => store(e),
+        AgentError::Mcp(e) => mcp(e),
+        _ => {
+            let words = e.words().map(|(key, params)| Words { key, params });
+            worded(e.code(), e.to_string(), words)
         }
-        AgentError::Mcp(e) => return mcp(e),
-        AgentError::NotOffered { server } => {
-            Some(Words::new("error.msg.server_not_offered").param("server", format!("{server:?}")))
-        }
-        AgentError::TooManyAttachments { max } => {
-            Some(Words::new("error.msg.too_many_attachments").param("max", max))
-        }
-        AgentError::NoUserMessage => Some(Words::new("error.msg.no_user_message")),
-        AgentError::UnsupportedProvider { name, kind } => Some(
-            Words::new("error.msg.provider_unsupported")
-                .param("name", format!("{name:?}"))
-                .param("kind", format!("{kind:?}")),
-        ),
-        _ => None,
-    };
-    worded(e.code(), e.to_string(), words)
+    }
 }
 
 pub fn mcp(e: &McpError) -> ApiError {

@@ -224,6 +224,19 @@ fn store_and_agent_errors_keep_their_english() {
         name: "p".into(),
         kind: "k".into(),
     }));
+    same_english(agent(&AgentError::NothingToRetry {
+        conversation_id: "c".into(),
+    }));
+    let message_id = || "m".to_owned();
+    same_english(agent(&AgentError::NotAnAnswer {
+        message_id: message_id(),
+    }));
+    same_english(agent(&AgentError::NothingAnswered {
+        message_id: message_id(),
+    }));
+    same_english(agent(&AgentError::NotThePersons {
+        message_id: message_id(),
+    }));
 }
 
 #[test]

@@ -144,7 +144,8 @@ async fn create(
 }
 
 /// A conversation with its messages, oldest first; each assistant message carries its tool
-/// calls, so pending approvals show after a reload.
+/// calls, so pending approvals show after a reload, and a failed turn its failure
+/// (`metadata.failure`, a `TurnFailure` in the reader's language).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct History {
@@ -170,10 +171,13 @@ pub struct History {
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
+    headers: axum::http::HeaderMap,
     Path(id): Path<String>,
 ) -> Result<axum::Json<History>, ApiError> {
     let conversation = state.store.conversation(&caller.user.id, &id).await?;
-    let messages = state.store.messages(&caller.user.id, &id).await?;
+    let mut messages = state.store.messages(&caller.user.id, &id).await?;
+    let locale = crate::i18n::reader_locale(&caller.user, &headers);
+    crate::i18n::word_failures(&mut messages, &state.locales, locale);
     Ok(axum::Json(History {
         running: state.agent.is_running(&id),
         conversation,

@@ -109,6 +109,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/mcp-servers/{id}/prompts/{name}"),
     ("GET", "/api/mcp-servers/{id}/logs"),
     ("POST", "/api/messages/{id}/tool-calls/{callId}/answer"),
+    ("POST", "/api/conversations/{id}/retry"),
+    ("POST", "/api/messages/{id}/regenerate"),
+    ("POST", "/api/messages/{id}/resend"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {

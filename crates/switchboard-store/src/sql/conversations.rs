@@ -2,8 +2,8 @@
 //! and their JSON columns are in [`conversation_rows`](super::conversation_rows).
 
 pub(crate) use super::conversation_rows::{
-    CONVERSATION_COLUMNS, ConversationRow, MESSAGE_COLUMNS, MessageRow, append_calls, edit_call,
-    merged,
+    CONVERSATION_COLUMNS, ConversationRow, INSERT_MESSAGE, MESSAGE_COLUMNS, MessageRow,
+    append_calls, edit_call, merged,
 };
 
 macro_rules! impl_conversation_store {
@@ -14,8 +14,8 @@ macro_rules! impl_conversation_store {
             use $crate::model::{Conversation, Message, NewConversation, NewMessage, Timestamp, new_id};
             use $crate::sql::common::{one_row, to_json};
             use $crate::sql::conversations::{
-                CONVERSATION_COLUMNS, ConversationRow, MESSAGE_COLUMNS, MessageRow, append_calls,
-                edit_call,
+                CONVERSATION_COLUMNS, ConversationRow, INSERT_MESSAGE, MESSAGE_COLUMNS,
+                MessageRow, append_calls, edit_call,
             };
             use $crate::store::ToolCallEdit;
 
@@ -478,25 +478,15 @@ macro_rules! impl_conversation_store {
                     // stamped after the conversation's last one (so the order of messages is
                     // the order of appends whatever the clocks say), and a trigger makes the
                     // conversation the most recently active (migration 0014).
-                    let insert = sqlx::query_as::<_, (i64,)>(
-                        "INSERT INTO messages (id, user_id, conversation_id, role, content, \
-                         tool_calls, metadata, created_at, updated_at) \
-                         SELECT $1, c.user_id, c.id, $4, $5, $6, $7, t.at, t.at \
-                         FROM conversations c, (SELECT CASE \
-                             WHEN MAX(created_at) IS NULL OR MAX(created_at) < $8 THEN $8 \
-                             ELSE MAX(created_at) + 1 END AS at \
-                           FROM messages WHERE conversation_id = $3) t \
-                         WHERE c.user_id = $2 AND c.id = $3 \
-                         RETURNING created_at",
-                    )
-                    .bind(&row.id)
-                    .bind(&owner.0)
-                    .bind(conversation_id)
-                    .bind(&row.role)
-                    .bind(&row.content)
-                    .bind(&row.tool_calls)
-                    .bind(&row.metadata)
-                    .bind(Timestamp::now().0);
+                    let insert = sqlx::query_as::<_, (i64,)>(INSERT_MESSAGE)
+                        .bind(&row.id)
+                        .bind(&owner.0)
+                        .bind(conversation_id)
+                        .bind(&row.role)
+                        .bind(&row.content)
+                        .bind(&row.tool_calls)
+                        .bind(&row.metadata)
+                        .bind(Timestamp::now().0);
                     let stamped = if Self::LOCK.is_empty() {
                         // SQLite: the one writing connection runs one statement at a time.
                         insert.fetch_optional(&mut *self.writer().await?).await?
@@ -583,6 +573,28 @@ macro_rules! impl_conversation_store {
                         .await?
                         .ok_or_else(|| StoreError::not_found(Entity::Message, id))?
                         .decode()
+                }
+
+                async fn delete_messages_after(
+                    &self,
+                    owner: &OwnerId,
+                    conversation_id: &str,
+                    message_id: &str,
+                ) -> Result<u64, StoreError> {
+                    let fork = $crate::sql::forks::Fork::After;
+                    Ok(self.fork(owner, conversation_id, message_id, fork).await?.0)
+                }
+
+                async fn replace_messages_from(
+                    &self,
+                    owner: &OwnerId,
+                    conversation_id: &str,
+                    message_id: &str,
+                    new: &NewMessage,
+                ) -> Result<Message, StoreError> {
+                    let fork = $crate::sql::forks::Fork::Replace(new);
+                    let (_, message) = self.fork(owner, conversation_id, message_id, fork).await?;
+                    message.ok_or_else(|| StoreError::not_found(Entity::Message, message_id))
                 }
 
                 async fn add_tool_calls(

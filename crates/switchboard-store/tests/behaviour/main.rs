@@ -11,6 +11,7 @@ mod assistants;
 mod audit;
 mod concurrency;
 mod conversations;
+mod forks;
 mod isolation;
 mod leases;
 mod nul_text;

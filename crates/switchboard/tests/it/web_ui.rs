@@ -818,3 +818,7 @@ async fn chat_at_a_phones_width_folds_the_header_and_the_list() {
     assert!(ui.llm.requests().is_empty());
     ui.stop();
 }
+
+/// Turns run again and what a turn shows: retry, edit and resend, regenerate, the approval
+/// card of a tool node's call.
+mod turns;
