@@ -16,6 +16,7 @@ pub mod events;
 mod history;
 pub mod input;
 mod lease;
+pub mod left_out;
 pub mod mode;
 pub mod offer;
 mod provider;
