@@ -9,6 +9,7 @@ mod chat_api;
 mod chat_server_content;
 mod chat_tool_nodes;
 mod crud_api;
+mod dead_server;
 mod i18n_api;
 mod i18n_words;
 mod import_api;
