@@ -17,6 +17,7 @@ pub mod failure;
 mod history;
 pub mod input;
 mod lease;
+pub mod left_out;
 pub mod mode;
 pub mod offer;
 mod provider;

@@ -490,6 +490,7 @@ mod tests {
                 (b_arc, tool(&b, "echo")),
             ],
             vec![switchboard_agent::offer::UnavailableServer {
+                server_id: down.id.clone(),
                 server: down.name.clone(),
                 code: switchboard_core::ErrorCode::McpConnectionError,
                 reason: "the connection was lost".into(),

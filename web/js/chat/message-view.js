@@ -1,13 +1,14 @@
 // One message: the person's (user-message.js: their text, the prompt and resources it
-// carried, Edit), or the assistant's rounds with their tool calls inline, its failure if the
-// turn failed (turn-failure.js: Retry on the last one), Copy and Regenerate. `turn` holds
-// what the conversation lets a message do: {running, answering, onResend, onRegenerate,
-// onRetry, canRetry}.
+// carried, Edit), or the assistant's rounds with their tool calls inline, after the servers the
+// turn was started without (left-out.js), its failure if the turn failed (turn-failure.js:
+// Retry on the last one), Copy and Regenerate. `turn` holds what the conversation lets a
+// message do: {running, answering, onResend, onRegenerate, onRetry, canRetry}.
 
 import { html } from "../html.js";
 import { useMemo, useState } from "../../vendor/hooks.js";
 import { renderMarkdown } from "../markdown.js";
 import { t } from "../i18n.js";
+import { LeftOut } from "./left-out.js";
 import { roundsOf } from "./state.js";
 import { failureOf } from "./turns.js";
 import { MessageActions } from "./message-actions.js";
@@ -20,6 +21,7 @@ export function MessageView({ message, turn }) {
   if (message.role !== "assistant") return null;
   const failure = failureOf(message);
   return html`<article class="message assistant" data-message-id=${message.id} aria-label=${t("ui.message.assistant")}>
+    <${LeftOut} message=${message} />
     ${roundsOf(message).map(
       (round, i) => html`<div class="round" key=${i}>
         ${round.text ? html`<${Markdown} text=${round.text} />` : null}

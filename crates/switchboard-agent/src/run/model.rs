@@ -144,6 +144,7 @@ impl Run<'_> {
         new.metadata
             .insert(ROUNDS_KEY.into(), Value::Array(Vec::new()));
         new.metadata.insert(ROUNDS_DONE_KEY.into(), Value::from(0));
+        crate::left_out::record(&mut new.metadata, &self.offer.unavailable);
         let message = self
             .agent
             .store

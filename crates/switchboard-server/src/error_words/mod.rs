@@ -86,19 +86,35 @@ pub fn agent(e: &AgentError) -> ApiError {
 
 pub fn mcp(e: &McpError) -> ApiError {
     let error = ApiError::new(e.code(), e.to_string());
-    let words = match e {
-        McpError::InvalidSpec(spec) => {
-            return error
-                .key("error.msg.server_config_invalid")
-                .param_words("reason", spec::spec(spec));
-        }
-        McpError::Refused { server, refusal } => {
-            return error
-                .key("error.msg.server_refused")
-                .param("server", server)
-                .param("code", refusal.code())
-                .param_words("reason", spec::refusal(refusal));
-        }
+    match e {
+        McpError::InvalidSpec(spec) => error
+            .key("error.msg.server_config_invalid")
+            .param_words("reason", spec::spec(spec)),
+        McpError::Refused { server, refusal } => error
+            .key("error.msg.server_refused")
+            .param("server", server)
+            .param("code", refusal.code())
+            .param_words("reason", spec::refusal(refusal)),
+        McpError::Unavailable { server, cause, .. } => error
+            .key("error.msg.server_left_out")
+            .param("server", server)
+            .param_words(
+                "reason",
+                mcp_words(cause)
+                    .unwrap_or_else(|| Words::new("error.msg.detail").param("detail", cause)),
+            )
+            .param("seconds", e.next_try_seconds().unwrap_or(1)),
+        _ => match mcp_words(e) {
+            Some(words) => error.words(words),
+            None => error,
+        },
+    }
+}
+
+/// The words of an MCP error whose placeholders are all plain text; `None` for those
+/// worded with words inside ([`mcp`]) or not worded at all.
+fn mcp_words(e: &McpError) -> Option<Words> {
+    match e {
         McpError::InvalidHeader { field, reason } => Some(
             Words::new("error.msg.invalid_header")
                 .param("field", field)
@@ -178,10 +194,6 @@ pub fn mcp(e: &McpError) -> ApiError {
             Some(Words::new("error.msg.node_not_configured").param("node", node))
         }
         _ => None,
-    };
-    match words {
-        Some(words) => error.words(words),
-        None => error,
     }
 }
 

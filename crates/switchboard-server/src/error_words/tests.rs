@@ -368,6 +368,31 @@ fn mcp_errors_keep_their_english() {
 }
 
 #[test]
+fn a_server_left_out_is_worded_with_why_in_the_same_language() {
+    let left_out = |cause: McpError| McpError::Unavailable {
+        server: "GitHub".into(),
+        cause: std::sync::Arc::new(cause),
+        retry_in: Duration::from_millis(1500),
+    };
+    let refused = mcp(&left_out(McpError::Unreachable {
+        url: "http://127.0.0.1:9/mcp".into(),
+        source: "connection refused".into(),
+    }));
+    same_english(refused.clone());
+    let (english, chinese) = texts(&refused);
+    assert!(english.ends_with("in the background in 2s"), "{english}");
+    assert!(
+        chinese.contains("无法访问 http://127.0.0.1:9/mcp") && chinese.contains("2 秒"),
+        "the reason in Chinese too: {chinese}"
+    );
+    // A cause without words of its own is quoted as it is.
+    same_english(mcp(&left_out(McpError::ClosedDuringHandshake {
+        server: "GitHub".into(),
+        stderr: None,
+    })));
+}
+
+#[test]
 fn recall_and_import_errors_keep_their_english() {
     same_english(recall(&RecallError::UnsupportedSource("\"tool\"".into())));
     same_english(recall(&RecallError::MissingField("mcp_id")));

@@ -11,6 +11,7 @@ mod chat_tool_nodes;
 mod chat_turns;
 mod conversation_search_api;
 mod crud_api;
+mod dead_server;
 mod i18n_api;
 mod i18n_words;
 mod import_api;

@@ -344,6 +344,23 @@ fn typed_operations_name_every_json_body() {
     }
 }
 
+/// What a turn carries besides its text is documented, the servers it left out included.
+#[test]
+fn a_messages_metadata_keys_are_documented() {
+    let document = serde_json::to_value(switchboard_server::openapi()).unwrap();
+    let metadata = &document["components"]["schemas"]["Message"]["properties"]["metadata"];
+    let described = metadata["description"].as_str().unwrap_or_default();
+    for key in [
+        "rounds",
+        "attachments",
+        "unavailableServers",
+        "serverId",
+        "sign_in",
+    ] {
+        assert!(described.contains(key), "{key} missing from {metadata}");
+    }
+}
+
 /// Collects every `$ref` under `value`.
 fn refs<'a>(value: &'a Value, found: &mut Vec<&'a str>) {
     match value {

@@ -339,6 +339,32 @@ async fn chat_with_an_assistant_approving_and_rejecting_calls() {
     ui.stop();
 }
 
+/// A chat whose servers include one that cannot be reached (a Streamable HTTP URL on a closed
+/// loopback port): the page names it above the answer, in words and in the reader's
+/// language, also after a reload, and the model is offered the other server's tools.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_cannot_be_reached_is_named_above_the_answer() {
+    let ui = Ui::start(vec![Turn::text("Answered without GitHub.")]).await;
+    ui.add_everything().await;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", closed.local_addr().unwrap());
+    drop(closed);
+    ui.api(
+        reqwest::Method::POST,
+        "/api/mcp-servers",
+        Some(json!({"name": "GitHub", "transport": "streamable_http", "url": url})),
+    )
+    .await;
+    ui.scenario("left-out").await;
+
+    let requests = ui.llm.requests();
+    assert_eq!(requests.len(), 1, "one turn, one model request");
+    let offered = requests[0].body["tools"].to_string();
+    assert!(offered.contains("mcp__everything__echo"), "{offered}");
+    assert!(!offered.contains("mcp__github__"), "{offered}");
+    ui.stop();
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_reload_keeps_a_pending_approval_stop_cancels_and_a_failure_shows() {
     let ui = Ui::start(vec![
