@@ -7,6 +7,7 @@
 
 mod assistants;
 mod chat_settings;
+mod connect;
 mod conversations;
 mod events;
 mod health;
@@ -25,6 +26,7 @@ mod tool_calls;
 mod tool_node_run;
 mod tool_nodes;
 mod tools;
+mod turns;
 mod views;
 
 use std::sync::Arc;
@@ -47,7 +49,7 @@ use crate::state::AppState;
     ),
     modifiers(&BearerAuth),
     security(("bearer" = [])),
-    components(schemas(crate::error::ErrorBody))
+    components(schemas(crate::error::ErrorBody, crate::i18n::ServedFailure))
 )]
 struct ApiDoc;
 
@@ -90,6 +92,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(conversations::routes())
         .merge(chat_settings::routes())
         .merge(messages::routes())
+        .merge(turns::routes())
         .merge(events::routes())
         .merge(metrics::routes())
         .merge(seeds::seed_000::routes())
@@ -102,6 +105,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(tool_calls::routes())
         .merge(nodes::routes())
         .merge(views::routes())
+        .merge(connect::routes())
         .merge(servers::oauth::routes())
         .routes(routes!(document))
 }

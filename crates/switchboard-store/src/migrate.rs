@@ -96,6 +96,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "chat settings",
         include_str!("../migrations/sqlite/0017_chat_settings.sql"),
     ),
+    (
+        19,
+        "messages by person",
+        include_str!("../migrations/sqlite/0019_messages_by_person.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -183,6 +188,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         17,
         "chat settings",
         include_str!("../migrations/postgres/0017_chat_settings.sql"),
+    ),
+    (
+        19,
+        "messages by person",
+        include_str!("../migrations/postgres/0019_messages_by_person.sql"),
     ),
 ];
 

@@ -75,63 +75,47 @@ pub fn store(e: &StoreError) -> ApiError {
 }
 
 pub fn agent(e: &AgentError) -> ApiError {
-    let words = match e {
-        AgentError::Store(e) => return store(e),
-        AgentError::Llm(llm) => Some(Words::new("error.msg.model_failed").param("detail", llm)),
-        AgentError::Busy { conversation_id } => Some(
-            Words::new("error.msg.conversation_busy")
-                .param("conversation", format!("{conversation_id:?}")),
-        ),
-        AgentError::NotPending { call_id, status } => Some(
-            Words::new("error.msg.call_not_pending")
-                .param("call", format!("{call_id:?}"))
-                .param("status", status),
-        ),
-        AgentError::Stopping => Some(Words::new("error.msg.server_stopping")),
-        AgentError::NoQuestion {
-            call_id,
-            question_id,
-        } => Some(
-            Words::new("error.msg.no_question")
-                .param("call", format!("{call_id:?}"))
-                .param("question", format!("{question_id:?}")),
-        ),
-        AgentError::AnswerDoesNotFit { detail } => {
-            Some(Words::new("error.msg.answer_does_not_fit").param("detail", detail))
+    match e {
+        AgentError::Store(e) => store(e),
+        AgentError::Mcp(e) => mcp(e),
+        _ => {
+            let words = e.words().map(|(key, params)| Words { key, params });
+            worded(e.code(), e.to_string(), words)
         }
-        AgentError::Mcp(e) => return mcp(e),
-        AgentError::NotOffered { server } => {
-            Some(Words::new("error.msg.server_not_offered").param("server", format!("{server:?}")))
-        }
-        AgentError::TooManyAttachments { max } => {
-            Some(Words::new("error.msg.too_many_attachments").param("max", max))
-        }
-        AgentError::NoUserMessage => Some(Words::new("error.msg.no_user_message")),
-        AgentError::UnsupportedProvider { name, kind } => Some(
-            Words::new("error.msg.provider_unsupported")
-                .param("name", format!("{name:?}"))
-                .param("kind", format!("{kind:?}")),
-        ),
-        _ => None,
-    };
-    worded(e.code(), e.to_string(), words)
+    }
 }
 
 pub fn mcp(e: &McpError) -> ApiError {
     let error = ApiError::new(e.code(), e.to_string());
-    let words = match e {
-        McpError::InvalidSpec(spec) => {
-            return error
-                .key("error.msg.server_config_invalid")
-                .param_words("reason", spec::spec(spec));
-        }
-        McpError::Refused { server, refusal } => {
-            return error
-                .key("error.msg.server_refused")
-                .param("server", server)
-                .param("code", refusal.code())
-                .param_words("reason", spec::refusal(refusal));
-        }
+    match e {
+        McpError::InvalidSpec(spec) => error
+            .key("error.msg.server_config_invalid")
+            .param_words("reason", spec::spec(spec)),
+        McpError::Refused { server, refusal } => error
+            .key("error.msg.server_refused")
+            .param("server", server)
+            .param("code", refusal.code())
+            .param_words("reason", spec::refusal(refusal)),
+        McpError::Unavailable { server, cause, .. } => error
+            .key("error.msg.server_left_out")
+            .param("server", server)
+            .param_words(
+                "reason",
+                mcp_words(cause)
+                    .unwrap_or_else(|| Words::new("error.msg.detail").param("detail", cause)),
+            )
+            .param("seconds", e.next_try_seconds().unwrap_or(1)),
+        _ => match mcp_words(e) {
+            Some(words) => error.words(words),
+            None => error,
+        },
+    }
+}
+
+/// The words of an MCP error whose placeholders are all plain text; `None` for those
+/// worded with words inside ([`mcp`]) or not worded at all.
+fn mcp_words(e: &McpError) -> Option<Words> {
+    match e {
         McpError::InvalidHeader { field, reason } => Some(
             Words::new("error.msg.invalid_header")
                 .param("field", field)
@@ -211,10 +195,6 @@ pub fn mcp(e: &McpError) -> ApiError {
             Some(Words::new("error.msg.node_not_configured").param("node", node))
         }
         _ => None,
-    };
-    match words {
-        Some(words) => error.words(words),
-        None => error,
     }
 }
 

@@ -45,6 +45,8 @@ pub struct Config {
     pub env_provider: Option<switchboard_agent::EnvProvider>,
     /// The ports of 127.0.0.1 looked at for model servers.
     pub local_ports: switchboard_app::config::LocalPorts,
+    /// The connection manager's settings, when not [`manager_config`]'s.
+    pub manager: Option<ManagerConfig>,
 }
 
 pub async fn start() -> Api {
@@ -93,10 +95,11 @@ async fn start_full(
         mut rules,
         env_provider,
         local_ports,
+        manager,
     } = config;
     rules.single_user = single_user;
     let app_config = AppConfig {
-        manager: manager_config(),
+        manager: manager.unwrap_or_else(manager_config),
         nodes,
         rules,
         limits: limits.clone(),
