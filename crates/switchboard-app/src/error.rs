@@ -73,10 +73,16 @@ impl AppError {
             AppError::ViewSave(e) => e.code(),
             AppError::Nodes(_) | AppError::Fill(_) => ErrorCode::ValidationError,
             AppError::NoCatalogueEntry { .. } => ErrorCode::NotFound,
-            AppError::Models(switchboard_llm::ModelsError::Unsupported) => {
-                ErrorCode::ValidationError
-            }
-            AppError::Models(_) => ErrorCode::UpstreamUnavailable,
+            AppError::Models(e) => models_code(e),
         }
+    }
+}
+
+/// The code a failed listing of a provider's models is reported under: the provider's
+/// failure (502), but a provider that cannot list is the request's (400).
+pub fn models_code(e: &switchboard_llm::ModelsError) -> ErrorCode {
+    match e {
+        switchboard_llm::ModelsError::Unsupported => ErrorCode::ValidationError,
+        _ => ErrorCode::UpstreamUnavailable,
     }
 }
