@@ -8,7 +8,9 @@
 
 use switchboard_agent::{AgentError, ToolCallError};
 use switchboard_core::import::{EntryError, ParseError};
-use switchboard_core::{ErrorCode, MAX_RENDERED_BYTES, ResolveError};
+use switchboard_core::{
+    Advice, ErrorCode, MAX_RENDERED_BYTES, MissingProgram, ReachFailure, ResolveError,
+};
 use switchboard_mcp::McpError;
 use switchboard_store::{Entity, StoreError};
 
@@ -139,16 +141,39 @@ pub fn mcp(e: &McpError) -> ApiError {
         McpError::Disabled { server } => {
             Some(Words::new("error.msg.server_disabled").param("server", server))
         }
-        McpError::Spawn { command, source } => Some(
-            Words::new("error.msg.spawn_failed")
-                .param("command", command)
-                .param("detail", source),
-        ),
-        McpError::Unreachable { url, source } => Some(
-            Words::new("error.msg.unreachable")
-                .param("url", url)
-                .param("detail", source),
-        ),
+        McpError::Spawn { command, cause } => {
+            let error = error
+                .key("error.msg.spawn_failed")
+                .param("command", command);
+            return match cause.kind() {
+                std::io::ErrorKind::NotFound => error.param_words(
+                    "detail",
+                    missing_program(&MissingProgram::new(command.clone())),
+                ),
+                std::io::ErrorKind::PermissionDenied => {
+                    error.param_words("detail", Words::new("error.msg.program_not_executable"))
+                }
+                _ => error.param("detail", cause),
+            };
+        }
+        McpError::Unreachable {
+            url,
+            reason,
+            detail,
+        } => {
+            let error = error.key("error.msg.unreachable").param("url", url);
+            return match reach_key(*reason) {
+                Some(key) => error.param_words("detail", Words::new(key)),
+                None => error.param("detail", detail),
+            };
+        }
+        McpError::Denied { server, status } => Some(match status {
+            401 => Words::new("error.msg.denied_401").param("server", server),
+            403 => Words::new("error.msg.denied_403").param("server", server),
+            other => Words::new("error.msg.denied")
+                .param("server", server)
+                .param("status", other),
+        }),
         McpError::AuthFailed { server, detail } => Some(
             Words::new("error.msg.auth_failed")
                 .param("server", server)
@@ -171,6 +196,23 @@ pub fn mcp(e: &McpError) -> ApiError {
                 .param("server", server)
                 .param("detail", source),
         ),
+        McpError::ConnectTimeout {
+            server, timeout, ..
+        } => Some(match e.last_stderr() {
+            Some(stderr) => Words::new("error.msg.connect_timeout_stderr")
+                .param("server", server)
+                .param("seconds", timeout.as_secs_f64())
+                .param("stderr", stderr),
+            None => Words::new("error.msg.connect_timeout")
+                .param("server", server)
+                .param("seconds", timeout.as_secs_f64()),
+        }),
+        McpError::ClosedDuringHandshake { server, .. } => Some(match e.last_stderr() {
+            Some(stderr) => Words::new("error.msg.closed_during_handshake_stderr")
+                .param("server", server)
+                .param("stderr", stderr),
+            None => Words::new("error.msg.closed_during_handshake").param("server", server),
+        }),
         McpError::ConnectionLost { server } => {
             Some(Words::new("error.msg.connection_lost").param("server", server))
         }
@@ -215,6 +257,29 @@ pub fn mcp(e: &McpError) -> ApiError {
         Some(words) => error.words(words),
         None => error,
     }
+}
+
+/// A missing program, with what to install.
+pub fn missing_program(missing: &MissingProgram) -> Words {
+    let key = match missing.advice() {
+        Advice::InstallNode => "error.msg.program_missing_node",
+        Advice::InstallUv => "error.msg.program_missing_uv",
+        Advice::CheckPath => "error.msg.program_missing_path",
+        _ => "error.msg.program_missing",
+    };
+    Words::new(key).param("command", &missing.command)
+}
+
+/// The words of a reason an address could not be reached (none for an unknown one).
+fn reach_key(reason: ReachFailure) -> Option<&'static str> {
+    Some(match reason {
+        ReachFailure::NameNotResolved => "error.msg.reach_dns",
+        ReachFailure::Refused => "error.msg.reach_refused",
+        ReachFailure::TimedOut => "error.msg.reach_timed_out",
+        ReachFailure::Certificate => "error.msg.reach_certificate",
+        ReachFailure::Tls => "error.msg.reach_tls",
+        _ => return None,
+    })
 }
 
 pub fn tool_call(e: &ToolCallError) -> ApiError {
