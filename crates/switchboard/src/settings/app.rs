@@ -32,6 +32,8 @@ impl Settings {
             limits,
             env_provider,
             oauth,
+            // The process's own, set where the process is (`serve`, a command).
+            program_path: None,
         })
     }
 }
