@@ -109,13 +109,13 @@ async fn messages_the_server_words_itself_are_wholly_chinese() {
         "/api/mcp-servers",
         &api.admin,
         Some("zh-CN"),
-        Some(json!({"name": "a", "command": "x", "secretEnv": ["T"]})),
+        Some(json!({"name": "a", "command": "x", "secretEnvs": ["T"]})),
     )
     .await;
     assert_error(status, &body, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
     let message = text(&body, "message");
     assert!(
-        message.starts_with("未知字段 `secretEnv`；可用字段为 "),
+        message.starts_with("未知字段 `secretEnvs`；可用字段为 "),
         "{body}"
     );
     assert!(!message.contains("unknown field"), "{body}");

@@ -10,6 +10,7 @@ mod cli_identity;
 mod cli_login;
 mod cli_schema;
 mod cli_serve;
+mod cli_server_json;
 mod cli_servers;
 mod cli_store;
 mod cli_tool_nodes;
