@@ -118,8 +118,29 @@ pub fn agent(e: &AgentError) -> ApiError {
     worded(e.code(), e.to_string(), words)
 }
 
+/// Whether the words of `e` say what to do about it (install Node.js, check the address).
+fn advises(e: &McpError) -> bool {
+    match e {
+        McpError::Spawn { cause, .. } => matches!(
+            cause.kind(),
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied
+        ),
+        McpError::Unreachable { reason, .. } => reason.words().is_some(),
+        McpError::Denied { .. } => true,
+        McpError::ConnectTimeout { .. } | McpError::ClosedDuringHandshake { .. } => {
+            e.last_stderr().is_none()
+        }
+        _ => false,
+    }
+}
+
 pub fn mcp(e: &McpError) -> ApiError {
     let error = ApiError::new(e.code(), e.to_string());
+    let error = if advises(e) {
+        error.says_what_to_do()
+    } else {
+        error
+    };
     let words = match e {
         McpError::InvalidSpec(spec) => {
             return error

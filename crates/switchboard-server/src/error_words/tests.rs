@@ -21,6 +21,7 @@ fn texts(error: &ApiError) -> (String, String) {
         key: error.key,
         params: error.params.clone(),
         timestamp: String::new(),
+        says_what_to_do: error.says_what_to_do,
     };
     (
         text.body(&texts, Locale::EnUs).message,
@@ -533,6 +534,34 @@ fn connect_failures_say_what_to_do_for_their_cause() {
     assert!(english.contains("timed out"), "{english}");
     let (english, _) = unreachable(ReachFailure::Other);
     assert!(english.ends_with("error sending request"), "{english}");
+
+    // A message that says what to do comes without the code's general hint; one that only
+    // quotes what happened keeps it.
+    let hint = |error: McpError| {
+        let error = mcp(&error);
+        let texts = LocaleTexts::embedded().unwrap();
+        ErrorText {
+            code: error.code,
+            message: error.message.clone(),
+            key: error.key,
+            params: error.params.clone(),
+            timestamp: String::new(),
+            says_what_to_do: error.says_what_to_do,
+        }
+        .body(&texts, Locale::EnUs)
+        .hint
+    };
+    let missing_npx = McpError::Spawn {
+        command: "npx".into(),
+        cause: std::io::ErrorKind::NotFound.into(),
+    };
+    assert_eq!(hint(missing_npx), None);
+    let unknown = McpError::Unreachable {
+        url: "http://h/mcp".into(),
+        reason: ReachFailure::Other,
+        detail: "the MCP server answered HTTP 503".into(),
+    };
+    assert!(hint(unknown).is_some());
 
     let denied = |status| {
         texts(&mcp(&McpError::Denied {

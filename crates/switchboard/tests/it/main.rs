@@ -15,6 +15,7 @@ mod cli_servers;
 mod cli_store;
 mod cli_tool_nodes;
 mod cli_users;
+mod error_words;
 mod faults;
 mod gateway_http;
 mod gateway_interop;
