@@ -186,7 +186,7 @@ pub enum Auth {
     Bearer { token: String },
     /// OAuth 2.1 sign-in as the MCP authorization specification describes it: each person
     /// signs in to the server once, and their tokens are kept apart from the spec (per person
-    /// and server, encrypted) and refreshed before they expire. Without `client_id`,
+    /// and server, encrypted) and refreshed before they expire. Without `clientId`,
     /// Switchboard registers itself (Client ID Metadata Document, else dynamic registration).
     #[serde(rename = "oauth", rename_all = "camelCase")]
     OAuth {
