@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The MCP gateways side by side (issue 16; BENCHMARKS.md "MCP gateways"), in one run on this
+# The MCP gateways side by side (BENCHMARKS.md "MCP gateways"), in one run on this
 # machine: the demo server's `echo`, called
 #   (a) directly: `switchboard demo-server --http` (rmcp Streamable HTTP, no gateway),
 #   (b) through Switchboard's REST proxy (POST /api/mcp/proxy/demo/tools/echo/call),

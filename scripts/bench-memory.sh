@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What serve holds in memory (issue 18): idle, per configured server, per open event stream,
+# What serve holds in memory: idle, per configured server, per open event stream,
 # per running stdio server. Reads VmRSS from /proc; prints one table.
 #
 #   scripts/bench-memory.sh [BINARY]

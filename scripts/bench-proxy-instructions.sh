@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Instructions `switchboard serve` executes per call of the REST proxy (issue 18;
-# BENCHMARKS.md "The proxy at the wire's limit"): serve runs under valgrind's callgrind, wrk
+# Instructions `switchboard serve` executes per call of the REST proxy
+# (BENCHMARKS.md "The proxy at the wire's limit"): serve runs under valgrind's callgrind, wrk
 # sends the demo server's `echo` through `POST /api/mcp/proxy/demo/tools/echo/call` with 4
 # connections, and only the calls after a warm-up are counted. Instruction counts do not
 # depend on what else the machine is doing, so two builds compare exactly where timings are

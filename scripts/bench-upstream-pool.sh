@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Connections Switchboard opens to one remote MCP server under load (issue 18): wrk drives the
+# Connections Switchboard opens to one remote MCP server under load: wrk drives the
 # REST proxy with 64 connections; the upstream is `switchboard demo-server --http` (Streamable
 # HTTP). Run once with the default share of connections per upstream (32) and once with it
 # effectively unbounded; prints calls/s and the connections to the upstream, sampled with ss

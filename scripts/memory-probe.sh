@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The memory probe of issue 12: one user with many MCP servers (HTTP, on a closed port) asks
+# The memory probe: one user with many MCP servers (HTTP, on a closed port) asks
 # for their tools six times at once; prints the server's RSS (from /proc) before and after.
 #
 #   scripts/memory-probe.sh [BINARY] [SERVE FLAGS...]

@@ -1,5 +1,6 @@
 // The application: navigation, the language switch, the page for the current path, and the
-// token prompt. A change of language renders every page again in it.
+// token prompt. A change of language renders every page again in it. On a phone's width the
+// header folds its navigation, language and sign-out into a menu (ui/header-menu.js).
 
 import { html } from "./html.js";
 import { useEffect, useLayoutEffect, useState } from "../vendor/hooks.js";
@@ -11,6 +12,7 @@ import { ChatPage } from "./pages/chat.js";
 import { McpSettingsPage } from "./pages/mcp-settings.js";
 import { AssistantsPage } from "./pages/assistants.js";
 import { ProvidersPage } from "./pages/providers.js";
+import { HeaderMenu } from "./ui/header-menu.js";
 import { LanguageSwitch } from "./ui/language-switch.js";
 import { TokenPrompt } from "./ui/token-prompt.js";
 
@@ -60,12 +62,14 @@ export function App() {
     <a class="skip" href="#main">${t("ui.nav.skip")}</a>
     <header class="top">
       <span class="brand">Switchboard</span>
-      <nav aria-label=${t("ui.nav.main")}>
-        ${nav().map(([href, text]) => html`<a href=${href} onClick=${follow}
-          aria-current=${current(path, href) ? "page" : undefined}>${text}</a>`)}
-      </nav>
-      <${LanguageSwitch} signedIn=${me !== null && !needsToken} />
-      ${token() ? html`<button type="button" class="quiet" onClick=${signOut}>${t("ui.nav.sign_out")}</button>` : null}
+      <${HeaderMenu} path=${path}>
+        <nav aria-label=${t("ui.nav.main")}>
+          ${nav().map(([href, text]) => html`<a href=${href} onClick=${follow}
+            aria-current=${current(path, href) ? "page" : undefined}>${text}</a>`)}
+        </nav>
+        <${LanguageSwitch} signedIn=${me !== null && !needsToken} />
+        ${token() ? html`<button type="button" class="quiet" onClick=${signOut}>${t("ui.nav.sign_out")}</button>` : null}
+      </${HeaderMenu}>
     </header>
     <main id="main" key=${`${session}-${lang}`}>${needsToken ? null : page(path)}</main>
     ${needsToken ? html`<${TokenPrompt} onSignedIn=${signedIn} />` : null}

@@ -119,6 +119,8 @@ fn store_calls(c: &mut Criterion) {
             approved: Some(true),
             question: None,
             pending_input: None,
+            resolved_arguments: None,
+            mapped_parameters: Default::default(),
         });
         let message = store
             .append_message(&owner, &conversation.id, &new)

@@ -313,6 +313,13 @@ impl Agent {
             .await
             .drive()
             .await;
+        // Kept with the turn, under the claim, before it is announced. A cancellation the
+        // caller asked for is not a failure.
+        if let Err(error) = &outcome
+            && error.code() != switchboard_core::ErrorCode::Cancelled
+        {
+            self.keep_failure(owner, &conversation_id, error).await;
+        }
         // The conversation is given up (lease and in-process claim) before the end of the run
         // is announced: a client that sends its next message as soon as it hears the answer
         // is complete must not be refused as busy.

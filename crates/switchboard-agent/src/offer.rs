@@ -39,9 +39,12 @@ pub struct OfferedTool {
 /// One tool to put in an offer: its server, the tool as listed, and its node.
 pub type Offered = (Arc<ServerSpec>, ToolInfo, Option<Arc<StoredToolNode>>);
 
-/// A server whose tools could not be listed; the run goes on without them.
+/// A server whose tools could not be listed; the run goes on without them (and says so:
+/// [`crate::left_out`]).
 #[derive(Debug, Clone)]
 pub struct UnavailableServer {
+    pub server_id: switchboard_core::ServerId,
+    /// Its name.
     pub server: String,
     /// The documented code of the failure.
     pub code: switchboard_core::ErrorCode,
@@ -73,6 +76,7 @@ impl Offer {
                     found.extend(offered(&spec, &tools, nodes));
                 }
                 Err(e) => unavailable.push(UnavailableServer {
+                    server_id: spec.id.clone(),
                     server: spec.name.clone(),
                     code: e.code(),
                     reason: e.to_string(),

@@ -7,6 +7,7 @@
 mod calls;
 mod model;
 pub(crate) mod questions;
+mod resolved;
 mod resume;
 mod sampling;
 mod variables;
@@ -248,6 +249,7 @@ impl<'a> Run<'a> {
         let turn = self.agent.store.message(self.owner, &turn.id).await?;
         let mut metadata = turn.metadata.clone();
         metadata.insert(STOP_KEY.into(), serde_json::Value::from("cancelled"));
+        metadata.remove(crate::failure::FAILURE_KEY);
         let turn = self
             .agent
             .store
@@ -266,6 +268,21 @@ impl<'a> Run<'a> {
         response: serde_json::Value,
         is_error: bool,
     ) -> Result<Option<Message>, AgentError> {
+        self.set_outcome_ran(message_id, call_id, status, response, is_error, None)
+            .await
+    }
+
+    /// [`Run::set_outcome`] of a call made through a tool node, with the arguments it `ran`
+    /// with (its mappings filled in, masked).
+    async fn set_outcome_ran(
+        &self,
+        message_id: &str,
+        call_id: &str,
+        status: ToolCallStatus,
+        response: serde_json::Value,
+        is_error: bool,
+        ran: Option<serde_json::Map<String, serde_json::Value>>,
+    ) -> Result<Option<Message>, AgentError> {
         let result = self
             .agent
             .store
@@ -281,6 +298,9 @@ impl<'a> Run<'a> {
                     call.response = Some(response.clone());
                     call.is_error = Some(is_error);
                     call.pending_input = None;
+                    if let Some(ran) = &ran {
+                        call.resolved_arguments = Some(ran.clone());
+                    }
                     Ok(())
                 },
             )
@@ -338,7 +358,7 @@ fn with_turn(mut history: Vec<Message>, turn: Message) -> Vec<Message> {
 }
 
 /// The assistant message answering the last user message, if the model has begun it.
-fn current_turn(messages: &[Message]) -> Option<&Message> {
+pub(crate) fn current_turn(messages: &[Message]) -> Option<&Message> {
     let last_user = messages.iter().rposition(|m| m.role == MessageRole::User)?;
     messages[last_user + 1..]
         .iter()

@@ -74,6 +74,8 @@ const DISPLAY_RESULT_CHARS: usize = 20_000;
 /// block is replaced by its result once it has one ([`display_round`]).
 pub fn with_rounds(message: &Message, rounds: &[String]) -> (String, Map<String, Value>) {
     let mut metadata = message.metadata.clone();
+    // A turn written by a run goes on: it is no longer failed.
+    metadata.remove(crate::failure::FAILURE_KEY);
     metadata.insert(
         ROUNDS_KEY.into(),
         Value::Array(rounds.iter().cloned().map(Value::String).collect()),
@@ -95,6 +97,22 @@ pub fn with_rounds(message: &Message, rounds: &[String]) -> (String, Map<String,
 /// The content a person reads for `message` as it is stored now (its calls' results in).
 pub fn display_content(message: &Message) -> String {
     with_rounds(message, &round_texts(message)).0
+}
+
+/// `message` as the model is shown it when `round` is asked (again): the rounds before it
+/// only. A round cut off is asked anew, so the text it broke off with is not put in the
+/// model's mouth. `None` when there is nothing to leave out.
+pub fn before_round(message: &Message, round: usize) -> Option<Message> {
+    let rounds = message.metadata.get(ROUNDS_KEY)?.as_array()?;
+    if rounds.len() <= round {
+        return None;
+    }
+    let mut shown = message.clone();
+    shown.metadata.insert(
+        ROUNDS_KEY.into(),
+        Value::Array(rounds.iter().take(round).cloned().collect()),
+    );
+    Some(shown)
 }
 
 /// The calls made in `round`.
@@ -143,6 +161,8 @@ mod tests {
                     approved: None,
                     question: None,
                     pending_input: None,
+                    resolved_arguments: None,
+                    mapped_parameters: Default::default(),
                 })
                 .collect(),
             metadata: metadata.as_object().cloned().unwrap_or_default(),

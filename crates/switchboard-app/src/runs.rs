@@ -2,6 +2,7 @@
 //! streams the run's events), and the run goes on in a task this service tracks, so it can be
 //! cancelled, resumed after a decision, and finished or marked when the server stops.
 
+mod again;
 mod decisions;
 mod spec;
 

@@ -4,6 +4,8 @@
 //! consecutive calls is one message, not a bubble per call. Their JSON form is the seed's
 //! (camelCase), since it is what the browser and the event stream see.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -68,8 +70,20 @@ pub struct ToolCallRecord {
     pub tool_name: String,
     /// The name the model saw (`mcp__{server}__{tool}`).
     pub display_name: String,
+    /// The arguments as the model asked for them (what it is shown again when the
+    /// conversation is replayed to it).
     #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub arguments: Map<String, Value>,
+    /// For a tool offered through a tool node: the arguments that run, the model's with the
+    /// node's mappings filled in from the run's variables (credential-named fields and the
+    /// server's secrets masked). Set when the call is recorded, for the person who approves
+    /// it, and again when it runs, to what was sent. Never shown to the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub resolved_arguments: Option<Map<String, Value>>,
+    /// For a tool offered through a tool node: the parameters its mappings fill, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub mapped_parameters: BTreeMap<String, MappedParameter>,
     pub status: ToolCallStatus,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
@@ -94,6 +108,17 @@ pub struct ToolCallRecord {
     /// again with the person's answers after a restart, as a waiting approval is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_input: Option<PendingInput>,
+}
+
+/// Where a tool node's mapping takes a parameter's value from.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct MappedParameter {
+    /// The variables its template reads (`user.name`, `greeting`); empty for a value fixed
+    /// in the node.
+    #[serde(default)]
+    pub variables: Vec<String>,
 }
 
 /// What a call needs to be sent again to a server that answered it input-required
@@ -248,6 +273,8 @@ mod tests {
             tool_name: "read".into(),
             display_name: "mcp__files__read".into(),
             arguments: Map::new(),
+            resolved_arguments: None,
+            mapped_parameters: BTreeMap::new(),
             status: ToolCallStatus::Pending,
             response: None,
             is_error: None,
@@ -260,5 +287,6 @@ mod tests {
         assert_eq!(json["serverId"], "files");
         assert_eq!(json["displayName"], "mcp__files__read");
         assert_eq!(json["status"], "pending");
+        assert!(json.get("resolvedArguments").is_none() && json.get("mappedParameters").is_none());
     }
 }

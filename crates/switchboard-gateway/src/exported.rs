@@ -24,8 +24,9 @@ use std::time::{Duration, Instant};
 
 use rmcp::model::{Icon, IconTheme, MetaObject, Tool, ToolAnnotations as McpAnnotations};
 use serde_json::{Map, Value};
-use switchboard_agent::Offer;
+use switchboard_agent::approval::{self, Needed};
 use switchboard_agent::offer::OfferedTool;
+use switchboard_agent::{ApprovalPolicy, Offer};
 use switchboard_core::{
     OwnerId, ServerId, ServerSpec, ToolAnnotations, ToolIcon, ToolInfo, ViewSpec,
 };
@@ -382,6 +383,16 @@ impl Gateway {
         user: &User,
         spec: &ViewSpec,
     ) -> Result<Vec<Collision>, GatewayError> {
+        Ok(self.view_report(user, spec).await?.collisions)
+    }
+
+    /// What the view `spec` of `user`'s offers now: its names' collisions, and which of its
+    /// tools ask a person before they run (their servers do not auto-approve them).
+    pub async fn view_report(
+        &self,
+        user: &User,
+        spec: &ViewSpec,
+    ) -> Result<ViewReport, GatewayError> {
         let scope = Scope {
             user: user.clone(),
             view: Some(spec.name.clone()),
@@ -395,8 +406,35 @@ impl Gateway {
             &self.config.name_template,
         )
         .await;
-        Ok(exported.collisions)
+        let asking = exported
+            .tools
+            .iter()
+            .filter(|tool| {
+                let Some(target) = exported.resolve(&tool.name) else {
+                    return false;
+                };
+                selection.servers.iter().any(|selected| {
+                    selected.spec.id == target.server
+                        && approval::needed(&selected.spec, &target.tool, ApprovalPolicy::Ask)
+                            == Needed::Person
+                })
+            })
+            .map(|tool| tool.name.to_string())
+            .collect();
+        Ok(ViewReport {
+            collisions: exported.collisions,
+            asking,
+        })
     }
+}
+
+/// What a view offers now ([`Gateway::view_report`]).
+#[derive(Debug, Clone, Default)]
+pub struct ViewReport {
+    /// Exported names several of its tools want.
+    pub collisions: Vec<Collision>,
+    /// The exported names of its tools that ask a person before they run, sorted.
+    pub asking: Vec<String>,
 }
 
 #[cfg(test)]
@@ -452,6 +490,7 @@ mod tests {
                 (b_arc, tool(&b, "echo")),
             ],
             vec![switchboard_agent::offer::UnavailableServer {
+                server_id: down.id.clone(),
                 server: down.name.clone(),
                 code: switchboard_core::ErrorCode::McpConnectionError,
                 reason: "the connection was lost".into(),

@@ -25,6 +25,7 @@ mod tools;
 pub use changes::ChangeHub;
 pub use config::{ConfigError, GatewayConfig, Unapproved};
 pub use error::GatewayError;
+pub use exported::ViewReport;
 pub use gateway::{Gateway, GatewayDeps};
 pub use handler::GatewayHandler;
 pub use naming::Collision;

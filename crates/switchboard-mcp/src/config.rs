@@ -1,5 +1,6 @@
 //! Every duration the MCP layer waits for, in one place, with the defaults of DESIGN.md;
-//! seed 002's retry policy; and the guard that stdio servers run under.
+//! seed 002's retry policy; how long a server that cannot be reached is left out; and the
+//! guard that stdio servers run under.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -21,6 +22,9 @@ pub struct ManagerConfig {
     pub reap_interval: Duration,
     /// How failed connects and lost connections are tried again.
     pub retry: RetryPolicy,
+    /// How long a server that could not be reached is left out while it is tried again in
+    /// the background.
+    pub breaker: BreakerPolicy,
     /// How long a stdio server may take to exit after its stdin closes before its process group
     /// is killed.
     pub shutdown_grace: Duration,
@@ -46,6 +50,7 @@ impl Default for ManagerConfig {
             idle_timeout: Duration::from_secs(30 * 60),
             reap_interval: Duration::from_secs(60),
             retry: RetryPolicy::default(),
+            breaker: BreakerPolicy::default(),
             shutdown_grace: Duration::from_millis(500),
             http_connections_per_upstream: 32,
             stdio_guard: None,
@@ -91,12 +96,42 @@ impl RetryPolicy {
 
     /// The wait before retry `retry` (1 for the first retry).
     pub fn delay(&self, retry: u32) -> Duration {
-        let exponent = retry.saturating_sub(1);
-        let factor = self.multiplier.max(1).saturating_pow(exponent);
-        self.initial_delay
-            .saturating_mul(factor)
-            .min(self.max_delay)
+        backoff(self.initial_delay, self.multiplier, self.max_delay, retry)
     }
+}
+
+/// How long a server whose connect failed is left out (see the manager's breaker): after
+/// the `n`th failure in a row, `first_delay` doubled `n - 1` times, never more than
+/// `max_delay`; it is tried again in the background when that time is up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BreakerPolicy {
+    /// The wait after the first failure (1 s).
+    pub first_delay: Duration,
+    /// The longest wait (5 min): a server that comes back is used again within it.
+    pub max_delay: Duration,
+}
+
+impl Default for BreakerPolicy {
+    fn default() -> Self {
+        Self {
+            first_delay: Duration::from_secs(1),
+            max_delay: Duration::from_secs(5 * 60),
+        }
+    }
+}
+
+impl BreakerPolicy {
+    /// The wait after the `failures`th failure in a row (1 for the first).
+    pub fn delay(&self, failures: u32) -> Duration {
+        backoff(self.first_delay, 2, self.max_delay, failures)
+    }
+}
+
+/// `first` multiplied by `multiplier` `n - 1` times, at most `max`.
+fn backoff(first: Duration, multiplier: u32, max: Duration, n: u32) -> Duration {
+    let exponent = n.saturating_sub(1);
+    let factor = multiplier.max(1).saturating_pow(exponent);
+    first.saturating_mul(factor).min(max)
 }
 
 #[cfg(test)]
@@ -109,6 +144,16 @@ mod tests {
         let delays: Vec<u64> = (1..=6).map(|n| policy.delay(n).as_secs()).collect();
         assert_eq!(delays, vec![1, 2, 4, 8, 10, 10]);
         assert_eq!(policy.max_retries, 3);
+    }
+
+    #[test]
+    fn the_breaker_waits_double_from_one_second_up_to_five_minutes() {
+        let policy = BreakerPolicy::default();
+        let delays: Vec<u64> = [1, 2, 3, 8, 9, 10, 40]
+            .into_iter()
+            .map(|n| policy.delay(n).as_secs())
+            .collect();
+        assert_eq!(delays, vec![1, 2, 4, 128, 256, 300, 300]);
     }
 
     #[test]

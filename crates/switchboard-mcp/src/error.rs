@@ -2,6 +2,7 @@
 //! act on, keeps its cause as a `#[source]`, and maps to one [`ErrorCode`] so the HTTP layer
 //! never has to guess from message text.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::ErrorData;
@@ -101,6 +102,20 @@ pub enum McpError {
     #[error("the request was cancelled")]
     Cancelled,
 
+    /// The server could not be reached a moment ago and is left out until a try in the
+    /// background reaches it (the manager's breaker): a use fails at once, saying why.
+    /// The cause is in the text rather than a `source`, which a chain printer would repeat.
+    #[error(
+        "server `{server}` is left out for now: {cause}; it is tried again in the background \
+         in {}s",
+        whole_seconds(.retry_in)
+    )]
+    Unavailable {
+        server: String,
+        cause: Arc<McpError>,
+        retry_in: Duration,
+    },
+
     /// Another caller's connect attempt, which this caller waited for, failed.
     #[error("{message}")]
     ConnectFailed {
@@ -143,6 +158,13 @@ pub enum McpError {
     /// A server names a node this host has no `[nodes.NAME]` for.
     #[error("node `{node}` is not configured on this host")]
     UnknownNode { node: String },
+}
+
+/// `duration` in whole seconds, rounded up, at least 1 (a try under way is "in 1s").
+fn whole_seconds(duration: &Duration) -> u64 {
+    u64::try_from(duration.as_millis().div_ceil(1000))
+        .unwrap_or(u64::MAX)
+        .max(1)
 }
 
 /// Why a program could not be started, in words: a missing one with what to install.
@@ -212,6 +234,7 @@ impl McpError {
             }
             McpError::Timeout { .. } => ErrorCode::McpTimeout,
             McpError::ConnectFailed { code, .. } => *code,
+            McpError::Unavailable { cause, .. } => cause.code(),
             McpError::Refused { refusal, .. } => refusal.code(),
             McpError::ShutDown => ErrorCode::McpConnectionError,
             McpError::Cancelled => ErrorCode::Cancelled,
@@ -254,7 +277,8 @@ impl McpError {
     ///   annotated read-only or idempotent may be called again.
     /// - [`RetrySafety::Never`]: the same call would fail the same way (refused, bad
     ///   credentials, a protocol or handshake error, an error answer of the server, invalid
-    ///   parameters) or was cancelled.
+    ///   parameters, a server left out while it is tried again in the background, which
+    ///   owns the retrying) or was cancelled.
     pub fn retry_safety(&self) -> RetrySafety {
         match self {
             McpError::Unreachable { .. }
@@ -278,6 +302,24 @@ impl McpError {
         match self {
             McpError::ConnectTimeout { stderr, .. }
             | McpError::ClosedDuringHandshake { stderr, .. } => stderr_of(stderr),
+            _ => None,
+        }
+    }
+
+    /// The failure behind this error: for a server left out, the connect that could not
+    /// reach it; otherwise the error itself.
+    pub fn underlying(&self) -> &McpError {
+        match self {
+            McpError::Unavailable { cause, .. } => cause.underlying(),
+            other => other,
+        }
+    }
+
+    /// For a server left out, in how many whole seconds it is tried again (as its text
+    /// says).
+    pub fn next_try_seconds(&self) -> Option<u64> {
+        match self {
+            McpError::Unavailable { retry_in, .. } => Some(whole_seconds(retry_in)),
             _ => None,
         }
     }

@@ -6,9 +6,10 @@
 //! both protocol generations: the `initialize` handshake and the stateless 2026-07-28 revision.
 //!
 //! [`ConnectionManager`] is the entry point: one shared connection per (owner, server),
-//! multiplexing concurrent calls, with a tool cache, idle reaping, reconnection, timeouts that
-//! progress keeps alive, and cancellation that reaches the server. It implements
-//! [`ToolBackend`], the interface the agent and the HTTP server use.
+//! multiplexing concurrent calls, with a tool cache, idle reaping, reconnection, a breaker
+//! that leaves a server that cannot be reached out at once while it is tried again in the
+//! background, timeouts that progress keeps alive, and cancellation that reaches the server.
+//! It implements [`ToolBackend`], the interface the agent and the HTTP server use.
 
 mod attention;
 mod backend;
@@ -34,7 +35,7 @@ mod upstream_text;
 
 pub use backend::{PerServer, ServerTools, ToolBackend, enabled_tools, without_disabled};
 pub use client::Progress;
-pub use config::{ManagerConfig, RetryPolicy};
+pub use config::{BreakerPolicy, ManagerConfig, RetryPolicy};
 pub use connection::{CallOptions, InputResume, PromptInput, ServerDetails};
 pub use error::McpError;
 pub use input_required::answer_input;

@@ -30,7 +30,7 @@ mod web;
 // The application's modules the routes name most, reachable as `crate::...`.
 use switchboard_app::{tool_nodes, views};
 
-pub use config::ServerConfig;
+pub use config::{ServerConfig, StdioLaunch};
 pub use error::ApiError;
 pub use guard::GuardConfig;
 pub use routes::{app, metrics_app, openapi};

@@ -6,6 +6,7 @@
 //! document cannot leave a route out or describe one that is not served.
 
 mod assistants;
+mod connect;
 mod conversations;
 mod events;
 mod health;
@@ -23,6 +24,7 @@ mod tool_calls;
 mod tool_node_run;
 mod tool_nodes;
 mod tools;
+mod turns;
 mod views;
 
 use std::sync::Arc;
@@ -45,7 +47,7 @@ use crate::state::AppState;
     ),
     modifiers(&BearerAuth),
     security(("bearer" = [])),
-    components(schemas(crate::error::ErrorBody))
+    components(schemas(crate::error::ErrorBody, crate::i18n::ServedFailure))
 )]
 struct ApiDoc;
 
@@ -87,6 +89,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(assistants::routes())
         .merge(conversations::routes())
         .merge(messages::routes())
+        .merge(turns::routes())
         .merge(events::routes())
         .merge(metrics::routes())
         .merge(seeds::seed_000::routes())
@@ -99,6 +102,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(tool_calls::routes())
         .merge(nodes::routes())
         .merge(views::routes())
+        .merge(connect::routes())
         .merge(servers::oauth::routes())
         .routes(routes!(document))
 }

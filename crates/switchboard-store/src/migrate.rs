@@ -91,6 +91,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "message count",
         include_str!("../migrations/sqlite/0016_message_count.sql"),
     ),
+    (
+        19,
+        "messages by person",
+        include_str!("../migrations/sqlite/0019_messages_by_person.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -173,6 +178,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         16,
         "message count",
         include_str!("../migrations/postgres/0016_message_count.sql"),
+    ),
+    (
+        19,
+        "messages by person",
+        include_str!("../migrations/postgres/0019_messages_by_person.sql"),
     ),
 ];
 

@@ -16,6 +16,7 @@ use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
 use crate::sql::audit::impl_audit_store;
 use crate::sql::conversations::impl_conversation_store;
+use crate::sql::forks::impl_message_forks;
 use crate::sql::leases::impl_lease_store;
 use crate::sql::oauth::impl_oauth_store;
 use crate::sql::providers::impl_provider_store;
@@ -40,6 +41,9 @@ pub struct PostgresStore {
 
 impl PostgresStore {
     pub(crate) const LOCK: &'static str = " FOR UPDATE";
+
+    /// The `LIKE` that ignores case: Postgres's folds every cased script.
+    pub(crate) const LIKE_ANY_CASE: &'static str = "ILIKE";
 
     /// Connects to `url` and brings the schema up to date.
     pub(crate) async fn connect(url: &str) -> Result<PgPool, StoreError> {
@@ -85,6 +89,7 @@ impl_provider_store!(PostgresStore, Postgres);
 impl_quota!(PostgresStore, Postgres);
 impl_assistant_store!(PostgresStore, Postgres);
 impl_conversation_store!(PostgresStore, Postgres);
+impl_message_forks!(PostgresStore, Postgres);
 impl_tool_node_store!(PostgresStore, Postgres);
 impl_view_store!(PostgresStore, Postgres);
 impl_lease_store!(PostgresStore, Postgres);

@@ -8,7 +8,8 @@
 //! pool. (A single generic implementation over `sqlx::Database` needs a wall of higher-ranked
 //! bounds that `async_trait` futures do not carry well; the macro keeps each expansion plain,
 //! concrete sqlx.) What differs per backend is small and lives on the store types: how a
-//! write transaction begins and how a row is locked for a read-modify-write.
+//! write transaction begins, how a row is locked for a read-modify-write and which `LIKE`
+//! ignores case.
 //!
 //! Rows are decoded into plain structs (`*Row`, `sqlx::FromRow`) and turned into domain types
 //! by ordinary functions here, with secrets sealed and opened on the way. A row that does not
@@ -19,10 +20,12 @@ pub(crate) mod audit;
 pub(crate) mod common;
 pub(crate) mod conversation_rows;
 pub(crate) mod conversations;
+pub(crate) mod forks;
 pub(crate) mod leases;
 pub(crate) mod oauth;
 pub(crate) mod providers;
 pub(crate) mod quota;
+pub(crate) mod search;
 pub(crate) mod server_shapes;
 pub(crate) mod servers;
 pub(crate) mod tool_nodes;

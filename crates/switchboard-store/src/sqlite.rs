@@ -23,6 +23,7 @@ use crate::secret::Cipher;
 use crate::sql::assistants::impl_assistant_store;
 use crate::sql::audit::impl_audit_store;
 use crate::sql::conversations::impl_conversation_store;
+use crate::sql::forks::impl_message_forks;
 use crate::sql::leases::impl_lease_store;
 use crate::sql::oauth::impl_oauth_store;
 use crate::sql::providers::impl_provider_store;
@@ -55,6 +56,9 @@ pub struct SqliteStore {
 impl SqliteStore {
     /// Row locks come from `BEGIN IMMEDIATE`; SQLite has no `FOR UPDATE`.
     pub(crate) const LOCK: &'static str = "";
+
+    /// The `LIKE` that ignores case: SQLite's own, which folds ASCII letters only.
+    pub(crate) const LIKE_ANY_CASE: &'static str = "LIKE";
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
     /// Returns the writing connection and the readers' pool.
@@ -138,6 +142,7 @@ impl_provider_store!(SqliteStore, Sqlite);
 impl_quota!(SqliteStore, Sqlite);
 impl_assistant_store!(SqliteStore, Sqlite);
 impl_conversation_store!(SqliteStore, Sqlite);
+impl_message_forks!(SqliteStore, Sqlite);
 impl_tool_node_store!(SqliteStore, Sqlite);
 impl_view_store!(SqliteStore, Sqlite);
 impl_lease_store!(SqliteStore, Sqlite);

@@ -284,6 +284,17 @@ pub trait ConversationStore {
         after: Option<&crate::model::ConversationCursor>,
         limit: u32,
     ) -> Result<Vec<Conversation>, StoreError>;
+    /// At most `limit` of the owner's conversations whose title or any message's text
+    /// contains `text` (letters compared without case; `%`, `_` and `\` mean themselves),
+    /// in the listing's order and paged as [`ConversationStore::conversations_page`] is.
+    /// `text` is at most 200 characters.
+    async fn search_conversations(
+        &self,
+        owner: &OwnerId,
+        text: &str,
+        after: Option<&crate::model::ConversationCursor>,
+        limit: u32,
+    ) -> Result<Vec<Conversation>, StoreError>;
     async fn rename_conversation(
         &self,
         owner: &OwnerId,
@@ -349,6 +360,26 @@ pub trait ConversationStore {
         id: &str,
         content: &str,
         metadata: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) -> Result<Message, StoreError>;
+    /// Forks the conversation after `message_id`: every message after it is deleted, in one
+    /// transaction (see `sql/forks.rs` for why forks delete). [`StoreError::NotFound`] of
+    /// the message when it is not in the owner's conversation. Returns how many went.
+    async fn delete_messages_after(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+        message_id: &str,
+    ) -> Result<u64, StoreError>;
+    /// Forks the conversation at `message_id`: it and every message after it are replaced by
+    /// `new`, in one transaction, so the conversation never holds both or neither.
+    /// [`StoreError::NotFound`] of the message when it is not in the owner's conversation.
+    /// Returns the new message.
+    async fn replace_messages_from(
+        &self,
+        owner: &OwnerId,
+        conversation_id: &str,
+        message_id: &str,
+        new: &NewMessage,
     ) -> Result<Message, StoreError>;
     /// Appends tool calls to the message's `toolCalls`, atomically; an id already present is
     /// a conflict and nothing is added.

@@ -38,6 +38,8 @@ fn call(i: usize) -> ToolCallRecord {
         approved: None,
         question: None,
         pending_input: None,
+        resolved_arguments: None,
+        mapped_parameters: Default::default(),
     }
 }
 

@@ -1,9 +1,11 @@
-// An open conversation's message box: the text, the resources attached to it (Attach opens
-// resource-picker.js; chips above the box), and prompts as slash commands (a "/" opens
-// their list above the box; the chosen one's arguments are asked there). Enter sends,
-// through `onSend(body, title)`, which answers whether it was sent; then the box, chips and
-// prompt clear. The conversation's servers, and their prompts, are loaded when first needed
-// and kept while the conversation is open.
+// The message box, of an open conversation and of the first screen alike: the text, the
+// resources attached to it (Attach opens resource-picker.js; chips above the box), and
+// prompts as slash commands (a "/" opens their list above the box; the chosen one's
+// arguments are asked there). Enter sends, through `onSend(body, title)`, which answers
+// whether it was sent; then the box, chips and prompt clear. The servers of the assistant
+// (`assistantId`), and their prompts, are loaded when first needed and kept until another
+// assistant is chosen (on the first screen): then what was taken from a server the new one
+// does not use is dropped.
 
 import { html } from "../html.js";
 import { useEffect, useRef, useState } from "../../vendor/hooks.js";
@@ -24,7 +26,13 @@ const paperclip = html`<svg class="icon-clip" aria-hidden="true" focusable="fals
 </svg>`;
 const PICKER_ID = "resource-picker";
 
-export function Composer({ assistantId, assistants, running, onSend, onStop }) {
+/**
+ * `inputId` names the text box (one box per page); `autoFocus` gives it the focus at once;
+ * `hintId` names what describes it; `waiting` holds sending back (the first screen, while
+ * the assistants load).
+ */
+export function Composer({ assistantId, assistants, running, onSend, onStop, inputId = "composer-input", autoFocus = false,
+  hintId, waiting = false }) {
   const [draft, setDraft] = useState("");
   const [sending, setSending] = useState(false);
   const [attachments, setAttachments] = useState([]);
@@ -40,6 +48,10 @@ export function Composer({ assistantId, assistants, running, onSend, onStop }) {
   const promptsAsked = useRef(false);
   const focusArgs = useRef(false);
 
+  useEffect(() => {
+    if (autoFocus) box.current?.focus();
+  }, []);
+
   const loadServers = () => {
     servers.current ??= loadConversationServers(assistantId, assistants).catch((e) => {
       servers.current = null;
@@ -47,6 +59,23 @@ export function Composer({ assistantId, assistants, running, onSend, onStop }) {
     });
     return servers.current;
   };
+
+  // Another assistant: its servers are read anew, and what came from the old one's goes.
+  const forAssistant = useRef(assistantId);
+  useEffect(() => {
+    if (forAssistant.current === assistantId) return;
+    forAssistant.current = assistantId;
+    servers.current = null;
+    promptsAsked.current = false;
+    setLoaded(null);
+    setPicking(false);
+    if (attachments.length === 0 && !prompt) return;
+    loadServers().then((list) => {
+      const kept = new Set(list.map((s) => s.id));
+      setAttachments((now) => now.filter((a) => kept.has(a.serverId)));
+      setPrompt((now) => (now && !kept.has(now.entry.serverId) ? null : now));
+    }, () => {});
+  }, [assistantId]);
 
   const query = slashQuery(draft);
   const listOpen = query !== null && !dismissed;
@@ -56,13 +85,15 @@ export function Composer({ assistantId, assistants, running, onSend, onStop }) {
   useEffect(() => {
     if (!listOpen || promptsAsked.current) return;
     promptsAsked.current = true;
+    const asked = assistantId;
     loadServers()
       .then(loadPrompts)
-      .then((groups) => setLoaded({ groups }), (error) => {
+      .then((groups) => forAssistant.current === asked && setLoaded({ groups }), (error) => {
+        if (forAssistant.current !== asked) return;
         promptsAsked.current = false;
         setLoaded({ error });
       });
-  }, [listOpen]);
+  }, [listOpen, assistantId]);
 
   useEffect(() => {
     if (!focusArgs.current) return;
@@ -94,7 +125,7 @@ export function Composer({ assistantId, assistants, running, onSend, onStop }) {
 
   const send = async (event) => {
     event.preventDefault();
-    if (sending || running) return;
+    if (sending || running || waiting) return;
     const { body, missing: left } = composeMessage({ draft, attachments, prompt });
     setMissing(left ?? []);
     if (!body) return;
@@ -167,15 +198,15 @@ export function Composer({ assistantId, assistants, running, onSend, onStop }) {
       <div class="composer-row">
         <button type="button" class="attach-button" ref=${attach} aria-expanded=${picking} aria-controls=${PICKER_ID}
           title=${t("ui.attach.hint", { max: MAX_ATTACHMENTS })}
-          onClick=${() => (picking ? closePicker() : setPicking(true))}>${paperclip}${t("ui.attach.button")}</button>
-        <label for="composer-input" class="visually-hidden">${t("ui.chat.message")}</label>
-        <textarea id="composer-input" ref=${box} rows="2" placeholder=${prompt ? t("ui.slash.placeholder") : t("ui.chat.placeholder_slash")}
+          onClick=${() => (picking ? closePicker() : setPicking(true))}>${paperclip}<span class="attach-label">${t("ui.attach.button")}</span></button>
+        <label for=${inputId} class="visually-hidden">${t("ui.chat.message")}</label>
+        <textarea id=${inputId} ref=${box} aria-describedby=${hintId} rows="2" placeholder=${prompt ? t("ui.slash.placeholder") : t("ui.chat.placeholder_slash")}
           value=${draft} aria-autocomplete="list" aria-controls=${listOpen ? LIST_ID : undefined}
           aria-activedescendant=${listOpen && matches.length ? optionId(LIST_ID, current) : undefined}
           onInput=${typed} onKeyDown=${keys}></textarea>
         ${running
           ? html`<button type="button" class="danger" onClick=${onStop}>${t("ui.chat.stop")}</button>`
-          : html`<button type="submit" class="primary" disabled=${sending || !canSend(draft, prompt)}>${t("ui.chat.send")}</button>`}
+          : html`<button type="submit" class="primary" disabled=${sending || waiting || !canSend(draft, prompt)}>${t("ui.chat.send")}</button>`}
       </div>
     </form>
   </div>`;

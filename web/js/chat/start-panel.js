@@ -1,18 +1,21 @@
-// The chat's first screen, ready to type in: a message box with the assistant it will talk
-// to above it. Enter starts: the conversation is created (named after the message) and the
-// message sent as an open conversation's box sends it; then the conversation opens, where
-// the run streams. A send that fails keeps the message in the box and removes the
+// The chat's first screen, ready to type in: the message box of a conversation
+// (js/chat/composer.js: resources to attach, prompts as slash commands) with the assistant
+// it will talk to above it, whose servers those come from. Sending starts: the conversation
+// is created (named after the message, or the prompt used) and the message sent as an open
+// conversation's box sends it; then the conversation opens, where the run streams. A send
+// that fails keeps the message, its resources and its prompt in the box and removes the
 // conversation made for it; when it failed for want of a model provider, the box says so
 // with a link to add one; it says so before any send when GET /api/me tells that none is
 // configured (js/chat/start.js decides).
 
 import { html } from "../html.js";
-import { useEffect, useRef, useState } from "../../vendor/hooks.js";
+import { useEffect, useState } from "../../vendor/hooks.js";
 import { del, get, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { follow } from "../router.js";
 import { ErrorNote } from "../ui/error-note.js";
-import { newConversation, sendsOnKey, showsNoProvider } from "./start.js";
+import { Composer } from "./composer.js";
+import { newConversation, showsNoProvider } from "./start.js";
 
 /** The assistant a new conversation talks to; "" is none (the server's defaults). */
 export function AssistantSelect({ id, assistants, value, onChange }) {
@@ -29,18 +32,14 @@ export function AssistantSelect({ id, assistants, value, onChange }) {
  * list of conversations may show something the page has not loaded.
  */
 export function StartPanel({ assistants, assistantId, onAssistant, onStarted, onChanged }) {
-  const [draft, setDraft] = useState("");
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
   const [providers, setProviders] = useState(null);
   // GET /api/me's providerConfigured: undefined while unknown (or not said).
   const [configured, setConfigured] = useState(undefined);
   // The error of a send that failed after its conversation was made (else null).
   const [sendError, setSendError] = useState(null);
-  const box = useRef(null);
 
   useEffect(() => {
-    box.current?.focus();
     // Unknown (null) when it cannot be read: then no notice rather than a wrong one.
     get("/api/providers").then(setProviders, () => setProviders(null));
     get("/api/me").then(
@@ -49,46 +48,40 @@ export function StartPanel({ assistants, assistantId, onAssistant, onStarted, on
     );
   }, []);
 
-  const start = async (event) => {
-    event.preventDefault();
-    const content = draft.trim();
-    if (!content || busy || assistants === null) return;
-    setBusy(true);
+  // What the box composed (`body`, as POST .../messages takes it); answers whether it was sent.
+  const start = async (body, title) => {
+    if (assistants === null) return false;
     setError(null);
     setSendError(null);
     let created = null;
     try {
-      created = await post("/api/conversations", newConversation(assistantId, content));
-      await post(`/api/conversations/${seg(created.id)}/messages`, { content });
+      created = await post("/api/conversations", newConversation(assistantId, title));
+      await post(`/api/conversations/${seg(created.id)}/messages`, body);
     } catch (e) {
       setError(e);
-      setBusy(false);
       setSendError(created !== null ? e : null);
       if (created) {
         // The conversation holds nothing; if it cannot be removed, the list shows it.
         del(`/api/conversations/${seg(created.id)}`).catch(onChanged);
       }
-      return;
+      return false;
     }
     onStarted(created);
+    return true;
   };
 
   return html`<section class="start" aria-labelledby="start-heading">
     <h1 id="start-heading">${t("ui.chat.start_heading")}</h1>
-    <form class="start-form" onSubmit=${start} aria-busy=${busy}>
+    <div class="start-form">
       <div class="start-assistant">
         <${AssistantSelect} id="start-assistant" assistants=${assistants} value=${assistantId} onChange=${onAssistant} />
       </div>
-      <div class="composer start-composer">
-        <label for="start-input" class="visually-hidden">${t("ui.chat.message")}</label>
-        <textarea id="start-input" ref=${box} rows="3" placeholder=${t("ui.chat.placeholder")} value=${draft}
-          aria-describedby="start-hint"
-          onInput=${(e) => setDraft(e.currentTarget.value)}
-          onKeyDown=${(e) => { if (sendsOnKey(e)) start(e); }}></textarea>
-        <button type="submit" class="primary" disabled=${busy || assistants === null || !draft.trim()}>${t("ui.chat.send")}</button>
+      <div class="start-composer">
+        <${Composer} inputId="start-input" hintId="start-hint" autoFocus=${true} assistantId=${assistantId}
+          assistants=${assistants} running=${false} waiting=${assistants === null} onSend=${start} />
       </div>
       <p id="start-hint" class="muted start-hint">${t("ui.chat.start_hint")}</p>
-    </form>
+    </div>
     ${showsNoProvider(configured, providers, sendError)
       ? html`<p class="start-notice" role="status" data-role="no-provider">${t("ui.chat.no_provider")} <a href="/providers"
           onClick=${follow}>${t("ui.chat.add_provider")}</a></p>`

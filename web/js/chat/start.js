@@ -23,9 +23,12 @@ export function preselect(assistants, remembered) {
   return list[0]?.id ?? "";
 }
 
-/** The body of POST /api/conversations for a conversation that opens with `content`. */
-export function newConversation(assistantId, content) {
-  const body = { title: titleFrom(content) };
+/**
+ * The body of POST /api/conversations for a conversation titled `title` (its first
+ * message's, compose.js titleOf).
+ */
+export function newConversation(assistantId, title) {
+  const body = { title };
   if (assistantId) body.assistantId = assistantId;
   return body;
 }

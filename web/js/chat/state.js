@@ -53,12 +53,15 @@ export function caughtUp(view, events) {
 }
 
 /**
- * `view` reloaded from `history` after its run ended: the history cannot say why a run
- * failed (that is only announced), and its `running` may still be true for the moment the
- * server takes to let go of the run after announcing its end.
+ * `view` reloaded from `history` after its run ended: its `running` may still be true for
+ * the moment the server takes to let go of the run after announcing its end. Why a run
+ * failed is kept with its turn (`metadata.failure` of the last message); a failure only
+ * announced (`run.failed`) and not found there stays shown.
  */
 export function settled(view, history) {
-  return { ...fromHistory(history), running: false, failure: view?.failure ?? null };
+  const messages = history.messages || [];
+  const stored = messages[messages.length - 1]?.metadata?.failure;
+  return { ...fromHistory(history), running: false, failure: stored ? null : (view?.failure ?? null) };
 }
 
 /**

@@ -1,6 +1,8 @@
 // One tool call inline in an assistant message (seed 001's ToolCallBlock): its server and
 // tool, its status, its arguments and result; Approve and Reject while it waits, and a
 // server's question (question-block.js) or sampling request (sampling-block.js) while it runs.
+// A call through a tool node shows the arguments that run, its mapped ones tagged with
+// where their value comes from, and what the model asked for under them.
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -11,6 +13,7 @@ import { awaitsDecision } from "./state.js";
 import { QuestionBlock } from "./question-block.js";
 import { SamplingBlock } from "./sampling-block.js";
 import { ToolResult } from "./tool-result.js";
+import { argumentRows, fromWords, hasRun } from "./resolved-arguments.js";
 import { ErrorNote } from "../ui/error-note.js";
 
 const statusText = () => ({
@@ -45,10 +48,7 @@ export function ToolCallBlock({ call, messageId }) {
         <span class="tool-name"><span class="server">${call.serverName}</span> / <strong>${call.toolName}</strong></span>
         <span class="badge" data-role="status">${statusText()[statusKey(call)] || call.status}</span>
       </header>
-      <details open=${waiting}>
-        <summary>${t("ui.call.arguments")}</summary>
-        <pre class="arguments">${JSON.stringify(call.arguments ?? {}, null, 2)}</pre>
-      </details>
+      <${Arguments} call=${call} open=${waiting} />
       ${waiting
         ? html`<div class="actions">
             <button type="button" class="primary" disabled=${busy} onClick=${() => decide(true)}>${t("ui.call.approve")}</button>
@@ -69,4 +69,30 @@ export function ToolCallBlock({ call, messageId }) {
       <${ErrorNote} error=${error} />
     </section>
   `;
+}
+
+/** The call's arguments: those that run under a tool node, else the model's. */
+function Arguments({ call, open }) {
+  const asked = html`<pre class="arguments">${JSON.stringify(call.arguments ?? {}, null, 2)}</pre>`;
+  const rows = argumentRows(call);
+  if (!rows) {
+    return html`<details open=${open}>
+      <summary>${t("ui.call.arguments")}</summary>
+      ${asked}
+    </details>`;
+  }
+  return html`<details open=${open}>
+    <summary>${hasRun(call) ? t("ui.call.resolved_ran") : t("ui.call.resolved")}</summary>
+    <dl class="resolved-arguments" data-role="resolved-arguments">
+      ${rows.map((row) => html`<div class="argument" key=${row.name} data-param=${row.name}
+          data-mapped=${row.from ? "true" : undefined}>
+        <dt>${row.name}</dt>
+        <dd><code>${row.value}</code>${row.from ? html` <span class="tag mapped">${t(...fromWords(row.from))}</span>` : null}</dd>
+      </div>`)}
+    </dl>
+    <details class="model-asked">
+      <summary>${t("ui.call.model_asked")}</summary>
+      ${asked}
+    </details>
+  </details>`;
 }

@@ -1,4 +1,4 @@
-// The view editor's state (issue 16), kept apart from the page so it can be tested: a view
+// The view editor's state, kept apart from the page so it can be tested: a view
 // either follows an assistant or lists servers, each with the tools it offers (all, or those
 // checked) and how their names are exported (the gateway's `mcp__server__tool`, the tools'
 // own names, or a prefix). `formFrom` reads a saved view into the form, `bodyFrom` writes the

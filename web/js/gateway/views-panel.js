@@ -1,4 +1,4 @@
-// Settings → MCP gateway (issue 16): the person's views (`/mcp/v/NAME`), each with what it
+// Settings → MCP gateway: the person's views (`/mcp/v/NAME`), each with what it
 // offers; a dialog to create or edit one, and one to connect a client to it (a token limited
 // to the view, shown once, and the snippets to paste into Claude Desktop, Cursor, VS Code).
 

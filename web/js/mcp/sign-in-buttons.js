@@ -1,4 +1,4 @@
-// A server card's Sign in and Sign out (issue 17), for servers that use OAuth sign-in. Sign
+// A server card's Sign in and Sign out, for servers that use OAuth sign-in. Sign
 // in asks the API to start (POST .../oauth/start) and opens the authorization server's page
 // in a new tab; the page's own link stays beside the button, since a tab opened "noopener"
 // cannot be seen from here and a popup blocker may have stopped it. The sign-in ends on that

@@ -1,40 +1,38 @@
 // The chat page: conversations on the side, the open one's messages with their tool calls,
 // a box to write in, and Stop while a run answers; with none open, the first screen's box
-// (js/chat/start-panel.js) starts one. The open one's box (js/chat/composer.js) attaches
-// resources and uses prompts as slash commands. Live events update what is shown; a missed stretch
-// (stream.reset) or the end of a run reloads it from the API.
+// (js/chat/start-panel.js) starts one. Both boxes (js/chat/composer.js) attach resources and
+// use prompts as slash commands. Live events update what is shown; a missed stretch
+// (stream.reset) or the end of a run reloads it from the API. A message can be copied, the
+// person's edited and sent again, an answer regenerated and a failed turn retried
+// (js/chat/turns.js). On a phone's width the list of conversations is a drawer
+// (js/chat/drawer.js) that its button opens.
 
 import { html } from "../html.js";
 import { useCallback, useEffect, useRef, useState } from "../../vendor/hooks.js";
-import { del, get, getPage, patch, post, seg } from "../api.js";
+import { del, get, patch, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { subscribe } from "../events.js";
-import { navigate, follow } from "../router.js";
+import { navigate } from "../router.js";
 import { applyEvent, awaitsDecision, caughtUp, fromHistory, settled } from "../chat/state.js";
 import { LAST_ASSISTANT_KEY, preselect } from "../chat/start.js";
-import { pagePath, withPage } from "../chat/conversation-pages.js";
+import { ConversationList } from "../chat/conversation-list.js";
+import { ConversationTitle } from "../chat/conversation-title.js";
+import { DrawerButton, useDrawer } from "../chat/drawer.js";
+import { useConversations } from "../chat/use-conversations.js";
 import { AssistantSelect, StartPanel } from "../chat/start-panel.js";
 import { Composer } from "../chat/composer.js";
 import { MessageView } from "../chat/message-view.js";
+import { canRetry, failureOf, forked, isThinking, questionBefore, retrying } from "../chat/turns.js";
+import { Thinking, TurnFailure } from "../chat/turn-failure.js";
 import { asksQuestion } from "../chat/question.js";
 import { VariablesPanel } from "../chat/variables-panel.js";
 import { ErrorNote } from "../ui/error-note.js";
-import { useLoaded } from "../ui/use-loaded.js";
 
 export function ChatPage({ conversationId }) {
-  // The newest page; "More" reads the ones after it. A reload starts from the newest again.
-  const { data: first, error, setError, reload: loadList } = useLoaded(() => getPage(pagePath(null)));
-  const [older, setOlder] = useState({ items: [], next: null });
-  useEffect(() => setOlder({ items: [], next: first?.next ?? null }), [first]);
-  const conversations = first ? withPage(first.items, older.items) : null;
-  const more = async () => {
-    try {
-      const page = await getPage(pagePath(older.next));
-      setOlder((o) => ({ items: withPage(o.items, page.items), next: page.next }));
-    } catch (e) {
-      setError(e);
-    }
-  };
+  const list = useConversations();
+  const loadList = list.reload;
+  const [error, setError] = useState(null);
+  const drawer = useDrawer(conversationId);
   // null until loaded: the first screen sends nothing before it knows whom it talks to.
   const [assistants, setAssistants] = useState(null);
   useEffect(() => {
@@ -49,23 +47,21 @@ export function ChatPage({ conversationId }) {
     navigate(`/chat/${conversation.id}`);
   };
   return html`<div class="chat-layout">
-    <aside class="conversations" aria-label=${t("ui.chat.conversations")}>
+    <div class="chat-bar">
+      <${DrawerButton} drawer=${drawer} />
+    </div>
+    <aside id=${drawer.id} class=${drawer.open ? "conversations open" : "conversations"} tabindex="-1"
+      aria-label=${t("ui.chat.conversations")}>
       <${NewChat} assistantId=${assistantId} onCreated=${opened}>
         ${conversationId
           ? html`<${AssistantSelect} id="new-chat-assistant" assistants=${assistants} value=${assistantId} onChange=${setPicked} />`
           : null}
       </${NewChat}>
-      <ul>
-        ${(conversations || []).map((c) => html`<li key=${c.id}>
-          <a href=${`/chat/${c.id}`} onClick=${follow} aria-current=${c.id === conversationId ? "page" : undefined}>
-            ${c.title || t("ui.chat.new_conversation")}</a>
-        </li>`)}
-      </ul>
-      ${older.next
-        ? html`<button type="button" class="more-conversations" onClick=${more}>${t("ui.chat.more_conversations")}</button>`
-        : null}
+      <${ConversationList} list=${list} current=${conversationId} onChoose=${drawer.close} />
+      <${ErrorNote} error=${list.error} />
       <${ErrorNote} error=${error} />
     </aside>
+    ${drawer.open ? html`<div class="drawer-backdrop" onClick=${drawer.dismiss}></div>` : null}
     ${conversationId
       ? html`<${Conversation} key=${conversationId} id=${conversationId} assistants=${assistants || []}
           onChanged=${loadList} />`
@@ -182,6 +178,38 @@ function Conversation({ id, assistants, onChanged }) {
     }
     return true;
   };
+  // A turn run again (Retry, Regenerate, an edited message sent): the page shows the
+  // conversation as the server leaves it at once, and a reload still under way from before
+  // is not let to bring the old messages back; the run's events follow. A refusal shows why,
+  // and the conversation as stored. Answers whether it was sent.
+  const again = async (shown, path, body) => {
+    if (view?.running) return false;
+    setError(null);
+    pinned.current = true;
+    latest.current++;
+    setView((v) => (v ? shown(v) : v));
+    try {
+      await post(path, body);
+      return true;
+    } catch (e) {
+      setError(e);
+      reload();
+      return false;
+    }
+  };
+  const turn = {
+    running: Boolean(view?.running),
+    answering: (message) => Boolean(view?.running) && view.messages[view.messages.length - 1]?.id === message.id,
+    canRetry: (message) => canRetry(view, message),
+    onRetry: (messageId) => again((v) => retrying(v, messageId), `/api/conversations/${seg(id)}/retry`),
+    onResend: (messageId, content) =>
+      again((v) => forked(v, messageId, { keep: false }), `/api/messages/${seg(messageId)}/resend`, { content }),
+    onRegenerate: (messageId) => {
+      const question = questionBefore(view.messages, messageId);
+      const shown = (v) => (question ? forked(v, question.id, { keep: true }) : v);
+      return again(shown, `/api/messages/${seg(messageId)}/regenerate`);
+    },
+  };
   const stop = async () => {
     try {
       await post(`/api/conversations/${seg(id)}/cancel`);
@@ -206,7 +234,8 @@ function Conversation({ id, assistants, onChanged }) {
   const assistant = assistants.find((a) => a.id === view.assistantId);
   return html`<section class="conversation" aria-label=${t("ui.chat.conversation")}>
     <header class="conversation-head">
-      <h1>${view.title || t("ui.chat.new_conversation")}</h1>
+      <${ConversationTitle} id=${id} title=${view.title}
+        onRenamed=${(saved) => { setView((v) => (v ? { ...v, title: saved.title } : v)); onChanged(); }} />
       ${assistant ? html`<span class="muted">${t("ui.chat.with", { name: assistant.name })}</span>` : null}
       <button type="button" class="quiet" aria-expanded=${showVariables} aria-controls="conversation-variables"
         onClick=${() => setShowVariables(!showVariables)}>${t("ui.chat.variables_n", { count: Object.keys(view.variables || {}).length })}</button>
@@ -218,8 +247,9 @@ function Conversation({ id, assistants, onChanged }) {
       : null}
     <p class="visually-hidden" role="status">${announcement(view)}</p>
     <div class="messages" ref=${messages} onScroll=${onScroll}>
-      ${view.messages.map((m) => html`<${MessageView} key=${m.id} message=${m} />`)}
-      ${view.failure ? html`<${ErrorNote} error=${view.failure} />` : null}
+      ${view.messages.map((m) => html`<${MessageView} key=${m.id} message=${m} turn=${turn} />`)}
+      ${isThinking(view) ? html`<${Thinking} />` : null}
+      ${view.failure ? html`<${TurnFailure} failure=${view.failure} />` : null}
       <div ref=${end}></div>
     </div>
     <${Composer} assistantId=${view.assistantId} assistants=${assistants} running=${view.running}
@@ -230,7 +260,8 @@ function Conversation({ id, assistants, onChanged }) {
 
 /** What a screen reader is told of the run: once per change, not every word streamed. */
 function announcement(view) {
-  if (view.failure) return t("ui.chat.failed", { message: view.failure.message });
+  const failure = view.failure || failureOf(view.messages[view.messages.length - 1]);
+  if (failure) return t("ui.chat.failed", { message: failure.message });
   const calls = view.messages.flatMap((m) => m.toolCalls || []);
   const waiting = calls.filter(awaitsDecision).length;
   if (waiting) return t(waiting === 1 ? "ui.chat.waiting_one" : "ui.chat.waiting_many", { count: waiting });

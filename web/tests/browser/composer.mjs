@@ -1,4 +1,4 @@
-// What a person sends besides text (issue 17): a resource of the assistant's server attached
+// What a person sends besides text: a resource of the assistant's server attached
 // from the composer's picker (a listed one, and a template filled in), and a server's prompt
 // used as a slash command with its argument filled in a small form. Attaching subscribes to
 // the resources, which server-everything acknowledges in its log: the server's card on the

@@ -1,8 +1,12 @@
-// Settings → MCP gateway (issue 16): a view made in the page (a name the server would refuse
-// is caught first; then server-everything with two of its tools checked, under their own
-// names), a token limited to it made and shown once, and the snippets for the three clients
-// carrying the view's URL and that token. The Rust side then checks what the API stored.
+// Settings → MCP gateway: a view made in the page (a name the server would refuse is caught
+// first; then server-everything with two of its tools checked, under their own names), the
+// tools that will ask a person and what clients without elicitation get, a token limited to
+// it made and shown once, and the snippets for the three clients: Claude Desktop's launching
+// this machine's switchboard on the same data as the signed-in admin, the others carrying the
+// view's URL and that token. Claude Desktop's snippet is written to $SB_SNIPPET as copied;
+// the Rust side runs it from another folder and checks what the API stored.
 
+import { writeFileSync } from "node:fs";
 import { assert, assertLabelled, run, screenshot, signIn } from "./harness.mjs";
 
 await run(async (page) => {
@@ -35,6 +39,10 @@ await run(async (page) => {
   await item.getByRole("button", { name: "Connect a client" }).click();
   const connect = page.getByRole("dialog", { name: "Connect a client to desktop" });
   await connect.getByText("No tokens for this view yet.").waitFor();
+  const approvals = connect.getByRole("region", { name: "Approvals" });
+  await approvals.getByText("These tools ask you before they run", { exact: false }).waitFor();
+  assert.deepEqual(await approvals.locator("ul.asking code").allInnerTexts(), ["echo", "get-sum"]);
+  await approvals.getByText("gets an error for them that says how to auto-approve", { exact: false }).waitFor();
   // Before a token exists the HTTP snippets hold a placeholder.
   assert.match(await connect.locator('[data-client="cursor"] pre').innerText(), /Bearer <token>/);
   await connect.getByLabel("Token label").fill("Claude Desktop");
@@ -45,8 +53,14 @@ await run(async (page) => {
   await connect.locator(".view-tokens li").getByText("Claude Desktop").waitFor();
 
   const snippet = async (client) => JSON.parse(await connect.locator(`[data-client="${client}"] pre`).innerText());
-  const claude = await snippet("claude");
-  assert.deepEqual(claude.mcpServers.switchboard.args, ["mcp", "--stdio", "--view", "desktop"]);
+  const claudeText = await connect.locator('[data-client="claude"] pre').innerText();
+  const claude = JSON.parse(claudeText).mcpServers.switchboard;
+  assert.match(claude.command, /^\/.*switchboard$/);
+  assert.deepEqual(claude.args.slice(2), ["--user", "admin", "mcp", "--stdio", "--view", "desktop"]);
+  assert.equal(claude.args[0], "--data-dir");
+  assert.match(claude.args[1], /^\//);
+  assert.ok(!claudeText.includes(secret), "Claude Desktop's local snippet carries no token");
+  writeFileSync(process.env.SB_SNIPPET, claudeText);
   const cursor = await snippet("cursor");
   assert.equal(cursor.mcpServers.switchboard.url, new URL("/mcp/v/desktop", page.url()).href);
   assert.equal(cursor.mcpServers.switchboard.headers.Authorization, `Bearer ${secret}`);

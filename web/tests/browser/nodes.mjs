@@ -1,4 +1,4 @@
-// Settings → MCP servers with an MCP node configured (issue 15): the dialog offers "Runs on"
+// Settings → MCP servers with an MCP node configured: the dialog offers "Runs on"
 // with this machine and the node with its state; a server saved on the node shows "on NAME"
 // and the node's health on its card (the node here is not running: down, with its error),
 // and editing it keeps its node. The Rust side then checks what the API stored.

@@ -1,4 +1,4 @@
-// Settings → MCP servers, OAuth sign-in in the browser (issue 17): an OAuth server's card
+// Settings → MCP servers, OAuth sign-in in the browser: an OAuth server's card
 // offers "Sign in"; the authorization server's page opens in a new tab, the person approves
 // there, the tab comes back through /oauth/callback to the settings page, which says so and
 // shows the server connected. The Rust side then calls the server's tool with the new token.

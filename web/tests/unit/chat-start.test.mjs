@@ -3,6 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { titleOf } from "../../js/chat/compose.js";
 import { newConversation, preselect, providerMissing, sendsOnKey, showsNoProvider, titleFrom } from "../../js/chat/start.js";
 
 const assistants = [{ id: "a1", name: "Helper" }, { id: "a2", name: "Writer" }];
@@ -22,8 +23,11 @@ test("with no assistant at all, none is offered", () => {
 });
 
 test("a conversation starts named after its message, with the assistant when there is one", () => {
-  assert.deepEqual(newConversation("a1", "  Add 2 and 3\nplease "), { title: "Add 2 and 3", assistantId: "a1" });
-  assert.deepEqual(newConversation("", "Hello"), { title: "Hello" });
+  const title = (content, command) => titleOf({ content }, command ? { entry: { command } } : null);
+  assert.deepEqual(newConversation("a1", title("  Add 2 and 3\nplease ")), { title: "Add 2 and 3", assistantId: "a1" });
+  assert.deepEqual(newConversation("", title("Hello")), { title: "Hello" });
+  // A prompt sent without text names it after the command.
+  assert.deepEqual(newConversation("a1", title("", "/everything:args-prompt")), { title: "/everything:args-prompt", assistantId: "a1" });
 });
 
 test("a long first line is cut to a title at a word", () => {

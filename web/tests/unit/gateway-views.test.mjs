@@ -1,13 +1,13 @@
-// The MCP gateway's views in the settings page (issue 16): the snippets each client takes
-// (Claude Desktop through `switchboard mcp --stdio --view`, Cursor and VS Code over HTTP
-// with a bearer token), and the view form: a saved view read back into the form and written
+// The MCP gateway's views in the settings page: the snippets each client takes (Claude
+// Desktop through this machine's `switchboard mcp --stdio --view` or through mcp-remote,
+// Cursor and VS Code over HTTP with a bearer token), and the view form: a saved view read back into the form and written
 // out unchanged, the three ways of naming tools, tool checkboxes, an assistant instead of
 // servers, and what must change before saving.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { TOKEN_PLACEHOLDER, snippets, viewUrl } from "../../js/gateway/snippets.js";
+import { MCP_REMOTE, TOKEN_PLACEHOLDER, snippets, viewUrl } from "../../js/gateway/snippets.js";
 import { NAME_RULE, bodyFrom, formFrom, problems, summary, withRow, withTool } from "../../js/gateway/view-form.js";
 
 const SERVERS = [
@@ -19,11 +19,24 @@ const SERVERS = [
 const byClient = (list) => Object.fromEntries(list.map((s) => [s.client, s]));
 
 test("the snippets are the clients' own configuration files, whole", () => {
-  const all = byClient(snippets({ origin: "https://sb.example.com/", name: "desktop", token: "sb_secret" }));
+  const stdio = {
+    command: "/opt/switchboard/bin/switchboard",
+    args: ["--data-dir", "/srv/switchboard-data", "--user", "ada", "mcp", "--stdio"],
+  };
+  const all = byClient(snippets({ origin: "https://sb.example.com/", name: "desktop", token: "sb_secret", stdio }));
   assert.deepEqual(Object.keys(all), ["claude", "cursor", "vscode"]);
+  // The command and the data directory are absolute and the person named, so Claude
+  // Desktop can start it from any folder and sees what the browser sees.
   assert.deepEqual(JSON.parse(all.claude.text), {
-    mcpServers: { switchboard: { command: "switchboard", args: ["mcp", "--stdio", "--view", "desktop"] } },
+    mcpServers: {
+      switchboard: {
+        command: "/opt/switchboard/bin/switchboard",
+        args: ["--data-dir", "/srv/switchboard-data", "--user", "ada", "mcp", "--stdio", "--view", "desktop"],
+      },
+    },
   });
+  assert.equal(all.claude.launch, "stdio");
+  assert.ok(!all.claude.text.includes("Bearer"));
   assert.equal(all.claude.file, "claude_desktop_config.json");
   assert.deepEqual(JSON.parse(all.cursor.text), {
     mcpServers: {
@@ -45,12 +58,26 @@ test("the snippets are the clients' own configuration files, whole", () => {
   assert.match(all.vscode.text, /\n {2}"servers"/);
 });
 
-test("without a token the HTTP snippets carry a placeholder, and Claude Desktop needs none", () => {
+test("without a token the HTTP snippets carry a placeholder", () => {
   const all = byClient(snippets({ origin: "http://127.0.0.1:8080", name: "cursor-1" }));
   assert.equal(JSON.parse(all.cursor.text).mcpServers.switchboard.headers.Authorization, `Bearer ${TOKEN_PLACEHOLDER}`);
   assert.equal(JSON.parse(all.vscode.text).servers.switchboard.url, "http://127.0.0.1:8080/mcp/v/cursor-1");
-  assert.ok(!all.claude.text.includes("Bearer"));
   assert.equal(viewUrl("http://h:1//", "a_b-c"), "http://h:1/mcp/v/a_b-c");
+});
+
+test("without this machine's command, Claude Desktop reaches the view through a pinned mcp-remote", () => {
+  const all = byClient(snippets({ origin: "https://sb.example.com", name: "desktop", token: "sb_secret" }));
+  assert.equal(all.claude.launch, "remote");
+  assert.deepEqual(JSON.parse(all.claude.text), {
+    mcpServers: {
+      switchboard: {
+        command: "npx",
+        args: ["-y", MCP_REMOTE, "https://sb.example.com/mcp/v/desktop", "--header", "Authorization:${SWITCHBOARD_AUTH}"],
+        env: { SWITCHBOARD_AUTH: "Bearer sb_secret" },
+      },
+    },
+  });
+  assert.match(MCP_REMOTE, /^mcp-remote@\d+\.\d+\.\d+$/);
 });
 
 test("a saved view reads into the form and writes back unchanged", () => {

@@ -1,6 +1,6 @@
 // The server dialog's form: a stored server saved unchanged sends back what keeps it, and a
 // change that would give a masked secret another meaning clears the mask instead. OAuth
-// sign-in (issue 17): its optional client, secret and scopes, to the body and back. Root
+// sign-in: its optional client, secret and scopes, to the body and back. Root
 // folders: one per line, for every transport, checked as the API checks them. Sampling: its
 // setting sent only when it is not the default (review each request, cap 1024).
 

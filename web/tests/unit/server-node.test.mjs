@@ -1,4 +1,4 @@
-// Where a server runs (issue 15): the form's "Runs on" choices from GET /api/nodes, the
+// Where a server runs: the form's "Runs on" choices from GET /api/nodes, the
 // server body with and without a node, and the card's "on NAME" label with the node's health.
 // A node the server names but the configuration no longer declares shows as not configured
 // and is kept, never dropped.

@@ -1,4 +1,4 @@
-// OAuth sign-in on the settings page (issue 17): which of Sign in and Sign out a server's card
+// OAuth sign-in on the settings page: which of Sign in and Sign out a server's card
 // offers for its status, and what the page says when the callback's redirect brings the
 // browser back (`?signedIn=ID`, `?signInFailed=ID&reason=CODE`), the query then taken away.
 

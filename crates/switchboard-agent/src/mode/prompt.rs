@@ -306,6 +306,8 @@ mod tests {
             approved: Some(true),
             question: None,
             pending_input: None,
+            resolved_arguments: None,
+            mapped_parameters: Default::default(),
         }
     }
 

@@ -170,12 +170,7 @@ impl Run<'_> {
         };
         self.announce_call(message_id, claimed);
 
-        let Some(tool) = self
-            .offer
-            .tools()
-            .iter()
-            .find(|t| t.server.id == call.server_id && t.tool.name == call.tool_name)
-        else {
+        let Some(tool) = self.offered(call) else {
             return self
                 .set_outcome(
                     message_id,
@@ -209,6 +204,16 @@ impl Run<'_> {
             },
             None => None,
         };
+        // What the call runs with under its node, for the record: what was sent, once the
+        // server answered; else the mappings as they resolve from the same variables.
+        let resolved = match (&tool.node, &variables) {
+            (Some(node), Some(variables)) => {
+                node.node.selected(&call.tool_name).and_then(|selected| {
+                    super::resolved::resolved(tool, selected, &call.arguments, variables)
+                })
+            }
+            _ => None,
+        };
         let cancel = self.cancel.child_token();
         // The server's questions during the call are asked in the chat.
         let asker = super::questions::Asker {
@@ -240,12 +245,15 @@ impl Run<'_> {
                 call.arguments.clone(),
             )
         };
-        let result = self
-            .agent
-            .tool_calls
-            .call(request)
-            .await
-            .map(|outcome| outcome.result);
+        let through_node = tool.node.is_some();
+        let (result, ran) = match self.agent.tool_calls.call(request).await {
+            Ok(outcome) => {
+                let sent =
+                    through_node.then(|| super::resolved::masked(&tool.server, outcome.arguments));
+                (Ok(outcome.result), sent.or(resolved))
+            }
+            Err(error) => (Err(error), resolved),
+        };
         if asker.left_for_restart() {
             // The process is stopping while the server's question waits: the call stays
             // `invoking` with what the server asked, and goes on when the person answers
@@ -276,7 +284,7 @@ impl Run<'_> {
                 true,
             ),
         };
-        self.set_outcome(message_id, &call.id, status, response, is_error)
+        self.set_outcome_ran(message_id, &call.id, status, response, is_error, ran)
             .await
     }
 }

@@ -16,7 +16,7 @@ use crate::events::AgentEvent;
 use crate::history::replay;
 use crate::mode::FoundCall;
 use crate::results::error_response;
-use crate::turn::{ROUNDS_DONE_KEY, ROUNDS_KEY, round_texts, with_rounds};
+use crate::turn::{ROUNDS_DONE_KEY, ROUNDS_KEY, before_round, round_texts, with_rounds};
 
 impl Run<'_> {
     /// Returns the turn as its last write stored it, or `None` when the run was cancelled
@@ -27,10 +27,25 @@ impl Run<'_> {
         turn: Option<Message>,
         round: u32,
     ) -> Result<Option<Message>, AgentError> {
+        let round_index = usize::try_from(round).unwrap_or(usize::MAX);
+        let shown = turn
+            .as_ref()
+            .and_then(|turn| before_round(turn, round_index))
+            .map(|shown| {
+                let mut history = history.to_vec();
+                if let Some(stored) = history.iter_mut().find(|m| m.id == shown.id) {
+                    *stored = shown;
+                }
+                history
+            });
         let request = ChatRequest {
             model: self.spec.model.clone(),
             system: self.system.clone(),
-            messages: replay(history, &self.mode, self.agent.config.max_result_chars),
+            messages: replay(
+                shown.as_deref().unwrap_or(history),
+                &self.mode,
+                self.agent.config.max_result_chars,
+            ),
             tools: self.tools.clone(),
             max_tokens: self.spec.max_tokens,
             temperature: None,
@@ -40,7 +55,7 @@ impl Run<'_> {
             None => self.start_turn().await?,
         };
         let mut rounds = round_texts(&turn);
-        rounds.truncate(usize::try_from(round).unwrap_or(usize::MAX));
+        rounds.truncate(round_index);
         rounds.push(String::new());
 
         let mut events = tokio::select! {
@@ -97,7 +112,7 @@ impl Run<'_> {
             ));
         }
         let mut taken: HashSet<String> = turn.tool_calls.iter().map(|c| c.id.clone()).collect();
-        let records: Vec<ToolCallRecord> = found
+        let mut records: Vec<ToolCallRecord> = found
             .into_iter()
             .map(|f| {
                 let mut record = self.record(f, round);
@@ -110,6 +125,7 @@ impl Run<'_> {
                 record
             })
             .collect();
+        self.resolve_for_approval(&mut records).await;
         let (content, metadata) = round_content(&turn, &rounds, Some(done));
         let stored = self
             .agent
@@ -128,6 +144,7 @@ impl Run<'_> {
         new.metadata
             .insert(ROUNDS_KEY.into(), Value::Array(Vec::new()));
         new.metadata.insert(ROUNDS_DONE_KEY.into(), Value::from(0));
+        crate::left_out::record(&mut new.metadata, &self.offer.unavailable);
         let message = self
             .agent
             .store
@@ -213,6 +230,8 @@ impl Run<'_> {
             approved: None,
             question: None,
             pending_input: None,
+            resolved_arguments: None,
+            mapped_parameters: Default::default(),
         };
         let tool = match found.target {
             Ok(tool) => tool,

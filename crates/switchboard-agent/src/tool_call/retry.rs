@@ -2,19 +2,20 @@
 //! each attempt (when it started, how long it took, how it failed).
 //!
 //! Which failures are tried again follows from what the server may have done, not from how
-//! the seed names them: a call that never reached the tool (the server could not be reached,
-//! the connect timed out, the connection was lost before the request was written) is always
-//! safe to send again; one that was sent and then lost, or timed out, may have run, so it is
-//! sent again only when the tool is annotated read-only or idempotent; anything else (a
-//! tool's own `isError` result, invalid parameters, bad credentials, a cancellation) would
-//! fail the same way or was asked for, and is final. The connection manager does not retry
-//! these calls itself (`CallOptions::retry` is `never`), so attempts are never multiplied.
+//! the seed names them: a call that never reached the tool (the connection was lost before
+//! the request was written, a node could not be reached) is always safe to send again; one
+//! that was sent and then lost, or timed out, may have run, so it is sent again only when the
+//! tool is annotated read-only or idempotent; anything else (a tool's own `isError` result,
+//! invalid parameters, bad credentials, a cancellation) would fail the same way or was asked
+//! for, and is final. So is a server the connection manager leaves out because it could not
+//! be reached (`McpError::Unavailable`): the manager tries it again in the background, and a
+//! caller does not wait out delays for it. The connection manager does not retry these calls
+//! itself (`CallOptions::retry` is `never`), so attempts are never multiplied.
 //!
 //! Under a tool node, `retryOnError`/`maxRetries` govern the calls that may have run; a call
-//! that never reached the tool (a server still starting, say) still gets at least the
-//! `[manager.retry]` retries, with those delays, as it did when the manager retried it: a
-//! node that does not retry on error asks not to repeat the tool, not to give up on a
-//! server that was not there yet.
+//! that never reached the tool still gets at least the `[manager.retry]` retries, with those
+//! delays, as it did when the manager retried it: a node that does not retry on error asks
+//! not to repeat the tool, not to give up on a connection that was lost before the call.
 
 use std::future::Future;
 

@@ -331,7 +331,7 @@ async fn a_round_cut_off_mid_answer_is_asked_again_on_resume() {
         s.backend.clone(),
         AgentConfig::default(),
     );
-    let run_spec = spec(provider, ApprovalPolicy::Ask, true);
+    let run_spec = spec(Arc::clone(&provider), ApprovalPolicy::Ask, true);
     let failed = agent
         .send(
             &s.owner,
@@ -352,6 +352,9 @@ async fn a_round_cut_off_mid_answer_is_asked_again_on_resume() {
         .await
         .unwrap();
     assert_eq!(outcome.content, "the whole answer");
+    // The round is asked anew: the text it broke off with is not shown as the model's.
+    let asked_again = format!("{:?}", provider.requests.lock().unwrap()[1].messages);
+    assert!(!asked_again.contains("half an ans"), "{asked_again}");
 }
 
 #[tokio::test]

@@ -211,5 +211,24 @@ impl ToolNode {
     }
 }
 
+impl SelectedTool {
+    /// The parameters this tool's mappings fill, each with the variables it reads (what a
+    /// person approving a call is shown beside the resolved value).
+    pub fn mapped_parameters(&self) -> BTreeMap<String, crate::MappedParameter> {
+        self.parameter_mappings
+            .iter()
+            .map(|(parameter, mapping)| {
+                let mut variables: Vec<String> = Vec::new();
+                for path in mapping.references() {
+                    if !variables.iter().any(|known| known == path.as_str()) {
+                        variables.push(path.as_str().to_owned());
+                    }
+                }
+                (parameter.clone(), crate::MappedParameter { variables })
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,12 @@
-//! One pooled (owner, server) slot: the live connection if any, its status, its tool cache.
+//! One pooled (owner, server) slot: the live connection if any, its status, its tool cache,
+//! and its breaker.
 //!
 //! Reading the current connection takes a short std lock and clones an `Arc`, so concurrent
 //! calls do not queue behind each other; only (re)connecting is serialised, by an async mutex,
 //! so a burst of callers opens one connection, not one each; and when that one attempt fails,
-//! everyone who waited for it gets its failure instead of trying again in turn.
+//! everyone who waited for it gets its failure instead of trying again in turn. A server that
+//! could not be reached is not tried by its callers at all until the breaker's wait is up
+//! (see [`super::breaker`]): the background try connects for them.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
@@ -11,7 +14,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use switchboard_core::{OwnerId, ServerId, ServerSpec};
 use tokio::sync::{broadcast, watch};
+use tokio::time::Instant;
 
+use super::breaker::Breaker;
 use super::status::{ConnectionSnapshot, ConnectionStatus, StatusChange};
 use super::tools::CachedTools;
 use crate::config::ManagerConfig;
@@ -43,6 +48,8 @@ pub(crate) struct Entry {
     attempts: AtomicU64,
     failure: Mutex<Option<(u64, McpError)>>,
     pub(crate) tools: Mutex<Option<CachedTools>>,
+    /// Holds the server back after it could not be reached.
+    pub(crate) breaker: Breaker,
     /// Where status changes are announced to everyone (the HTTP layer's event stream).
     changes: (OwnerId, ServerId, broadcast::Sender<StatusChange>),
     /// Where each connection's list changes and resource updates are announced.
@@ -58,8 +65,10 @@ impl Entry {
         server: ServerId,
         changes: broadcast::Sender<StatusChange>,
         notices: crate::client::Notices,
+        breaker: Breaker,
     ) -> Self {
         Self {
+            breaker,
             changes: (owner, server, changes),
             notices,
             subscriptions: Mutex::default(),
@@ -110,7 +119,8 @@ impl Entry {
     }
 
     /// The connection to use for `spec`: the open one, or a new one when there is none, it
-    /// died, or the configuration changed.
+    /// died, or the configuration changed; while the breaker holds the server back, its
+    /// failure at once.
     pub(crate) async fn connection(
         self: &Arc<Self>,
         spec: &ServerSpec,
@@ -121,11 +131,26 @@ impl Entry {
         if let Some(live) = self.current(spec) {
             return Ok(live);
         }
+        if let Some(held) = self.breaker.held_back(spec, Instant::now()) {
+            return Err(held);
+        }
         // Connecting is a large future (admission, every transport, OAuth); boxed, the future
         // of every call that finds the connection live stays small, and moving it (into a
         // `Box`, a `join_all`) stays cheap: those copies were a fifth of the proxy's
         // instructions.
-        Box::pin(self.connect(spec, config, http, policy)).await
+        Box::pin(self.connect(spec, config, http, policy, Attempt::Use)).await
+    }
+
+    /// The breaker's try in the background: a connect to `spec` that the breaker does not
+    /// hold back (it closes the breaker when it works, and opens it for longer when not).
+    pub(crate) async fn try_in_background(
+        self: &Arc<Self>,
+        spec: &ServerSpec,
+        config: &ManagerConfig,
+        http: &HttpClients,
+        policy: &dyn ConnectPolicy,
+    ) -> Result<Live, McpError> {
+        Box::pin(self.connect(spec, config, http, policy, Attempt::Background)).await
     }
 
     /// Connects (or waits for the connect already under way, or shares its failure).
@@ -135,14 +160,21 @@ impl Entry {
         config: &ManagerConfig,
         http: &HttpClients,
         policy: &dyn ConnectPolicy,
+        attempt_kind: Attempt,
     ) -> Result<Live, McpError> {
         let attempts_seen = self.attempts.load(Ordering::Acquire);
         let _connecting = self.connecting.lock().await;
         if let Some(live) = self.current(spec) {
             return Ok(live);
         }
-        if let Some(shared) = self.failure_since(&spec.name, attempts_seen) {
-            return Err(shared);
+        if attempt_kind == Attempt::Use {
+            // The connect this caller waited for could not reach the server.
+            if let Some(held) = self.breaker.held_back(spec, Instant::now()) {
+                return Err(held);
+            }
+            if let Some(shared) = self.failure_since(&spec.name, attempts_seen) {
+                return Err(shared);
+            }
         }
         let attempt = self.attempts.fetch_add(1, Ordering::AcqRel) + 1;
         if let Some(old) = self.take_live() {
@@ -163,6 +195,7 @@ impl Entry {
                     spec,
                     instance: self.instances.fetch_add(1, Ordering::Relaxed),
                 };
+                self.breaker.close();
                 self.set_status(
                     ConnectionStatus::Connected,
                     None,
@@ -190,7 +223,7 @@ impl Entry {
                 self.set_status(status, Some(error.to_string()), None);
                 *self.failure.lock().unwrap_or_else(PoisonError::into_inner) =
                     Some((attempt, McpError::shared_failure(&spec.name, &error)));
-                Err(error)
+                Err(self.breaker.failed(spec, error, Instant::now()))
             }
         }
     }
@@ -267,14 +300,22 @@ impl Entry {
         }
     }
 
-    /// Closes the connection, if any, and reports `disconnected`.
+    /// Closes the connection, if any, and reports `disconnected`; the server is no longer
+    /// held back (it was closed on purpose: edited, removed, signed in to again).
     pub(crate) async fn disconnect(&self, grace: Duration) {
         let _connecting = self.connecting.lock().await;
         if let Some(live) = self.take_live() {
             close(live, grace).await;
         }
         *self.tools.lock().unwrap_or_else(PoisonError::into_inner) = None;
+        self.breaker.close();
         self.set_status(ConnectionStatus::Disconnected, None, None);
+    }
+
+    /// How long since a request last used this slot (forever when none ever did).
+    pub(crate) fn unused_for(&self) -> Duration {
+        let last = self.last_active_ms.load(Ordering::Relaxed);
+        Duration::from_millis(now_ms().saturating_sub(last))
     }
 
     /// Closes the connection if it has been idle for `idle` and no call is running.
@@ -334,6 +375,13 @@ impl Entry {
             last_error: self.status.borrow().last_error.clone(),
         });
     }
+}
+
+/// Who connects: a caller that needs the server, or the breaker's try in the background.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Attempt {
+    Use,
+    Background,
 }
 
 pub(crate) struct ActiveGuard {

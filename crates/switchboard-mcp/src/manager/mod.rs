@@ -2,9 +2,12 @@
 //!
 //! One connection per server is shared by every caller and multiplexes their calls. The
 //! manager caches tool lists (dropped when the server says they changed), closes idle
-//! connections, reconnects with backoff when a connection dies, and never sends a tool call
-//! twice unless the tool says doing so is harmless.
+//! connections, reconnects with backoff when a connection dies, leaves a server that cannot
+//! be reached out at once while it tries it again in the background ([`breaker`]), and never
+//! sends a tool call twice unless the tool says doing so is harmless.
 
+mod background;
+mod breaker;
 mod entry;
 mod redactor;
 mod retry;
@@ -118,6 +121,7 @@ impl ConnectionManager {
                         server.clone(),
                         self.inner.changes.clone(),
                         self.inner.notices.for_server(owner, server),
+                        breaker::Breaker::new(self.inner.config.breaker.clone()),
                     ))
                 }),
         )
@@ -144,14 +148,18 @@ impl ConnectionManager {
         if self.inner.stop.is_cancelled() {
             return Err(McpError::ShutDown);
         }
-        entry
+        let live = entry
             .connection(
                 spec,
                 &self.inner.config,
                 &self.inner.http,
                 self.inner.policy.as_ref(),
             )
-            .await
+            .await;
+        if let Err(McpError::Unavailable { .. }) = &live {
+            self.try_in_background(entry);
+        }
+        live
     }
 
     /// The server's tools (every page), from the cache when it is fresh.
@@ -369,13 +377,21 @@ impl ConnectionManager {
     }
 
     /// Connects to `spec` for `owner` just to look: server info, capabilities and tools. The
-    /// connection is closed afterwards and the pool is not touched.
+    /// connection is closed afterwards and the pool is not touched, except that a server
+    /// held back because it could not be reached is not any more when the test reaches it
+    /// (a person looked: the next use connects).
     pub async fn test_connection(
         &self,
         owner: &OwnerId,
         spec: &ServerSpec,
     ) -> Result<ServerReport, McpError> {
-        clean(self.test_connection_unredacted(owner, spec).await, spec)
+        let report = clean(self.test_connection_unredacted(owner, spec).await, spec);
+        if report.is_ok()
+            && let Some(entry) = self.existing(owner, &spec.id)
+        {
+            entry.breaker.close();
+        }
+        report
     }
 
     async fn test_connection_unredacted(

@@ -1,6 +1,10 @@
-//! Calls that survive a server that cannot be reached or a lost connection: connecting again
-//! with seed 002's backoff ([`RetryPolicy`](crate::RetryPolicy)), also when the very first
-//! connect fails, and re-sending only what is safe to send twice.
+//! Calls that survive a lost connection: connecting again with seed 002's backoff
+//! ([`RetryPolicy`](crate::RetryPolicy)) and re-sending only what is safe to send twice.
+//!
+//! A connect that cannot reach the server is not tried again here, by the caller who waits:
+//! it opens the slot's breaker, which answers every use at once while it tries the server
+//! again in the background ([`super::breaker`]). A caller never waits out seed 002's delays
+//! for a server that is down, and a server that comes back is used again all the same.
 
 use std::sync::{Arc, PoisonError};
 
@@ -241,9 +245,10 @@ fn lost(error: &McpError) -> bool {
 
 /// Whether a request that failed with `error` (before anything was sent, or on a request
 /// that is always safe to repeat) is worth another try after `attempt` retries. Seed 002
-/// retries failures to reach the server: refused or reset (`MCP_UNREACHABLE`), a connect
-/// that timed out, a server that closed the connection during the handshake or later; on
-/// the first connect too, since a server may still be starting. A handshake the server
+/// retries failures to reach the server: a connection lost, refused or reset
+/// (`MCP_UNREACHABLE`), a connect that timed out, a server that closed the connection. A
+/// connect that fails so is answered as the server left out ([`McpError::Unavailable`]),
+/// which is final here: the breaker tries again in the background. A handshake the server
 /// answered wrongly is retried only once a connection has failed before (a server that is
 /// restarting); a refusal, bad credentials or a call that timed out are final.
 fn worth_retrying(error: &McpError, attempt: u32) -> bool {

@@ -1,14 +1,17 @@
-//! Seed 002's retry policy on the first connect: a server that is not up yet (a stdio server
-//! that dies before the handshake, an HTTP server not yet listening) is tried again with
-//! backoff, not reported as failed at once.
+//! A server that is not up yet on the first connect (a stdio server that dies before the
+//! handshake, an HTTP server not yet listening) is left out at once rather than waited for,
+//! and tried again in the background: once a try reaches it, it is used, without anyone
+//! editing or testing it.
 
 use crate::common;
 
 use std::time::Duration;
 
 use common::{http_spec, owner, stdio_spec};
-use switchboard_core::{ErrorCode, TransportKind};
-use switchboard_mcp::{ConnectionManager, ConnectionStatus, ManagerConfig, RetryPolicy};
+use switchboard_core::{ErrorCode, RetrySafety, TransportKind};
+use switchboard_mcp::{
+    BreakerPolicy, CallOptions, ConnectionManager, ConnectionStatus, ManagerConfig, McpError,
+};
 use switchboard_testkit::{Peers, PyGen, StdioCommand};
 
 /// `command` wrapped so that its first start exits before the handshake (and leaves
@@ -28,119 +31,77 @@ fn fails_first_time(command: &StdioCommand, marker: &std::path::Path) -> StdioCo
     }
 }
 
-fn manager_with(retry: RetryPolicy) -> ConnectionManager {
+/// A manager whose breaker tries again after `first_delay`.
+fn manager_with(first_delay: Duration) -> ConnectionManager {
     common::init_tracing();
     ConnectionManager::new(ManagerConfig {
-        retry,
+        breaker: BreakerPolicy {
+            first_delay,
+            ..BreakerPolicy::default()
+        },
         ..common::config()
     })
 }
 
-fn quick_retries() -> RetryPolicy {
-    RetryPolicy {
-        initial_delay: Duration::ZERO,
-        ..RetryPolicy::default()
-    }
+/// Waits (at most 20 s) until the connection to `spec` is `status`.
+async fn wait_for_status(
+    m: &ConnectionManager,
+    spec: &switchboard_core::ServerSpec,
+    status: ConnectionStatus,
+) {
+    let mut watch = m.subscribe(&owner(), &spec.id);
+    tokio::time::timeout(
+        Duration::from_secs(20),
+        watch.wait_for(|s| s.status == status),
+    )
+    .await
+    .unwrap_or_else(|_| panic!("no {status:?} within 20 s"))
+    .expect("status");
 }
 
 #[tokio::test]
-async fn a_stdio_server_that_fails_its_first_start_is_started_again() {
+async fn a_stdio_server_that_fails_its_first_start_is_started_again_in_the_background() {
     let dir = tempfile::tempdir().expect("tempdir");
     let marker = dir.path().join("started-once");
     let command = fails_first_time(&Peers::locate().python_stdio(PyGen::V1), &marker);
     let spec = stdio_spec("late", &command);
-    let m = manager_with(quick_retries());
-    let tools = m
+    let m = manager_with(Duration::from_millis(100));
+    let error = m
         .list_tools(&owner(), &spec)
         .await
-        .expect("tools on a retry");
-    assert!(tools.iter().any(|t| t.name == "pid"), "{tools:?}");
-    assert!(marker.exists(), "the first start really failed");
-    m.shutdown().await;
-}
-
-#[tokio::test]
-async fn without_retries_the_first_failed_start_is_final() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let marker = dir.path().join("started-once");
-    let command = fails_first_time(&Peers::locate().python_stdio(PyGen::V1), &marker);
-    let spec = stdio_spec("late", &command);
-    let m = manager_with(RetryPolicy::never());
-    let error = m.list_tools(&owner(), &spec).await.expect_err("no retry");
+        .expect_err("left out at once");
+    assert!(matches!(error, McpError::Unavailable { .. }), "{error:?}");
     assert_eq!(error.code(), ErrorCode::McpConnectionError, "{error}");
+    assert!(marker.exists(), "the first start really failed");
+    // Nobody asks again: the background try starts it.
+    wait_for_status(&m, &spec, ConnectionStatus::Connected).await;
+    let tools = m.list_tools(&owner(), &spec).await.expect("tools");
+    assert!(tools.iter().any(|t| t.name == "pid"), "{tools:?}");
     m.shutdown().await;
 }
 
 #[tokio::test]
-async fn a_call_waits_for_an_http_server_that_starts_listening_after_the_first_try() {
+async fn an_http_server_that_starts_listening_later_is_called_once_a_try_reaches_it() {
     let mut peer = Peers::locate()
         .python_http(PyGen::V1)
         .await
         .expect("http peer");
     peer.kill().await.expect("stopped");
     let spec = http_spec("late", &peer.url(), TransportKind::StreamableHttp);
-    // The peer is started again while the manager waits out the first delay; the later
-    // delays leave room for a slow start.
-    let m = manager_with(RetryPolicy {
-        initial_delay: Duration::from_secs(1),
-        ..RetryPolicy::default()
-    });
-    let mut status = m.subscribe(&owner(), &spec.id);
-    let call = {
-        let m = m.clone();
-        let spec = spec.clone();
-        tokio::spawn(async move {
-            m.call_tool(
-                &owner(),
-                &spec,
-                "pid",
-                None,
-                switchboard_mcp::CallOptions::default(),
-            )
-            .await
-        })
-    };
-    let failed = status
-        .wait_for(|s| s.status == ConnectionStatus::Error)
-        .await
-        .expect("status")
-        .clone();
-    let first_error = failed.last_error.unwrap_or_default();
-    peer.restart().await.expect("listening again");
-    let answer = call.await.expect("joined").expect("answered on a retry");
-    assert!(!common::text(&answer).is_empty(), "{answer:?}");
-    assert!(first_error.contains("cannot reach"), "{first_error}");
-    m.shutdown().await;
-}
-
-#[tokio::test]
-async fn a_call_with_its_own_retry_policy_is_not_retried_by_the_manager() {
-    // The manager would retry (quickly); the call says never, as the tool-call service does,
-    // which retries itself and records each attempt.
-    let dir = tempfile::tempdir().expect("tempdir");
-    let marker = dir.path().join("started-once");
-    let command = fails_first_time(&Peers::locate().python_stdio(PyGen::V1), &marker);
-    let spec = stdio_spec("late", &command);
-    let m = manager_with(quick_retries());
-    let options = switchboard_mcp::CallOptions {
-        retry: Some(RetryPolicy::never()),
-        ..Default::default()
-    };
-    let error = m
-        .call_tool(&owner(), &spec, "pid", None, options)
-        .await
-        .expect_err("no retry in the manager");
-    assert_eq!(error.code(), ErrorCode::McpConnectionError, "{error}");
+    let m = manager_with(Duration::from_millis(200));
+    let me = owner();
+    let call = || m.call_tool(&me, &spec, "pid", None, CallOptions::default());
+    let error = call().await.expect_err("not listening yet");
+    assert_eq!(error.code(), ErrorCode::McpUnreachable, "{error}");
     assert_eq!(
         error.retry_safety(),
-        switchboard_core::RetrySafety::Always,
-        "closed during the handshake: nothing was sent"
+        RetrySafety::Never,
+        "the background tries own the retrying: a caller does not wait them out"
     );
-    // The next call, with the manager's own policy, connects.
-    let answer = m
-        .call_tool(&owner(), &spec, "pid", None, Default::default())
-        .await
-        .expect("answered");
+    assert!(error.to_string().contains("cannot reach"), "{error}");
+    peer.restart().await.expect("listening again");
+    wait_for_status(&m, &spec, ConnectionStatus::Connected).await;
+    let answer = call().await.expect("answered");
     assert!(!common::text(&answer).is_empty(), "{answer:?}");
     m.shutdown().await;
 }

@@ -6,6 +6,7 @@ mod common;
 mod content_notices;
 mod credentials;
 mod first_connect;
+mod held_back;
 mod http_servers;
 mod killed_while_asking;
 mod misbehaving_servers;

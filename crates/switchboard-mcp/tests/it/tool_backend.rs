@@ -32,7 +32,11 @@ async fn tools_of_a_set_of_servers() {
         .iter()
         .find(|(s, _)| s.name == "broken")
         .expect("broken");
-    assert!(matches!(failed, Err(McpError::Spawn { .. })));
+    let failed = failed.as_ref().expect_err("broken fails");
+    assert!(
+        matches!(failed.underlying(), McpError::Spawn { .. }),
+        "{failed:?}"
+    );
 
     let error = backend
         .call(&owner(), &good, "counter", None, Default::default())

@@ -76,46 +76,14 @@ pub fn store(e: &StoreError) -> ApiError {
 }
 
 pub fn agent(e: &AgentError) -> ApiError {
-    let words = match e {
-        AgentError::Store(e) => return store(e),
-        AgentError::Llm(llm) => Some(Words::new("error.msg.model_failed").param("detail", llm)),
-        AgentError::Busy { conversation_id } => Some(
-            Words::new("error.msg.conversation_busy")
-                .param("conversation", format!("{conversation_id:?}")),
-        ),
-        AgentError::NotPending { call_id, status } => Some(
-            Words::new("error.msg.call_not_pending")
-                .param("call", format!("{call_id:?}"))
-                .param("status", status),
-        ),
-        AgentError::Stopping => Some(Words::new("error.msg.server_stopping")),
-        AgentError::NoQuestion {
-            call_id,
-            question_id,
-        } => Some(
-            Words::new("error.msg.no_question")
-                .param("call", format!("{call_id:?}"))
-                .param("question", format!("{question_id:?}")),
-        ),
-        AgentError::AnswerDoesNotFit { detail } => {
-            Some(Words::new("error.msg.answer_does_not_fit").param("detail", detail))
+    match e {
+        AgentError::Store(e) => store(e),
+        AgentError::Mcp(e) => mcp(e),
+        _ => {
+            let words = e.words().map(|(key, params)| Words { key, params });
+            worded(e.code(), e.to_string(), words)
         }
-        AgentError::Mcp(e) => return mcp(e),
-        AgentError::NotOffered { server } => {
-            Some(Words::new("error.msg.server_not_offered").param("server", format!("{server:?}")))
-        }
-        AgentError::TooManyAttachments { max } => {
-            Some(Words::new("error.msg.too_many_attachments").param("max", max))
-        }
-        AgentError::NoUserMessage => Some(Words::new("error.msg.no_user_message")),
-        AgentError::UnsupportedProvider { name, kind } => Some(
-            Words::new("error.msg.provider_unsupported")
-                .param("name", format!("{name:?}"))
-                .param("kind", format!("{kind:?}")),
-        ),
-        _ => None,
-    };
-    worded(e.code(), e.to_string(), words)
+    }
 }
 
 /// Whether the words of `e` say what to do about it (install Node.js, check the address).
@@ -136,24 +104,40 @@ fn advises(e: &McpError) -> bool {
 
 pub fn mcp(e: &McpError) -> ApiError {
     let error = ApiError::new(e.code(), e.to_string());
-    let error = if advises(e) {
+    let error = if advises(e.underlying()) {
         error.says_what_to_do()
     } else {
         error
     };
-    let words = match e {
-        McpError::InvalidSpec(spec) => {
-            return error
-                .key("error.msg.server_config_invalid")
-                .param_words("reason", spec::spec(spec));
-        }
-        McpError::Refused { server, refusal } => {
-            return error
-                .key("error.msg.server_refused")
-                .param("server", server)
-                .param("code", refusal.code())
-                .param_words("reason", spec::refusal(refusal));
-        }
+    match e {
+        McpError::InvalidSpec(spec) => error
+            .key("error.msg.server_config_invalid")
+            .param_words("reason", spec::spec(spec)),
+        McpError::Refused { server, refusal } => error
+            .key("error.msg.server_refused")
+            .param("server", server)
+            .param("code", refusal.code())
+            .param_words("reason", spec::refusal(refusal)),
+        McpError::Unavailable { server, cause, .. } => error
+            .key("error.msg.server_left_out")
+            .param("server", server)
+            .param_words(
+                "reason",
+                mcp_words(cause)
+                    .unwrap_or_else(|| Words::new("error.msg.detail").param("detail", cause)),
+            )
+            .param("seconds", e.next_try_seconds().unwrap_or(1)),
+        _ => match mcp_words(e) {
+            Some(words) => error.words(words),
+            None => error,
+        },
+    }
+}
+
+/// The words of an MCP error whose placeholders are all plain text; `None` for those
+/// worded with words inside ([`mcp`]) or not worded at all.
+fn mcp_words(e: &McpError) -> Option<Words> {
+    match e {
         McpError::InvalidHeader { field, reason } => Some(
             Words::new("error.msg.invalid_header")
                 .param("field", field)
@@ -162,32 +146,25 @@ pub fn mcp(e: &McpError) -> ApiError {
         McpError::Disabled { server } => {
             Some(Words::new("error.msg.server_disabled").param("server", server))
         }
-        McpError::Spawn { command, cause } => {
-            let error = error
-                .key("error.msg.spawn_failed")
-                .param("command", command);
-            return match cause.kind() {
-                std::io::ErrorKind::NotFound => error.param_words(
-                    "detail",
-                    missing_program(&MissingProgram::new(command.clone())),
-                ),
-                std::io::ErrorKind::PermissionDenied => {
-                    error.param_words("detail", Words::new("error.msg.program_not_executable"))
-                }
-                _ => error.param("detail", cause),
-            };
-        }
+        McpError::Spawn { command, cause } => Some(match cause.kind() {
+            std::io::ErrorKind::NotFound => missing_program(&MissingProgram::new(command.clone())),
+            std::io::ErrorKind::PermissionDenied => {
+                Words::new("error.msg.spawn_not_executable").param("command", command)
+            }
+            _ => Words::new("error.msg.spawn_failed")
+                .param("command", command)
+                .param("detail", cause),
+        }),
         McpError::Unreachable {
             url,
             reason,
             detail,
-        } => {
-            let error = error.key("error.msg.unreachable").param("url", url);
-            return match reach_key(*reason) {
-                Some(key) => error.param_words("detail", Words::new(key)),
-                None => error.param("detail", detail),
-            };
-        }
+        } => Some(match reach_key(*reason) {
+            Some(key) => Words::new(key).param("url", url),
+            None => Words::new("error.msg.unreachable")
+                .param("url", url)
+                .param("detail", detail),
+        }),
         McpError::Denied { server, status } => Some(match status {
             401 => Words::new("error.msg.denied_401").param("server", server),
             403 => Words::new("error.msg.denied_403").param("server", server),
@@ -273,32 +250,28 @@ pub fn mcp(e: &McpError) -> ApiError {
             Some(Words::new("error.msg.node_not_configured").param("node", node))
         }
         _ => None,
-    };
-    match words {
-        Some(words) => error.words(words),
-        None => error,
     }
 }
 
-/// A missing program, with what to install.
-pub fn missing_program(missing: &MissingProgram) -> Words {
+/// A program that could not be started because it is missing, with what to install.
+fn missing_program(missing: &MissingProgram) -> Words {
     let key = match missing.advice() {
-        Advice::InstallNode => "error.msg.program_missing_node",
-        Advice::InstallUv => "error.msg.program_missing_uv",
-        Advice::CheckPath => "error.msg.program_missing_path",
-        _ => "error.msg.program_missing",
+        Advice::InstallNode => "error.msg.spawn_missing_node",
+        Advice::InstallUv => "error.msg.spawn_missing_uv",
+        Advice::CheckPath => "error.msg.spawn_missing_path",
+        _ => "error.msg.spawn_missing",
     };
     Words::new(key).param("command", &missing.command)
 }
 
-/// The words of a reason an address could not be reached (none for an unknown one).
+/// The words of an address that could not be reached, by why (none for an unknown reason).
 fn reach_key(reason: ReachFailure) -> Option<&'static str> {
     Some(match reason {
-        ReachFailure::NameNotResolved => "error.msg.reach_dns",
-        ReachFailure::Refused => "error.msg.reach_refused",
-        ReachFailure::TimedOut => "error.msg.reach_timed_out",
-        ReachFailure::Certificate => "error.msg.reach_certificate",
-        ReachFailure::Tls => "error.msg.reach_tls",
+        ReachFailure::NameNotResolved => "error.msg.unreachable_dns",
+        ReachFailure::Refused => "error.msg.unreachable_refused",
+        ReachFailure::TimedOut => "error.msg.unreachable_timed_out",
+        ReachFailure::Certificate => "error.msg.unreachable_certificate",
+        ReachFailure::Tls => "error.msg.unreachable_tls",
         _ => return None,
     })
 }

@@ -227,6 +227,19 @@ fn store_and_agent_errors_keep_their_english() {
         name: "p".into(),
         kind: "k".into(),
     }));
+    same_english(agent(&AgentError::NothingToRetry {
+        conversation_id: "c".into(),
+    }));
+    let message_id = || "m".to_owned();
+    same_english(agent(&AgentError::NotAnAnswer {
+        message_id: message_id(),
+    }));
+    same_english(agent(&AgentError::NothingAnswered {
+        message_id: message_id(),
+    }));
+    same_english(agent(&AgentError::NotThePersons {
+        message_id: message_id(),
+    }));
 }
 
 #[test]
@@ -431,6 +444,38 @@ fn mcp_errors_keep_their_english() {
     )
     .1;
     assert!(chinese.contains(&rule), "{chinese} lacks {rule}");
+}
+
+#[test]
+fn a_server_left_out_is_worded_with_why_in_the_same_language() {
+    let left_out = |cause: McpError| McpError::Unavailable {
+        server: "GitHub".into(),
+        cause: std::sync::Arc::new(cause),
+        retry_in: Duration::from_millis(1500),
+    };
+    let refused = mcp(&left_out(McpError::Unreachable {
+        url: "http://127.0.0.1:9/mcp".into(),
+        reason: ReachFailure::Refused,
+        detail: "connection refused".into(),
+    }));
+    same_english(refused.clone());
+    let (english, chinese) = texts(&refused);
+    assert!(english.ends_with("in the background in 2s"), "{english}");
+    assert!(
+        chinese.contains("无法访问 http://127.0.0.1:9/mcp：连接被拒绝") && chinese.contains("2 秒"),
+        "the reason in Chinese too: {chinese}"
+    );
+    // A missing npx is worded with what to install, inside the left-out sentence too.
+    let (_, chinese) = texts(&mcp(&left_out(McpError::Spawn {
+        command: "npx".into(),
+        cause: std::io::ErrorKind::NotFound.into(),
+    })));
+    assert!(chinese.contains("Node.js"), "{chinese}");
+    // A cause without words of its own is quoted as it is.
+    same_english(mcp(&left_out(McpError::ClosedDuringHandshake {
+        server: "GitHub".into(),
+        stderr: None,
+    })));
 }
 
 #[test]

@@ -16,10 +16,12 @@
 //! ([`ApiError::param_words`](crate::ApiError::param_words)), so a launch template's refusal
 //! inside the server's own sentence is in the same language as the sentence.
 
+mod failures;
 mod layer;
 mod negotiate;
 mod texts;
 
+pub use failures::{ServedFailure, reader_locale, word_failures};
 pub use layer::{ErrorText, localize, remember_preference};
 pub use negotiate::negotiate;
 pub use texts::{CatalogError, LocaleTexts, fill, placeholders};

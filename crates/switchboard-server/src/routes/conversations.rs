@@ -38,11 +38,16 @@ struct ListQuery {
     limit: Option<u32>,
     /// Start after this conversation: the `X-Next-Cursor` of the previous page.
     after: Option<String>,
+    /// Only the conversations whose title or one of whose messages contains this text
+    /// (letters compared without case; `%` and `_` are plain characters; at most 200
+    /// characters; blank: all of them).
+    q: Option<String>,
 }
 
-/// Lists the caller's conversations, most recent first, a page at a time.
+/// Lists the caller's conversations, most recent first, a page at a time; `q` searches them.
 ///
-/// A full page answers `X-Next-Cursor`; send it back as `after` for the next one.
+/// A full page answers `X-Next-Cursor`; send it back as `after` (with the same `q`) for the
+/// next one.
 #[utoipa::path(
     get,
     path = "/api/conversations",
@@ -63,10 +68,21 @@ async fn list(
 ) -> Result<Response, ApiError> {
     let limit = query.limit.unwrap_or(PAGE).clamp(1, PAGE);
     let after = query.after.as_deref().map(parse_cursor).transpose()?;
-    let page = state
-        .store
-        .conversations_page(&caller.user.id, after.as_ref(), limit)
-        .await?;
+    let owner = &caller.user.id;
+    let page = match query.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
+        Some(text) => {
+            state
+                .store
+                .search_conversations(owner, text, after.as_ref(), limit)
+                .await?
+        }
+        None => {
+            state
+                .store
+                .conversations_page(owner, after.as_ref(), limit)
+                .await?
+        }
+    };
     let next = (page.len() == limit as usize)
         .then(|| page.last().map(ConversationCursor::after))
         .flatten();
@@ -128,7 +144,8 @@ async fn create(
 }
 
 /// A conversation with its messages, oldest first; each assistant message carries its tool
-/// calls, so pending approvals show after a reload.
+/// calls, so pending approvals show after a reload, and a failed turn its failure
+/// (`metadata.failure`, a `TurnFailure` in the reader's language).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct History {
@@ -154,10 +171,13 @@ pub struct History {
 async fn read(
     State(state): State<AppState>,
     caller: Caller,
+    headers: axum::http::HeaderMap,
     Path(id): Path<String>,
 ) -> Result<axum::Json<History>, ApiError> {
     let conversation = state.store.conversation(&caller.user.id, &id).await?;
-    let messages = state.store.messages(&caller.user.id, &id).await?;
+    let mut messages = state.store.messages(&caller.user.id, &id).await?;
+    let locale = crate::i18n::reader_locale(&caller.user, &headers);
+    crate::i18n::word_failures(&mut messages, &state.locales, locale);
     Ok(axum::Json(History {
         running: state.agent.is_running(&id),
         conversation,

@@ -22,7 +22,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
 
 /// Streams the caller's live events (SSE), resumable with `Last-Event-ID`.
 ///
-/// Every event of the caller: `message.created`, `message.delta`,
+/// Every event of the caller: `message.created` (an assistant's turn starts with it, its
+/// `metadata.unavailableServers` naming the servers the turn was started without), `message.delta`,
 /// `assistant.toolCall.updated` (each followed by seed 001's `tool.message.updated`, the
 /// message id and the call in the seed's `ToolCallRecord` fields), `message.completed`,
 /// `run.failed` and `server.status`, each with an `id`. A client that reconnects with `Last-Event-ID` first gets what it missed; when

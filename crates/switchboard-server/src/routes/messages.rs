@@ -33,18 +33,20 @@ pub fn routes() -> OpenApiRouter<AppState> {
     operation_id = "list_messages",
     params(("id" = String, Path, description = "The id")),
     responses(
-        (status = 200, description = "The conversation's messages, oldest first", body = Vec<Message>),
+        (status = 200, description = "The conversation's messages, oldest first; a failed turn's answer carries its failure in `metadata.failure` (a TurnFailure, in the reader's language)", body = Vec<Message>),
         OwnedRead,
     ),
 )]
 async fn list(
     State(state): State<AppState>,
     caller: Caller,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> Result<axum::Json<Vec<Message>>, ApiError> {
-    Ok(axum::Json(
-        state.store.messages(&caller.user.id, &id).await?,
-    ))
+    let mut messages = state.store.messages(&caller.user.id, &id).await?;
+    let locale = crate::i18n::reader_locale(&caller.user, &headers);
+    crate::i18n::word_failures(&mut messages, &state.locales, locale);
+    Ok(axum::Json(messages))
 }
 
 /// A user message to send.
@@ -113,9 +115,9 @@ impl Send {
 /// and its events come through `GET /api/events`.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Started {
-    conversation_id: String,
-    message: Message,
+pub(super) struct Started {
+    pub(super) conversation_id: String,
+    pub(super) message: Message,
 }
 
 /// Sends a message: stores it and starts the conversation's run.

@@ -13,7 +13,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use switchboard_core::ViewSpec;
-use switchboard_gateway::Collision;
+use switchboard_gateway::{Collision, ViewReport};
 use switchboard_store::{ApiToken, IssuedToken, StoredView};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -42,6 +42,11 @@ pub struct ViewDetail {
     /// since the view was saved). The gateway offers each with a suffix and logs it; change the
     /// prefixes or the tools to settle them. Empty when the servers could not be listed.
     pub collisions: Vec<ViewCollision>,
+    /// The exported names of its tools that ask a person before they run (their servers do
+    /// not auto-approve them): a client that declared elicitation is asked; one that did not
+    /// gets what `GET /api/mcp/connect`'s `unapproved` says. Empty when the servers could not
+    /// be listed.
+    pub asking: Vec<String>,
 }
 
 /// Several tools of a view that want one exported name.
@@ -163,7 +168,7 @@ async fn create(
     Ok((StatusCode::CREATED, axum::Json(created)))
 }
 
-/// Reads a view, with the collisions its tools' names have now.
+/// Reads a view, with the collisions its tools' names have now and the tools that ask a person.
 #[utoipa::path(
     get,
     path = "/api/mcp/views/{id}",
@@ -181,19 +186,23 @@ async fn read(
     Path(id): Path<String>,
 ) -> Result<axum::Json<ViewDetail>, ApiError> {
     let view = state.store.view(&caller.user.id, &id).await?;
-    let collisions = match state
-        .gateway
-        .view_collisions(&caller.user, &view.spec)
-        .await
-    {
-        Ok(found) => found.into_iter().map(ViewCollision::from).collect(),
+    let report = match state.gateway.view_report(&caller.user, &view.spec).await {
+        Ok(report) => report,
         // The view is still worth showing (its assistant may have been deleted).
         Err(error) => {
             tracing::warn!(%error, view = %view.id, "could not list a view's tools for its collisions");
-            Vec::new()
+            ViewReport::default()
         }
     };
-    Ok(axum::Json(ViewDetail { view, collisions }))
+    Ok(axum::Json(ViewDetail {
+        view,
+        collisions: report
+            .collisions
+            .into_iter()
+            .map(ViewCollision::from)
+            .collect(),
+        asking: report.asking,
+    }))
 }
 
 /// Replaces a view, with the same checks as creating one.

@@ -8,6 +8,7 @@
 
 use crate::common;
 
+use common::sse::SseReader;
 use common::{Api, start};
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -18,6 +19,11 @@ use switchboard_testkit::{Peers, ScriptedLlm, Turn};
 /// `{{user.name}}` and `repo` to `{{repo}}`, and a conversation with it. Returns the
 /// conversation id.
 async fn set_up(api: &Api, llm: &ScriptedLlm) -> String {
+    set_up_approving(api, llm, &["create_issue"]).await
+}
+
+/// [`set_up`] with `auto_approved` the server's auto-approved tools.
+async fn set_up_approving(api: &Api, llm: &ScriptedLlm, auto_approved: &[&str]) -> String {
     let admin = Some(api.admin.as_str());
     let (status, provider) = api
         .send(
@@ -46,7 +52,7 @@ async fn set_up(api: &Api, llm: &ScriptedLlm) -> String {
                 "command": command.program,
                 "args": command.args,
                 "env": command.env.into_iter().collect::<std::collections::BTreeMap<_, _>>(),
-                "auto_approved_tools": ["create_issue"],
+                "auto_approved_tools": auto_approved,
             })),
         )
         .await;
@@ -215,4 +221,115 @@ async fn a_context_cannot_spoof_a_built_in() {
         )
         .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// The approval shows the arguments that will run, the mapped ones named with the variables
+/// they come from; the record keeps what the model asked for and, once the call ran, what
+/// was sent (a variable changed while the call waited is used). The model is shown only
+/// what it asked for.
+#[tokio::test]
+async fn a_node_call_keeps_what_the_model_asked_and_what_ran() {
+    let api = start().await;
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call("mcp__issues__create_issue", json!({"title": "Crash"})),
+        Turn::text("Opened."),
+    ])
+    .await;
+    let conversation = set_up_approving(&api, &llm, &[]).await;
+    let admin = Some(api.admin.as_str());
+    let response = api
+        .client
+        .post(format!(
+            "{}/api/conversations/{conversation}/messages",
+            api.base
+        ))
+        .bearer_auth(&api.admin)
+        .header("accept", "text/event-stream")
+        .json(&json!({"content": "Open an issue"}))
+        .send()
+        .await
+        .unwrap();
+    let mut events = SseReader::new(response);
+    let (pending, _) = events.until("assistant.toolCall.updated").await;
+    let call = &pending.data["toolCall"];
+    assert_eq!(call["status"], "pending", "{call}");
+    assert_eq!(call["arguments"], json!({"title": "Crash"}));
+    assert_eq!(
+        call["resolvedArguments"],
+        json!({"owner": "admin", "repo": "switchboard", "title": "Crash"}),
+        "{call}"
+    );
+    assert_eq!(
+        call["mappedParameters"],
+        json!({"owner": {"variables": ["user.name"]}, "repo": {"variables": ["repo"]}}),
+        "{call}"
+    );
+    let message_id = pending.data["messageId"].as_str().unwrap().to_owned();
+    let call_id = call["id"].as_str().unwrap().to_owned();
+
+    // A reload shows the same.
+    let (_, history) = api
+        .send(
+            Method::GET,
+            &format!("/api/conversations/{conversation}"),
+            admin,
+            None,
+        )
+        .await;
+    let stored = &history["messages"][1]["toolCalls"][0];
+    assert_eq!(stored["resolvedArguments"], call["resolvedArguments"]);
+
+    let (status, _) = api
+        .send(
+            Method::PUT,
+            &format!("/api/conversations/{conversation}/variables"),
+            admin,
+            Some(json!({"variables": {"repo": "changed-while-waiting"}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, decided) = api
+        .send(
+            Method::POST,
+            &format!("/api/messages/{message_id}/tool-confirm"),
+            admin,
+            Some(json!({"toolCallId": call_id, "approved": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{decided}");
+    events.until("message.completed").await;
+
+    let (_, history) = api
+        .send(
+            Method::GET,
+            &format!("/api/conversations/{conversation}"),
+            admin,
+            None,
+        )
+        .await;
+    let ran = &history["messages"][1]["toolCalls"][0];
+    assert_eq!(ran["status"], "done", "{ran}");
+    assert_eq!(
+        ran["arguments"],
+        json!({"title": "Crash"}),
+        "what the model asked"
+    );
+    let sent = json!({"owner": "admin", "repo": "changed-while-waiting", "title": "Crash"});
+    assert_eq!(ran["resolvedArguments"], sent, "what ran");
+    let received: Value =
+        serde_json::from_str(ran["response"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(received, sent);
+
+    // The model is shown its own call again, not the mapped values.
+    let second = &llm.requests()[1].body;
+    let asked = second["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|m| m["tool_calls"][0]["function"]["arguments"].as_str())
+        .unwrap_or_else(|| panic!("the call is replayed: {second}"));
+    assert_eq!(
+        serde_json::from_str::<Value>(asked).unwrap(),
+        json!({"title": "Crash"})
+    );
 }

@@ -90,6 +90,7 @@ const ROUTES: &[(&str, &str)] = &[
     ),
     ("POST", "/api/agent-retrieval/in/v1/action-info"),
     ("GET", "/api/mcp/servers/{id}/tools/{tool}"),
+    ("GET", "/api/mcp/connect"),
     ("GET", "/api/mcp/views"),
     ("POST", "/api/mcp/views"),
     ("GET", "/api/mcp/views/{id}"),
@@ -108,6 +109,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/mcp-servers/{id}/prompts/{name}"),
     ("GET", "/api/mcp-servers/{id}/logs"),
     ("POST", "/api/messages/{id}/tool-calls/{callId}/answer"),
+    ("POST", "/api/conversations/{id}/retry"),
+    ("POST", "/api/messages/{id}/regenerate"),
+    ("POST", "/api/messages/{id}/resend"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {
@@ -337,6 +341,23 @@ fn typed_operations_name_every_json_body() {
         "ToolCallRecord",
     ] {
         assert!(schemas[name].is_object(), "{name} is not a component");
+    }
+}
+
+/// What a turn carries besides its text is documented, the servers it left out included.
+#[test]
+fn a_messages_metadata_keys_are_documented() {
+    let document = serde_json::to_value(switchboard_server::openapi()).unwrap();
+    let metadata = &document["components"]["schemas"]["Message"]["properties"]["metadata"];
+    let described = metadata["description"].as_str().unwrap_or_default();
+    for key in [
+        "rounds",
+        "attachments",
+        "unavailableServers",
+        "serverId",
+        "sign_in",
+    ] {
+        assert!(described.contains(key), "{key} missing from {metadata}");
     }
 }
 

@@ -58,12 +58,22 @@ async fn credential_env_variables_are_never_answered() {
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
-    for path in ["/api/mcp-servers?format=seed001", "/api/mcp-servers"] {
+    for path in [
+        "/api/mcp-servers?format=seed001",
+        "/api/mcp-servers?format=columns",
+        "/api/mcp-servers",
+    ] {
         let (status, listed) = api.send(Method::GET, path, admin, None).await;
         assert_eq!(status, StatusCode::OK);
         assert!(!listed.to_string().contains("ghp_secret_value"), "{listed}");
         assert_eq!(listed[0]["env"]["LOG_LEVEL"], "debug", "{listed}");
     }
+    // `columns` is the same shape as `seed001`.
+    let (_, columns) = api
+        .send(Method::GET, "/api/mcp-servers?format=columns", admin, None)
+        .await;
+    assert_eq!(columns[0]["type"], "stdio", "{columns}");
+    assert_eq!(columns[0]["is_active"], true, "{columns}");
 }
 
 #[tokio::test]

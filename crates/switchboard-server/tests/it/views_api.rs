@@ -87,6 +87,19 @@ async fn views_are_created_read_replaced_and_deleted() {
     assert_eq!(status, StatusCode::OK, "{read}");
     assert_eq!(read["name"], "desktop");
     assert_eq!(read["collisions"], json!([]));
+    // Neither tool is auto-approved: both ask a person; once echo is, only get-sum does.
+    assert_eq!(read["asking"], json!(["echo", "get-sum"]), "{read}");
+    let (status, _) = api
+        .send(
+            Method::PUT,
+            &format!("/api/mcp-servers/{files}/tools/echo"),
+            admin,
+            Some(json!({"autoApprove": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, read) = api.send(Method::GET, &path, admin, None).await;
+    assert_eq!(read["asking"], json!(["get-sum"]), "{read}");
 
     // Replaced: renamed, every tool of the server under the gateway's template.
     let (status, updated) = api

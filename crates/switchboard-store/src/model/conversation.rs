@@ -98,6 +98,15 @@ pub struct Message {
     pub role: MessageRole,
     pub content: String,
     pub tool_calls: Vec<ToolCallRecord>,
+    /// What the message carries besides its text. On a person's message: `attachments`
+    /// (the resources sent with it) and `prompt` (the server prompt it used). On an
+    /// assistant's turn: `rounds` (each model call's text) and `roundsDone`, `stop` when it
+    /// was cancelled, and `unavailableServers` when servers were left out of the turn
+    /// because their tools could not be listed: a list of `{serverId, name, code, kind}`,
+    /// `code` the failure's error code and `kind` one of `unreachable` (it could not be
+    /// reached or started, or is held back while it is tried again in the background),
+    /// `sign_in` (it wants a sign-in or rejected its credentials) or `failed` (anything
+    /// else). Shown with the turn, as "GitHub is unreachable: its tools are left out".
     #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub metadata: Map<String, Value>,
     pub created_at: Timestamp,

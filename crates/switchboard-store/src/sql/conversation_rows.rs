@@ -14,6 +14,20 @@ pub(crate) const CONVERSATION_COLUMNS: &str =
 pub(crate) const MESSAGE_COLUMNS: &str =
     "id, conversation_id, role, content, tool_calls, metadata, created_at, updated_at";
 
+/// Stores a message (`$1` id, `$2` owner, `$3` conversation, `$4` role, `$5` content, `$6`
+/// tool calls, `$7` metadata, `$8` now) in one statement: the conversation must be the
+/// owner's, and the message is stamped after the conversation's last one, so the order of
+/// messages is the order of appends whatever the clocks say. Returns its `created_at`.
+pub(crate) const INSERT_MESSAGE: &str = "INSERT INTO messages (id, user_id, conversation_id, \
+     role, content, tool_calls, metadata, created_at, updated_at) \
+     SELECT $1, c.user_id, c.id, $4, $5, $6, $7, t.at, t.at \
+     FROM conversations c, (SELECT CASE \
+         WHEN MAX(created_at) IS NULL OR MAX(created_at) < $8 THEN $8 \
+         ELSE MAX(created_at) + 1 END AS at \
+       FROM messages WHERE conversation_id = $3) t \
+     WHERE c.user_id = $2 AND c.id = $3 \
+     RETURNING created_at";
+
 #[derive(Debug, sqlx::FromRow)]
 pub(crate) struct ConversationRow {
     pub id: String,

@@ -2,8 +2,8 @@
 //! and their JSON columns are in [`conversation_rows`](super::conversation_rows).
 
 pub(crate) use super::conversation_rows::{
-    CONVERSATION_COLUMNS, ConversationRow, MESSAGE_COLUMNS, MessageRow, append_calls, edit_call,
-    merged,
+    CONVERSATION_COLUMNS, ConversationRow, INSERT_MESSAGE, MESSAGE_COLUMNS, MessageRow,
+    append_calls, edit_call, merged,
 };
 
 macro_rules! impl_conversation_store {
@@ -14,8 +14,8 @@ macro_rules! impl_conversation_store {
             use $crate::model::{Conversation, Message, NewConversation, NewMessage, Timestamp, new_id};
             use $crate::sql::common::{one_row, to_json};
             use $crate::sql::conversations::{
-                CONVERSATION_COLUMNS, ConversationRow, MESSAGE_COLUMNS, MessageRow, append_calls,
-                edit_call,
+                CONVERSATION_COLUMNS, ConversationRow, INSERT_MESSAGE, MESSAGE_COLUMNS,
+                MessageRow, append_calls, edit_call,
             };
             use $crate::store::ToolCallEdit;
 
@@ -266,6 +266,43 @@ macro_rules! impl_conversation_store {
                         .collect()
                 }
 
+                async fn search_conversations(
+                    &self,
+                    owner: &OwnerId,
+                    text: &str,
+                    after: Option<&$crate::model::ConversationCursor>,
+                    limit: u32,
+                ) -> Result<Vec<Conversation>, StoreError> {
+                    use $crate::sql::search::{MAX_SEARCH_CHARS, contains_pattern};
+                    crate::text::refuse_nul("q", text)?;
+                    crate::text::at_most("q", text, MAX_SEARCH_CHARS)?;
+                    // The listing's walk (see conversations_page), keeping the conversations
+                    // whose title or one of whose messages holds the text.
+                    let (at, id) = after.map_or((i64::MAX, String::new()), |c| {
+                        (c.updated_at.0, c.id.clone())
+                    });
+                    let like = Self::LIKE_ANY_CASE;
+                    let sql = format!(
+                        "SELECT {CONVERSATION_COLUMNS} FROM conversations c WHERE c.user_id = $1 \
+                         AND (c.updated_at < $2 OR (c.updated_at = $2 AND c.id < $3)) \
+                         AND (c.title {like} $5 ESCAPE '\\' OR EXISTS (SELECT 1 FROM messages m \
+                           WHERE m.user_id = $1 AND m.conversation_id = c.id \
+                           AND m.content {like} $5 ESCAPE '\\')) \
+                         ORDER BY c.updated_at DESC, c.id DESC LIMIT $4"
+                    );
+                    sqlx::query_as::<_, ConversationRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(at)
+                        .bind(id)
+                        .bind(i64::from(limit))
+                        .bind(contains_pattern(text))
+                        .fetch_all(&self.pool)
+                        .await?
+                        .into_iter()
+                        .map(ConversationRow::decode)
+                        .collect()
+                }
+
                 async fn rename_conversation(
                     &self,
                     owner: &OwnerId,
@@ -441,25 +478,15 @@ macro_rules! impl_conversation_store {
                     // stamped after the conversation's last one (so the order of messages is
                     // the order of appends whatever the clocks say), and a trigger makes the
                     // conversation the most recently active (migration 0014).
-                    let insert = sqlx::query_as::<_, (i64,)>(
-                        "INSERT INTO messages (id, user_id, conversation_id, role, content, \
-                         tool_calls, metadata, created_at, updated_at) \
-                         SELECT $1, c.user_id, c.id, $4, $5, $6, $7, t.at, t.at \
-                         FROM conversations c, (SELECT CASE \
-                             WHEN MAX(created_at) IS NULL OR MAX(created_at) < $8 THEN $8 \
-                             ELSE MAX(created_at) + 1 END AS at \
-                           FROM messages WHERE conversation_id = $3) t \
-                         WHERE c.user_id = $2 AND c.id = $3 \
-                         RETURNING created_at",
-                    )
-                    .bind(&row.id)
-                    .bind(&owner.0)
-                    .bind(conversation_id)
-                    .bind(&row.role)
-                    .bind(&row.content)
-                    .bind(&row.tool_calls)
-                    .bind(&row.metadata)
-                    .bind(Timestamp::now().0);
+                    let insert = sqlx::query_as::<_, (i64,)>(INSERT_MESSAGE)
+                        .bind(&row.id)
+                        .bind(&owner.0)
+                        .bind(conversation_id)
+                        .bind(&row.role)
+                        .bind(&row.content)
+                        .bind(&row.tool_calls)
+                        .bind(&row.metadata)
+                        .bind(Timestamp::now().0);
                     let stamped = if Self::LOCK.is_empty() {
                         // SQLite: the one writing connection runs one statement at a time.
                         insert.fetch_optional(&mut *self.writer().await?).await?
@@ -546,6 +573,28 @@ macro_rules! impl_conversation_store {
                         .await?
                         .ok_or_else(|| StoreError::not_found(Entity::Message, id))?
                         .decode()
+                }
+
+                async fn delete_messages_after(
+                    &self,
+                    owner: &OwnerId,
+                    conversation_id: &str,
+                    message_id: &str,
+                ) -> Result<u64, StoreError> {
+                    let fork = $crate::sql::forks::Fork::After;
+                    Ok(self.fork(owner, conversation_id, message_id, fork).await?.0)
+                }
+
+                async fn replace_messages_from(
+                    &self,
+                    owner: &OwnerId,
+                    conversation_id: &str,
+                    message_id: &str,
+                    new: &NewMessage,
+                ) -> Result<Message, StoreError> {
+                    let fork = $crate::sql::forks::Fork::Replace(new);
+                    let (_, message) = self.fork(owner, conversation_id, message_id, fork).await?;
+                    message.ok_or_else(|| StoreError::not_found(Entity::Message, message_id))
                 }
 
                 async fn add_tool_calls(

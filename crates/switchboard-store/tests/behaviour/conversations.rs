@@ -32,6 +32,8 @@ pub fn call(id: &str) -> ToolCallRecord {
         approved: None,
         question: None,
         pending_input: None,
+        resolved_arguments: None,
+        mapped_parameters: Default::default(),
     }
 }
 
@@ -197,11 +199,25 @@ async fn tool_calls_live_inside_the_assistant_message(db: &TestDb) {
             c.status = ToolCallStatus::Done;
             c.response = Some(json!({"content": [{"type": "text", "text": "hello"}]}));
             c.is_error = Some(false);
+            c.resolved_arguments = json!({"path": "/tmp/call_2", "root": "/srv"})
+                .as_object()
+                .cloned();
+            c.mapped_parameters.insert(
+                "root".into(),
+                switchboard_core::MappedParameter {
+                    variables: vec!["workspace".into()],
+                },
+            );
             Ok(())
         })
         .await
         .unwrap();
     assert_eq!(done.status, ToolCallStatus::Done);
+    // What the model asked and what ran are both kept.
+    let kept = &store.message(&owner, &message.id).await.unwrap().tool_calls[1];
+    assert_eq!(kept.arguments, call("call_2").arguments);
+    assert_eq!(kept.resolved_arguments.as_ref().unwrap()["root"], "/srv");
+    assert_eq!(kept.mapped_parameters["root"].variables, ["workspace"]);
 
     // An edit that refuses writes nothing.
     let refused = store

@@ -7,7 +7,8 @@
 //! `data:` chunks ending in `data: [DONE]`, with the usage chunk when `stream_options.include_usage`
 //! asks for it; Anthropic's `event:`/`data:` pairs). Streamed text is cut into several deltas and
 //! tool-call arguments into several fragments, so a client's reassembly is exercised. Every
-//! request is recorded ([`ScriptedLlm::requests`]) for assertions on what the client sent.
+//! request is recorded ([`ScriptedLlm::requests`]) for assertions on what the client sent
+//! and when.
 //!
 //! ```no_run
 //! use serde_json::json;
@@ -65,6 +66,9 @@ pub struct RecordedRequest {
     pub headers: Vec<(String, String)>,
     /// Its JSON body (`Value::Null` if it was not JSON).
     pub body: Value,
+    /// When it was received (its body read): how long a client took to ask is measured
+    /// against it.
+    pub received_at: std::time::Instant,
 }
 
 impl RecordedRequest {
@@ -279,6 +283,7 @@ async fn answer(wire: WireFormat, shared: &Shared, headers: &HeaderMap, body: &[
                 })
                 .collect(),
             body: parsed.as_ref().cloned().unwrap_or(Value::Null),
+            received_at: std::time::Instant::now(),
         });
         requests.len()
     };

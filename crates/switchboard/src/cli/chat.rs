@@ -12,7 +12,7 @@
 //! the servers offer besides tools ([`commands`]), as the web page's composer does.
 //!
 //! The provider, model and servers are settled in [`setup`]; one message's run in [`turn`];
-//! what is printed in [`render`]. Ctrl-C cancels the run: a person is back at the prompt, a
+//! what is printed in [`render`]; the notices' words in [`words`]. Ctrl-C cancels the run: a person is back at the prompt, a
 //! script exits non-zero. A run that fails prints its error code; a script then exits non-zero.
 
 mod commands;
@@ -24,6 +24,7 @@ mod questions;
 mod render;
 pub(super) mod setup;
 mod turn;
+mod words;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -42,6 +43,7 @@ use interrupt::Interrupts;
 use render::Printer;
 use setup::Setup;
 use turn::{ToolKey, Turn};
+use words::Words;
 
 use super::local::LocalServers;
 use super::{CliError, Context};
@@ -149,6 +151,7 @@ pub async fn run(context: &Context, args: ChatArgs) -> anyhow::Result<ExitCode> 
         input: Lines::stdin(),
         interrupts: Interrupts::listen(),
         printer: Printer::new(std::io::stdout()),
+        words: Words::from_env(&env),
         interactive,
         conversation_id: None,
         pool: Arc::clone(&app.pool),
@@ -169,6 +172,8 @@ struct Chat<W: Write> {
     input: Lines,
     interrupts: Interrupts,
     printer: Printer<W>,
+    /// The notices' words, in the terminal's language.
+    words: Words,
     interactive: bool,
     /// Created with the first message.
     conversation_id: Option<String>,
@@ -332,6 +337,7 @@ impl<W: Write> Chat<W> {
             input: &mut self.input,
             interrupts: &mut self.interrupts,
             printer: &mut self.printer,
+            words: &self.words,
             interactive: self.interactive,
         }
         .run(&message)

@@ -14,8 +14,10 @@ use anyhow::Context as _;
 use switchboard_agent::EnvProvider;
 use switchboard_app::App;
 use switchboard_core::{OwnerId, ServerSpec};
-use switchboard_server::{AppState, AuthMode, GuardConfig, ServerConfig, app as app_router};
-use switchboard_store::{Role, Store};
+use switchboard_server::{
+    AppState, AuthMode, GuardConfig, ServerConfig, StdioLaunch, app as app_router,
+};
+use switchboard_store::{Role, Store, StoreConfig};
 
 use super::{CliError, Context};
 use crate::settings::{ServerSettings, Settings, SettingsFlags};
@@ -106,6 +108,7 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
             ..GuardConfig::default()
         },
         stream_auth: Default::default(),
+        stdio_launch: stdio_launch(&context.store),
     };
     if !settings.nodes.is_empty() {
         tracing::info!(
@@ -187,6 +190,19 @@ fn env_provider() -> Option<EnvProvider> {
 
 /// Settles who may call: the local user in single-user mode, else tokens (with an admin made
 /// on an empty store). Gives that user the demo server once.
+/// How a client on this machine launches `switchboard mcp` on this store, for the snippets
+/// the settings page offers: none where the store is a database named by URL (a snippet would
+/// carry its password) or where this binary's path cannot be told.
+fn stdio_launch(store: &StoreConfig) -> Option<StdioLaunch> {
+    if store.database_url.is_some() {
+        return None;
+    }
+    Some(StdioLaunch {
+        command: std::env::current_exe().ok()?,
+        data_dir: std::path::absolute(&store.data_dir).ok()?,
+    })
+}
+
 async fn first_start(store: &dyn Store, single_user: bool) -> anyhow::Result<AuthMode> {
     let (auth, owner) = if single_user {
         let local = OwnerId::local();

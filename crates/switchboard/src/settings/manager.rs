@@ -1,9 +1,10 @@
-//! `[manager]` and `[manager.retry]`: how MCP servers are connected to, waited for, cached
-//! and retried (the connection manager's [`ManagerConfig`]).
+//! `[manager]`, `[manager.retry]` and `[manager.breaker]`: how MCP servers are connected to,
+//! waited for, cached, retried, and left out while they cannot be reached (the connection
+//! manager's [`ManagerConfig`]).
 
 use std::time::Duration;
 
-use switchboard_mcp::{ManagerConfig, RetryPolicy};
+use switchboard_mcp::{BreakerPolicy, ManagerConfig, RetryPolicy};
 
 use super::error::SettingsError;
 use super::key::Key;
@@ -39,6 +40,12 @@ const MAX_DELAY: Key = Key::new("manager.retry", "max_delay", "10s")
 const MULTIPLIER: Key = Key::new("manager.retry", "multiplier", "2")
     .env("SWITCHBOARD_RETRY_MULTIPLIER")
     .flag("--retry-multiplier");
+const BREAKER_FIRST_DELAY: Key = Key::new("manager.breaker", "first_delay", "1s")
+    .env("SWITCHBOARD_BREAKER_FIRST_DELAY")
+    .flag("--breaker-first-delay");
+const BREAKER_MAX_DELAY: Key = Key::new("manager.breaker", "max_delay", "5m")
+    .env("SWITCHBOARD_BREAKER_MAX_DELAY")
+    .flag("--breaker-max-delay");
 
 /// The flags of `[manager]`; each overrides the file and the environment.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -74,6 +81,14 @@ pub struct ManagerFlags {
     /// How much longer each wait is than the one before [default: 2].
     #[arg(long, value_name = "N")]
     pub retry_multiplier: Option<String>,
+    /// How long a server that could not be reached is left out before it is tried again in
+    /// the background, the first time [default: 1s].
+    #[arg(long, value_name = "DURATION")]
+    pub breaker_first_delay: Option<String>,
+    /// The longest a server that still cannot be reached is left out between two tries
+    /// [default: 5m].
+    #[arg(long, value_name = "DURATION")]
+    pub breaker_max_delay: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -85,6 +100,7 @@ pub struct ManagerSettings {
     pub idle_timeout: Duration,
     pub http_connections_per_upstream: usize,
     pub retry: RetryPolicy,
+    pub breaker: BreakerPolicy,
 }
 
 impl ManagerSettings {
@@ -106,6 +122,11 @@ impl ManagerSettings {
                 max_delay: layers.take(&MAX_DELAY, flags.retry_max_delay.as_slice())?,
                 multiplier: layers.take(&MULTIPLIER, flags.retry_multiplier.as_slice())?,
             },
+            breaker: BreakerPolicy {
+                first_delay: layers
+                    .take(&BREAKER_FIRST_DELAY, flags.breaker_first_delay.as_slice())?,
+                max_delay: layers.take(&BREAKER_MAX_DELAY, flags.breaker_max_delay.as_slice())?,
+            },
         })
     }
 
@@ -119,6 +140,7 @@ impl ManagerSettings {
             idle_timeout: self.idle_timeout,
             http_connections_per_upstream: self.http_connections_per_upstream,
             retry: self.retry.clone(),
+            breaker: self.breaker.clone(),
             ..ManagerConfig::default()
         }
     }

@@ -48,6 +48,7 @@ fn defaults_are_seed_001s() {
     assert_eq!(s.manager.idle_timeout, Duration::from_secs(1800));
     assert_eq!(s.manager.http_connections_per_upstream, 32);
     assert_eq!(s.manager.retry, switchboard_mcp::RetryPolicy::default());
+    assert_eq!(s.manager.breaker, switchboard_mcp::BreakerPolicy::default());
     assert_eq!(s.server.listen.to_string(), "127.0.0.1:8080");
     assert_eq!(s.server.max_body_bytes, 4 * 1024 * 1024);
     assert_eq!(s.quotas.max_servers, 100);
@@ -70,6 +71,8 @@ fn each_layer_overrides_the_one_below_in_every_section() {
         [manager.retry]
         max_retries = 5
         initial_delay = "2s"
+        [manager.breaker]
+        max_delay = "2m"
         [agent]
         max_rounds = 7
         max_result_chars = 500
@@ -154,6 +157,10 @@ fn each_layer_overrides_the_one_below_in_every_section() {
         Duration::from_secs(180)
     );
     assert_eq!(s.manager.retry.initial_delay, Duration::from_secs(3));
+    assert_eq!(
+        s.manager.manager_config().breaker.max_delay,
+        Duration::from_secs(120)
+    );
     assert_eq!(s.manager.manager_config().http_connections_per_upstream, 8);
     assert_eq!(s.agent.agent_config().max_result_chars, 700);
     assert_eq!(s.quotas.limits().max_runs, 1);

@@ -184,6 +184,40 @@ async fn a_scripted_message_with_an_approved_tool_call() {
     assert!(results[0].contains("42"), "{results:?}");
 }
 
+/// A chat whose servers include one that cannot be reached (a Streamable HTTP URL on a closed
+/// loopback port): each turn names it on stderr as it starts, in the terminal's language, and
+/// is answered with the other server's tools all the same.
+#[tokio::test]
+async fn a_server_that_cannot_be_reached_is_named_as_each_turn_starts() {
+    let sb = with_demo();
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}/mcp", closed.local_addr().expect("its address"));
+    drop(closed);
+    sb.run(&["servers", "add", "GitHub", "--url", &url]).ok();
+
+    let llm = ScriptedLlm::start(vec![Turn::text("First."), Turn::text("Second.")]).await;
+    let mut env = scripted_env(&llm);
+    env.push(("LC_ALL", "C.UTF-8".to_owned()));
+    let run = chat(&sb, &[], &env, "Hello\nAgain\n").await.ok();
+    let notice = "GitHub is unreachable: its tools are left out\n";
+    assert_eq!(run.stderr.matches(notice).count(), 2, "{run:#?}");
+    assert!(run.stdout.contains("First.\nSecond.\n"), "{run:#?}");
+    for request in llm.requests() {
+        let tools = request.body["tools"].to_string();
+        assert!(tools.contains("mcp__demo__calculate"), "{tools}");
+        assert!(!tools.contains("mcp__github__"), "{tools}");
+    }
+
+    let llm = ScriptedLlm::start(vec![Turn::text("你好。")]).await;
+    let mut env = scripted_env(&llm);
+    env.push(("LC_ALL", "zh_CN.UTF-8".to_owned()));
+    let run = chat(&sb, &[], &env, "你好\n").await.ok();
+    assert!(
+        run.stderr.contains("无法连接 GitHub：已略过它的工具\n"),
+        "{run:#?}"
+    );
+}
+
 #[tokio::test]
 async fn approve_never_rejects_and_the_model_hears_it() {
     let sb = with_demo();

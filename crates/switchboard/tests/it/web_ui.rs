@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use switchboard_testkit::{EverythingHttp, Peers, ScriptedLlm, Turn, process};
 
 struct Ui {
-    _sb: Switchboard,
+    sb: Switchboard,
     served: Served,
     llm: ScriptedLlm,
     peers: Peers,
@@ -70,7 +70,7 @@ impl Ui {
             ],
         );
         Ui {
-            _sb: sb,
+            sb,
             served,
             llm,
             peers,
@@ -197,7 +197,49 @@ async fn settings_add_test_switch_try_and_import_servers() {
 async fn settings_make_a_gateway_view_and_a_token_limited_to_it() {
     let ui = Ui::start(vec![]).await;
     ui.add_everything().await;
-    ui.scenario("gateway").await;
+    let pasted = tempfile::tempdir().unwrap();
+    let snippet = pasted.path().join("claude_desktop_config.json");
+    ui.scenario_with("gateway", &[("SB_SNIPPET", snippet.display().to_string())])
+        .await;
+
+    // Claude Desktop's snippet as copied, started from another folder with the official
+    // Python SDK's stdio client (which passes the command only a minimal environment): it
+    // reaches the admin's view on the server's data.
+    let config: Value = serde_json::from_str(&std::fs::read_to_string(&snippet).unwrap()).unwrap();
+    let launch = &config["mcpServers"]["switchboard"];
+    let mut args = vec![
+        "stdio".to_owned(),
+        "--plan".to_owned(),
+        json!([{"name": "desktop", "prefix": "", "echo": ["echo", {"message": "pasted"}, "pasted"]}])
+            .to_string(),
+        "--".to_owned(),
+        launch["command"].as_str().unwrap().to_owned(),
+    ];
+    args.extend(
+        launch["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap().to_owned()),
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let report =
+        common::gateway::interop_client_in(switchboard_testkit::PyGen::V1, elsewhere.path(), &args)
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        report["desktop"]["tools"],
+        json!(["echo", "get-sum"]),
+        "{report}"
+    );
+    assert_eq!(report["desktop"]["echo"]["ok"], json!(true), "{report}");
+    assert!(
+        std::fs::read_dir(elsewhere.path())
+            .unwrap()
+            .next()
+            .is_none(),
+        "nothing was made in the folder it started in"
+    );
 
     let views = ui.api(reqwest::Method::GET, "/api/mcp/views", None).await;
     assert_eq!(views.as_array().unwrap().len(), 1, "{views}");
@@ -331,6 +373,32 @@ async fn chat_with_an_assistant_approving_and_rejecting_calls() {
         !second.contains("The sum of"),
         "the rejected call did not run"
     );
+    ui.stop();
+}
+
+/// A chat whose servers include one that cannot be reached (a Streamable HTTP URL on a closed
+/// loopback port): the page names it above the answer, in words and in the reader's
+/// language, also after a reload, and the model is offered the other server's tools.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_that_cannot_be_reached_is_named_above_the_answer() {
+    let ui = Ui::start(vec![Turn::text("Answered without GitHub.")]).await;
+    ui.add_everything().await;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/mcp", closed.local_addr().unwrap());
+    drop(closed);
+    ui.api(
+        reqwest::Method::POST,
+        "/api/mcp-servers",
+        Some(json!({"name": "GitHub", "transport": "streamable_http", "url": url})),
+    )
+    .await;
+    ui.scenario("left-out").await;
+
+    let requests = ui.llm.requests();
+    assert_eq!(requests.len(), 1, "one turn, one model request");
+    let offered = requests[0].body["tools"].to_string();
+    assert!(offered.contains("mcp__everything__echo"), "{offered}");
+    assert!(!offered.contains("mcp__github__"), "{offered}");
     ui.stop();
 }
 
@@ -722,3 +790,98 @@ async fn readme_screenshot_of_a_realistic_session() {
     );
     ui.stop();
 }
+
+/// A conversation titled `title`; its id.
+async fn titled(ui: &Ui, title: &str) -> String {
+    let created = ui
+        .api(
+            reqwest::Method::POST,
+            "/api/conversations",
+            Some(json!({"title": title})),
+        )
+        .await;
+    created["id"].as_str().unwrap().to_owned()
+}
+
+/// The conversation list grouped by date, searched and a conversation renamed in the page.
+/// Two conversations are made older in the store (the API stamps everything now).
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_conversations_are_grouped_by_date_searched_and_renamed() {
+    use sqlx::Connection;
+    let ui = Ui::start(vec![Turn::text("Booked.")]).await;
+    let trip = titled(&ui, "Trip to Lisbon").await;
+    // Streamed, so the run has ended (and touched its conversation) when the body has.
+    let run = reqwest::Client::new()
+        .post(format!(
+            "{}/api/conversations/{trip}/messages",
+            ui.served.base
+        ))
+        .bearer_auth(ui.served.token.as_deref().unwrap())
+        .header("accept", "text/event-stream")
+        .json(&json!({"content": "Book the 100% cotton tour"}))
+        .send()
+        .await
+        .unwrap();
+    assert!(run.text().await.unwrap().contains("message.completed"));
+    let report = titled(&ui, "Quarterly report").await;
+    let ideas = titled(&ui, "Old ideas").await;
+    titled(&ui, "Groceries").await;
+    let url = format!("sqlite://{}", ui.sb.database().display());
+    let mut db = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    let day: i64 = 24 * 60 * 60 * 1000;
+    for (id, days) in [(&report, 3), (&ideas, 45)] {
+        sqlx::query("UPDATE conversations SET updated_at = updated_at - $1 WHERE id = $2")
+            .bind(days * day)
+            .bind(id)
+            .execute(&mut db)
+            .await
+            .unwrap();
+    }
+    ui.scenario("conversations").await;
+
+    let renamed = ui
+        .api(reqwest::Method::GET, "/api/conversations?q=shopping", None)
+        .await;
+    assert_eq!(renamed[0]["title"], "Shopping list", "{renamed}");
+    assert_eq!(ui.llm.requests().len(), 1);
+    ui.stop();
+}
+
+/// The first screen attaches a resource and uses a prompt before any conversation exists:
+/// the model's first request holds the resource and the prompt's message.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_the_start_screen_attaches_and_uses_a_prompt() {
+    let ui = Ui::start(vec![Turn::text("Sunny in Lisbon.")]).await;
+    helper_with_everything(&ui, None).await;
+    ui.scenario("start-screen").await;
+
+    let requests = ui.llm.requests();
+    assert_eq!(requests.len(), 1);
+    let sent = requests[0].body.to_string();
+    assert!(sent.contains("What's weather in Lisbon?"), "{sent}");
+    assert!(sent.contains("Plan my day there."), "{sent}");
+    assert!(
+        sent.contains("uri=\\\"demo://resource/static/document/architecture.md\\\""),
+        "{sent}"
+    );
+    ui.stop();
+}
+
+/// At a phone's width the header is a menu and the conversation list a drawer.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_at_a_phones_width_folds_the_header_and_the_list() {
+    let ui = Ui::start(vec![]).await;
+    titled(&ui, "Groceries").await;
+    titled(
+        &ui,
+        "Averyveryverylongtitlewithoutanyspacesthatmustwrapratherthanwidenthepage",
+    )
+    .await;
+    ui.scenario("phone").await;
+    assert!(ui.llm.requests().is_empty());
+    ui.stop();
+}
+
+/// Turns run again and what a turn shows: retry, edit and resend, regenerate, the approval
+/// card of a tool node's call.
+mod turns;

@@ -142,3 +142,24 @@ fn a_default_of_null_is_kept() {
     let absent: VariableDecl = serde_json::from_value(serde_json::json!({"name": "a"})).unwrap();
     assert_eq!(absent.default, None);
 }
+
+#[test]
+fn mapped_parameters_name_the_variables_each_reads_once() {
+    let tool = selected(
+        "list_issues",
+        &[
+            ("owner", mapping("{{user.name}}")),
+            ("path", mapping("{{repo}}/{{user.name}}/{{repo}}")),
+            ("state", Mapping::Literal(json!("open"))),
+        ],
+    );
+    let mapped = tool.mapped_parameters();
+    let variables = |name: &str| mapped[name].variables.clone();
+    assert_eq!(variables("owner"), ["user.name"]);
+    assert_eq!(variables("path"), ["repo", "user.name"]);
+    assert!(
+        variables("state").is_empty(),
+        "a fixed value reads no variable"
+    );
+    assert_eq!(mapped.len(), 3);
+}

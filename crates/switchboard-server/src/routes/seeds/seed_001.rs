@@ -31,7 +31,8 @@ pub enum Format {
     /// The house shape (the default).
     #[default]
     House,
-    /// Seed 001's column names.
+    /// Seed 001's column names; `columns` is the same.
+    #[serde(alias = "columns")]
     Seed001,
 }
 
@@ -39,7 +40,7 @@ pub enum Format {
 #[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct FormatQuery {
-    /// `seed001` answers in seed 001's field names (`type`, `base_url`, `is_active`,
+    /// `columns` (or `seed001`) answers in seed 001's field names (`type`, `base_url`, `is_active`,
     /// `auto_approve_tools`, `disabled_tools`, `timeout` in seconds); `house` (the default)
     /// in the house's.
     #[serde(default)]

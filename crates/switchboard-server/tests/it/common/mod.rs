@@ -43,6 +43,8 @@ pub struct Config {
     /// What members may run and reach (`single_user` is set by [`start_as`]).
     pub rules: Rules,
     pub env_provider: Option<switchboard_agent::EnvProvider>,
+    /// The connection manager's settings, when not [`manager_config`]'s.
+    pub manager: Option<ManagerConfig>,
 }
 
 pub async fn start() -> Api {
@@ -90,10 +92,11 @@ async fn start_full(
         limits,
         mut rules,
         env_provider,
+        manager,
     } = config;
     rules.single_user = single_user;
     let app_config = AppConfig {
-        manager: manager_config(),
+        manager: manager.unwrap_or_else(manager_config),
         nodes,
         rules,
         limits: limits.clone(),

@@ -183,6 +183,8 @@ mod tests {
             approved: None,
             question: None,
             pending_input: None,
+            resolved_arguments: None,
+            mapped_parameters: Default::default(),
         }
     }
 

@@ -20,6 +20,7 @@ use super::error::ChatError;
 use super::input::{Answer, Lines};
 use super::interrupt::Interrupts;
 use super::render::{self, Printer};
+use super::words::Words;
 use crate::cli::local::LocalServers;
 
 /// A tool of a server: `(server id, tool name)`.
@@ -34,6 +35,7 @@ pub struct Turn<'a, W: Write> {
     pub input: &'a mut Lines,
     pub interrupts: &'a mut Interrupts,
     pub printer: &'a mut Printer<W>,
+    pub words: &'a Words,
     /// Whether a person is typing (a bad answer is asked again rather than an error).
     pub interactive: bool,
 }
@@ -135,6 +137,23 @@ impl<W: Write> Turn<'_, W> {
             return;
         }
         match event.event {
+            // A turn started without some servers' tools says so (on stderr, with the other
+            // notes) before its answer.
+            AgentEvent::MessageCreated {
+                conversation_id,
+                message,
+            } if conversation_id == self.conversation_id => {
+                match switchboard_agent::left_out::left_out(&message) {
+                    Ok(servers) => {
+                        for server in &servers {
+                            errln!("{}", self.words.left_out(server));
+                        }
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "the turn's left-out servers could not be read");
+                    }
+                }
+            }
             AgentEvent::MessageDelta {
                 conversation_id,
                 delta,

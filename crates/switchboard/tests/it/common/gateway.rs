@@ -5,7 +5,7 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use reqwest::Method;
@@ -218,9 +218,28 @@ pub fn interop_client(generation: PyGen, args: &[&str]) -> Result<Value, String>
     python_peer(generation, "interop_client.py", args)
 }
 
+/// [`interop_client`] run in the directory `cwd`, as a client that launches its servers
+/// from wherever it was started.
+pub fn interop_client_in(generation: PyGen, cwd: &Path, args: &[&str]) -> Result<Value, String> {
+    python_peer_in(generation, "interop_client.py", Some(cwd), args)
+}
+
 fn python_peer(generation: PyGen, script: &str, args: &[&str]) -> Result<Value, String> {
+    python_peer_in(generation, script, None, args)
+}
+
+fn python_peer_in(
+    generation: PyGen,
+    script: &str,
+    cwd: Option<&Path>,
+    args: &[&str],
+) -> Result<Value, String> {
     let peers = Peers::locate();
-    let output = Command::new(peers.python(generation))
+    let mut command = Command::new(peers.python(generation));
+    if let Some(cwd) = cwd {
+        command.current_dir(cwd);
+    }
+    let output = command
         .arg(scripts_dir().join(script))
         .args(args)
         .env_remove("SWITCHBOARD_DATA_DIR")

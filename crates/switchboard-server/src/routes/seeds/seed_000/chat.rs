@@ -134,10 +134,14 @@ pub struct ConversationResponse {
 async fn send_message(
     State(state): State<AppState>,
     caller: Caller,
+    headers: axum::http::HeaderMap,
     Json(request): Json<ChatRequest>,
 ) -> Result<axum::Json<ConversationResponse>, ApiError> {
     let turn = chat_turn(request)?;
-    let result = one_turn(&state, &caller.user.id, turn).await?;
+    let mut result = one_turn(&state, &caller.user.id, turn).await?;
+    // A failed turn's stored failure, in the reader's language as the error is.
+    let locale = crate::i18n::reader_locale(&caller.user, &headers);
+    crate::i18n::word_failures(result.message.as_mut_slice(), &state.locales, locale);
     let status = match result.status {
         TurnStatus::Completed => ChatStatus::Completed,
         TurnStatus::AwaitingApproval => ChatStatus::AwaitingApproval,
