@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(held.code(), ErrorCode::McpUnreachable);
         let text = held.to_string();
         assert!(
-            text.contains("`GitHub` is left out") && text.contains("connection refused"),
+            text.contains("`GitHub` is left out") && text.contains("the connection was refused"),
             "{text}"
         );
         assert!(text.ends_with("in 1s"), "{text}");
