@@ -28,6 +28,7 @@ use crate::assistants::Assistants;
 use crate::config::AppConfig;
 use crate::destinations::ProviderClients;
 use crate::error::AppError;
+use crate::launchers::Launchers;
 use crate::limits::Limits;
 use crate::listing::BoundedBackend;
 use crate::metered::MeteredBackend;
@@ -73,6 +74,8 @@ pub struct App {
     pub providers: Providers,
     /// The catalogue of ready servers (`GET /api/catalogue`, `servers add --preset`).
     pub catalogue: Arc<Catalogue>,
+    /// Whether the programs stdio servers start with are on this machine.
+    pub launchers: Arc<Launchers>,
     /// What members may run and reach.
     pub rules: Arc<Rules>,
     pub limits: Limits,
@@ -110,6 +113,7 @@ impl App {
             env_provider,
             oauth,
             local_ports,
+            program_path,
         } = config;
         let rules = Arc::new(rules);
         // One policy for both: the local manager checks it before each start, the router
@@ -220,6 +224,7 @@ impl App {
                 tracing::error!(%error, "the catalogue of ready servers is broken; it stays empty");
                 Catalogue::default()
             })),
+            launchers: Arc::new(Launchers::new(program_path)),
             rules,
             limits,
             env_provider,

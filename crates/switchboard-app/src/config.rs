@@ -29,6 +29,9 @@ pub struct AppConfig {
     pub env_provider: Option<EnvProvider>,
     /// How Switchboard presents itself to OAuth authorization servers.
     pub oauth: OAuthClientIdentity,
+    /// The `PATH` stdio servers inherit, where [`crate::Launchers`] looks for the programs
+    /// they start with (`None`: execvp's default, `/bin:/usr/bin`).
+    pub program_path: Option<std::ffi::OsString>,
     /// `[providers] local_ports`: where model servers on this machine are looked for.
     pub local_ports: LocalPorts,
 }

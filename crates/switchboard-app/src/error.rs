@@ -27,7 +27,7 @@ pub enum AppError {
     Refused(#[from] Refusal),
     /// A conversation has no provider to answer with.
     #[error(
-        "there is no LLM provider: add one with POST /api/providers (or start serve with \
+        "there is no model provider: add one on the Providers page (or start serve with \
          OPENAI_API_KEY / OPENAI_BASE_URL or ANTHROPIC_API_KEY set)"
     )]
     NoProvider,

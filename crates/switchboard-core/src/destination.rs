@@ -14,6 +14,11 @@ use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
 
+/// The words every refusal by the guard's HTTP clients carries, so a refusal can be
+/// recognised after a client library flattened the error into text (and is never mistaken
+/// for a name that does not resolve: the guard refuses from inside the resolver).
+pub const REFUSED_WORDS: &str = "destination not allowed";
+
 /// Whether `ip` is an ordinary public unicast address. Embedded IPv4 forms (IPv4-mapped,
 /// IPv4-compatible, NAT64 `64:ff9b::/96`, 6to4) are judged by the IPv4 address inside.
 pub fn is_public(ip: IpAddr) -> bool {

@@ -9,9 +9,11 @@ pub mod destination;
 pub mod error_code;
 pub mod import;
 pub mod launch;
+pub mod launcher;
 pub mod locale;
 pub mod naming;
 pub mod per_list;
+pub mod reach;
 pub mod refusal;
 pub mod spec;
 pub mod tool;
@@ -24,9 +26,11 @@ pub mod view;
 pub use destination::{DestinationRules, is_public};
 pub use error_code::{ErrorCode, RetrySafety};
 pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
+pub use launcher::{Advice, Launcher, MissingProgram};
 pub use locale::{Locale, UnknownLocale};
 pub use naming::NameTable;
 pub use per_list::PerList;
+pub use reach::ReachFailure;
 pub use refusal::Refusal;
 pub use spec::{
     Auth, MASK, OwnerId, SamplingPolicy, ServerId, ServerSpec, SpecError, TransportKind,

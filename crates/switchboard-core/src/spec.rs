@@ -186,15 +186,19 @@ pub enum Auth {
     Bearer { token: String },
     /// OAuth 2.1 sign-in as the MCP authorization specification describes it: each person
     /// signs in to the server once, and their tokens are kept apart from the spec (per person
-    /// and server, encrypted) and refreshed before they expire. Without `client_id`,
+    /// and server, encrypted) and refreshed before they expire. Without `clientId`,
     /// Switchboard registers itself (Client ID Metadata Document, else dynamic registration).
-    #[serde(rename = "oauth")]
+    #[serde(rename = "oauth", rename_all = "camelCase")]
     OAuth {
         /// A client registered with the authorization server beforehand.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(default, alias = "client_id", skip_serializing_if = "Option::is_none")]
         client_id: Option<String>,
         /// Its secret, when it is a confidential client.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            default,
+            alias = "client_secret",
+            skip_serializing_if = "Option::is_none"
+        )]
         client_secret: Option<String>,
         /// Scopes to ask for; empty: those the server names (its challenge or metadata).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -226,9 +230,12 @@ impl fmt::Debug for Auth {
 
 /// One configured MCP server.
 ///
+/// Its JSON is camelCase like the rest of the API; the snake_case names of earlier versions
+/// (`secret_env`, `disabled_tools`, `auto_approved_tools`) are still read.
 /// `Debug` hides every secret; see the module docs.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct ServerSpec {
     pub id: ServerId,
     pub name: String,
@@ -244,7 +251,11 @@ pub struct ServerSpec {
     pub env: BTreeMap<String, String>,
     /// The names of `env` entries whose values are secrets (tokens, passwords): they are
     /// encrypted at rest and masked on display like header values and credentials.
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    #[serde(
+        default,
+        alias = "secret_env",
+        skip_serializing_if = "BTreeSet::is_empty"
+    )]
     pub secret_env: BTreeSet<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
@@ -264,9 +275,17 @@ pub struct ServerSpec {
     pub timeout: Option<Duration>,
     #[serde(default = "default_true")]
     pub enabled: bool,
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    #[serde(
+        default,
+        alias = "disabled_tools",
+        skip_serializing_if = "BTreeSet::is_empty"
+    )]
     pub disabled_tools: BTreeSet<String>,
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    #[serde(
+        default,
+        alias = "auto_approved_tools",
+        skip_serializing_if = "BTreeSet::is_empty"
+    )]
     pub auto_approved_tools: BTreeSet<String>,
     /// The MCP node (`[nodes.NAME]` in the settings file) this server runs on; absent: in the
     /// Switchboard process itself.

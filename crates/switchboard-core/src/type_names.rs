@@ -2,7 +2,8 @@
 //!
 //! serde words a mismatch by the Rust type it was decoding into ("expected struct
 //! ServerBody", "did not match any variant of untagged enum Body"); such a name tells a caller
-//! nothing they can act on and tells a prober how the program is built. Every message that
+//! nothing they can act on and tells a prober how the program is built; so does a number
+//! type ("expected u32"). Every message that
 //! leaves the process through the API passes through [`without_type_names`], which puts plain
 //! words where serde names a type and leaves everything else (field names, the values, where
 //! in the body) as it is.
@@ -29,6 +30,26 @@ const NAMED: &[(&str, &str)] = &[
     ("enum ", "one of the accepted values"),
 ];
 
+/// The number and character types serde names after `expected `, and the plain words for
+/// each.
+const PRIMITIVES: &[(&str, &str)] = &[
+    ("u8", "a whole number from 0 to 255"),
+    ("u16", "a whole number from 0 to 65535"),
+    ("u32", "a whole number from 0 to 4294967295"),
+    ("u64", "a whole number of 0 or more"),
+    ("u128", "a whole number of 0 or more"),
+    ("usize", "a whole number of 0 or more"),
+    ("i8", "a whole number from -128 to 127"),
+    ("i16", "a whole number from -32768 to 32767"),
+    ("i32", "a whole number from -2147483648 to 2147483647"),
+    ("i64", "a whole number"),
+    ("i128", "a whole number"),
+    ("isize", "a whole number"),
+    ("f32", "a number"),
+    ("f64", "a number"),
+    ("char", "a single character"),
+];
+
 /// Where serde writes a type's name: after these words only, so a value the caller sent
 /// ("invalid value: string \"struct X\"") is never rewritten.
 const BEFORE: &[&str] = &["expected ", "variant of "];
@@ -38,6 +59,19 @@ pub fn without_type_names(message: &str) -> String {
     let mut out = String::with_capacity(message.len());
     let mut rest = message;
     'scan: while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("expected ") {
+            let primitive = PRIMITIVES.iter().find(|(name, _)| {
+                after.strip_prefix(name).is_some_and(|tail| {
+                    !tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                })
+            });
+            if let Some((name, words)) = primitive {
+                out.push_str("expected ");
+                out.push_str(words);
+                rest = &after[name.len()..];
+                continue 'scan;
+            }
+        }
         for before in BEFORE {
             let Some(after) = rest.strip_prefix(before) else {
                 continue;
@@ -176,6 +210,15 @@ mod tests {
             r#"invalid value: string "struct Secret", expected a URL"#
         );
         assert_eq!(without_type_names("expected enum 3"), "expected enum 3");
+        assert_eq!(
+            without_type_names("invalid value: integer `-1`, expected u32"),
+            "invalid value: integer `-1`, expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            without_type_names("invalid type: string \"x\", expected f64 at line 1"),
+            "invalid type: string \"x\", expected a number at line 1"
+        );
+        assert_eq!(without_type_names("expected u32s"), "expected u32s");
         assert_eq!(without_type_names("名前が長すぎます"), "名前が長すぎます");
     }
 }

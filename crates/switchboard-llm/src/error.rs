@@ -26,9 +26,11 @@ pub enum LlmError {
     /// The provider refused the request as malformed (other 4xx).
     #[error("the provider rejected the request ({status}): {message}")]
     BadRequest { status: u16, message: String },
-    /// The provider could not be reached, or the connection broke before the answer began.
-    #[error("cannot reach the provider: {0}")]
-    Network(#[source] reqwest::Error),
+    /// The provider could not be reached, or the connection broke before the answer began:
+    /// said in words where the cause is known (the name does not resolve, the connection was
+    /// refused), else with the client's whole chain of causes.
+    #[error("cannot reach the provider: {}", network_words(.0))]
+    Network(reqwest::Error),
     /// The connection broke while the answer streamed: what came before it is all there is.
     #[error("the provider's answer broke off: {0}")]
     BrokenOff(#[source] reqwest::Error),
@@ -38,6 +40,23 @@ pub enum LlmError {
     /// The caller cancelled.
     #[error("cancelled")]
     Cancelled,
+}
+
+/// Why the provider could not be reached, in words where the cause is known.
+fn network_words(error: &reqwest::Error) -> String {
+    match switchboard_core::ReachFailure::of(error).words() {
+        Some(words) => words.to_owned(),
+        None => {
+            let mut text = error.to_string();
+            let mut cause = std::error::Error::source(error);
+            while let Some(next) = cause {
+                text.push_str(": ");
+                text.push_str(&next.to_string());
+                cause = next.source();
+            }
+            text
+        }
+    }
 }
 
 impl LlmError {

@@ -26,7 +26,7 @@ use crate::transport::upstream_limit::UpstreamLimits;
 
 /// The words every refusal by the guard carries, so a refusal can be recognised after rmcp
 /// flattened the error into text.
-const REFUSED: &str = "destination not allowed";
+const REFUSED: &str = switchboard_core::destination::REFUSED_WORDS;
 
 /// A destination the guard refused: names the host, says nothing about what listens there.
 #[derive(Debug, Clone, thiserror::Error)]

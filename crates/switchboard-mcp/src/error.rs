@@ -7,10 +7,14 @@ use std::time::Duration;
 
 use rmcp::model::ErrorData;
 use rmcp::service::{ClientInitializeError, ServiceError};
-use switchboard_core::{ErrorCode, Refusal, RetrySafety, SpecError};
+use switchboard_core::{ErrorCode, MissingProgram, ReachFailure, Refusal, RetrySafety, SpecError};
 
 use crate::transport::sse::SseTransportError;
 use crate::upstream_text::{MAX_DETAIL, MAX_QUOTED, short_text};
+
+mod handshake;
+
+use handshake::HttpFailure;
 
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -27,22 +31,29 @@ pub enum McpError {
     #[error("server `{server}` is disabled")]
     Disabled { server: String },
 
-    #[error("could not start `{command}`: {source}")]
+    /// The program could not be started: `cause` is why (a missing program is said with what
+    /// to install, see [`spawn_words`]).
+    #[error("could not start `{command}`: {}", spawn_words(.command, .cause))]
     Spawn {
         command: String,
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 
-    #[error("cannot reach {url}: {source}")]
+    /// The server's URL could not be reached: `reason` says why in words, and `detail` is the
+    /// transport's own text (secrets cut out), said only when the reason has no words.
+    #[error("cannot reach {url}: {}", .reason.words().unwrap_or(.detail))]
     Unreachable {
         url: String,
-        #[source]
-        source: Box<dyn std::error::Error + Send + Sync>,
+        reason: ReachFailure,
+        detail: String,
     },
 
     #[error("server `{server}` rejected the credentials: {detail}")]
     AuthFailed { server: String, detail: String },
+
+    /// The server answered 401 or 403 (see [`denied_words`]).
+    #[error("server `{server}` answered {}", denied_words(*.status))]
+    Denied { server: String, status: u16 },
 
     /// The server wants an OAuth sign-in the person has not made, or whose tokens can no
     /// longer be refreshed, or a wider one (`scope`, step-up).
@@ -52,14 +63,14 @@ pub enum McpError {
         scope: Option<String>,
     },
 
-    #[error("server `{server}` did not complete the MCP handshake within {}s{}", .timeout.as_secs_f64(), stderr_suffix(.stderr))]
+    #[error("server `{server}` did not complete the MCP handshake within {}s{}", .timeout.as_secs_f64(), timeout_suffix(.stderr))]
     ConnectTimeout {
         server: String,
         timeout: Duration,
         stderr: Option<String>,
     },
 
-    #[error("server `{server}` closed the connection during the handshake{}", stderr_suffix(.stderr))]
+    #[error("server `{server}` closed the connection during the handshake{}", closed_suffix(.stderr))]
     ClosedDuringHandshake {
         server: String,
         stderr: Option<String>,
@@ -156,12 +167,49 @@ fn whole_seconds(duration: &Duration) -> u64 {
         .max(1)
 }
 
-fn stderr_suffix(stderr: &Option<String>) -> String {
-    match stderr {
-        Some(text) if !text.trim().is_empty() => {
-            format!("; its stderr ended with: {}", text.trim())
+/// Why a program could not be started, in words: a missing one with what to install.
+fn spawn_words(command: &str, cause: &std::io::Error) -> String {
+    match cause.kind() {
+        std::io::ErrorKind::NotFound => MissingProgram::new(command).to_string(),
+        std::io::ErrorKind::PermissionDenied => {
+            "it may not be run (permission denied); check that it is an executable file".to_owned()
         }
-        _ => String::new(),
+        _ => cause.to_string(),
+    }
+}
+
+/// A refusal's status in words, with what to do.
+fn denied_words(status: u16) -> String {
+    match status {
+        403 => "403 Forbidden: the credentials configured are not allowed to use it; check the \
+                key's or token's permissions"
+            .to_owned(),
+        401 => "401 Unauthorized: it needs credentials, or the ones configured are wrong; \
+                check the API key or token"
+            .to_owned(),
+        other => format!("HTTP {other}: it refused the credentials; check the API key or token"),
+    }
+}
+
+/// The server's last words, when it said any.
+fn stderr_of(stderr: &Option<String>) -> Option<&str> {
+    stderr
+        .as_deref()
+        .map(str::trim)
+        .filter(|text| !text.is_empty())
+}
+
+fn timeout_suffix(stderr: &Option<String>) -> String {
+    match stderr_of(stderr) {
+        Some(text) => format!("; its stderr ended with: {text}"),
+        None => "; check that it is an MCP server, or raise the connect timeout".to_owned(),
+    }
+}
+
+fn closed_suffix(stderr: &Option<String>) -> String {
+    match stderr_of(stderr) {
+        Some(text) => format!("; its stderr ended with: {text}"),
+        None => "; check its command, arguments and environment".to_owned(),
     }
 }
 
@@ -175,9 +223,9 @@ impl McpError {
             McpError::Disabled { .. } => ErrorCode::McpConnectionError,
             McpError::Spawn { .. } => ErrorCode::McpConnectionError,
             McpError::Unreachable { .. } => ErrorCode::McpUnreachable,
-            McpError::AuthFailed { .. } | McpError::SignInRequired { .. } => {
-                ErrorCode::McpAuthFailed
-            }
+            McpError::AuthFailed { .. }
+            | McpError::Denied { .. }
+            | McpError::SignInRequired { .. } => ErrorCode::McpAuthFailed,
             McpError::ConnectTimeout { .. } => ErrorCode::McpTimeout,
             McpError::ClosedDuringHandshake { .. } => ErrorCode::McpConnectionError,
             McpError::Handshake { .. } => ErrorCode::McpProtocolError,
@@ -245,6 +293,16 @@ impl McpError {
             McpError::NodeUnreachable { .. } => RetrySafety::Always,
             McpError::Remote { retry, .. } => *retry,
             _ => RetrySafety::Never,
+        }
+    }
+
+    /// The last lines a stdio server wrote to stderr before it failed to connect, when it
+    /// wrote any: they usually say why.
+    pub fn last_stderr(&self) -> Option<&str> {
+        match self {
+            McpError::ConnectTimeout { stderr, .. }
+            | McpError::ClosedDuringHandshake { stderr, .. } => stderr_of(stderr),
+            _ => None,
         }
     }
 
@@ -328,22 +386,28 @@ impl McpError {
                 scope,
             };
         }
+        let words = handshake::describe(&error);
         let Some(url) = url else {
             return McpError::Handshake {
                 server: server.to_owned(),
-                source: Box::new(error),
+                source: Box::new(Redacted(short_text(&words, MAX_DETAIL))),
             };
         };
         // Messages about HTTP requests quote the URL, whose query may hold a key.
-        let detail = Redacted::new(&error, url);
-        match classify(&error) {
+        let detail = Redacted::from_text(words, url);
+        match handshake::classify(&error) {
+            Some(HttpFailure::Denied(status)) => McpError::Denied {
+                server: server.to_owned(),
+                status,
+            },
             Some(HttpFailure::Auth) => McpError::AuthFailed {
                 server: server.to_owned(),
                 detail: detail.0,
             },
-            Some(HttpFailure::Unreachable) => McpError::Unreachable {
+            Some(HttpFailure::Unreachable(reason)) => McpError::Unreachable {
                 url: switchboard_core::spec::redact_url(url),
-                source: Box::new(detail),
+                reason,
+                detail: detail.0,
             },
             None => McpError::Handshake {
                 server: server.to_owned(),
@@ -354,9 +418,9 @@ impl McpError {
 
     pub(crate) fn from_sse(server: &str, url: &str, error: SseTransportError) -> Self {
         match error {
-            SseTransportError::Unauthorized { .. } => McpError::AuthFailed {
+            SseTransportError::Unauthorized { status, .. } => McpError::Denied {
                 server: server.to_owned(),
-                detail: Redacted::new(&error, url).0,
+                status: status.as_u16(),
             },
             // The server answered, but not as a legacy SSE endpoint does.
             SseTransportError::NotEventStream { .. }
@@ -368,7 +432,8 @@ impl McpError {
             },
             other => McpError::Unreachable {
                 url: switchboard_core::spec::redact_url(url),
-                source: Box::new(Redacted::new(&other, url)),
+                reason: ReachFailure::of(&other),
+                detail: Redacted::new(&other, url).0,
             },
         }
     }
@@ -382,7 +447,10 @@ pub(crate) struct Redacted(String);
 
 impl Redacted {
     fn new(error: &(dyn std::error::Error + 'static), url: &str) -> Self {
-        let mut text = error_chain(error);
+        Self::from_text(error_chain(error), url)
+    }
+
+    fn from_text(mut text: String, url: &str) -> Self {
         let safe = switchboard_core::spec::redact_url(url);
         // reqwest prints the URL normalised (`http://host/` for `http://host`), so both forms.
         let normalised = url::Url::parse(url).map(String::from).ok();
@@ -415,18 +483,6 @@ pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     text
 }
 
-/// What a failed HTTP handshake says about the server.
-#[derive(Debug, PartialEq, Eq)]
-enum HttpFailure {
-    Auth,
-    Unreachable,
-}
-
-/// Classifies a handshake failure: by type where rmcp keeps one in the `source()` chain, and
-/// otherwise by the exact phrases rmcp and reqwest write, because rmcp's worker transport
-/// flattens the HTTP status of a refused request into its message. The phrases are matched
-/// whole (`HTTP 401`, never a bare `401`), so a port or path holding those digits cannot
-/// be mistaken for a status.
 /// Whether rmcp's OAuth client refused `error`'s request for want of a sign-in (`Some(None)`)
 /// or of a scope (`Some(Some(scope))`): its 401 and 403 `insufficient_scope` errors.
 fn sign_in_wanted(error: &(dyn std::error::Error + 'static)) -> Option<Option<String>> {
@@ -469,50 +525,6 @@ fn scope_suffix(scope: &Option<String>) -> String {
     }
 }
 
-fn classify(error: &(dyn std::error::Error + 'static)) -> Option<HttpFailure> {
-    let mut current = Some(error);
-    while let Some(cause) = current {
-        if let Some(error) = cause.downcast_ref::<reqwest::Error>() {
-            if matches!(error.status().map(|s| s.as_u16()), Some(401 | 403)) {
-                return Some(HttpFailure::Auth);
-            }
-            if error.is_connect() {
-                return Some(HttpFailure::Unreachable);
-            }
-        }
-        current = cause.source();
-    }
-    classify_text(&error_chain(error))
-}
-
-fn classify_text(text: &str) -> Option<HttpFailure> {
-    const AUTH: [&str; 6] = [
-        "HTTP 401",
-        "HTTP 403",
-        "401 Unauthorized",
-        "403 Forbidden",
-        "Auth required",
-        "Insufficient scope",
-    ];
-    const UNREACHABLE: [&str; 8] = [
-        "Connection refused",
-        "tcp connect error",
-        "dns error",
-        "error sending request",
-        "HTTP 500",
-        "HTTP 502",
-        "HTTP 503",
-        "HTTP 504",
-    ];
-    if AUTH.iter().any(|phrase| text.contains(phrase)) {
-        Some(HttpFailure::Auth)
-    } else if UNREACHABLE.iter().any(|phrase| text.contains(phrase)) {
-        Some(HttpFailure::Unreachable)
-    } else {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -524,18 +536,5 @@ mod tests {
         let text = Redacted::new(&error, url).0;
         assert!(!text.contains("s3cret"), "{text}");
         assert!(text.contains("api_key=***"), "{text}");
-    }
-
-    #[test]
-    fn statuses_are_read_as_phrases_not_digits() {
-        let refused = "Client error: error sending request for url (http://127.0.0.1:41401/mcp)";
-        assert_eq!(classify_text(refused), Some(HttpFailure::Unreachable));
-        let denied = "unexpected server response: HTTP 401 Unauthorized: go away";
-        assert_eq!(classify_text(denied), Some(HttpFailure::Auth));
-        assert_eq!(classify_text("HTTP 418 on /v401/mcp"), None);
-        assert_eq!(
-            classify_text("HTTP 503 Service Unavailable"),
-            Some(HttpFailure::Unreachable)
-        );
     }
 }

@@ -47,3 +47,4 @@ pub use manager::{
 pub use policy::{Admission, AdmitAll, ConnectPolicy};
 pub use pool::{ListChange, ListKind, NodeHealth, NodeState, ResourceUpdate, ServerPool};
 pub use requests::{Requester, ServerRequests};
+pub use transport::program::find as find_program;

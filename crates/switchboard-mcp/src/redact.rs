@@ -38,13 +38,18 @@ impl McpError {
                 field,
                 reason: text(reason),
             },
-            McpError::Spawn { command, source } => McpError::Spawn {
+            McpError::Spawn { command, cause } => McpError::Spawn {
                 command: text(command),
-                source: std::io::Error::new(source.kind(), redactor.redact(&source.to_string())),
+                cause: std::io::Error::new(cause.kind(), redactor.redact(&cause.to_string())),
             },
-            McpError::Unreachable { url, source: cause } => McpError::Unreachable {
+            McpError::Unreachable {
+                url,
+                reason,
+                detail,
+            } => McpError::Unreachable {
                 url: text(url),
-                source: source(cause),
+                reason,
+                detail: text(detail),
             },
             McpError::AuthFailed { server, detail } => McpError::AuthFailed {
                 server,
@@ -207,7 +212,8 @@ mod tests {
             },
             McpError::Unreachable {
                 url: "https://h.example/mcp?api_key=***".into(),
-                source: Box::new(std::io::Error::other("bearer-secret")),
+                reason: switchboard_core::ReachFailure::Other,
+                detail: "bearer-secret".into(),
             },
             McpError::Server {
                 server: "s".into(),

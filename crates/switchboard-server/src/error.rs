@@ -35,6 +35,9 @@ pub struct ApiError {
     /// The error this one was made from, kept whole for the log: a 5xx is logged with its
     /// whole chain of causes, never sent.
     pub source: Option<Arc<dyn std::error::Error + Send + Sync>>,
+    /// The message says what to do about the error itself, so the code's general hint is
+    /// left out ([`ApiError::says_what_to_do`]).
+    pub says_what_to_do: bool,
 }
 
 /// A `{placeholder}` value: text as it is, or words of the locale files put in the
@@ -108,7 +111,16 @@ impl ApiError {
             key: None,
             params: Vec::new(),
             source: None,
+            says_what_to_do: false,
         }
+    }
+
+    /// The message says what to do about this very error (install Node.js, check the
+    /// address), so the answer carries no hint of its code, which would say something more
+    /// general, and sometimes something else.
+    pub fn says_what_to_do(mut self) -> Self {
+        self.says_what_to_do = true;
+        self
     }
 
     /// The error with `source` kept for the log (see [`ApiError::source`]).
@@ -161,6 +173,7 @@ impl ApiError {
             key: self.key,
             params: self.params.clone(),
             timestamp: String::new(),
+            says_what_to_do: self.says_what_to_do,
         };
         text.body(texts, locale).message
     }
@@ -206,6 +219,7 @@ impl IntoResponse for ApiError {
             key,
             params,
             timestamp: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
+            says_what_to_do: self.says_what_to_do,
         };
         // English, without a hint, until the localising layer rewrites it.
         let body = ErrorBody {

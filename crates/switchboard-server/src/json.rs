@@ -29,6 +29,16 @@ where
     }
 }
 
+/// What the parser said, without axum's frame ("Failed to deserialize the JSON body into the
+/// target type: "), which our own sentence replaces.
+fn parser_words(rejection: &(dyn std::error::Error + 'static), framed: String) -> String {
+    rejection
+        .source()
+        .map(ToString::to_string)
+        .filter(|words| !words.is_empty())
+        .unwrap_or(framed)
+}
+
 /// A rejection in the error shape; serde's own words (which field, which line) stay English
 /// in `{detail}`.
 fn describe(rejection: &JsonRejection) -> ApiError {
@@ -41,12 +51,12 @@ fn describe(rejection: &JsonRejection) -> ApiError {
         JsonRejection::JsonDataError(e) => with_detail(
             "error.msg.body_does_not_fit",
             "the body does not fit",
-            e.body_text(),
+            parser_words(e, e.body_text()),
         ),
         JsonRejection::JsonSyntaxError(e) => with_detail(
             "error.msg.body_not_json",
             "the body is not valid JSON",
-            e.body_text(),
+            parser_words(e, e.body_text()),
         ),
         JsonRejection::MissingJsonContentType(_) => ApiError::new(
             ErrorCode::ValidationError,

@@ -6,8 +6,9 @@
 //! dropping it silently stored a token in clear. So the body's keys are checked against the
 //! fields serde itself knows: the names a derived `Deserialize` passes to
 //! `deserialize_struct` (what `serde_aux`'s introspection reads; written here because that is
-//! the only function of it we need), and for `auth`, the keys of the variant it names, read
-//! back from its serialization (every `Auth` field is always serialized).
+//! the only function of it we need; the snake_case aliases of earlier versions among them),
+//! and for `auth`, the keys of the variant it names, read back from its serialization (every
+//! `Auth` field is always serialized, camelCase; its snake_case aliases are known too).
 
 use serde::de::{self, Deserialize, Visitor};
 use serde_json::{Map, Value};
@@ -18,7 +19,7 @@ use crate::error::ApiError;
 /// Fields a read of a server carries that are not part of its configuration. A client that
 /// reads a server, changes it and sends it back sends these too; they are dropped, not
 /// refused.
-const READ_ONLY: &[&str] = &["created_at", "updated_at"];
+const READ_ONLY: &[&str] = &["createdAt", "updatedAt", "created_at", "updated_at"];
 
 /// Drops the read-only fields of a server body, then refuses its first key that `ServerSpec`
 /// does not know.
@@ -31,7 +32,9 @@ pub fn check_server(object: &mut Map<String, Value>) -> Result<(), ApiError> {
     if let Some(Value::Object(auth)) = object.get("auth")
         && let Ok(parsed) = serde_json::from_value::<Auth>(Value::Object(auth.clone()))
         && let Ok(Value::Object(back)) = serde_json::to_value(&parsed)
-        && let Some(unknown) = auth.keys().find(|key| !back.contains_key(key.as_str()))
+        && let Some(unknown) = auth
+            .keys()
+            .find(|key| !back.contains_key(key.as_str()) && !back.contains_key(&camel_case(key)))
     {
         let known: Vec<&str> = back.keys().map(String::as_str).collect();
         return Err(unknown_field(&format!("auth.{unknown}"), &known));
@@ -39,9 +42,29 @@ pub fn check_server(object: &mut Map<String, Value>) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// `client_id` as `clientId`: the camelCase name of a snake_case alias.
+fn camel_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for c in key.chars() {
+        match c {
+            '_' => upper = true,
+            c if upper => {
+                out.extend(c.to_uppercase());
+                upper = false;
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Names the unknown field and the fields there are (in their camelCase names only: the
+/// snake_case aliases are still read, but not taught).
 fn unknown_field(name: &str, known: &[&str]) -> ApiError {
     let fields = known
         .iter()
+        .filter(|k| !k.contains('_'))
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ");
@@ -104,19 +127,28 @@ mod tests {
 
     #[test]
     fn known_fields_pass_and_unknown_ones_are_named() {
-        assert!(fields_of::<ServerSpec>().contains(&"secret_env"));
+        assert!(fields_of::<ServerSpec>().contains(&"secretEnv"));
         check(
             json!({"id": "a", "name": "a", "transport": "stdio", "command": "x",
-                      "secret_env": ["T"], "auth": {"type": "bearer", "token": "t"}}),
+                      "secretEnv": ["T"], "auth": {"type": "bearer", "token": "t"}}),
         )
         .unwrap();
-        let refused = check(json!({"name": "a", "secretEnv": ["T"]})).unwrap_err();
+        // The snake_case names of earlier versions are still read.
+        check(
+            json!({"name": "a", "secret_env": ["T"], "auto_approved_tools": ["t"],
+                     "auth": {"type": "oauth", "client_id": "c", "clientSecret": "s"}}),
+        )
+        .unwrap();
+        let refused = check(json!({"name": "a", "secretEnvs": ["T"]})).unwrap_err();
+        assert!(refused.contains("`secretEnvs`"), "{refused}");
         assert!(refused.contains("`secretEnv`"), "{refused}");
+        assert!(!refused.contains("`secret_env`"), "{refused}");
         let refused = check(json!({"name": "a", "auth": {"type": "bearer", "token": "t",
                                                           "header": "X"}}))
         .unwrap_err();
         assert!(refused.contains("`auth.header`"), "{refused}");
         // What a read carries besides the configuration goes back without complaint.
+        check(json!({"name": "a", "createdAt": 1, "updatedAt": 2})).unwrap();
         check(json!({"name": "a", "created_at": 1, "updated_at": 2})).unwrap();
     }
 }

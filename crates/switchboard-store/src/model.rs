@@ -45,9 +45,10 @@ impl Timestamp {
 /// A configured MCP server as read for display: its secrets are masked
 /// ([`ServerSpec::masked`]). The connection code reads the clear spec with
 /// [`Store::connection_spec`](crate::Store::connection_spec).
-/// Its JSON is snake_case like the [`ServerSpec`] it flattens.
+/// Its JSON is camelCase like the [`ServerSpec`] it flattens.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct StoredServer {
     #[serde(flatten)]
     pub spec: ServerSpec,

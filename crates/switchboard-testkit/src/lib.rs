@@ -81,6 +81,7 @@ pub mod process;
 pub mod scripted_llm;
 mod stdio_command;
 mod tcp_relay;
+pub mod words;
 
 pub use aimock::{AIMOCK_CLI_JS, Aimock};
 pub use canned_http::CannedHttp;

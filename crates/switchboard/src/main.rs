@@ -5,7 +5,7 @@
 //! `switchboard` process, is run before the async runtime starts: it needs a process without
 //! other threads, and it logs nothing of its own. Logs always go to stderr, because stdout carries command output, and for
 //! `demo-server` the MCP protocol itself. The level comes from `RUST_LOG` (default `warn`); field values
-//! are escaped ([`log_fields`]).
+//! are escaped ([`log_fields`]); each line names its module only when `RUST_LOG` asked for lines.
 //!
 //! By default the MCP library's own log lines are left out: when a server refuses a request,
 //! rmcp logs the server's answer whole, and a server that echoes the request puts its bearer
@@ -50,10 +50,15 @@ async fn run(cli: cli::Cli) -> ExitCode {
 }
 
 fn init_tracing() {
-    let filter =
-        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn,rmcp=off"));
+    // A log line's target is a module path (`switchboard_mcp::manager::entry`): what someone
+    // who set RUST_LOG is looking for, and noise to everyone else.
+    let (filter, targets) = match EnvFilter::try_from_default_env() {
+        Ok(asked) => (asked, true),
+        Err(_) => (EnvFilter::new("warn,rmcp=off"), false),
+    };
     tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_target(targets)
         .fmt_fields(log_fields::escaped())
         // Colours for a person at a terminal; a file or a journal gets plain text, where an
         // escape byte can only be someone's attempt at one (and is escaped, above).

@@ -7,7 +7,7 @@
 // shows as soon as it says none. An older server, or a failed GET /api/me, leaves it unknown:
 // then an empty GET /api/providers alone does not mean sending will fail, and the notice
 // waits for a send to be refused as invalid (400 VALIDATION_ERROR, which is how POST
-// .../messages answers "there is no LLM provider") while no provider is stored.
+// .../messages answers "there is no model provider") while no provider is stored.
 
 /** Where the assistant of the last conversation started in this browser is kept. */
 export const LAST_ASSISTANT_KEY = "switchboard.lastAssistant";

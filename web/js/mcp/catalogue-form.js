@@ -61,3 +61,21 @@ export function presetBadge(presetType) {
 export function presetsById(marks) {
   return Object.fromEntries((marks || []).map((m) => [m.serverId, m.presetType]));
 }
+
+/** The locale key of each `advice` a missing launcher comes with (GET /api/catalogue). */
+const LAUNCHER_ADVICE = {
+  install_node: "ui.catalogue.launcher_missing_node",
+  install_uv: "ui.catalogue.launcher_missing_uv",
+  check_path: "ui.catalogue.launcher_missing_path",
+};
+
+/**
+ * What an entry whose launcher is missing on the server's machine says before anyone sets it
+ * up (`entry.missingLauncher`: `{command, advice}`), or null when the launcher is there.
+ */
+export function launcherNotice(entry) {
+  const missing = entry.missingLauncher;
+  if (!missing) return null;
+  const key = LAUNCHER_ADVICE[missing.advice] || "ui.catalogue.launcher_missing";
+  return t(key, { command: missing.command });
+}

@@ -1,5 +1,6 @@
 // "Add from catalogue" on the settings page: the ready servers of GET /api/catalogue, each
-// with its description, launch and tools; "Set up" opens a form for the settings it needs (a
+// with its description, launch and tools, and a notice when its launcher (npx, uvx) is missing
+// on the server's machine; "Set up" opens a form for the settings it needs (a
 // secret typed masked), and "Add" creates the server through POST /api/catalogue/{name}/add,
 // which holds it to the same rules as a server added by hand.
 
@@ -9,7 +10,9 @@ import { get, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { TextField } from "../ui/fields.js";
-import { bodyFrom, fieldType, formFor, launchLine, missing, sourceLabel } from "./catalogue-form.js";
+import {
+  bodyFrom, fieldType, formFor, launcherNotice, launchLine, missing, sourceLabel,
+} from "./catalogue-form.js";
 
 export function CataloguePanel({ onAdded }) {
   const [entries, setEntries] = useState(null);
@@ -36,6 +39,9 @@ export function CataloguePanel({ onAdded }) {
         </div>
         <p class="small">${entry.description}</p>
         <p class="small muted"><code>${launchLine(entry)}</code></p>
+        ${entry.missingLauncher
+          ? html`<p class="small warning" data-role="launcher-missing">${launcherNotice(entry)}</p>`
+          : null}
         <p class="small muted">${t("ui.catalogue.tools", { tools: entry.tools.join(", ") })}</p>
         ${open?.name === entry.name
           ? html`<${EntryForm} entry=${entry}

@@ -38,7 +38,7 @@ export const SAMPLING_MAX_TOKENS_LIMIT = 32768;
 export function formFrom(server) {
   const s = server || {};
   const auth = s.auth || { type: "none" };
-  const secretEnv = new Set(s.secret_env || []);
+  const secretEnv = new Set(s.secretEnv || []);
   return {
     name: s.name || "",
     transport: s.transport || "stdio",
@@ -55,15 +55,15 @@ export function formFrom(server) {
     headers: Object.entries(s.headers || {}).map(([name, value]) => ({ name, value })),
     authType: auth.type || "none",
     authHeader: auth.header || "X-API-Key",
-    authSecret: auth.key || auth.token || auth.client_secret || "",
-    oauthClientId: auth.client_id || "",
+    authSecret: auth.key || auth.token || auth.clientSecret || "",
+    oauthClientId: auth.clientId || "",
     oauthScopes: (auth.scopes || []).join(" "),
     timeout: s.timeout != null ? String(s.timeout) : "",
     enabled: s.enabled !== false,
     // "" is this machine; a node's name is kept as it is, configured or not.
     node: s.node || "",
-    disabledTools: s.disabled_tools || [],
-    autoApprovedTools: s.auto_approved_tools || [],
+    disabledTools: s.disabledTools || [],
+    autoApprovedTools: s.autoApprovedTools || [],
     samplingAuto: s.sampling?.autoApprove === true,
     samplingMaxTokens: String(s.sampling?.maxTokens ?? SAMPLING_MAX_TOKENS),
   };
@@ -89,8 +89,8 @@ export function bodyFrom(form) {
     name: form.name.trim(),
     transport: form.transport,
     enabled: form.enabled,
-    disabled_tools: form.disabledTools,
-    auto_approved_tools: form.autoApprovedTools,
+    disabledTools: form.disabledTools,
+    autoApprovedTools: form.autoApprovedTools,
   };
   if (!body.name) throw new Error(t("ui.server.needs_name"));
   if (form.node) body.node = form.node;
@@ -104,7 +104,7 @@ export function bodyFrom(form) {
     const env = rows(form.env);
     if (Object.keys(env).length) body.env = env;
     const secret = form.env.filter((r) => r.secret && r.name.trim()).map((r) => r.name.trim());
-    if (secret.length) body.secret_env = secret;
+    if (secret.length) body.secretEnv = secret;
   } else {
     if (!form.url.trim()) throw new Error(t("ui.server.needs_url"));
     body.url = form.url.trim();
@@ -150,10 +150,10 @@ function oauthFrom(form) {
   const auth = { type: "oauth" };
   const clientId = (form.oauthClientId || "").trim();
   const secret = form.authSecret || "";
-  if (clientId) auth.client_id = clientId;
+  if (clientId) auth.clientId = clientId;
   if (secret.trim()) {
     if (!clientId) throw new Error(t("ui.server.oauth_secret_needs_client_id"));
-    auth.client_secret = secret;
+    auth.clientSecret = secret;
   }
   const scopes = splitScopes(form.oauthScopes || "");
   if (scopes.length) auth.scopes = scopes;

@@ -5,8 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { createI18n, install } from "../../js/i18n.js";
 import {
-  bodyFrom, fieldType, formFor, launchLine, missing, presetBadge, presetsById,
+  bodyFrom, fieldType, formFor, launcherNotice, launchLine, missing, presetBadge, presetsById,
 } from "../../js/mcp/catalogue-form.js";
 
 const require = createRequire(
@@ -115,3 +117,18 @@ test("the example of the issue: a filesystem root, trimmed, under another name",
     settings: { root: "/srv/notes" },
   });
 });
+
+test("a missing launcher says what to install, before anyone sets the entry up", async () => {
+  const english = JSON.parse(readFileSync(new URL("../../../locales/en-US.json", import.meta.url), "utf8"));
+  const i18n = createI18n({ load: async () => english, storage: null, remember: async () => {} });
+  install(i18n);
+  await i18n.start(["en-US"]);
+  assert.equal(launcherNotice({ name: "time" }), null);
+  const npx = launcherNotice({ missingLauncher: { command: "npx", advice: "install_node" } });
+  assert.match(npx, /^npx was not found .*install Node\.js/);
+  const uvx = launcherNotice({ missingLauncher: { command: "uvx", advice: "install_uv" } });
+  assert.match(uvx, /install uv/);
+  const other = launcherNotice({ missingLauncher: { command: "my-server", advice: "install" } });
+  assert.match(other, /my-server was not found on the PATH/);
+});
+

@@ -20,19 +20,19 @@ await i18n.start(["en-US"]);
 const stdio = {
   id: "files", name: "files", transport: "stdio", command: "node",
   args: ["-e", "", "console.log(1)\nconsole.log(2)", " spaced "],
-  env: { TOKEN: MASK, MODE: "fast" }, secret_env: ["TOKEN"], cwd: "/srv",
-  timeout: 2.5, enabled: true, disabled_tools: ["rm"], auto_approved_tools: ["ls"],
+  env: { TOKEN: MASK, MODE: "fast" }, secretEnv: ["TOKEN"], cwd: "/srv",
+  timeout: 2.5, enabled: true, disabledTools: ["rm"], autoApprovedTools: ["ls"],
 };
 
 test("a stdio server saved unchanged keeps every field, arguments exactly", () => {
   const body = bodyFrom(formFrom(stdio));
   assert.deepEqual(body.args, stdio.args);
   assert.deepEqual(body.env, stdio.env);
-  assert.deepEqual(body.secret_env, ["TOKEN"]);
+  assert.deepEqual(body.secretEnv, ["TOKEN"]);
   assert.equal(body.cwd, "/srv");
   assert.equal(body.timeout, 2.5);
-  assert.deepEqual(body.disabled_tools, ["rm"]);
-  assert.deepEqual(body.auto_approved_tools, ["ls"]);
+  assert.deepEqual(body.disabledTools, ["rm"]);
+  assert.deepEqual(body.autoApprovedTools, ["ls"]);
 });
 
 test("edited arguments are one per line", () => {
@@ -75,7 +75,7 @@ test("OAuth sign-in is one of the kinds of authentication", () => {
 });
 
 test("an OAuth server round-trips: client, masked secret and scopes come back as they were", () => {
-  const auth = { type: "oauth", client_id: "switchboard", client_secret: MASK, scopes: ["notes:read", "notes:write"] };
+  const auth = { type: "oauth", clientId: "switchboard", clientSecret: MASK, scopes: ["notes:read", "notes:write"] };
   const form = formFrom(oauthServer(auth));
   assert.equal(form.authType, "oauth");
   assert.equal(form.oauthClientId, "switchboard");
@@ -96,7 +96,7 @@ test("OAuth fields typed in become the body's: trimmed id, secret as typed, scop
     authType: "oauth", oauthClientId: " app-1 ", authSecret: "s3cret", oauthScopes: "read, write\nadmin ,,",
   };
   assert.deepEqual(bodyFrom(form).auth, {
-    type: "oauth", client_id: "app-1", client_secret: "s3cret", scopes: ["read", "write", "admin"],
+    type: "oauth", clientId: "app-1", clientSecret: "s3cret", scopes: ["read", "write", "admin"],
   });
 });
 
@@ -112,7 +112,7 @@ test("a client secret without its client ID is refused, saying why", () => {
 });
 
 test("a masked client secret is cleared when its client ID changes, kept otherwise", () => {
-  const form = formFrom(oauthServer({ type: "oauth", client_id: "app-1", client_secret: MASK }));
+  const form = formFrom(oauthServer({ type: "oauth", clientId: "app-1", clientSecret: MASK }));
   assert.equal(withoutStaleMasks(form, { ...form, oauthScopes: "read" }).authSecret, MASK);
   assert.equal(withoutStaleMasks(form, { ...form, oauthClientId: "app-2" }).authSecret, "");
   assert.equal(withoutStaleMasks(form, { ...form, authType: "bearer" }).authSecret, "");

@@ -44,7 +44,8 @@ impl Step {
             Step::NotSent => Err(McpError::ConnectionLost { server }),
             Step::Unreachable => Err(McpError::Unreachable {
                 url: "http://127.0.0.1:9/mcp".into(),
-                source: "connection refused".into(),
+                reason: switchboard_core::ReachFailure::Refused,
+                detail: "connection refused".into(),
             }),
             Step::LostAfterSend => Err(McpError::LostAfterSend {
                 server,

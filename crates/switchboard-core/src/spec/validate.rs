@@ -177,7 +177,7 @@ impl ServerSpec {
         }
         if let Some(name) = self.secret_env.iter().find(|k| !self.env.contains_key(*k)) {
             return Err(SpecError::UnknownSecretEnv {
-                field: "secret_env".into(),
+                field: "secretEnv".into(),
                 name: name.clone(),
             });
         }
@@ -286,16 +286,16 @@ fn check_auth(auth: &Auth) -> Result<(), SpecError> {
             scopes,
         } => {
             if let Some(id) = client_id {
-                non_blank("auth.client_id", id)?;
+                non_blank("auth.clientId", id)?;
             }
             if let Some(secret) = client_secret {
                 if client_id.is_none() {
                     return Err(SpecError::Needs {
-                        field: "auth.client_secret".into(),
-                        needs: "auth.client_id".into(),
+                        field: "auth.clientSecret".into(),
+                        needs: "auth.clientId".into(),
                     });
                 }
-                non_blank("auth.client_secret", secret)?;
+                non_blank("auth.clientSecret", secret)?;
             }
             for scope in scopes {
                 // RFC 6749 3.3: scope tokens are printable ASCII without space, `"` or `\`.

@@ -203,7 +203,8 @@ mod tests {
     fn refused() -> McpError {
         McpError::Unreachable {
             url: "http://127.0.0.1:9/mcp".into(),
-            source: "connection refused".into(),
+            reason: switchboard_core::ReachFailure::Refused,
+            detail: "connection refused".into(),
         }
     }
 
@@ -244,7 +245,7 @@ mod tests {
         assert_eq!(held.code(), ErrorCode::McpUnreachable);
         let text = held.to_string();
         assert!(
-            text.contains("`GitHub` is left out") && text.contains("connection refused"),
+            text.contains("`GitHub` is left out") && text.contains("the connection was refused"),
             "{text}"
         );
         assert!(text.ends_with("in 1s"), "{text}");

@@ -19,7 +19,7 @@ const DEFAULT_PATH: &str = "/bin:/usr/bin";
 
 /// Whether `program` can be found as an executable file, with `path` the `PATH` of its
 /// environment and `cwd` the directory it starts in (`None`: ours).
-pub(crate) fn find(program: &str, path: Option<&OsStr>, cwd: Option<&Path>) -> Result<(), Error> {
+pub fn find(program: &str, path: Option<&OsStr>, cwd: Option<&Path>) -> Result<(), Error> {
     let within_cwd = |candidate: PathBuf| match cwd {
         Some(cwd) => cwd.join(candidate),
         None => candidate,

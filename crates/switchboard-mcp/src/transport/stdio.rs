@@ -48,9 +48,9 @@ pub(crate) struct StdioProcess {
 /// (checked by `ServerSpec::validate`).
 pub(crate) fn spawn(spec: &ServerSpec, guard: Option<&Path>) -> Result<StdioProcess, McpError> {
     let program = spec.command.clone().unwrap_or_default();
-    let spawn_error = |source| McpError::Spawn {
+    let spawn_error = |cause| McpError::Spawn {
         command: program.clone(),
-        source,
+        cause,
     };
     let env = super::child_env::child_env(std::env::vars_os(), &spec.env);
     let mut command = match guard {

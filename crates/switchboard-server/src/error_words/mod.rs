@@ -8,7 +8,9 @@
 
 use switchboard_agent::{AgentError, ToolCallError};
 use switchboard_core::import::{EntryError, ParseError};
-use switchboard_core::{ErrorCode, MAX_RENDERED_BYTES, ResolveError};
+use switchboard_core::{
+    Advice, ErrorCode, MAX_RENDERED_BYTES, MissingProgram, ReachFailure, ResolveError,
+};
 use switchboard_mcp::McpError;
 use switchboard_store::{Entity, StoreError};
 
@@ -85,8 +87,29 @@ pub fn agent(e: &AgentError) -> ApiError {
     }
 }
 
+/// Whether the words of `e` say what to do about it (install Node.js, check the address).
+fn advises(e: &McpError) -> bool {
+    match e {
+        McpError::Spawn { cause, .. } => matches!(
+            cause.kind(),
+            std::io::ErrorKind::NotFound | std::io::ErrorKind::PermissionDenied
+        ),
+        McpError::Unreachable { reason, .. } => reason.words().is_some(),
+        McpError::Denied { .. } => true,
+        McpError::ConnectTimeout { .. } | McpError::ClosedDuringHandshake { .. } => {
+            e.last_stderr().is_none()
+        }
+        _ => false,
+    }
+}
+
 pub fn mcp(e: &McpError) -> ApiError {
     let error = ApiError::new(e.code(), e.to_string());
+    let error = if advises(e.underlying()) {
+        error.says_what_to_do()
+    } else {
+        error
+    };
     match e {
         McpError::InvalidSpec(spec) => error
             .key("error.msg.server_config_invalid")
@@ -124,16 +147,32 @@ fn mcp_words(e: &McpError) -> Option<Words> {
         McpError::Disabled { server } => {
             Some(Words::new("error.msg.server_disabled").param("server", server))
         }
-        McpError::Spawn { command, source } => Some(
-            Words::new("error.msg.spawn_failed")
+        McpError::Spawn { command, cause } => Some(match cause.kind() {
+            std::io::ErrorKind::NotFound => missing_program(&MissingProgram::new(command.clone())),
+            std::io::ErrorKind::PermissionDenied => {
+                Words::new("error.msg.spawn_not_executable").param("command", command)
+            }
+            _ => Words::new("error.msg.spawn_failed")
                 .param("command", command)
-                .param("detail", source),
-        ),
-        McpError::Unreachable { url, source } => Some(
-            Words::new("error.msg.unreachable")
+                .param("detail", cause),
+        }),
+        McpError::Unreachable {
+            url,
+            reason,
+            detail,
+        } => Some(match reach_key(*reason) {
+            Some(key) => Words::new(key).param("url", url),
+            None => Words::new("error.msg.unreachable")
                 .param("url", url)
-                .param("detail", source),
-        ),
+                .param("detail", detail),
+        }),
+        McpError::Denied { server, status } => Some(match status {
+            401 => Words::new("error.msg.denied_401").param("server", server),
+            403 => Words::new("error.msg.denied_403").param("server", server),
+            other => Words::new("error.msg.denied")
+                .param("server", server)
+                .param("status", other),
+        }),
         McpError::AuthFailed { server, detail } => Some(
             Words::new("error.msg.auth_failed")
                 .param("server", server)
@@ -156,6 +195,23 @@ fn mcp_words(e: &McpError) -> Option<Words> {
                 .param("server", server)
                 .param("detail", source),
         ),
+        McpError::ConnectTimeout {
+            server, timeout, ..
+        } => Some(match e.last_stderr() {
+            Some(stderr) => Words::new("error.msg.connect_timeout_stderr")
+                .param("server", server)
+                .param("seconds", timeout.as_secs_f64())
+                .param("stderr", stderr),
+            None => Words::new("error.msg.connect_timeout")
+                .param("server", server)
+                .param("seconds", timeout.as_secs_f64()),
+        }),
+        McpError::ClosedDuringHandshake { server, .. } => Some(match e.last_stderr() {
+            Some(stderr) => Words::new("error.msg.closed_during_handshake_stderr")
+                .param("server", server)
+                .param("stderr", stderr),
+            None => Words::new("error.msg.closed_during_handshake").param("server", server),
+        }),
         McpError::ConnectionLost { server } => {
             Some(Words::new("error.msg.connection_lost").param("server", server))
         }
@@ -196,6 +252,29 @@ fn mcp_words(e: &McpError) -> Option<Words> {
         }
         _ => None,
     }
+}
+
+/// A program that could not be started because it is missing, with what to install.
+fn missing_program(missing: &MissingProgram) -> Words {
+    let key = match missing.advice() {
+        Advice::InstallNode => "error.msg.spawn_missing_node",
+        Advice::InstallUv => "error.msg.spawn_missing_uv",
+        Advice::CheckPath => "error.msg.spawn_missing_path",
+        _ => "error.msg.spawn_missing",
+    };
+    Words::new(key).param("command", &missing.command)
+}
+
+/// The words of an address that could not be reached, by why (none for an unknown reason).
+fn reach_key(reason: ReachFailure) -> Option<&'static str> {
+    Some(match reason {
+        ReachFailure::NameNotResolved => "error.msg.unreachable_dns",
+        ReachFailure::Refused => "error.msg.unreachable_refused",
+        ReachFailure::TimedOut => "error.msg.unreachable_timed_out",
+        ReachFailure::Certificate => "error.msg.unreachable_certificate",
+        ReachFailure::Tls => "error.msg.unreachable_tls",
+        _ => return None,
+    })
 }
 
 pub fn tool_call(e: &ToolCallError) -> ApiError {

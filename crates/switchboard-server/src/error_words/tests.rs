@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use switchboard_core::{ErrorCode, LaunchRefusal, Locale, Refusal, SpecError, TransportKind};
+use switchboard_core::{
+    ErrorCode, LaunchRefusal, Locale, ReachFailure, Refusal, SpecError, TransportKind,
+};
 use switchboard_mcp::McpError;
 use switchboard_store::{Entity, Invalid, StoreError};
 
@@ -19,6 +21,7 @@ fn texts(error: &ApiError) -> (String, String) {
         key: error.key,
         params: error.params.clone(),
         timestamp: String::new(),
+        says_what_to_do: error.says_what_to_do,
     };
     (
         text.body(&texts, Locale::EnUs).message,
@@ -250,11 +253,69 @@ fn mcp_errors_keep_their_english() {
         McpError::Disabled { server: server() },
         McpError::Spawn {
             command: "x".into(),
-            source: std::io::Error::other("gone"),
+            cause: std::io::Error::other("gone"),
+        },
+        McpError::Spawn {
+            command: "npx".into(),
+            cause: std::io::ErrorKind::NotFound.into(),
+        },
+        McpError::Spawn {
+            command: "uvx".into(),
+            cause: std::io::ErrorKind::NotFound.into(),
+        },
+        McpError::Spawn {
+            command: "my-server".into(),
+            cause: std::io::ErrorKind::NotFound.into(),
+        },
+        McpError::Spawn {
+            command: "./bin/server".into(),
+            cause: std::io::ErrorKind::NotFound.into(),
+        },
+        McpError::Spawn {
+            command: "/srv/server".into(),
+            cause: std::io::ErrorKind::PermissionDenied.into(),
         },
         McpError::Unreachable {
             url: "http://h/mcp".into(),
-            source: "refused".into(),
+            reason: ReachFailure::Other,
+            detail: "the MCP server answered HTTP 503".into(),
+        },
+        McpError::Unreachable {
+            url: "http://h/mcp".into(),
+            reason: ReachFailure::NameNotResolved,
+            detail: "dns error".into(),
+        },
+        McpError::Unreachable {
+            url: "http://h/mcp".into(),
+            reason: ReachFailure::Refused,
+            detail: "refused".into(),
+        },
+        McpError::Unreachable {
+            url: "http://h/mcp".into(),
+            reason: ReachFailure::TimedOut,
+            detail: "timed out".into(),
+        },
+        McpError::Unreachable {
+            url: "https://h/mcp".into(),
+            reason: ReachFailure::Certificate,
+            detail: "invalid peer certificate".into(),
+        },
+        McpError::Unreachable {
+            url: "https://h/mcp".into(),
+            reason: ReachFailure::Tls,
+            detail: "received corrupt message".into(),
+        },
+        McpError::Denied {
+            server: server(),
+            status: 401,
+        },
+        McpError::Denied {
+            server: server(),
+            status: 403,
+        },
+        McpError::Denied {
+            server: server(),
+            status: 407,
         },
         McpError::AuthFailed {
             server: server(),
@@ -263,6 +324,24 @@ fn mcp_errors_keep_their_english() {
         McpError::Handshake {
             server: server(),
             source: "bad".into(),
+        },
+        McpError::ConnectTimeout {
+            server: server(),
+            timeout: Duration::from_secs(30),
+            stderr: None,
+        },
+        McpError::ConnectTimeout {
+            server: server(),
+            timeout: Duration::from_millis(2500),
+            stderr: Some("npm ERR! 404\n".into()),
+        },
+        McpError::ClosedDuringHandshake {
+            server: server(),
+            stderr: None,
+        },
+        McpError::ClosedDuringHandshake {
+            server: server(),
+            stderr: Some("Error: missing argument".into()),
         },
         McpError::ConnectionLost { server: server() },
         McpError::LostAfterSend {
@@ -376,15 +455,22 @@ fn a_server_left_out_is_worded_with_why_in_the_same_language() {
     };
     let refused = mcp(&left_out(McpError::Unreachable {
         url: "http://127.0.0.1:9/mcp".into(),
-        source: "connection refused".into(),
+        reason: ReachFailure::Refused,
+        detail: "connection refused".into(),
     }));
     same_english(refused.clone());
     let (english, chinese) = texts(&refused);
     assert!(english.ends_with("in the background in 2s"), "{english}");
     assert!(
-        chinese.contains("无法访问 http://127.0.0.1:9/mcp") && chinese.contains("2 秒"),
+        chinese.contains("无法访问 http://127.0.0.1:9/mcp：连接被拒绝") && chinese.contains("2 秒"),
         "the reason in Chinese too: {chinese}"
     );
+    // A missing npx is worded with what to install, inside the left-out sentence too.
+    let (_, chinese) = texts(&mcp(&left_out(McpError::Spawn {
+        command: "npx".into(),
+        cause: std::io::ErrorKind::NotFound.into(),
+    })));
+    assert!(chinese.contains("Node.js"), "{chinese}");
     // A cause without words of its own is quoted as it is.
     same_english(mcp(&left_out(McpError::ClosedDuringHandshake {
         server: "GitHub".into(),
@@ -488,4 +574,87 @@ fn a_failed_listing_of_models_and_a_key_for_another_origin_keep_their_english() 
         from: "https://api.example.com".into(),
         to: "http://127.0.0.1:11434".into(),
     })));
+}
+
+/// Each cause of a failed connection has its own words and what to do, in both languages.
+#[test]
+fn connect_failures_say_what_to_do_for_their_cause() {
+    let spawn = |command: &str| {
+        texts(&mcp(&McpError::Spawn {
+            command: command.into(),
+            cause: std::io::ErrorKind::NotFound.into(),
+        }))
+    };
+    let (english, chinese) = spawn("npx");
+    assert!(english.contains("install Node.js"), "{english}");
+    assert!(
+        chinese.contains("Node.js") && chinese.contains("安装"),
+        "{chinese}"
+    );
+    let (english, chinese) = spawn("uvx");
+    assert!(english.contains("install uv"), "{english}");
+    assert!(chinese.contains("安装 uv"), "{chinese}");
+    let (english, _) = spawn("my-server");
+    assert!(english.contains("was not found on PATH"), "{english}");
+    assert!(!english.contains("os error"), "{english}");
+
+    let unreachable = |reason| {
+        texts(&mcp(&McpError::Unreachable {
+            url: "https://example.invalid/mcp".into(),
+            reason,
+            detail: "error sending request".into(),
+        }))
+    };
+    let (english, chinese) = unreachable(ReachFailure::NameNotResolved);
+    assert_eq!(
+        english,
+        "cannot reach https://example.invalid/mcp: the name does not resolve; check the address"
+    );
+    assert!(chinese.contains("无法解析"), "{chinese}");
+    let (english, _) = unreachable(ReachFailure::Refused);
+    assert!(english.contains("refused"), "{english}");
+    let (english, _) = unreachable(ReachFailure::Tls);
+    assert!(english.contains("http://"), "{english}");
+    let (english, _) = unreachable(ReachFailure::TimedOut);
+    assert!(english.contains("timed out"), "{english}");
+    let (english, _) = unreachable(ReachFailure::Other);
+    assert!(english.ends_with("error sending request"), "{english}");
+
+    // A message that says what to do comes without the code's general hint; one that only
+    // quotes what happened keeps it.
+    let hint = |error: McpError| {
+        let error = mcp(&error);
+        let texts = LocaleTexts::embedded().unwrap();
+        ErrorText {
+            code: error.code,
+            message: error.message.clone(),
+            key: error.key,
+            params: error.params.clone(),
+            timestamp: String::new(),
+            says_what_to_do: error.says_what_to_do,
+        }
+        .body(&texts, Locale::EnUs)
+        .hint
+    };
+    let missing_npx = McpError::Spawn {
+        command: "npx".into(),
+        cause: std::io::ErrorKind::NotFound.into(),
+    };
+    assert_eq!(hint(missing_npx), None);
+    let unknown = McpError::Unreachable {
+        url: "http://h/mcp".into(),
+        reason: ReachFailure::Other,
+        detail: "the MCP server answered HTTP 503".into(),
+    };
+    assert!(hint(unknown).is_some());
+
+    let denied = |status| {
+        texts(&mcp(&McpError::Denied {
+            server: "s".into(),
+            status,
+        }))
+        .0
+    };
+    assert!(denied(401).contains("401 Unauthorized"));
+    assert!(denied(403).contains("403 Forbidden"));
 }

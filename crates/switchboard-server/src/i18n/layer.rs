@@ -32,6 +32,9 @@ pub struct ErrorText {
     pub key: Option<&'static str>,
     pub params: Vec<(&'static str, Param)>,
     pub timestamp: String,
+    /// The message itself says what to do (a missing program, a name that does not
+    /// resolve): the code's general hint would only say something else.
+    pub says_what_to_do: bool,
 }
 
 impl ErrorText {
@@ -45,7 +48,9 @@ impl ErrorText {
                 texts.render(locale, &template, &[("detail", self.message.clone())])
             })
             .unwrap_or_else(|| self.message.clone());
-        let hint = texts.render(locale, &format!("error.{}.hint", self.code.as_str()), &[]);
+        let hint = (!self.says_what_to_do)
+            .then(|| texts.render(locale, &format!("error.{}.hint", self.code.as_str()), &[]))
+            .flatten();
         ErrorBody {
             code: self.code.as_str(),
             message,

@@ -109,13 +109,13 @@ async fn messages_the_server_words_itself_are_wholly_chinese() {
         "/api/mcp-servers",
         &api.admin,
         Some("zh-CN"),
-        Some(json!({"name": "a", "command": "x", "secretEnv": ["T"]})),
+        Some(json!({"name": "a", "command": "x", "secretEnvs": ["T"]})),
     )
     .await;
     assert_error(status, &body, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
     let message = text(&body, "message");
     assert!(
-        message.starts_with("未知字段 `secretEnv`；可用字段为 "),
+        message.starts_with("未知字段 `secretEnvs`；可用字段为 "),
         "{body}"
     );
     assert!(!message.contains("unknown field"), "{body}");
@@ -259,7 +259,34 @@ async fn single_user_mode_keeps_the_preference_too() {
 #[tokio::test]
 async fn an_mcp_error_carries_its_hint_in_both_languages() {
     let api = start().await;
-    // Nothing listens on port 9 of loopback.
+    // Something answers, but only HTTP 503: the message can only say what it saw, and the
+    // code's hint says what to do.
+    let unavailable = switchboard_testkit::CannedHttp::start(503, "text/plain", "down").await;
+    let server = json!({"name": "down", "url": unavailable.url("127.0.0.1", "/mcp")});
+    let (status, _, _) = send(
+        &api,
+        Method::POST,
+        "/api/mcp-servers",
+        &api.admin,
+        None,
+        Some(server),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+    let test = "/api/mcp-servers/down/test";
+    let (status, body, _) = send(&api, Method::POST, test, &api.admin, None, None).await;
+    assert_error(status, &body, StatusCode::BAD_GATEWAY, "MCP_UNREACHABLE");
+    assert!(text(&body, "hint").contains("URL"), "{body}");
+    let (status, body, _) = send(&api, Method::POST, test, &api.admin, Some("zh-CN"), None).await;
+    assert_error(status, &body, StatusCode::BAD_GATEWAY, "MCP_UNREACHABLE");
+    assert!(
+        text(&body, "message").starts_with("无法访问 http://127.0.0.1:"),
+        "{body}"
+    );
+    assert!(text(&body, "hint").contains("请检查服务器的 URL"), "{body}");
+
+    // Nothing listens on port 9 of loopback: the message says so, and what to do, in both
+    // languages; the code's more general hint is left out.
     let server = json!({"name": "gone", "url": "http://127.0.0.1:9/mcp"});
     let (status, _, _) = send(
         &api,
@@ -274,14 +301,18 @@ async fn an_mcp_error_carries_its_hint_in_both_languages() {
     let test = "/api/mcp-servers/gone/test";
     let (status, body, _) = send(&api, Method::POST, test, &api.admin, None, None).await;
     assert_error(status, &body, StatusCode::BAD_GATEWAY, "MCP_UNREACHABLE");
-    assert!(text(&body, "hint").contains("URL"), "{body}");
-    let (status, body, _) = send(&api, Method::POST, test, &api.admin, Some("zh-CN"), None).await;
-    assert_error(status, &body, StatusCode::BAD_GATEWAY, "MCP_UNREACHABLE");
-    assert!(
-        text(&body, "message").starts_with("无法访问 http://127.0.0.1:9/mcp："),
+    assert_eq!(
+        text(&body, "message"),
+        "cannot reach http://127.0.0.1:9/mcp: the connection was refused (nothing listens on \
+         that port); check the address and that the server is running",
         "{body}"
     );
-    assert!(text(&body, "hint").contains("请检查服务器的 URL"), "{body}");
+    assert!(body.get("hint").is_none(), "{body}");
+    let (_, body, _) = send(&api, Method::POST, test, &api.admin, Some("zh-CN"), None).await;
+    assert!(
+        text(&body, "message").starts_with("无法访问 http://127.0.0.1:9/mcp：连接被拒绝"),
+        "{body}"
+    );
     api.manager.shutdown().await;
 }
 

@@ -76,10 +76,7 @@ async fn a_claude_desktop_file_is_imported_and_bad_entries_are_skipped() {
     assert_eq!(github["command"], "npx");
     assert_eq!(github["env"]["GITHUB_PERSONAL_ACCESS_TOKEN"], MASK);
     assert_eq!(github["env"]["LOG_LEVEL"], "info");
-    assert_eq!(
-        github["secret_env"],
-        json!(["GITHUB_PERSONAL_ACCESS_TOKEN"])
-    );
+    assert_eq!(github["secretEnv"], json!(["GITHUB_PERSONAL_ACCESS_TOKEN"]));
     let remote = &report["imported"][1];
     assert_eq!(remote["transport"], "streamable_http");
     // Header values may carry credentials, so listings mask them all.

@@ -134,13 +134,13 @@ async fn unknown_server_fields_are_refused_not_dropped() {
             admin,
             Some(
                 json!({"name": "gh", "transport": "stdio", "command": "gh-mcp",
-                        "env": {"GH_TOKEN": "ghp_secret"}, "secretEnv": ["GH_TOKEN"]}),
+                        "env": {"GH_TOKEN": "ghp_secret"}, "secretenv": ["GH_TOKEN"]}),
             ),
         )
         .await;
     assert_error(status, &body, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
     assert!(
-        body["message"].as_str().unwrap().contains("`secretEnv`"),
+        body["message"].as_str().unwrap().contains("`secretenv`"),
         "{body}"
     );
     let (_, listed) = api.send(Method::GET, "/api/mcp-servers", admin, None).await;

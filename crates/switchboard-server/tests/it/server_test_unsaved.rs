@@ -164,8 +164,8 @@ async fn a_saved_servers_mask_is_not_sent_to_another_url() {
         "{shown}"
     );
     let object = shown.as_object_mut().unwrap();
-    object.remove("created_at");
-    object.remove("updated_at");
+    object.remove("createdAt");
+    object.remove("updatedAt");
     let other = closed_port().await;
     shown["url"] = json!(format!("http://127.0.0.1:{other}/mcp"));
     let (status, body) = test_unsaved(&api, &api.admin, shown).await;
@@ -351,8 +351,8 @@ async fn a_saved_servers_masked_secret_is_the_saved_one_for_its_url() {
         )
         .await;
     let object = shown.as_object_mut().unwrap();
-    object.remove("created_at");
-    object.remove("updated_at");
+    object.remove("createdAt");
+    object.remove("updatedAt");
     let (_, body) = test_unsaved(&api, &api.admin, shown).await;
     assert_eq!(body["code"], "MCP_AUTH_FAILED", "{body}");
     assert!(!body.to_string().contains("sk-saved"), "{body}");

@@ -19,8 +19,8 @@ async fn servers_are_created_tested_listed_and_deleted() {
     let mut server = everything();
     server["headers"] = json!({});
     server["env"]["API_TOKEN"] = json!("hunter2");
-    server["secret_env"] = json!(["API_TOKEN"]);
-    server["auto_approved_tools"] = json!(["echo"]);
+    server["secretEnv"] = json!(["API_TOKEN"]);
+    server["autoApprovedTools"] = json!(["echo"]);
     let (status, created) = api
         .send(Method::POST, "/api/mcp-servers", admin, Some(server))
         .await;
@@ -367,4 +367,95 @@ async fn an_unreachable_server_is_502() {
         .await;
     assert_error(status, &body, StatusCode::BAD_GATEWAY, "MCP_UNREACHABLE");
     api.manager.shutdown().await;
+}
+
+/// Every key of `value`, at every depth, with an underscore (a snake_case name), outside the
+/// maps whose keys are the user's own (`env`, `headers`).
+fn snake_keys(value: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map {
+                    if key.contains('_') {
+                        out.push(key.clone());
+                    }
+                    if key != "env" && key != "headers" {
+                        stack.push(inner);
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A server is answered in camelCase, as the rest of the API is; a body in the snake_case
+/// names of earlier versions is still read, and a read sent back as it is still saves.
+#[tokio::test]
+async fn servers_are_answered_in_camel_case_and_old_names_are_read() {
+    use reqwest::Method;
+    let api = start().await;
+    let admin = Some(api.admin.as_str());
+    let (status, created) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            admin,
+            Some(json!({
+                "name": "old", "transport": "stdio", "command": "notes-server",
+                "env": {"NOTES_TOKEN": "t0k"}, "secret_env": ["NOTES_TOKEN"],
+                "disabled_tools": ["delete_note"], "auto_approved_tools": ["read_note"],
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["secretEnv"], json!(["NOTES_TOKEN"]), "{created}");
+    assert_eq!(
+        created["disabledTools"],
+        json!(["delete_note"]),
+        "{created}"
+    );
+    assert_eq!(
+        created["autoApprovedTools"],
+        json!(["read_note"]),
+        "{created}"
+    );
+    assert!(created["createdAt"].is_i64(), "{created}");
+    assert_eq!(snake_keys(&created), Vec::<String>::new(), "{created}");
+
+    let (status, oauth) = api
+        .send(
+            Method::POST,
+            "/api/mcp-servers",
+            admin,
+            Some(json!({
+                "name": "wiki", "url": "https://wiki.example/mcp",
+                "auth": {"type": "oauth", "client_id": "sb-wiki", "client_secret": "s3cret"},
+            })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{oauth}");
+    assert_eq!(oauth["auth"]["clientId"], "sb-wiki", "{oauth}");
+    assert_eq!(oauth["auth"]["clientSecret"], "********", "{oauth}");
+    assert_eq!(snake_keys(&oauth), Vec::<String>::new(), "{oauth}");
+
+    // What a client read, sent back as it is (times and masks included), saves.
+    let (status, saved) = api
+        .send(
+            Method::PUT,
+            "/api/mcp-servers/wiki",
+            admin,
+            Some(oauth.clone()),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    assert_eq!(saved["auth"]["clientId"], "sb-wiki", "{saved}");
+
+    let (_, listed) = api.send(Method::GET, "/api/mcp-servers", admin, None).await;
+    assert_eq!(listed.as_array().map(Vec::len), Some(2), "{listed}");
+    assert_eq!(snake_keys(&listed), Vec::<String>::new(), "{listed}");
 }

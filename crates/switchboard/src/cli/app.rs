@@ -34,6 +34,8 @@ pub fn app_config(context: &Context) -> anyhow::Result<AppConfig> {
         .app_config(None, Default::default())
         .context("cannot use the launch templates of the settings")?;
     config.manager.stdio_guard = super::guard::stdio_guard();
+    // Where the stdio servers this command starts will look for their programs.
+    config.program_path = std::env::var_os("PATH");
     Ok(config)
 }
 

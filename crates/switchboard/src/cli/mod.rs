@@ -34,6 +34,7 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use switchboard_agent::{AgentError, ToolCallError};
 use switchboard_app::tool_nodes::{NodeRunError, NodeSaveError};
+use switchboard_core::type_names::without_type_names;
 use switchboard_core::{ErrorCode, SpecError};
 use switchboard_mcp::McpError;
 use switchboard_store::{StoreConfig, StoreError};
@@ -258,8 +259,11 @@ pub async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Prints a failed command's error with its code; see [`crate::output`] for where it goes.
+/// A parser's words that name one of our types (serde's "expected struct ...") are put in
+/// plain words, as the HTTP API's are.
 pub fn report(json: bool, error: &anyhow::Error) {
-    output::print_error(json, code_of(error), &message_of(error));
+    let message = without_type_names(&message_of(error));
+    output::print_error(json, code_of(error), &message);
 }
 
 /// The documented code of the first error in the chain that has one.

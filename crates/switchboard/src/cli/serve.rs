@@ -70,6 +70,8 @@ pub async fn run(context: &Context, args: ServeArgs) -> anyhow::Result<std::proc
     };
     let mut config = settings.app_config(env_provider(), oauth)?;
     config.manager.stdio_guard = super::guard::stdio_guard();
+    // Where the stdio servers `serve` starts will look for their programs.
+    config.program_path = std::env::var_os("PATH");
     let app = Arc::new(
         App::build(&context.store, config)
             .await

@@ -3,7 +3,9 @@
 //! Listings show secrets masked, as the store returns them; `test` connects with the secrets
 //! in clear. `add --preset NAME --setting K=V` adds an entry of the catalogue of ready
 //! servers ([`switchboard_core::catalogue`]), filled in as `POST /api/catalogue/{name}/add`
-//! fills it, and marks it as a preset the same way.
+//! fills it, and marks it as a preset the same way. `add` warns on stderr when the program a
+//! stdio server starts with is not on this machine (saying what to install), and adds it all
+//! the same.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -377,6 +379,9 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
     spec.validate()
         .with_context(|| format!("server `{}` is not valid", spec.name))?;
     let target = target(&spec);
+    // Looked up before the spec is stored, as it will be started: its own PATH, if it sets
+    // one, else this command's.
+    let missing = servers.app().launchers.missing(&spec);
     let (action, server) = match servers.put(spec, replace).await? {
         Put::Added(server) => ("added", server),
         Put::Replaced(server) => ("replaced", server),
@@ -387,6 +392,11 @@ async fn add(context: &Context, args: AddArgs) -> anyhow::Result<ExitCode> {
             .servers
             .mark(servers.owner(), &server.spec.id, shape)
             .await?;
+    }
+    // Added all the same: the program may be installed later, or be there when `serve` runs
+    // with another PATH.
+    if let Some(missing) = missing {
+        errln!("warning: {missing}; the server cannot start until it is there");
     }
     if context.json {
         let preset = shape.and_then(|shape| shape.preset_type);

@@ -33,6 +33,8 @@ impl Settings {
             env_provider,
             oauth,
             local_ports: self.providers.local_ports(),
+            // The process's own, set where the process is (`serve`, a command).
+            program_path: None,
         })
     }
 }

@@ -337,7 +337,7 @@ async fn always_puts_the_tool_on_the_servers_auto_approve_list() {
         .as_array()
         .and_then(|servers| servers.iter().find(|s| s["name"] == "demo"))
         .unwrap_or_else(|| panic!("no demo server: {list}"));
-    assert_eq!(demo["auto_approved_tools"], json!(["calculate"]), "{demo}");
+    assert_eq!(demo["autoApprovedTools"], json!(["calculate"]), "{demo}");
     assert_eq!(
         demo["args"],
         json!(["demo-server"]),

@@ -236,10 +236,7 @@ fn import_claude_desktop_skips_the_invalid_url_scheme() {
     assert_eq!(server(&list, "linear")["transport"], "sse");
     let github = server(&list, "github");
     assert_eq!(github["env"]["GITHUB_PERSONAL_ACCESS_TOKEN"], MASK);
-    assert_eq!(
-        github["secret_env"],
-        json!(["GITHUB_PERSONAL_ACCESS_TOKEN"])
-    );
+    assert_eq!(github["secretEnv"], json!(["GITHUB_PERSONAL_ACCESS_TOKEN"]));
     assert!(!contains(&sb.database_bytes(), b"ghp_example_secret"));
 }
 
@@ -448,7 +445,7 @@ fn a_tool_is_approved_and_unapproved_from_the_command_line() {
         .json();
     assert_eq!(approved["autoApproved"], true, "{approved}");
     let listed = sb.run(&["--json", "servers", "list"]).ok().json();
-    let tools = &server(&listed, "demo")["auto_approved_tools"];
+    let tools = &server(&listed, "demo")["autoApprovedTools"];
     assert!(
         tools.as_array().is_some_and(|t| t.contains(&json!("echo"))),
         "{listed}"

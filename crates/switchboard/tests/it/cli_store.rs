@@ -187,7 +187,7 @@ fn secrets_are_masked_on_display_and_encrypted_at_rest() {
     let list = json.json();
     let local = server(&list, "local");
     assert_eq!(local["env"], json!({"DEBUG": "1", "TOKEN": MASK}));
-    assert_eq!(local["secret_env"], json!(["TOKEN"]));
+    assert_eq!(local["secretEnv"], json!(["TOKEN"]));
     assert_eq!(server(&list, "remote")["headers"]["X-Key"], MASK);
     let table = sb.run(&["servers", "list"]).ok();
     assert!(!table.stdout.contains("hunter2"), "{table:?}");

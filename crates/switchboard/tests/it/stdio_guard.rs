@@ -240,7 +240,8 @@ fn a_missing_program_is_a_failed_start_not_a_failed_handshake() {
     let run = sb.run(&["--json", "call", "nothing", "echo"]).failed();
     let message = run.json()["message"].as_str().unwrap().to_owned();
     assert!(
-        message.contains("could not start `no-such-program`: No such file"),
+        message
+            .contains("could not start `no-such-program`: `no-such-program` was not found on PATH"),
         "{run:?}"
     );
     assert!(!message.contains("handshake"), "{run:?}");

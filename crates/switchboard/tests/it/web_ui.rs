@@ -38,14 +38,6 @@ impl Ui {
     /// [`Ui::start_with_settings`], with `path` first on `serve`'s `PATH` (so a server's
     /// command can be named as a person would write it).
     async fn start_with(turns: Vec<Turn>, settings: Option<&str>, path: Option<&Path>) -> Ui {
-        let peers = Peers::locate();
-        let llm = ScriptedLlm::start(turns).await;
-        let sb = Switchboard::new();
-        if let Some(settings) = settings {
-            std::fs::create_dir_all(sb.data_dir()).unwrap();
-            std::fs::write(sb.data_dir().join("switchboard.toml"), settings).unwrap();
-        }
-        let base_url = llm.openai_base_url();
         let search_path = match path {
             Some(first) => format!(
                 "{}:{}",
@@ -54,6 +46,19 @@ impl Ui {
             ),
             None => std::env::var("PATH").unwrap_or_default(),
         };
+        Ui::start_on_path(turns, settings, &search_path).await
+    }
+
+    /// [`Ui::start_with_settings`], with `search_path` as `serve`'s whole `PATH`.
+    async fn start_on_path(turns: Vec<Turn>, settings: Option<&str>, search_path: &str) -> Ui {
+        let peers = Peers::locate();
+        let llm = ScriptedLlm::start(turns).await;
+        let sb = Switchboard::new();
+        if let Some(settings) = settings {
+            std::fs::create_dir_all(sb.data_dir()).unwrap();
+            std::fs::write(sb.data_dir().join("switchboard.toml"), settings).unwrap();
+        }
+        let base_url = llm.openai_base_url();
         let served = serve_with_env(
             &sb,
             &[],
@@ -61,7 +66,7 @@ impl Ui {
                 ("OPENAI_API_KEY", "sk-test"),
                 ("OPENAI_BASE_URL", &base_url),
                 ("OPENAI_MODEL", "scripted"),
-                ("PATH", &search_path),
+                ("PATH", search_path),
             ],
         );
         Ui {
@@ -177,8 +182,8 @@ async fn settings_add_test_switch_try_and_import_servers() {
     let server = ui
         .api(reqwest::Method::GET, "/api/mcp-servers/everything", None)
         .await;
-    assert_eq!(server["disabled_tools"], json!(["get-env"]), "{server}");
-    assert_eq!(server["auto_approved_tools"], json!(["echo"]), "{server}");
+    assert_eq!(server["disabledTools"], json!(["get-env"]), "{server}");
+    assert_eq!(server["autoApprovedTools"], json!(["echo"]), "{server}");
     assert_eq!(server["timeout"], json!(30), "{server}");
     let imported = ui
         .api(reqwest::Method::GET, "/api/mcp-servers/remote-docs", None)
@@ -292,6 +297,38 @@ async fn settings_add_servers_from_the_catalogue() {
             {"serverId": "modelscope-search", "presetType": "modelscope"},
         ])
     );
+    ui.stop();
+}
+
+/// On a machine without Node.js (`serve`'s PATH holds `uvx` and no `npx`), the catalogue's npx
+/// entries say so, with what to install, before anyone clicks Set up.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_catalogue_says_which_launchers_are_missing_here() {
+    let bin = tempfile::tempdir().unwrap();
+    let uvx = bin.path().join("uvx");
+    std::fs::write(&uvx, "#!/bin/sh\nexit 1\n").unwrap();
+    std::fs::set_permissions(&uvx, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let ui = Ui::start_on_path(vec![], None, &bin.path().to_string_lossy()).await;
+    let entries = ui.api(reqwest::Method::GET, "/api/catalogue", None).await;
+    let entry = |name: &str| {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {entries}"))
+            .clone()
+    };
+    assert_eq!(
+        entry("filesystem")["missingLauncher"],
+        json!({"command": "npx", "advice": "install_node"})
+    );
+    assert!(entry("git").get("missingLauncher").is_none(), "{entries}");
+    assert!(
+        entry("modelscope-search").get("missingLauncher").is_none(),
+        "{entries}"
+    );
+    ui.scenario("catalogue-launchers").await;
     ui.stop();
 }
 

@@ -312,7 +312,7 @@ fn secret_env_names_a_set_variable() {
     let mut spec = local().with_secret_env("TOKEN", "t");
     assert_eq!(spec.validate(), Ok(()));
     spec.secret_env.insert("MISSING".into());
-    assert_eq!(field_of(&spec), "secret_env");
+    assert_eq!(field_of(&spec), "secretEnv");
 }
 
 #[test]

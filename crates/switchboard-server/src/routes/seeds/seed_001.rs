@@ -52,7 +52,7 @@ pub struct FormatQuery {
 const RENAMED: [(&str, &str); 4] = [
     ("base_url", "url"),
     ("is_active", "enabled"),
-    ("auto_approve_tools", "auto_approved_tools"),
+    ("auto_approve_tools", "autoApprovedTools"),
     ("type", "transport"),
 ];
 
@@ -87,7 +87,7 @@ pub fn accept(mut body: Value) -> Result<Value, ApiError> {
     }
     // Seed 001 has no way to say which env variables are credentials: in a body written in its
     // names, those whose names look like one are sealed and masked, as an import does.
-    if renamed && !object.contains_key("secret_env") {
+    if renamed && !object.contains_key("secretEnv") && !object.contains_key("secret_env") {
         let secret: Vec<Value> = object
             .get("env")
             .and_then(Value::as_object)
@@ -97,7 +97,7 @@ pub fn accept(mut body: Value) -> Result<Value, ApiError> {
             .map(|name| Value::String(name.clone()))
             .collect();
         if !secret.is_empty() {
-            object.insert("secret_env".to_owned(), Value::Array(secret));
+            object.insert("secretEnv".to_owned(), Value::Array(secret));
         }
     }
     Ok(body)
@@ -284,7 +284,7 @@ mod tests {
             body,
             json!({
                 "name": "n", "transport": "streamable_http", "url": "https://e.com/mcp",
-                "enabled": false, "auto_approved_tools": ["a"], "disabled_tools": ["b"],
+                "enabled": false, "autoApprovedTools": ["a"], "disabled_tools": ["b"],
                 "timeout": 30
             })
         );

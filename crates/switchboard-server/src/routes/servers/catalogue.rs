@@ -11,6 +11,7 @@ use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use switchboard_app::presets;
 use switchboard_core::catalogue::{Entry, Source};
+use switchboard_core::{Advice, MissingProgram};
 use switchboard_store::StoredServer;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -55,6 +56,46 @@ struct AddedServer {
     catalogue_entry: String,
 }
 
+/// A catalogue entry, and whether it can start on this machine.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ListedEntry {
+    #[serde(flatten)]
+    entry: Entry,
+    /// The program the entry starts its server with, when it is not found on this server's
+    /// `PATH`: Set up would add a server that cannot start. Absent when the program is
+    /// there, and for remote entries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing_launcher: Option<MissingLauncher>,
+}
+
+/// A program that is not on this machine, and what to do about it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct MissingLauncher {
+    /// The program, e.g. `npx`.
+    command: String,
+    /// What provides it: `install_node` (Node.js provides `npx`), `install_uv` (uv provides
+    /// `uvx`), `install` (another program, to install or to give the full path of) or
+    /// `check_path` (a path that leads nowhere).
+    advice: &'static str,
+}
+
+impl From<MissingProgram> for MissingLauncher {
+    fn from(missing: MissingProgram) -> Self {
+        let advice = match missing.advice() {
+            Advice::InstallNode => "install_node",
+            Advice::InstallUv => "install_uv",
+            Advice::CheckPath => "check_path",
+            _ => "install",
+        };
+        Self {
+            command: missing.command,
+            advice,
+        }
+    }
+}
+
 /// One of the caller's servers that was added from the catalogue.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -63,19 +104,26 @@ struct PresetMark {
     preset_type: String,
 }
 
-/// Every entry of the catalogue.
+/// Every entry of the catalogue, each saying whether its launcher is missing here.
 #[utoipa::path(
     get,
     path = "/api/catalogue",
     tag = "servers",
     operation_id = "list_catalogue",
     responses(
-        (status = 200, description = "The catalogue's entries", body = Vec<Entry>),
+        (status = 200, description = "The catalogue's entries; `missingLauncher` on those \
+            whose program (`npx`, `uvx`) this machine lacks", body = Vec<ListedEntry>),
         Unauthorized,
     ),
 )]
-async fn list(State(state): State<AppState>, _caller: Caller) -> axum::Json<Vec<Entry>> {
-    axum::Json(state.catalogue.entries().to_vec())
+async fn list(State(state): State<AppState>, _caller: Caller) -> axum::Json<Vec<ListedEntry>> {
+    let listed = (state.catalogue.entries().iter())
+        .map(|entry| ListedEntry {
+            missing_launcher: state.launchers.missing_for_entry(entry).map(Into::into),
+            entry: entry.clone(),
+        })
+        .collect();
+    axum::Json(listed)
 }
 
 /// The caller's servers marked as presets.
