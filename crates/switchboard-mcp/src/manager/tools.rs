@@ -1,15 +1,20 @@
 //! The tool-list cache of one connection, and the translation of rmcp's `Tool` into ours.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::model::{Icon, IconTheme, Tool};
 use switchboard_core::{ServerId, ToolAnnotations, ToolIcon, ToolInfo};
 
+use crate::transport::legacy_tasks;
+
 /// A tool list as fetched from one connection instance.
 #[derive(Debug, Clone)]
 pub(crate) struct CachedTools {
     pub(crate) tools: Arc<Vec<ToolInfo>>,
+    /// The tools the server runs only as tasks ([`must_be_task`]).
+    task_only: Arc<HashSet<String>>,
     fetched_at: Instant,
     /// The connection instance it came from, and that connection's list_changed generation.
     connection: u64,
@@ -17,13 +22,24 @@ pub(crate) struct CachedTools {
 }
 
 impl CachedTools {
-    pub(crate) fn new(tools: Vec<ToolInfo>, connection: u64, generation: u64) -> Self {
+    pub(crate) fn new(
+        tools: Vec<ToolInfo>,
+        task_only: HashSet<String>,
+        connection: u64,
+        generation: u64,
+    ) -> Self {
         Self {
             tools: Arc::new(tools),
+            task_only: Arc::new(task_only),
             fetched_at: Instant::now(),
             connection,
             generation,
         }
+    }
+
+    /// Whether the server runs `tool` only as a task.
+    pub(crate) fn is_task_only(&self, tool: &str) -> bool {
+        self.task_only.contains(tool)
     }
 
     pub(crate) fn is_fresh(&self, ttl: Duration, connection: u64, generation: u64) -> bool {
@@ -95,6 +111,19 @@ fn schema_bytes(tool: &ToolInfo) -> usize {
     }
 }
 
+/// Whether the server declared `tool` as one it runs only as a task (2025-11-25
+/// `execution.taskSupport: "required"`, kept in its `_meta` by
+/// [`crate::transport::legacy_tasks`]).
+pub(crate) fn must_be_task(tool: &Tool) -> bool {
+    tool.meta
+        .as_ref()
+        .and_then(|meta| meta.0.get(legacy_tasks::EXECUTION))
+        .and_then(|execution| execution.get("taskSupport"))
+        .is_some_and(|support| support == "required")
+}
+
+/// Our view of `tool`. The `execution` the wire adapter kept in its `_meta` is taken out: it
+/// is read by [`must_be_task`], and the `_meta` is relayed as the server sent it.
 pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
     let annotations = tool
         .annotations
@@ -120,7 +149,11 @@ pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
             .into_iter()
             .map(tool_icon)
             .collect(),
-        meta: tool.meta.map(|meta| meta.0),
+        meta: tool.meta.and_then(|meta| {
+            let mut meta = meta.0;
+            meta.remove(legacy_tasks::EXECUTION);
+            (!meta.is_empty()).then_some(meta)
+        }),
     }
 }
 
