@@ -177,6 +177,46 @@ async fn a_task_that_outlasts_the_call_is_cancelled_on_the_server() {
     m.shutdown().await;
 }
 
+/// A server that dies while its task runs: the tool may have run, so the call is not sent
+/// again (it is not read-only or idempotent) and the caller hears the connection was lost.
+#[tokio::test]
+async fn a_task_whose_server_dies_is_not_started_again() {
+    let m = ConnectionManager::new(ManagerConfig {
+        call_timeout_ceiling: Duration::from_secs(20),
+        ..common::config()
+    });
+    let spec = tasks_peer();
+    let mut following = m.follow_logs();
+    let me = owner();
+    let call = m.call_tool(
+        &me,
+        &spec,
+        "slow_task",
+        args(json!({"seconds": 60})),
+        CallOptions::default(),
+    );
+    let kill = async {
+        let started = tokio::time::timeout(Duration::from_secs(20), following.recv())
+            .await
+            .expect("the task starts within 20 s")
+            .expect("a line");
+        assert!(started.line.text.contains("started"), "{:?}", started.line);
+        let group = m.process_group(&owner(), &spec.id).expect("a process");
+        nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(i32::try_from(group).unwrap()),
+            nix::sys::signal::Signal::SIGKILL,
+        )
+        .expect("killed");
+    };
+    let (called, ()) = tokio::join!(call, kill);
+    let error = called.expect_err("the server died");
+    assert!(
+        matches!(error, switchboard_mcp::McpError::LostAfterSend { .. }),
+        "{error:?}"
+    );
+    m.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_finished_task_is_not_cancelled_and_a_failed_one_gives_its_error() {
     let m = manager();

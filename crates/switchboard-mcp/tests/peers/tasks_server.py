@@ -1,7 +1,8 @@
 """A stdio MCP server of the 2025-11-25 generation (the Python SDK 1.x lowlevel server) whose
 tools run only as tasks (`execution.taskSupport: "required"`):
 
-- `slow_task(seconds)`: a task that sleeps, then answers `slept <seconds>`;
+- `slow_task(seconds)`: a task that logs `task <id> started`, sleeps, then answers
+  `slept <seconds>`;
 - `ask_task`: a task that asks the client a question (`elicitation/create`, delivered on
   `tasks/result`) and answers with what it was told;
 - `failing_task`: a task that ends `failed` with a tool error;
@@ -61,9 +62,11 @@ async def call_tool(name: str, arguments: dict):
     ctx = server.request_context
     if name == "slow_task":
         seconds = arguments["seconds"]
+        session = ctx.session
 
         async def work(task: ServerTaskContext) -> types.CallToolResult:
             await task.update_status("sleeping")
+            await session.send_log_message(level="info", data=f"task {task.task_id} started")
             await anyio.sleep(seconds)
             return types.CallToolResult(content=text(f"slept {seconds}"))
 
