@@ -23,6 +23,7 @@ use serde_json::{Value, json};
 
 use super::{CallLimits, CallOptions, Connection, result_kind};
 use crate::error::McpError;
+use crate::tasks::{Started, TaskState, TaskStatus, WireTask};
 use crate::transport::legacy_tasks;
 
 /// The shortest and longest wait between two polls, whatever the server suggests.
@@ -34,27 +35,6 @@ const FIRST_POLL: Duration = Duration::from_secs(2);
 const MIN_RESULT_WAIT: Duration = Duration::from_secs(1);
 /// How long a `tasks/cancel` sent for an abandoned task may take.
 const CANCEL_WAIT: Duration = Duration::from_secs(10);
-
-/// A legacy task, as `tools/call`, `tasks/get` and `tasks/cancel` answer it.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct LegacyTask {
-    task_id: String,
-    status: Status,
-    /// Milliseconds.
-    #[serde(default)]
-    poll_interval: Option<u64>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum Status {
-    Working,
-    InputRequired,
-    Completed,
-    Failed,
-    Cancelled,
-}
 
 impl Connection {
     /// Whether the server declared task-augmented `tools/call` (2025-11-25
@@ -78,31 +58,14 @@ impl Connection {
         options: &CallOptions,
         limits: CallLimits,
     ) -> Result<CallToolResult, McpError> {
-        if options.cancel.is_cancelled() {
-            return Err(McpError::Cancelled);
-        }
         let deadline = Instant::now() + limits.ceiling;
-        let mut params = json!({
-            "name": tool,
-            "task": {"ttl": u64::try_from(limits.ceiling.as_millis()).unwrap_or(u64::MAX)},
-        });
-        if let Some(arguments) = arguments {
-            params["arguments"] = Value::Object(arguments);
-        }
-        let created = self
-            .task_request(tool, "tools/call", params, options, limits.idle, true)
-            .await?;
-        let mut task = match created {
-            // A server may answer at once after all.
-            ServerResult::CallToolResult(result) => return Ok(result),
-            ServerResult::CustomResult(created) => {
-                self.read_task("tools/call", created.0.get("task"))?
-            }
-            other => return Err(self.unexpected("tools/call", &other)),
+        let mut task = match self.start_task(tool, arguments, options, limits).await? {
+            Started::Done(result) => return Ok(result),
+            Started::Task(task) => task,
         };
-        let mut abandoned = CancelOnDrop::new(self.session.peer().clone(), &task.task_id);
+        let mut abandoned = CancelOnDrop::new(self.session.peer().clone(), &task.upstream_id);
         let mut polls = 0;
-        while task.status == Status::Working {
+        while task.status == TaskStatus::Working {
             let wait = poll_wait(task.poll_interval, polls);
             polls += 1;
             if Instant::now() + wait >= deadline {
@@ -116,25 +79,11 @@ impl Connection {
                 () = tokio::time::sleep(wait) => {}
                 () = options.cancel.cancelled() => return Err(McpError::Cancelled),
             }
-            let polled = self
-                .task_request(
-                    tool,
-                    "tasks/get",
-                    json!({"taskId": task.task_id}),
-                    options,
-                    limits.idle,
-                    false,
-                )
-                .await
-                .map_err(|error| self.once_created(error, tool))?;
-            task = match polled {
-                ServerResult::CustomResult(polled) => {
-                    self.read_task("tasks/get", polled.0.get(legacy_tasks::TASK))?
-                }
-                other => return Err(self.unexpected("tasks/get", &other)),
-            };
+            task = self
+                .get_task(tool, &task.upstream_id, options, limits)
+                .await?;
         }
-        if task.status == Status::Cancelled {
+        if task.status == TaskStatus::Cancelled {
             abandoned.disarm();
             return Err(McpError::Cancelled);
         }
@@ -142,28 +91,123 @@ impl Connection {
             .saturating_duration_since(Instant::now())
             .max(MIN_RESULT_WAIT);
         let outcome = self
+            .task_result(tool, &task.upstream_id, options, wait)
+            .await;
+        // An answer, the tool's result or its own JSON-RPC error, means the task has ended.
+        if matches!(outcome, Ok(_) | Err(McpError::Server { .. })) {
+            abandoned.disarm();
+        }
+        outcome
+    }
+
+    /// Asks the server to run `tool` as a task (`tools/call` with `task`, its ttl the call
+    /// ceiling). A server may answer with the result at once.
+    pub(crate) async fn start_task(
+        &self,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: &CallOptions,
+        limits: CallLimits,
+    ) -> Result<Started, McpError> {
+        if options.cancel.is_cancelled() {
+            return Err(McpError::Cancelled);
+        }
+        let mut params = json!({
+            "name": tool,
+            "task": {"ttl": u64::try_from(limits.ceiling.as_millis()).unwrap_or(u64::MAX)},
+        });
+        if let Some(arguments) = arguments {
+            params["arguments"] = Value::Object(arguments);
+        }
+        let created = self
+            .task_request(tool, "tools/call", params, options, limits.idle, true)
+            .await?;
+        match created {
+            ServerResult::CallToolResult(result) => Ok(Started::Done(result)),
+            ServerResult::CustomResult(created) => Ok(Started::Task(
+                self.read_task("tools/call", created.0.get("task"))?,
+            )),
+            other => Err(self.unexpected("tools/call", &other)),
+        }
+    }
+
+    /// The task's state now (`tasks/get`).
+    pub(crate) async fn get_task(
+        &self,
+        tool: &str,
+        upstream_id: &str,
+        options: &CallOptions,
+        limits: CallLimits,
+    ) -> Result<TaskState, McpError> {
+        let polled = self
+            .task_request(
+                tool,
+                "tasks/get",
+                json!({"taskId": upstream_id}),
+                options,
+                limits.idle,
+                false,
+            )
+            .await
+            .map_err(|error| self.once_created(error, tool))?;
+        match polled {
+            ServerResult::CustomResult(polled) => {
+                self.read_task("tasks/get", polled.0.get(legacy_tasks::TASK))
+            }
+            other => Err(self.unexpected("tasks/get", &other)),
+        }
+    }
+
+    /// The task's outcome (`tasks/result`), waiting up to `wait` for it to end: the tool's
+    /// result, or the JSON-RPC error a plain call would have given. The server's questions
+    /// meanwhile go to the call's requester.
+    pub(crate) async fn task_result(
+        &self,
+        tool: &str,
+        upstream_id: &str,
+        options: &CallOptions,
+        wait: Duration,
+    ) -> Result<CallToolResult, McpError> {
+        let outcome = self
             .task_request(
                 tool,
                 "tasks/result",
-                json!({"taskId": task.task_id}),
+                json!({"taskId": upstream_id}),
                 options,
                 wait,
                 true,
             )
             .await
-            .map_err(|error| self.once_created(error, tool));
+            .map_err(|error| self.once_created(error, tool))?;
         match outcome {
-            Ok(ServerResult::CallToolResult(result)) => {
-                abandoned.disarm();
-                Ok(result)
+            ServerResult::CallToolResult(result) => Ok(result),
+            other => Err(self.unexpected("tasks/result", &other)),
+        }
+    }
+
+    /// Asks the server to cancel the task (`tasks/cancel`); its state after.
+    pub(crate) async fn cancel_task(
+        &self,
+        tool: &str,
+        upstream_id: &str,
+        limits: CallLimits,
+    ) -> Result<TaskState, McpError> {
+        let cancelled = self
+            .task_request(
+                tool,
+                "tasks/cancel",
+                json!({"taskId": upstream_id}),
+                &CallOptions::default(),
+                limits.idle,
+                false,
+            )
+            .await
+            .map_err(|error| self.once_created(error, tool))?;
+        match cancelled {
+            ServerResult::CustomResult(cancelled) => {
+                self.read_task("tasks/cancel", cancelled.0.get(legacy_tasks::TASK))
             }
-            Ok(other) => Err(self.unexpected("tasks/result", &other)),
-            // The tool's own JSON-RPC error: the task has ended.
-            Err(error @ McpError::Server { .. }) => {
-                abandoned.disarm();
-                Err(error)
-            }
-            Err(error) => Err(error),
+            other => Err(self.unexpected("tasks/cancel", &other)),
         }
     }
 
@@ -224,15 +268,17 @@ impl Connection {
         }
     }
 
-    fn read_task(&self, method: &str, task: Option<&Value>) -> Result<LegacyTask, McpError> {
+    fn read_task(&self, method: &str, task: Option<&Value>) -> Result<TaskState, McpError> {
         let task = task.ok_or_else(|| McpError::Protocol {
             server: self.server.clone(),
             detail: format!("{method} did not answer with a task"),
         })?;
-        LegacyTask::deserialize(task).map_err(|error| McpError::Protocol {
-            server: self.server.clone(),
-            detail: format!("{method} answered with a task that cannot be read: {error}"),
-        })
+        WireTask::deserialize(task)
+            .map(TaskState::from)
+            .map_err(|error| McpError::Protocol {
+                server: self.server.clone(),
+                detail: format!("{method} answered with a task that cannot be read: {error}"),
+            })
     }
 
     fn unexpected(&self, method: &str, result: &ServerResult) -> McpError {
@@ -249,9 +295,9 @@ impl Connection {
 /// How long to wait before polling again: the server's `pollInterval` when it gives one,
 /// else a wait growing by half after each poll; never less than [`MIN_POLL`] (a server
 /// suggesting 0 is not polled in a loop) nor more than [`MAX_POLL`].
-fn poll_wait(suggested_ms: Option<u64>, polls: u32) -> Duration {
-    let wait = match suggested_ms {
-        Some(ms) => Duration::from_millis(ms),
+fn poll_wait(suggested: Option<Duration>, polls: u32) -> Duration {
+    let wait = match suggested {
+        Some(wait) => wait,
         None => FIRST_POLL.mul_f64(1.5_f64.powi(i32::try_from(polls.min(20)).unwrap_or(20))),
     };
     wait.clamp(MIN_POLL, MAX_POLL)
@@ -305,26 +351,12 @@ mod tests {
 
     #[test]
     fn polls_follow_the_servers_interval_within_bounds() {
-        assert_eq!(poll_wait(Some(1500), 0), Duration::from_millis(1500));
-        assert_eq!(poll_wait(Some(0), 3), MIN_POLL);
-        assert_eq!(poll_wait(Some(3_600_000), 0), MAX_POLL);
+        let ms = |ms| Some(Duration::from_millis(ms));
+        assert_eq!(poll_wait(ms(1500), 0), Duration::from_millis(1500));
+        assert_eq!(poll_wait(ms(0), 3), MIN_POLL);
+        assert_eq!(poll_wait(ms(3_600_000), 0), MAX_POLL);
         assert_eq!(poll_wait(None, 0), FIRST_POLL);
         assert_eq!(poll_wait(None, 1), Duration::from_secs(3));
         assert_eq!(poll_wait(None, 1000), MAX_POLL);
-    }
-
-    #[test]
-    fn a_legacy_task_is_read_and_an_unknown_status_refused() {
-        let task: LegacyTask = serde_json::from_value(json!({
-            "taskId": "t1", "status": "input_required", "createdAt": "2025-11-25T10:30:00Z",
-            "lastUpdatedAt": "2025-11-25T10:30:00Z", "ttl": null, "pollInterval": 5000,
-        }))
-        .unwrap();
-        assert_eq!(task.status, Status::InputRequired);
-        assert_eq!(task.poll_interval, Some(5000));
-        assert!(
-            serde_json::from_value::<LegacyTask>(json!({"taskId": "t", "status": "paused"}))
-                .is_err()
-        );
     }
 }

@@ -13,6 +13,7 @@ mod redactor;
 mod retry;
 mod sign_in;
 mod status;
+mod tasks;
 mod tools;
 
 use std::collections::HashMap;
@@ -210,15 +211,14 @@ impl ConnectionManager {
         // cached never runs, and each call's future would otherwise carry (and copy) its
         // size.
         let tools = Box::pin(live.conn.list_tools(self.limits(spec, None))).await?;
-        let task_only = tools
+        let tasks = tools
             .iter()
-            .filter(|t| tools::must_be_task(t))
-            .map(|t| t.name.to_string())
+            .filter_map(|t| Some((t.name.to_string(), tools::task_support(t)?)))
             .collect();
         let tools: Vec<ToolInfo> = tools.into_iter().map(|t| tool_info(&spec.id, t)).collect();
         let cached = CachedTools::new(
             tools::bounded(&spec.name, tools),
-            task_only,
+            tasks,
             live.instance,
             generation,
         );

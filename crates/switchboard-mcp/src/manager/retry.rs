@@ -15,6 +15,7 @@ use switchboard_core::{ErrorCode, OwnerId, ServerSpec};
 use super::ConnectionManager;
 use super::ConnectionStatus;
 use super::entry::{Entry, Live};
+use super::tools::TaskSupport;
 use crate::config::ManagerConfig;
 use crate::connection::CallOptions;
 use crate::error::McpError;
@@ -166,18 +167,28 @@ impl ConnectionManager {
         }
     }
 
-    /// Whether the server runs `tool` only as a task, as its tool list says (fetched first
-    /// when not cached, for a server that runs tasks at all). A list that cannot be had
-    /// leaves the call plain.
+    /// Whether the server runs `tool` only as a task.
     async fn task_only(&self, entry: &Entry, live: &Live, spec: &ServerSpec, tool: &str) -> bool {
+        self.task_support(entry, live, spec, tool).await == Some(TaskSupport::Required)
+    }
+
+    /// How the server runs `tool` as a task, as its tool list says (fetched first when not
+    /// cached, for a server that runs tasks at all). A list that cannot be had says never.
+    pub(super) async fn task_support(
+        &self,
+        entry: &Entry,
+        live: &Live,
+        spec: &ServerSpec,
+        tool: &str,
+    ) -> Option<TaskSupport> {
         if !live.conn.runs_tool_tasks() {
-            return false;
+            return None;
         }
         match Box::pin(self.cached_tools(entry, live, spec)).await {
-            Ok(cached) => cached.is_task_only(tool),
+            Ok(cached) => cached.task_support(tool),
             Err(error) => {
                 tracing::debug!(server = %spec.name, %error, "no tool list to tell a task from a call");
-                false
+                None
             }
         }
     }

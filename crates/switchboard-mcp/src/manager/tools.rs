@@ -1,6 +1,6 @@
 //! The tool-list cache of one connection, and the translation of rmcp's `Tool` into ours.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -13,8 +13,8 @@ use crate::transport::legacy_tasks;
 #[derive(Debug, Clone)]
 pub(crate) struct CachedTools {
     pub(crate) tools: Arc<Vec<ToolInfo>>,
-    /// The tools the server runs only as tasks ([`must_be_task`]).
-    task_only: Arc<HashSet<String>>,
+    /// The tools the server runs as tasks ([`task_support`]), by name.
+    tasks: Arc<HashMap<String, TaskSupport>>,
     fetched_at: Instant,
     /// The connection instance it came from, and that connection's list_changed generation.
     connection: u64,
@@ -24,22 +24,22 @@ pub(crate) struct CachedTools {
 impl CachedTools {
     pub(crate) fn new(
         tools: Vec<ToolInfo>,
-        task_only: HashSet<String>,
+        tasks: HashMap<String, TaskSupport>,
         connection: u64,
         generation: u64,
     ) -> Self {
         Self {
             tools: Arc::new(tools),
-            task_only: Arc::new(task_only),
+            tasks: Arc::new(tasks),
             fetched_at: Instant::now(),
             connection,
             generation,
         }
     }
 
-    /// Whether the server runs `tool` only as a task.
-    pub(crate) fn is_task_only(&self, tool: &str) -> bool {
-        self.task_only.contains(tool)
+    /// How the server runs `tool` as a task; `None`: it does not.
+    pub(crate) fn task_support(&self, tool: &str) -> Option<TaskSupport> {
+        self.tasks.get(tool).copied()
     }
 
     pub(crate) fn is_fresh(&self, ttl: Duration, connection: u64, generation: u64) -> bool {
@@ -111,19 +111,33 @@ fn schema_bytes(tool: &ToolInfo) -> usize {
     }
 }
 
-/// Whether the server declared `tool` as one it runs only as a task (2025-11-25
-/// `execution.taskSupport: "required"`, kept in its `_meta` by
-/// [`crate::transport::legacy_tasks`]).
-pub(crate) fn must_be_task(tool: &Tool) -> bool {
-    tool.meta
-        .as_ref()
-        .and_then(|meta| meta.0.get(legacy_tasks::EXECUTION))
-        .and_then(|execution| execution.get("taskSupport"))
-        .is_some_and(|support| support == "required")
+/// How a server runs a tool as a task (2025-11-25 `execution.taskSupport`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TaskSupport {
+    /// A plain call or a task, as the caller asks.
+    Optional,
+    /// Only as a task: a plain call is refused.
+    Required,
+}
+
+/// How the server declared it runs `tool` as a task (its `execution.taskSupport`, kept in its
+/// `_meta` by [`crate::transport::legacy_tasks`]); `None`: never (`forbidden`, the default).
+pub(crate) fn task_support(tool: &Tool) -> Option<TaskSupport> {
+    let support = tool
+        .meta
+        .as_ref()?
+        .0
+        .get(legacy_tasks::EXECUTION)?
+        .get("taskSupport")?;
+    match support.as_str()? {
+        "optional" => Some(TaskSupport::Optional),
+        "required" => Some(TaskSupport::Required),
+        _ => None,
+    }
 }
 
 /// Our view of `tool`. The `execution` the wire adapter kept in its `_meta` is taken out: it
-/// is read by [`must_be_task`], and the `_meta` is relayed as the server sent it.
+/// is read by [`task_support`], and the `_meta` is relayed as the server sent it.
 pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
     let annotations = tool
         .annotations

@@ -19,7 +19,10 @@ use rmcp::model::{
 };
 use serde_json::json;
 use switchboard_core::{ServerSpec, TransportKind};
-use switchboard_mcp::{CallOptions, ConnectionManager, ManagerConfig, ServerRequests};
+use switchboard_mcp::{
+    CallOptions, ConnectionManager, ConnectionStatus, ManagerConfig, ServerRequests, Started,
+    TaskStatus,
+};
 use switchboard_testkit::{EverythingHttp, Peers, PyGen, StdioCommand};
 
 const RESEARCH: &str = "simulate-research-query";
@@ -283,5 +286,145 @@ async fn a_tasks_question_is_answered_by_the_caller() {
         .await
         .expect("ask_task");
     assert_eq!(text(&told), "told teal");
+    m.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_started_task_is_followed_step_by_step() {
+    let m = manager();
+    let spec = tasks_peer();
+    let started = m
+        .start_tool_task(
+            &owner(),
+            &spec,
+            "slow_task",
+            args(json!({"seconds": 0.5})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("started");
+    let Started::Task(task) = started else {
+        panic!("a task-only tool starts a task: {started:?}")
+    };
+    assert_eq!(task.status, TaskStatus::Working);
+    let result = m
+        .tool_task_result(
+            &owner(),
+            &spec,
+            "slow_task",
+            &task.upstream_id,
+            CallOptions::default(),
+            Duration::from_secs(20),
+        )
+        .await
+        .expect("the outcome");
+    assert_eq!(text(&result), "slept 0.5");
+    let ended = m
+        .tool_task(
+            &owner(),
+            &spec,
+            "slow_task",
+            &task.upstream_id,
+            CallOptions::default(),
+        )
+        .await
+        .expect("state");
+    assert_eq!(ended.status, TaskStatus::Completed);
+    // A tool the server does not run as a task answers at once.
+    let plain = m
+        .start_tool_task(
+            &owner(),
+            &spec,
+            "task_cancelled_count",
+            None,
+            CallOptions::default(),
+        )
+        .await
+        .expect("plain");
+    assert!(
+        matches!(plain, Started::Done(ref result) if text(result) == "0"),
+        "{plain:?}"
+    );
+    m.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_started_task_is_cancelled_on_the_server() {
+    let m = manager();
+    let spec = tasks_peer();
+    let Started::Task(task) = m
+        .start_tool_task(
+            &owner(),
+            &spec,
+            "slow_task",
+            args(json!({"seconds": 60})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("started")
+    else {
+        panic!("a task")
+    };
+    let cancelled = m
+        .cancel_tool_task(&owner(), &spec, "slow_task", &task.upstream_id)
+        .await
+        .expect("cancelled");
+    assert_eq!(cancelled.status, TaskStatus::Cancelled);
+    assert_eq!(cancelled_count(&m, &spec).await, "1");
+    m.shutdown().await;
+}
+
+/// The idle reaper leaves a connection whose task still runs alone, and closes it once the
+/// task has ended.
+#[tokio::test]
+async fn a_connection_running_a_task_is_not_closed_as_idle() {
+    common::init_tracing();
+    let m = ConnectionManager::new(ManagerConfig {
+        idle_timeout: Duration::from_millis(200),
+        reap_interval: Duration::from_millis(50),
+        ..common::config()
+    });
+    let spec = tasks_peer();
+    let Started::Task(task) = m
+        .start_tool_task(
+            &owner(),
+            &spec,
+            "slow_task",
+            args(json!({"seconds": 3})),
+            CallOptions::default(),
+        )
+        .await
+        .expect("started")
+    else {
+        panic!("a task")
+    };
+    let mut status = m.subscribe(&owner(), &spec.id);
+    // Five idle timeouts with nothing sent: the connection stays.
+    let closed = tokio::time::timeout(
+        Duration::from_secs(1),
+        status.wait_for(|s| s.status == ConnectionStatus::Disconnected),
+    )
+    .await
+    .is_ok();
+    assert!(!closed, "the connection running a task was closed");
+    let result = m
+        .tool_task_result(
+            &owner(),
+            &spec,
+            "slow_task",
+            &task.upstream_id,
+            CallOptions::default(),
+            Duration::from_secs(20),
+        )
+        .await
+        .expect("the task ran on");
+    assert_eq!(text(&result), "slept 3");
+    tokio::time::timeout(
+        Duration::from_secs(10),
+        status.wait_for(|s| s.status == ConnectionStatus::Disconnected),
+    )
+    .await
+    .expect("closed once idle")
+    .expect("status");
     m.shutdown().await;
 }
