@@ -51,6 +51,7 @@ fn rounds(c: &mut Criterion) {
         variables: Vec::new(),
         approval: ApprovalPolicy::Ask,
         max_tokens: None,
+        temperature: None,
     };
     let (agent, spec) = (Arc::new(agent), Arc::new(spec));
     c.bench_function("agent round (tool call or answer), sqlite", |b| {

@@ -50,6 +50,8 @@ pub struct RunSpec {
     pub variables: Vec<VariableDecl>,
     pub approval: ApprovalPolicy,
     pub max_tokens: Option<u32>,
+    /// The sampling temperature asked for; `None` leaves it to the provider.
+    pub temperature: Option<f32>,
 }
 
 /// Tunables of the agent.

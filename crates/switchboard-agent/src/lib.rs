@@ -36,8 +36,8 @@ pub use failure::{FAILURE_KEY, TurnFailure};
 pub use offer::Offer;
 pub use provider::{client_for, client_with};
 pub use resolve::{
-    ClientSource, EnvProvider, PlainClients, ProviderChoice, ResolveError, RunPlan, RunRequest,
-    ServerChoice, resolve,
+    ClientSource, EnvProvider, PlainClients, ProviderChoice, ProviderPlan, ResolveError, RunPlan,
+    RunRequest, ServerChoice, resolve, resolve_provider,
 };
 pub use tool_call::{
     Attempt, CallerKind, ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls, builtins_now,

@@ -3,23 +3,22 @@
 use std::sync::Arc;
 
 use switchboard_llm::{AnthropicConfig, AnthropicProvider, OpenAiConfig, OpenAiProvider, Provider};
-use switchboard_store::ProviderKind;
+use switchboard_store::{ProviderConfig, ProviderKind};
 
 use crate::error::AgentError;
 
 /// The client for `stored`, which must carry its key in clear
 /// (`ProviderStore::provider_with_key`).
 pub fn client_for(stored: &switchboard_store::Provider) -> Result<Arc<dyn Provider>, AgentError> {
-    client_with(stored, reqwest::Client::new())
+    client_with(&stored.config, reqwest::Client::new())
 }
 
-/// As [`client_for`], sending through `http` (the server gives members' providers the
-/// destination-guarded client).
+/// The client for a provider configured as `config` (its key in clear), sending through
+/// `http` (the server gives members' providers the destination-guarded client).
 pub fn client_with(
-    stored: &switchboard_store::Provider,
+    config: &ProviderConfig,
     http: reqwest::Client,
 ) -> Result<Arc<dyn Provider>, AgentError> {
-    let config = &stored.config;
     Ok(match config.kind {
         ProviderKind::OpenAi => {
             let mut openai = OpenAiConfig::default();

@@ -6,7 +6,9 @@
 //! assistant's settings; then the defaults. The provider is the one asked for, else the
 //! assistant's, else the owner's first stored provider, else the one the process environment
 //! describes ([`EnvProvider`]). The model is the one asked for, else the assistant's, else the
-//! provider's default. The servers are the ones asked for, else the assistant's, else every
+//! provider's default ([`resolve_provider`] makes just this choice, for a chat's model list).
+//! The system prompt and the temperature are the ones asked for, else the assistant's (an
+//! assistant has no temperature: the provider's default). The servers are the ones asked for, else the assistant's, else every
 //! enabled server of the owner; a limit to one server ([`RunRequest::only_server`], seed 000's
 //! `serverId`) replaces them all with that one server, which must be the owner's.
 //!
@@ -77,6 +79,8 @@ pub struct RunRequest {
     /// Only this server's tools, whatever else was chosen (seed 000 `serverId`).
     pub only_server: Option<ServerId>,
     pub system_prompt: Option<String>,
+    /// The sampling temperature (assistants have none: the provider's default otherwise).
+    pub temperature: Option<f32>,
     pub tool_mode: Option<ToolMode>,
     pub max_rounds: Option<u32>,
     pub approval: ApprovalPolicy,
@@ -134,14 +138,27 @@ pub enum ResolveError<E: std::fmt::Debug> {
     Client(E),
 }
 
-/// Chooses the run's provider, model, rules and servers for `owner`.
-pub async fn resolve<C: ClientSource>(
+/// A run's provider and model, as [`resolve`] chooses them.
+#[derive(Debug, Clone)]
+pub struct ProviderPlan {
+    pub provider: Arc<dyn Provider>,
+    /// The model the run asks for.
+    pub model: String,
+    /// The model it would ask for without [`RunRequest::model`]: the assistant's, else the
+    /// provider's default (`None` when neither names one).
+    pub default_model: Option<String>,
+    /// The stored provider's id and name; `None` for the environment's.
+    pub stored: Option<(String, String)>,
+}
+
+/// Chooses the run's provider and model for `owner`, as [`resolve`] does, without its servers.
+pub async fn resolve_provider<C: ClientSource>(
     store: &dyn Store,
     owner: &OwnerId,
-    request: RunRequest,
+    request: &RunRequest,
     env: Option<&EnvProvider>,
     clients: &C,
-) -> Result<RunPlan, ResolveError<C::Error>> {
+) -> Result<ProviderPlan, ResolveError<C::Error>> {
     let defaults = AssistantConfig::named(String::new());
     let config = request.assistant.as_ref().map_or(&defaults, |a| &a.config);
     let stored_id = match &request.provider {
@@ -152,7 +169,7 @@ pub async fn resolve<C: ClientSource>(
             None => store.providers(owner).await?.first().map(|p| p.id.clone()),
         },
     };
-    let (provider, default_model, provider_name) = match stored_id {
+    let (provider, provider_model, stored) = match stored_id {
         Some(id) => {
             let stored = store.provider_with_key(owner, &id).await?;
             let client = clients
@@ -162,7 +179,7 @@ pub async fn resolve<C: ClientSource>(
             (
                 client,
                 Some(stored.config.default_model),
-                Some(stored.config.name),
+                Some((stored.id, stored.config.name)),
             )
         }
         None => {
@@ -170,13 +187,37 @@ pub async fn resolve<C: ClientSource>(
             (Arc::clone(&env.provider), env.model.clone(), None)
         }
     };
-    let model = [request.model.clone(), config.model.clone(), default_model]
-        .into_iter()
-        .flatten()
-        .find(|m| !m.trim().is_empty())
+    let named = |m: &Option<String>| m.clone().filter(|m| !m.trim().is_empty());
+    let default_model = named(&config.model).or_else(|| named(&provider_model));
+    let model = named(&request.model)
+        .or_else(|| default_model.clone())
         .ok_or(ResolveError::NoModel {
             variable: env.map_or(OPENAI_MODEL, |e| e.model_variable),
         })?;
+    Ok(ProviderPlan {
+        provider,
+        model,
+        default_model,
+        stored,
+    })
+}
+
+/// Chooses the run's provider, model, rules and servers for `owner`.
+pub async fn resolve<C: ClientSource>(
+    store: &dyn Store,
+    owner: &OwnerId,
+    request: RunRequest,
+    env: Option<&EnvProvider>,
+    clients: &C,
+) -> Result<RunPlan, ResolveError<C::Error>> {
+    let ProviderPlan {
+        provider,
+        model,
+        stored,
+        ..
+    } = resolve_provider(store, owner, &request, env, clients).await?;
+    let defaults = AssistantConfig::named(String::new());
+    let config = request.assistant.as_ref().map_or(&defaults, |a| &a.config);
     let nodes = match &request.assistant {
         Some(assistant) => store
             .assistant_tool_nodes(owner, &assistant.id)
@@ -206,8 +247,9 @@ pub async fn resolve<C: ClientSource>(
             variables: config.variables.clone(),
             approval: request.approval,
             max_tokens: None,
+            temperature: request.temperature,
         },
-        provider_name,
+        provider_name: stored.map(|(_, name)| name),
     })
 }
 

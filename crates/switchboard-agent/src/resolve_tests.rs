@@ -97,6 +97,7 @@ async fn the_request_beats_the_assistant_which_beats_the_defaults() {
                 base_url: Some("http://127.0.0.1:9".into()),
                 api_key: None,
                 default_model: "stored-model".into(),
+                keep_api_key: false,
             },
         )
         .await

@@ -24,7 +24,7 @@ use switchboard_mcp::oauth::SignIns;
 use switchboard_mcp::{ConnectPolicy, ConnectionManager, ServerPool, ToolBackend};
 use switchboard_store::{Store, StoreConfig};
 
-use crate::assistants::{Assistants, Providers};
+use crate::assistants::Assistants;
 use crate::config::AppConfig;
 use crate::destinations::ProviderClients;
 use crate::error::AppError;
@@ -34,6 +34,7 @@ use crate::metered::MeteredBackend;
 use crate::metrics::Metrics;
 use crate::oauth_vault::StoreVault;
 use crate::policy::{Rules, ServerPolicy};
+use crate::providers::{ProviderDeps, Providers};
 use crate::runs::{RunLimits, RunServers, Runs};
 use crate::servers::Servers;
 use crate::tool_nodes::ToolNodes;
@@ -108,6 +109,7 @@ impl App {
             limits,
             env_provider,
             oauth,
+            local_ports,
         } = config;
         let rules = Arc::new(rules);
         // One policy for both: the local manager checks it before each start, the router
@@ -157,6 +159,8 @@ impl App {
         );
         let changes = ResourceChanges::default();
         changes.follow(&pool);
+        let clients =
+            ProviderClients::new(Arc::clone(&store), rules.guarded(), &rules.destinations);
         let runs = Arc::new(Runs::new(
             agent.clone(),
             Arc::clone(&store),
@@ -166,7 +170,7 @@ impl App {
                 max_messages: limits.max_messages,
             },
             env_provider.clone(),
-            ProviderClients::new(Arc::clone(&store), rules.guarded(), &rules.destinations),
+            clients.clone(),
             RunServers {
                 pool: Arc::clone(&pool),
                 changes,
@@ -187,8 +191,14 @@ impl App {
             Arc::clone(&gateway),
             limits.max_assistants,
         );
-        let providers =
-            Providers::new(Arc::clone(&store), Arc::clone(&rules), limits.max_providers);
+        let providers = Providers::new(ProviderDeps {
+            store: Arc::clone(&store),
+            rules: Arc::clone(&rules),
+            max_providers: limits.max_providers,
+            clients,
+            env_provider: env_provider.clone(),
+            local_ports,
+        });
         Ok(App {
             store,
             manager: local,

@@ -1,17 +1,14 @@
-//! A person's assistants and providers, saved within their quotas and rules: an assistant's
-//! variables must still cover what its tool nodes use, a change is announced to the
-//! gateway's sessions (a view may follow an assistant's servers), and a member's provider URL
-//! is held to the destination guard.
+//! A person's assistants, saved within their quotas and rules: an assistant's variables must
+//! still cover what its tool nodes use, and a change is announced to the gateway's sessions
+//! (a view may follow an assistant's servers).
 
 use std::sync::Arc;
 
 use switchboard_core::{OwnerId, ServerId};
 use switchboard_gateway::Gateway;
-use switchboard_store::{Assistant, AssistantConfig, Provider, ProviderConfig, Store, User};
+use switchboard_store::{Assistant, AssistantConfig, Store};
 
-use crate::destinations::check_saved_url;
 use crate::error::AppError;
-use crate::policy::Rules;
 use crate::tool_nodes::check_assistant_variables;
 
 /// The assistant use cases.
@@ -73,43 +70,5 @@ impl Assistants {
         let assistant = self.store.set_assistant_servers(owner, id, servers).await?;
         self.gateway.announce(owner);
         Ok(assistant)
-    }
-}
-
-/// The provider use cases.
-pub struct Providers {
-    store: Arc<dyn Store>,
-    rules: Arc<Rules>,
-    max_providers: u32,
-}
-
-impl Providers {
-    pub(crate) fn new(store: Arc<dyn Store>, rules: Arc<Rules>, max_providers: u32) -> Self {
-        Self {
-            store,
-            rules,
-            max_providers,
-        }
-    }
-
-    /// Creates a provider for `user`, within their quota and the destination guard.
-    pub async fn create(&self, user: &User, config: &ProviderConfig) -> Result<Provider, AppError> {
-        check_saved_url(&self.rules, user.role, config.base_url.as_deref())?;
-        Ok(self
-            .store
-            .create_provider_within(&user.id, config, self.max_providers)
-            .await?)
-    }
-
-    /// Replaces `user`'s provider `id` (a masked key keeps the stored one), within the
-    /// destination guard.
-    pub async fn replace(
-        &self,
-        user: &User,
-        id: &str,
-        config: &ProviderConfig,
-    ) -> Result<Provider, AppError> {
-        check_saved_url(&self.rules, user.role, config.base_url.as_deref())?;
-        Ok(self.store.update_provider(&user.id, id, config).await?)
     }
 }

@@ -29,4 +29,18 @@ pub struct AppConfig {
     pub env_provider: Option<EnvProvider>,
     /// How Switchboard presents itself to OAuth authorization servers.
     pub oauth: OAuthClientIdentity,
+    /// `[providers] local_ports`: where model servers on this machine are looked for.
+    pub local_ports: LocalPorts,
+}
+
+/// The ports of 127.0.0.1 asked for a model server when a person looks for one: by default
+/// Ollama's, LM Studio's, llama.cpp's server's and vLLM's
+/// ([`switchboard_llm::LOCAL_PORTS`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalPorts(pub Vec<u16>);
+
+impl Default for LocalPorts {
+    fn default() -> Self {
+        Self(switchboard_llm::LOCAL_PORTS.to_vec())
+    }
 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use switchboard_core::{DestinationRules, OwnerId};
 use switchboard_llm::Provider;
 use switchboard_mcp::destination::{check_destination, check_url, guarded_client};
-use switchboard_store::{Role, Store};
+use switchboard_store::{ProviderConfig, Role, Store};
 
 use switchboard_core::Refusal;
 
@@ -24,7 +24,9 @@ use crate::error::AppError;
 /// How long resolving a provider's host for the early check may take.
 const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// Builds the client of a stored provider: guarded for members when the guard is on.
+/// Builds the client of a stored provider: guarded for members when the guard is on. Cheap
+/// to clone (the HTTP clients are shared).
+#[derive(Clone)]
 pub struct ProviderClients {
     store: Arc<dyn Store>,
     /// The guarded client and its rules; `None` when nobody is guarded.
@@ -47,12 +49,13 @@ impl ProviderClients {
         }
     }
 
-    /// The client of `stored`, a provider of `owner`'s: a member's sends through the guarded
-    /// client, after its `baseUrl` was checked (so a refusal is reported as one).
+    /// The client of a provider of `owner`'s configured as `config` (its key in clear): a
+    /// member's sends through the guarded client, after its `baseUrl` was checked (so a
+    /// refusal is reported as one).
     pub async fn client_for(
         &self,
         owner: &OwnerId,
-        stored: &switchboard_store::Provider,
+        config: &ProviderConfig,
     ) -> Result<Arc<dyn Provider>, AppError> {
         let guarded = match &self.guard {
             Some(guard) if self.store.user(owner).await?.role != Role::Admin => Some(guard),
@@ -61,7 +64,7 @@ impl ProviderClients {
         let http = match guarded {
             Some((client, rules)) => {
                 // A resolver that hangs is left to the model call, which fails on its own.
-                if let Some(url) = &stored.config.base_url
+                if let Some(url) = &config.base_url
                     && let Ok(checked) =
                         tokio::time::timeout(CHECK_TIMEOUT, check_destination(url, rules)).await
                 {
@@ -71,7 +74,7 @@ impl ProviderClients {
             }
             None => self.plain.clone(),
         };
-        Ok(switchboard_agent::client_with(stored, http)?)
+        Ok(switchboard_agent::client_with(config, http)?)
     }
 }
 

@@ -49,6 +49,9 @@ pub enum AppError {
     /// A catalogue entry's settings do not fill it.
     #[error(transparent)]
     Fill(#[from] switchboard_core::catalogue::FillError),
+    /// A provider's models could not be listed.
+    #[error("cannot list the provider's models: {0}")]
+    Models(#[from] switchboard_llm::ModelsError),
     /// The `[nodes]` of the settings cannot be used.
     #[error("cannot use the [nodes] of the settings: {0}")]
     Nodes(#[from] switchboard_grpc::RouterError),
@@ -70,6 +73,16 @@ impl AppError {
             AppError::ViewSave(e) => e.code(),
             AppError::Nodes(_) | AppError::Fill(_) => ErrorCode::ValidationError,
             AppError::NoCatalogueEntry { .. } => ErrorCode::NotFound,
+            AppError::Models(e) => models_code(e),
         }
+    }
+}
+
+/// The code a failed listing of a provider's models is reported under: the provider's
+/// failure (502), but a provider that cannot list is the request's (400).
+pub fn models_code(e: &switchboard_llm::ModelsError) -> ErrorCode {
+    match e {
+        switchboard_llm::ModelsError::Unsupported => ErrorCode::ValidationError,
+        _ => ErrorCode::UpstreamUnavailable,
     }
 }

@@ -4,7 +4,8 @@
 //! - [`app`]: the composition root and its shutdown;
 //! - [`config`]: what it is built from;
 //! - [`error`]: the one error type the front ends map;
-//! - [`assistants`]: assistants and providers, within their quotas and rules;
+//! - [`assistants`], [`providers`]: assistants and providers, within their quotas and rules;
+//!   providers tested by listing their models, and model servers found on this machine;
 //! - [`servers`], [`presets`]: a person's servers, within the member rules and quotas, and
 //!   the catalogue's entries added as servers;
 //! - [`runs`]: runs in the background of requests, and their run specs;
@@ -29,6 +30,7 @@ pub mod metrics;
 pub mod oauth_vault;
 pub mod policy;
 pub mod presets;
+pub mod providers;
 pub mod recall;
 pub mod runs;
 pub mod servers;

@@ -26,7 +26,8 @@ use crate::limits::{SlotGuard, Slots};
 use crate::metered::MeteredProvider;
 use crate::metrics::Metrics;
 
-pub use spec::run_spec;
+pub(crate) use spec::resolve_error;
+pub use spec::{conversation_request, run_spec};
 
 /// The background runs of this process.
 pub struct Runs {

@@ -118,6 +118,10 @@ pub enum ErrorCode {
     /// The disk under the database is full: nothing was written. 507 (Insufficient Storage):
     /// the request was fine and can be sent again once an administrator has made room.
     StorageFull,
+    /// A provider's URL moves to another origin while its stored API key is kept: the key is
+    /// not sent to the new origin unless the request confirms it (`keepApiKey: true`) or
+    /// gives the key again. 409: the request conflicts with what is stored.
+    ApiKeyOriginChanged,
 }
 
 /// How safe it is to try again after an error with a given code.
@@ -170,6 +174,7 @@ impl ErrorCode {
         ErrorCode::HeadersTooLarge,
         ErrorCode::StorageFull,
         ErrorCode::UnsupportedMediaType,
+        ErrorCode::ApiKeyOriginChanged,
     ];
 
     /// The code as sent on the wire, e.g. `"MCP_SERVER_NOT_FOUND"`.
@@ -208,6 +213,7 @@ impl ErrorCode {
             ErrorCode::RequestTimeout => "REQUEST_TIMEOUT",
             ErrorCode::HeadersTooLarge => "HEADERS_TOO_LARGE",
             ErrorCode::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
+            ErrorCode::ApiKeyOriginChanged => "API_KEY_ORIGIN_CHANGED",
         }
     }
 
@@ -226,7 +232,7 @@ impl ErrorCode {
             | ErrorCode::QuotaExceeded => 403,
             ErrorCode::MethodNotAllowed => 405,
             ErrorCode::McpServerNotFound | ErrorCode::McpToolNotFound | ErrorCode::NotFound => 404,
-            ErrorCode::Conflict => 409,
+            ErrorCode::Conflict | ErrorCode::ApiKeyOriginChanged => 409,
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::UriTooLong => 414,
             ErrorCode::RequestTimeout => 408,
@@ -374,6 +380,7 @@ mod tests {
             ("HEADERS_TOO_LARGE", 431),
             ("UNSUPPORTED_MEDIA_TYPE", 415),
             ("STORAGE_FULL", 507),
+            ("API_KEY_ORIGIN_CHANGED", 409),
         ];
         assert_eq!(expected.len(), ErrorCode::ALL.len());
         for (name, status) in expected {

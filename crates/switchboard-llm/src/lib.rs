@@ -38,6 +38,8 @@ mod error;
 mod from_env;
 #[cfg(test)]
 mod fuzz_tests;
+mod local;
+mod models;
 mod openai;
 mod provider;
 mod redact;
@@ -56,6 +58,8 @@ pub use from_env::{
     ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, DefaultProvider, OPENAI_API_KEY, OPENAI_BASE_URL,
     default_provider_from_env,
 };
+pub use local::{LOCAL_PORTS, LocalServer, find_local_servers, local_server_name};
+pub use models::{ListLimits, ModelsError};
 pub use openai::{OPENAI_DEFAULT_BASE_URL, OpenAiConfig, OpenAiProvider};
 pub use provider::{EventStream, Provider, WireFormat, complete};
 pub use retry::RetryPolicy;

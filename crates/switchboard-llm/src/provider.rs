@@ -6,6 +6,7 @@ use futures::{Stream, StreamExt};
 
 use crate::assemble::{Assembler, Completion};
 use crate::error::LlmError;
+use crate::models::{ListLimits, ModelsError};
 use crate::types::{ChatRequest, StreamEvent};
 
 /// A streamed answer.
@@ -26,6 +27,13 @@ pub trait Provider: Send + Sync + std::fmt::Debug {
     /// Starts the call and returns its events as they arrive. Errors before the first event
     /// (refused credentials, rate limits) come from here; errors after it come in the stream.
     async fn stream(&self, request: &ChatRequest) -> Result<EventStream, LlmError>;
+
+    /// The models the endpoint offers, sorted, within `limits` ([`crate::ListLimits`]). An
+    /// endpoint that cannot say answers [`ModelsError::Unsupported`].
+    async fn models(&self, limits: &ListLimits) -> Result<Vec<String>, ModelsError> {
+        let _ = limits;
+        Err(ModelsError::Unsupported)
+    }
 }
 
 /// The whole answer at once: [`Provider::stream`] folded with an [`Assembler`].

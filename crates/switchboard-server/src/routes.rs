@@ -6,6 +6,7 @@
 //! document cannot leave a route out or describe one that is not served.
 
 mod assistants;
+mod chat_settings;
 mod connect;
 mod conversations;
 mod events;
@@ -15,6 +16,7 @@ mod me;
 mod messages;
 mod metrics;
 mod nodes;
+mod provider_models;
 mod providers;
 mod responses;
 mod schemas;
@@ -88,6 +90,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(providers::routes())
         .merge(assistants::routes())
         .merge(conversations::routes())
+        .merge(chat_settings::routes())
         .merge(messages::routes())
         .merge(turns::routes())
         .merge(events::routes())

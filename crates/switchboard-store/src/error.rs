@@ -157,6 +157,7 @@ impl StoreError {
             StoreError::Conflict { .. } => ErrorCode::Conflict,
             StoreError::QuotaExceeded { .. } => ErrorCode::QuotaExceeded,
             StoreError::Full(_) => ErrorCode::StorageFull,
+            StoreError::Invalid(Invalid::KeyForNewOrigin { .. }) => ErrorCode::ApiKeyOriginChanged,
             StoreError::InvalidSpec(_)
             | StoreError::InvalidView(_)
             | StoreError::Invalid(_)

@@ -42,6 +42,13 @@ pub enum Invalid {
     /// stored secret would send it to the new destination.
     #[error("{}", mask_for_new_destination(*entity, field))]
     MaskForNewDestination { entity: Entity, field: &'static str },
+    /// A provider's masked API key kept while its endpoint moves from the origin `from` to
+    /// `to`, without the confirmation that the key may go there.
+    #[error(
+        "the provider's URL moves from {from} to {to}: its stored API key is sent there only \
+         if you confirm it (keepApiKey: true) or enter the key again"
+    )]
+    KeyForNewOrigin { from: String, to: String },
     /// An edit that changes the id of what it edits.
     #[error("the id of this {entity} cannot change")]
     IdChanged { entity: Entity },

@@ -45,10 +45,11 @@ pub use audit_store::AuditStore;
 pub use error::{Entity, StoreError, Transition};
 pub use invalid::Invalid;
 pub use model::{
-    ApiToken, Assistant, AssistantConfig, Conversation, ConversationCursor, DEFAULT_MAX_ROUNDS,
-    IssuedToken, Message, MessageRole, NewConversation, NewMessage, Provider, ProviderConfig,
-    ProviderKind, Role, ServerShape, StoredServer, StoredToolNode, StoredView, Timestamp,
-    TokenAccess, TokenView, ToolMode, User, WrittenShape,
+    ApiToken, Assistant, AssistantConfig, ChatSettings, Conversation, ConversationCursor,
+    DEFAULT_MAX_ROUNDS, IssuedToken, MAX_MODEL_CHARS, MAX_SYSTEM_PROMPT_CHARS, Message,
+    MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,
+    ServerShape, StoredServer, StoredToolNode, StoredView, Timestamp, TokenAccess, TokenView,
+    ToolMode, User, WrittenShape,
 };
 pub use model::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use model::{

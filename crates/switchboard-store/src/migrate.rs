@@ -92,6 +92,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         include_str!("../migrations/sqlite/0016_message_count.sql"),
     ),
     (
+        17,
+        "chat settings",
+        include_str!("../migrations/sqlite/0017_chat_settings.sql"),
+    ),
+    (
         19,
         "messages by person",
         include_str!("../migrations/sqlite/0019_messages_by_person.sql"),
@@ -183,6 +188,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         16,
         "message count",
         include_str!("../migrations/postgres/0016_message_count.sql"),
+    ),
+    (
+        17,
+        "chat settings",
+        include_str!("../migrations/postgres/0017_chat_settings.sql"),
     ),
     (
         19,

@@ -16,7 +16,8 @@ mod view;
 pub use assistant::{Assistant, AssistantConfig, DEFAULT_MAX_ROUNDS, ToolMode};
 pub use audit::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use conversation::{
-    Conversation, ConversationCursor, Message, MessageRole, NewConversation, NewMessage,
+    ChatSettings, Conversation, ConversationCursor, MAX_MODEL_CHARS, MAX_SYSTEM_PROMPT_CHARS,
+    Message, MessageRole, NewConversation, NewMessage,
 };
 pub use provider::{Provider, ProviderConfig, ProviderKind};
 pub use server_shape::{ServerShape, WrittenShape};

@@ -338,6 +338,14 @@ pub trait ConversationStore {
         id: &str,
         server: Option<&ServerId>,
     ) -> Result<Conversation, StoreError>;
+    /// Replaces the chat's own model, system prompt and temperature (blank text is none; a
+    /// temperature outside 0..=2 is refused). Not an activity: the listing's order stays.
+    async fn set_chat_settings(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+        settings: &crate::model::ChatSettings,
+    ) -> Result<Conversation, StoreError>;
     async fn append_message(
         &self,
         owner: &OwnerId,

@@ -70,6 +70,7 @@ async fn store_secrets(db: &TestDb) -> OwnerId {
                 base_url: Some(format!("https://gw.example/v1?key={}", SECRETS[6])),
                 api_key: Some(SECRETS[3].into()),
                 default_model: "claude".into(),
+                keep_api_key: false,
             },
         )
         .await

@@ -87,6 +87,6 @@ pub use canned_http::CannedHttp;
 pub use captured_log::CapturedLog;
 pub use http_peer::HttpPeer;
 pub use peers::{EverythingHttp, Misbehaving, PEERS_ENV, Peers, PyGen};
-pub use scripted_llm::{RecordedRequest, ScriptedLlm, Turn};
+pub use scripted_llm::{RecordedListing, RecordedRequest, SCRIPTED_MODELS, ScriptedLlm, Turn};
 pub use stdio_command::StdioCommand;
 pub use tcp_relay::TcpRelay;

@@ -26,6 +26,7 @@ import { canRetry, failureOf, forked, isThinking, questionBefore, retrying } fro
 import { Thinking, TurnFailure } from "../chat/turn-failure.js";
 import { asksQuestion } from "../chat/question.js";
 import { VariablesPanel } from "../chat/variables-panel.js";
+import { ChatSettingsPanel, ModelPicker } from "../chat/chat-settings.js";
 import { ErrorNote } from "../ui/error-note.js";
 
 export function ChatPage({ conversationId }) {
@@ -98,6 +99,7 @@ function Conversation({ id, assistants, onChanged }) {
   const [view, setView] = useState(null);
   const [error, setError] = useState(null);
   const [showVariables, setShowVariables] = useState(false);
+  const [showSettings, setShowSettings] = useState(false);
   const end = useRef(null);
 
   // Reloads may overlap (mount, reconnect, end of a run): only the latest one's answer is
@@ -230,6 +232,10 @@ function Conversation({ id, assistants, onChanged }) {
     }
   };
 
+  // A chat's own settings as stored (js/chat/chat-settings.js), kept in the view.
+  const keepSettings = (stored) =>
+    setView((v) => (v ? { ...v, model: stored.model, systemPrompt: stored.systemPrompt, temperature: stored.temperature } : v));
+
   if (!view) return html`<section class="conversation"><p aria-busy="true">${t("ui.common.loading")}</p><${ErrorNote} error=${error} /></section>`;
   const assistant = assistants.find((a) => a.id === view.assistantId);
   return html`<section class="conversation" aria-label=${t("ui.chat.conversation")}>
@@ -237,10 +243,14 @@ function Conversation({ id, assistants, onChanged }) {
       <${ConversationTitle} id=${id} title=${view.title}
         onRenamed=${(saved) => { setView((v) => (v ? { ...v, title: saved.title } : v)); onChanged(); }} />
       ${assistant ? html`<span class="muted">${t("ui.chat.with", { name: assistant.name })}</span>` : null}
+      <${ModelPicker} conversation=${view} onSaved=${keepSettings} />
+      <button type="button" class="quiet" aria-expanded=${showSettings} aria-controls="chat-settings"
+        onClick=${() => setShowSettings(!showSettings)}>${t("ui.chat.settings")}</button>
       <button type="button" class="quiet" aria-expanded=${showVariables} aria-controls="conversation-variables"
         onClick=${() => setShowVariables(!showVariables)}>${t("ui.chat.variables_n", { count: Object.keys(view.variables || {}).length })}</button>
       <button type="button" class="quiet" onClick=${remove}>${t("ui.common.delete")}</button>
     </header>
+    ${showSettings ? html`<${ChatSettingsPanel} conversation=${view} onSaved=${keepSettings} />` : null}
     ${showVariables
       ? html`<${VariablesPanel} conversationId=${id} variables=${view.variables}
           onSaved=${(variables) => setView((v) => (v ? { ...v, variables } : v))} />`

@@ -48,7 +48,7 @@ impl Run<'_> {
             ),
             tools: self.tools.clone(),
             max_tokens: self.spec.max_tokens,
-            temperature: None,
+            temperature: self.spec.temperature,
         };
         let turn = match turn {
             Some(turn) => turn,

@@ -59,6 +59,7 @@ fn spec(provider: Arc<FakeProvider>, approval: ApprovalPolicy, auto: bool) -> Ru
         variables: Vec::new(),
         approval,
         max_tokens: None,
+        temperature: None,
     }
 }
 

@@ -1,5 +1,5 @@
-//! A conversation's run as the server asks for it: its assistant and its server limit
-//! (seed 000 `serverId`), resolved by [`switchboard_agent::resolve`] with stored providers'
+//! A conversation's run as the server asks for it: its assistant, its server limit (seed 000
+//! `serverId`) and the chat's own settings, resolved by [`switchboard_agent::resolve`] with stored providers'
 //! clients from [`ProviderClients`] (members' behind the destination guard).
 
 use std::sync::Arc;
@@ -15,9 +15,44 @@ use switchboard_store::{Conversation, MessageRole, Store};
 use crate::destinations::ProviderClients;
 use crate::error::AppError;
 
-/// The run spec for `conversation`: its assistant's settings and servers (only its limit
-/// server when it has one), its latest system message, if any, as the system prompt. Calls of tools that are not auto-approved wait for a decision
-/// (`POST /api/messages/{id}/tool-confirm`).
+/// What `conversation` asks of its runs: its assistant, its server limit, and the chat's own
+/// model, system prompt and temperature. The system prompt is the chat's, else its latest
+/// system message (seed 000's `ChatMessage` role `system`), else the assistant's. Calls of
+/// tools that are not auto-approved wait for a decision (`POST /api/messages/{id}/tool-confirm`).
+pub async fn conversation_request(
+    store: &dyn Store,
+    owner: &OwnerId,
+    conversation: &Conversation,
+) -> Result<RunRequest, AppError> {
+    let assistant = match &conversation.assistant_id {
+        Some(id) => Some(store.assistant(owner, id).await?),
+        None => None,
+    };
+    let settings = &conversation.settings;
+    let system_prompt = match &settings.system_prompt {
+        Some(prompt) => Some(prompt.clone()),
+        None => store
+            .messages(owner, &conversation.id)
+            .await?
+            .into_iter()
+            .rev()
+            .find(|m| m.role == MessageRole::System)
+            .map(|m| m.content),
+    };
+    Ok(RunRequest {
+        assistant,
+        model: settings.model.clone(),
+        system_prompt,
+        // Stored as checked (0..=2): narrowed, it is still the value the person chose.
+        temperature: settings.temperature.map(|t| t as f32),
+        only_server: conversation.server_id.clone(),
+        approval: ApprovalPolicy::Ask,
+        ..RunRequest::default()
+    })
+}
+
+/// The run spec for `conversation` ([`conversation_request`]), resolved by
+/// [`switchboard_agent::resolve`].
 pub async fn run_spec(
     store: &dyn Store,
     owner: &OwnerId,
@@ -25,31 +60,20 @@ pub async fn run_spec(
     env_provider: Option<&EnvProvider>,
     providers: &ProviderClients,
 ) -> Result<RunSpec, AppError> {
-    let assistant = match &conversation.assistant_id {
-        Some(id) => Some(store.assistant(owner, id).await?),
-        None => None,
-    };
-    // The conversation's latest system message (seed 000's `ChatMessage` role `system`).
-    let system_prompt = store
-        .messages(owner, &conversation.id)
-        .await?
-        .into_iter()
-        .rev()
-        .find(|m| m.role == MessageRole::System)
-        .map(|m| m.content);
-    let request = RunRequest {
-        assistant,
-        system_prompt,
-        only_server: conversation.server_id.clone(),
-        approval: ApprovalPolicy::Ask,
-        ..RunRequest::default()
-    };
+    let request = conversation_request(store, owner, conversation).await?;
     match resolve(store, owner, request, env_provider, providers).await {
         Ok(plan) => Ok(plan.spec),
-        Err(ResolveError::NoProvider) => Err(AppError::NoProvider),
-        Err(ResolveError::NoModel { variable }) => Err(AppError::NoModel { variable }),
-        Err(ResolveError::Store(e)) => Err(e.into()),
-        Err(ResolveError::Client(e)) => Err(e),
+        Err(error) => Err(resolve_error(error)),
+    }
+}
+
+/// A resolution's failure as the application reports it.
+pub(crate) fn resolve_error(error: ResolveError<AppError>) -> AppError {
+    match error {
+        ResolveError::NoProvider => AppError::NoProvider,
+        ResolveError::NoModel { variable } => AppError::NoModel { variable },
+        ResolveError::Store(e) => e.into(),
+        ResolveError::Client(e) => e,
     }
 }
 
@@ -61,6 +85,6 @@ impl ClientSource for ProviderClients {
         owner: &OwnerId,
         stored: &switchboard_store::Provider,
     ) -> Result<Arc<dyn Provider>, AppError> {
-        self.client_for(owner, stored).await
+        self.client_for(owner, &stored.config).await
     }
 }

@@ -9,6 +9,7 @@ mod request;
 use std::fmt;
 
 use crate::error::LlmError;
+use crate::models::{KeyHeader, ListLimits, Listing, ModelsError};
 use crate::provider::{EventStream, Provider, WireFormat};
 use crate::retry::RetryPolicy;
 use crate::types::ChatRequest;
@@ -156,6 +157,22 @@ impl Provider for AnthropicProvider {
             .map_err(|error| error.redacted(&redactor))?;
         let decoder = decode::EventDecoder::new(self.config.api_key.clone());
         Ok(redact::stream(sse::events(response, decoder), redactor))
+    }
+
+    /// `GET {base_url}/v1/models`, the first thousand.
+    async fn models(&self, limits: &ListLimits) -> Result<Vec<String>, ModelsError> {
+        let key = self.config.api_key.as_deref();
+        let listing = Listing {
+            client: &self.client,
+            key: key.map_or(KeyHeader::None, KeyHeader::Anthropic),
+            limits,
+            redactor: redact::redactor(key, &self.config.base_url),
+        };
+        let root = self.config.base_url.trim_end_matches('/');
+        let root = root.strip_suffix("/v1").unwrap_or(root);
+        listing
+            .run(&format!("{root}/v1/models?limit=1000"), None)
+            .await
     }
 }
 

@@ -11,6 +11,7 @@ mod request;
 use std::fmt;
 
 use crate::error::LlmError;
+use crate::models::{KeyHeader, ListLimits, Listing, ModelsError};
 use crate::provider::{EventStream, Provider, WireFormat};
 use crate::retry::RetryPolicy;
 use crate::types::ChatRequest;
@@ -139,6 +140,23 @@ impl Provider for OpenAiProvider {
             .map_err(|error| error.redacted(&redactor))?;
         let decoder = decode::ChunkDecoder::new(self.config.api_key.clone());
         Ok(redact::stream(sse::events(response, decoder), redactor))
+    }
+
+    /// `GET {base_url}/models`; where that path is not found, Ollama's own `GET /api/tags`
+    /// at the same root (without `/v1`).
+    async fn models(&self, limits: &ListLimits) -> Result<Vec<String>, ModelsError> {
+        let key = self.config.api_key.as_deref();
+        let listing = Listing {
+            client: &self.client,
+            key: key.map_or(KeyHeader::None, KeyHeader::Bearer),
+            limits,
+            redactor: redact::redactor(key, &self.config.base_url),
+        };
+        let base = self.config.base_url.trim_end_matches('/');
+        let root = base.strip_suffix("/v1").unwrap_or(base);
+        listing
+            .run(&format!("{base}/models"), Some(&format!("{root}/api/tags")))
+            .await
     }
 }
 

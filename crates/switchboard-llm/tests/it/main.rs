@@ -5,5 +5,6 @@ mod common;
 
 mod aimock;
 mod errors;
+mod models;
 mod request_mapping;
 mod streaming;

@@ -39,6 +39,13 @@ pub fn app(e: AppError) -> ApiError {
             .key("error.msg.catalogue_no_entry")
             .param("name", format!("{name:?}")),
         AppError::Fill(ref fill) => fill_error(fill),
+        AppError::Models(models) => ApiError::new(
+            switchboard_app::error::models_code(&models),
+            format!("cannot list the provider's models: {models}"),
+        )
+        .key("error.msg.models_failed")
+        .param_words("reason", super::models::reason(&models))
+        .with_source(models),
         AppError::TooManyRuns { limit } => crate::limits::rate_limited(
             "error.msg.too_many_runs",
             &format!("at most {limit} runs may go on at once; wait for one to finish"),

@@ -42,6 +42,10 @@ pub fn invalid(error: ApiError, e: &Invalid) -> ApiError {
         } => error
             .key("error.msg.provider_changed_secrets")
             .param("field", field),
+        Invalid::KeyForNewOrigin { from, to } => error
+            .key("error.msg.key_for_new_origin")
+            .param("from", from)
+            .param("to", to),
         Invalid::IdChanged { entity: kind } => error
             .key("error.msg.id_changed")
             .param_words("entity", entity(*kind)),

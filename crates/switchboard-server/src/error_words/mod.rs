@@ -17,6 +17,7 @@ use switchboard_app::recall::RecallError;
 
 pub mod app;
 pub mod invalid;
+pub mod models;
 pub mod spec;
 pub mod tool_node;
 pub mod view;

@@ -450,3 +450,43 @@ fn recall_and_import_errors_keep_their_english() {
     same_english(import_file(&ParseError::Json(json)));
     same_english(import_file(&ParseError::NoServers));
 }
+
+#[test]
+fn a_failed_listing_of_models_and_a_key_for_another_origin_keep_their_english() {
+    use std::time::Duration;
+    use switchboard_llm::ModelsError;
+
+    for models in [
+        ModelsError::NameNotResolved {
+            host: "api.example.invalid".into(),
+        },
+        ModelsError::Refused {
+            address: "127.0.0.1:11434".into(),
+        },
+        ModelsError::Timeout {
+            after: Duration::from_millis(1500),
+        },
+        ModelsError::Auth {
+            status: 401,
+            message: "Incorrect API key provided.".into(),
+        },
+        ModelsError::NotFound {
+            path: "/v2/models".into(),
+        },
+        ModelsError::Status {
+            status: 503,
+            message: "Service Unavailable".into(),
+        },
+        ModelsError::NotAList {
+            path: "/models".into(),
+        },
+        ModelsError::TooLarge { limit: 1024 },
+        ModelsError::Unsupported,
+    ] {
+        same_english(app::app(switchboard_app::AppError::Models(models)));
+    }
+    same_english(store(&StoreError::Invalid(Invalid::KeyForNewOrigin {
+        from: "https://api.example.com".into(),
+        to: "http://127.0.0.1:11434".into(),
+    })));
+}

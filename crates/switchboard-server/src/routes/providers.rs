@@ -1,5 +1,8 @@
 //! LLM providers: `openai` (any OpenAI-compatible endpoint) or `anthropic`. API keys are
-//! masked on every read; an update that sends the mask back keeps the stored key.
+//! masked on every read; an update that sends the mask back keeps the stored key (for a URL
+//! at another origin only with `keepApiKey`). A provider is tested by listing its models,
+//! saved (`GET /api/providers/{id}/models`) or not (`POST /api/providers/test`); model
+//! servers on this machine are looked for on request (`GET /api/local-providers`).
 
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
@@ -10,6 +13,7 @@ use utoipa_axum::routes;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
+use crate::routes::provider_models::{self, ModelList};
 use crate::routes::responses::{
     BadInput, Conflict, OwnedRead, OwnedWrite, QuotaExceeded, TooLarge, Unauthorized,
 };
@@ -19,6 +23,8 @@ pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, create))
         .routes(routes!(read, update, remove))
+        .routes(routes!(models))
+        .merge(provider_models::routes())
 }
 
 /// Lists the caller's providers, API keys masked.
@@ -87,6 +93,11 @@ async fn read(
 }
 
 /// Replaces a provider; a masked API key keeps the stored one.
+///
+/// The stored key is kept while the endpoint stays at the same origin (scheme, host, port).
+/// When `baseUrl` (or the kind's default endpoint) moves to another origin and the key is
+/// sent masked, the update is refused with 409 `API_KEY_ORIGIN_CHANGED`, naming both origins,
+/// unless the body says `keepApiKey: true`: the key is never sent somewhere new unasked.
 #[utoipa::path(
     put,
     path = "/api/providers/{id}",
@@ -97,6 +108,7 @@ async fn read(
     responses(
         (status = 200, description = "Replaced; a masked key keeps the stored one", body = Provider),
         OwnedWrite,
+        (status = 409, description = "A name in use (CONFLICT), or a kept key for another origin without keepApiKey (API_KEY_ORIGIN_CHANGED)", body = crate::error::ErrorBody),
     ),
 )]
 async fn update(
@@ -108,6 +120,34 @@ async fn update(
     Ok(axum::Json(
         state.providers.replace(&caller.user, &id, &config).await?,
     ))
+}
+
+/// Lists a provider's models: the provider's Test, and the models a chat may pick.
+///
+/// Asks the provider (`GET {baseUrl}/models`, Ollama's `/api/tags` where that is not found,
+/// Anthropic's `/v1/models`) within 10 s and 8 MiB. When it fails, the answer says why in
+/// words: a name that does not resolve, nothing listening at the port, no answer in time,
+/// the key refused, nothing at the path.
+#[utoipa::path(
+    get,
+    path = "/api/providers/{id}/models",
+    tag = "providers",
+    operation_id = "list_provider_models",
+    params(("id" = String, Path, description = "The provider's id")),
+    responses(
+        (status = 200, description = "The provider's models, sorted", body = ModelList),
+        OwnedRead,
+        (status = 403, description = "A member's URL the destination guard refuses (DESTINATION_NOT_ALLOWED)", body = crate::error::ErrorBody),
+        (status = 502, description = "Not reached, or no list of models (UPSTREAM_UNAVAILABLE); the message says why in words: the name does not resolve, nothing listens at the port, no answer in time, the key was refused, nothing answers at the path", body = crate::error::ErrorBody),
+    ),
+)]
+async fn models(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<axum::Json<ModelList>, ApiError> {
+    let models = state.providers.models(&caller.user, &id).await?;
+    Ok(axum::Json(ModelList { models }))
 }
 
 /// Deletes a provider.

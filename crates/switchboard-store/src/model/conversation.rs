@@ -5,7 +5,7 @@ use switchboard_core::{ServerId, ToolCallRecord};
 use super::Timestamp;
 
 /// A chat thread.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Conversation {
@@ -24,8 +24,73 @@ pub struct Conversation {
     /// the assistant's servers, else every enabled one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub server_id: Option<ServerId>,
+    /// The person's choices for this chat, used by its runs in place of the assistant's and
+    /// the provider's.
+    #[serde(flatten)]
+    pub settings: ChatSettings,
     pub created_at: Timestamp,
     pub updated_at: Timestamp,
+}
+
+/// A chat's own model, system prompt and temperature, without making an assistant; each one
+/// left out (null) is the assistant's, else the provider's default.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct ChatSettings {
+    /// The model its runs ask for (one of the provider's, `GET /api/conversations/{id}/models`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Its system prompt, in place of the assistant's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
+    /// Its sampling temperature, from 0 to 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+}
+
+/// The longest model name a chat may ask for, in characters.
+pub const MAX_MODEL_CHARS: usize = 256;
+/// The longest system prompt a chat may have, in characters.
+pub const MAX_SYSTEM_PROMPT_CHARS: usize = 100_000;
+
+impl ChatSettings {
+    /// The settings as stored: blank text is none, text is kept as written (a model name
+    /// trimmed); refused when too long, holding NUL, or with a temperature outside 0..=2.
+    pub(crate) fn normalised(&self) -> Result<ChatSettings, crate::StoreError> {
+        crate::text::refuse_nul("the chat settings", self)?;
+        let model = self
+            .model
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| !m.is_empty())
+            .map(str::to_owned);
+        if let Some(model) = &model {
+            crate::text::at_most("model", model, MAX_MODEL_CHARS)?;
+        }
+        let system_prompt = self
+            .system_prompt
+            .clone()
+            .filter(|prompt| !prompt.trim().is_empty());
+        if let Some(prompt) = &system_prompt {
+            crate::text::at_most("systemPrompt", prompt, MAX_SYSTEM_PROMPT_CHARS)?;
+        }
+        if let Some(temperature) = self.temperature
+            && !(0.0..=2.0).contains(&temperature)
+        {
+            return Err(crate::Invalid::OutOfRange {
+                field: "temperature",
+                min: 0,
+                max: 2,
+            }
+            .into());
+        }
+        Ok(ChatSettings {
+            model,
+            system_prompt,
+            temperature: self.temperature,
+        })
+    }
 }
 
 /// Where a page of conversations starts: after this one, in the listing's order (most

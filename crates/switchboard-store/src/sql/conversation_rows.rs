@@ -6,11 +6,11 @@ use switchboard_core::{ServerId, ToolCallRecord};
 
 use super::common::{from_json, to_json};
 use crate::error::{Entity, StoreError};
-use crate::model::{Conversation, Message, MessageRole, Timestamp};
+use crate::model::{ChatSettings, Conversation, Message, MessageRole, Timestamp};
 use crate::store::ToolCallEdit;
 
-pub(crate) const CONVERSATION_COLUMNS: &str =
-    "id, title, assistant_id, variables, session_key, server_id, created_at, updated_at";
+pub(crate) const CONVERSATION_COLUMNS: &str = "id, title, assistant_id, variables, session_key, \
+     server_id, model, system_prompt, temperature, created_at, updated_at";
 pub(crate) const MESSAGE_COLUMNS: &str =
     "id, conversation_id, role, content, tool_calls, metadata, created_at, updated_at";
 
@@ -36,6 +36,9 @@ pub(crate) struct ConversationRow {
     pub variables: String,
     pub session_key: Option<String>,
     pub server_id: Option<String>,
+    pub model: Option<String>,
+    pub system_prompt: Option<String>,
+    pub temperature: Option<f64>,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -51,6 +54,11 @@ impl ConversationRow {
             variables,
             session_id: self.session_key,
             server_id: self.server_id.map(ServerId),
+            settings: ChatSettings {
+                model: self.model,
+                system_prompt: self.system_prompt,
+                temperature: self.temperature,
+            },
             created_at: Timestamp(self.created_at),
             updated_at: Timestamp(self.updated_at),
         })

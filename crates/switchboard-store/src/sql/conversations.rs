@@ -150,6 +150,9 @@ macro_rules! impl_conversation_store {
                         variables: "{}".into(),
                         session_key: None,
                         server_id: None,
+                        model: None,
+                        system_prompt: None,
+                        temperature: None,
                         created_at: now,
                         updated_at: now,
                     };
@@ -451,6 +454,28 @@ macro_rules! impl_conversation_store {
                     .bind(&owner.0)
                     .bind(id)
                     .bind(server.map(|s| s.0.as_str()))
+                    .execute(&mut *self.writer().await?)
+                    .await?;
+                    one_row(done.rows_affected(), Entity::Conversation, id)?;
+                    self.conversation(owner, id).await
+                }
+
+                async fn set_chat_settings(
+                    &self,
+                    owner: &OwnerId,
+                    id: &str,
+                    settings: &$crate::model::ChatSettings,
+                ) -> Result<Conversation, StoreError> {
+                    let settings = settings.normalised()?;
+                    let done = sqlx::query(
+                        "UPDATE conversations SET model = $3, system_prompt = $4, temperature = $5 \
+                         WHERE user_id = $1 AND id = $2",
+                    )
+                    .bind(&owner.0)
+                    .bind(id)
+                    .bind(&settings.model)
+                    .bind(&settings.system_prompt)
+                    .bind(settings.temperature)
                     .execute(&mut *self.writer().await?)
                     .await?;
                     one_row(done.rows_affected(), Entity::Conversation, id)?;

@@ -92,6 +92,7 @@ impl ProviderRow {
                 base_url,
                 api_key,
                 default_model: self.default_model.clone(),
+                keep_api_key: false,
             },
             created_at: Timestamp(self.created_at),
             updated_at: Timestamp(self.updated_at),
@@ -230,34 +231,10 @@ macro_rules! impl_provider_store {
                     config.validate()?;
                     let mut tx = self.begin_write().await?;
                     let old = Self::provider_row(&mut *tx, owner, id, Self::LOCK).await?;
-                    let old_url = old.decode(&self.cipher, true)?.config.base_url;
-                    // A masked URL sent back is the stored one.
-                    let mut config = config.clone();
-                    if let (Some(url), Some(old_url)) = (&config.base_url, &old_url) {
-                        config.base_url =
-                            Some(switchboard_core::spec::restore_masked_url(url, old_url));
-                    }
-                    if config
-                        .base_url
-                        .as_deref()
-                        .is_some_and(switchboard_core::spec::url_holds_mask)
-                    {
-                        return Err($crate::Invalid::MaskForNewDestination {
-                            entity: Entity::Provider,
-                            field: "baseUrl",
-                        }
-                        .into());
-                    }
-                    if config.api_key.as_deref() == Some(switchboard_core::MASK)
-                        && (config.base_url != old_url || config.kind.as_str() != old.kind)
-                    {
-                        // Keeping the key for a new endpoint would send it there.
-                        return Err($crate::Invalid::MaskForNewDestination {
-                            entity: Entity::Provider,
-                            field: "endpoint",
-                        }
-                        .into());
-                    }
+                    // Masks sent back stand for the stored secrets, the key only for the same
+                    // origin unless the edit says to take it along.
+                    let saved = old.decode(&self.cipher, true)?;
+                    let config = config.with_saved_secrets(&saved.config)?;
                     let row = ProviderRow::encode(
                         old.id.clone(),
                         &config,

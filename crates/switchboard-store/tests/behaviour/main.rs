@@ -9,6 +9,7 @@ mod common;
 
 mod assistants;
 mod audit;
+mod chat_settings;
 mod concurrency;
 mod conversations;
 mod forks;

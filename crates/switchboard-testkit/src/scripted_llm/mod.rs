@@ -30,8 +30,13 @@
 //! The server binds 127.0.0.1:0 and shuts down gracefully when the [`ScriptedLlm`] is dropped.
 //! A request with a body that is not JSON gets a 400 and consumes no turn; a request after the
 //! script ran out gets a 500 whose message says so.
+//!
+//! It also lists its models, as OpenAI and Anthropic do (`GET /v1/models`) and as Ollama does
+//! (`GET /api/tags`): [`ScriptedLlm::set_models`] says which, [`ScriptedLlm::require_api_key`]
+//! makes a listing without that key a 401, and [`ScriptedLlm::listings`] records what asked.
 
 mod anthropic;
+mod listing;
 mod openai;
 mod turn;
 
@@ -46,16 +51,20 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{get, post};
 use serde_json::{Value, json};
 use switchboard_llm::WireFormat;
 use tokio::sync::oneshot;
 
+pub use listing::RecordedListing;
 pub use turn::Turn;
 use turn::{HttpError, Reply};
 
 /// How many characters of text or arguments go in one streamed delta.
 const PIECE_CHARS: usize = 6;
+
+/// The models listed until [`ScriptedLlm::set_models`] says otherwise.
+pub const SCRIPTED_MODELS: [&str; 2] = ["scripted-large", "scripted-small"];
 
 /// One request the server received.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,6 +116,11 @@ struct Shared {
     requests: Mutex<Vec<RecordedRequest>>,
     /// The last tool-call number handed out (ids count from 1).
     calls: AtomicU64,
+    /// What the listings answer.
+    models: Mutex<Vec<String>>,
+    /// The key a listing must carry, when one is required.
+    api_key: Mutex<Option<String>>,
+    listings: Mutex<Vec<RecordedListing>>,
 }
 
 impl std::fmt::Debug for Shared {
@@ -173,10 +187,13 @@ impl ScriptedLlm {
     async fn serve(shared: Shared) -> std::io::Result<ScriptedLlm> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
+        *Shared::lock(&shared.models) = SCRIPTED_MODELS.map(str::to_owned).to_vec();
         let shared = Arc::new(shared);
         let app = Router::new()
             .route("/v1/chat/completions", post(openai_endpoint))
             .route("/v1/messages", post(anthropic_endpoint))
+            .route("/v1/models", get(listing::openai_models))
+            .route("/api/tags", get(listing::ollama_tags))
             .with_state(Arc::clone(&shared));
         let (shutdown, stopped) = oneshot::channel::<()>();
         let server = tokio::spawn(async move {
@@ -221,6 +238,22 @@ impl ScriptedLlm {
     /// Every request received so far, in order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         Shared::lock(&self.shared.requests).clone()
+    }
+
+    /// The models the listings answer from now on ([`SCRIPTED_MODELS`] until set).
+    pub fn set_models(&self, models: &[&str]) {
+        *Shared::lock(&self.shared.models) = models.iter().map(|m| (*m).to_owned()).collect();
+    }
+
+    /// From now on a listing must carry `key` (`Authorization: Bearer` or `x-api-key`), or it
+    /// is answered 401 as OpenAI answers a wrong key.
+    pub fn require_api_key(&self, key: &str) {
+        *Shared::lock(&self.shared.api_key) = Some(key.to_owned());
+    }
+
+    /// Every listing request received so far, in order.
+    pub fn listings(&self) -> Vec<RecordedListing> {
+        Shared::lock(&self.shared.listings).clone()
     }
 
     /// Appends a turn to the script.

@@ -32,6 +32,7 @@ impl Settings {
             limits,
             env_provider,
             oauth,
+            local_ports: self.providers.local_ports(),
         })
     }
 }

@@ -20,6 +20,7 @@ mod layers;
 mod manager;
 mod nodes;
 mod origin;
+mod providers;
 mod quotas;
 mod server;
 mod store;
@@ -33,6 +34,7 @@ pub use gateway::{GatewayFlags, GatewaySettings};
 pub use layers::{FileChoice, Shown};
 pub use manager::{ManagerFlags, ManagerSettings};
 pub use origin::Origin;
+pub use providers::{ProviderFlags, ProviderSettings};
 pub use quotas::{QuotaFlags, QuotaSettings};
 pub use server::{ServerFlags, ServerSettings};
 pub use store::StoreShown;
@@ -55,6 +57,8 @@ pub struct SettingsFlags {
     pub quotas: QuotaFlags,
     #[command(flatten)]
     pub gateway: GatewayFlags,
+    #[command(flatten)]
+    pub providers: ProviderFlags,
 }
 
 /// The effective settings. Only the nodes hold a secret (their tokens), and
@@ -69,6 +73,8 @@ pub struct Settings {
     pub nodes: Vec<switchboard_grpc::NodeConfig>,
     /// `[gateway]`: the MCP gateway.
     pub gateway: GatewaySettings,
+    /// `[providers]`: where model servers on this machine are looked for.
+    pub providers: ProviderSettings,
 }
 
 /// The settings and, for `config show`, every value with where it came from.
@@ -107,6 +113,7 @@ impl Settings {
             quotas: QuotaSettings::load(&mut layers, &flags.quotas)?,
             nodes: nodes::load(&mut layers)?,
             gateway: GatewaySettings::load(&mut layers, &flags.gateway)?,
+            providers: ProviderSettings::load(&mut layers, &flags.providers)?,
         };
         Ok(Loaded {
             settings,

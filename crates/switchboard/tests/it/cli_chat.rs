@@ -411,6 +411,7 @@ async fn an_assistant_brings_its_provider_model_prompt_and_servers() {
             base_url: Some(llm.anthropic_base_url()),
             api_key: Some("sk-ant-stored".into()),
             default_model: "claude-scripted".into(),
+            keep_api_key: false,
         };
         let provider = store
             .create_provider(&owner, &provider)

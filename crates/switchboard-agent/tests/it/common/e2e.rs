@@ -110,6 +110,7 @@ pub fn run_spec(
         variables: Vec::new(),
         approval,
         max_tokens: None,
+        temperature: None,
     }
 }
 

@@ -43,6 +43,8 @@ pub struct Config {
     /// What members may run and reach (`single_user` is set by [`start_as`]).
     pub rules: Rules,
     pub env_provider: Option<switchboard_agent::EnvProvider>,
+    /// The ports of 127.0.0.1 looked at for model servers.
+    pub local_ports: switchboard_app::config::LocalPorts,
     /// The connection manager's settings, when not [`manager_config`]'s.
     pub manager: Option<ManagerConfig>,
 }
@@ -92,6 +94,7 @@ async fn start_full(
         limits,
         mut rules,
         env_provider,
+        local_ports,
         manager,
     } = config;
     rules.single_user = single_user;
@@ -101,6 +104,7 @@ async fn start_full(
         rules,
         limits: limits.clone(),
         env_provider,
+        local_ports,
         ..AppConfig::default()
     };
     let app = Arc::new(

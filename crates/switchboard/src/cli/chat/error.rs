@@ -9,6 +9,16 @@ pub enum ChatError {
          OpenAI-compatible server such as Ollama) or ANTHROPIC_API_KEY, or store a provider"
     )]
     NoProvider,
+    /// No provider, but a model server answers on this machine: how to chat with it.
+    #[error(
+        "no LLM provider is configured, but {name} answers at {base_url}: chat with it with \
+         OPENAI_BASE_URL={base_url} OPENAI_MODEL={model}, or add it on the web UI's Providers page"
+    )]
+    NoProviderButLocal {
+        name: String,
+        base_url: String,
+        model: String,
+    },
     /// `--provider openai|anthropic` without the variables that describe it.
     #[error("--provider {name} uses the environment, but neither {key} nor {url} is set")]
     NoEnvProvider {
@@ -41,6 +51,7 @@ impl ChatError {
             ChatError::ProviderNotFound(_) | ChatError::AssistantNotFound(_) => ErrorCode::NotFound,
             ChatError::Input(_) => ErrorCode::InternalError,
             ChatError::NoProvider
+            | ChatError::NoProviderButLocal { .. }
             | ChatError::NoEnvProvider { .. }
             | ChatError::NoModel(_)
             | ChatError::UnsupportedKind { .. }

@@ -39,6 +39,31 @@ pub struct Setup {
     pub notes: Vec<String>,
 }
 
+/// Why there is no provider, with a model server found on this machine's usual ports when
+/// one answers (the command line's first start): how to chat with it. Nothing is stored.
+async fn no_provider(servers: &LocalServers) -> ChatError {
+    let found = match servers.store().user(servers.owner()).await {
+        Ok(user) => servers
+            .app()
+            .providers
+            .find_local(&user)
+            .await
+            .unwrap_or_default(),
+        Err(_) => Vec::new(),
+    };
+    let Some(server) = found.into_iter().find(|s| !s.models.is_empty()) else {
+        return ChatError::NoProvider;
+    };
+    ChatError::NoProviderButLocal {
+        name: server.name.map_or_else(
+            || format!("a model server on port {}", server.port),
+            str::to_owned,
+        ),
+        model: server.models[0].clone(),
+        base_url: server.base_url,
+    }
+}
+
 /// Settles the chat's provider, model, rules and servers.
 pub async fn resolve(
     servers: &LocalServers,
@@ -67,6 +92,7 @@ pub async fn resolve(
         servers: chosen,
         only_server: None,
         system_prompt: args.system.clone(),
+        temperature: None,
         tool_mode: args.tool_mode.map(Into::into),
         max_rounds: args.max_rounds,
         approval,
@@ -83,7 +109,7 @@ pub async fn resolve(
     .await
     {
         Ok(plan) => plan,
-        Err(ResolveError::NoProvider) => return Err(ChatError::NoProvider.into()),
+        Err(ResolveError::NoProvider) => return Err(no_provider(servers).await.into()),
         Err(ResolveError::NoModel { variable }) => return Err(ChatError::NoModel(variable).into()),
         Err(ResolveError::Store(e)) => return Err(e.into()),
         Err(ResolveError::Client(switchboard_agent::AgentError::UnsupportedProvider {

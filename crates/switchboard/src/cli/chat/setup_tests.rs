@@ -15,8 +15,17 @@ struct World {
 }
 
 async fn world() -> World {
+    world_looking_at(Vec::new()).await
+}
+
+/// A world whose model servers on this machine are looked for on `ports` only.
+async fn world_looking_at(ports: Vec<u16>) -> World {
     let dir = tempfile::tempdir().unwrap();
-    let servers = LocalServers::open(&StoreConfig::in_dir(dir.path()), Default::default(), None)
+    let config = switchboard_app::AppConfig {
+        local_ports: switchboard_app::config::LocalPorts(ports),
+        ..Default::default()
+    };
+    let servers = LocalServers::open(&StoreConfig::in_dir(dir.path()), config, None)
         .await
         .unwrap();
     World { _dir: dir, servers }
@@ -53,6 +62,7 @@ async fn store_provider(world: &World, name: &str, kind: ProviderKind, model: &s
         base_url: Some(format!("http://{name}.invalid/v1")),
         api_key: Some("sk-stored".into()),
         default_model: model.into(),
+        keep_api_key: false,
     };
     let store = world.servers.store();
     store
@@ -76,6 +86,32 @@ async fn nothing_configured_names_the_variables() {
     let message = error.to_string();
     assert!(message.contains("OPENAI_API_KEY"), "{message}");
     assert!(message.contains("ANTHROPIC_API_KEY"), "{message}");
+}
+
+#[tokio::test]
+async fn nothing_configured_but_a_local_server_says_how_to_chat_with_it() {
+    let local = switchboard_testkit::ScriptedLlm::start(Vec::new()).await;
+    let world = world_looking_at(vec![local.addr().port()]).await;
+    let error = resolve_with(&world, &[], &[]).await.unwrap_err();
+    let base_url = local.openai_base_url();
+    assert!(
+        matches!(
+            chat_error(&error),
+            ChatError::NoProviderButLocal { base_url: url, model, .. }
+                if *url == base_url && model == "scripted-large"
+        ),
+        "{error:#}"
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains(&format!(
+            "OPENAI_BASE_URL={base_url} OPENAI_MODEL=scripted-large"
+        )),
+        "{message}"
+    );
+    // Nothing was added.
+    let stored = world.servers.store().providers(world.servers.owner()).await;
+    assert!(stored.unwrap().is_empty());
 }
 
 #[tokio::test]
