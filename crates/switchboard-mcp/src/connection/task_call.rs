@@ -11,7 +11,9 @@
 //! ceiling; a caller that cancels, times out or stops waiting cancels the task on the server
 //! (`tasks/cancel`).
 //!
-//! The legacy shapes are read through the rewrites of [`crate::transport::legacy_tasks`].
+//! The steps (start, `tasks/get`, `tasks/result`, `tasks/cancel`) are also offered one by
+//! one, for a caller that follows a task itself (`crate::manager::tasks`). The legacy shapes
+//! are read through the rewrites of [`crate::transport::legacy_tasks`].
 
 use std::time::{Duration, Instant};
 
