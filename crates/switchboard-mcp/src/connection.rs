@@ -24,6 +24,8 @@ use crate::client::{Progress, SessionEvents, SwitchboardClient};
 use crate::error::McpError;
 use crate::transport::stdio::{ProcessGroupGuard, StderrTail};
 
+mod task_call;
+
 pub(crate) type Session = RunningService<RoleClient, SwitchboardClient>;
 
 /// What the server told us about itself when we connected.

@@ -30,6 +30,7 @@ mod policy;
 mod pool;
 mod redact;
 mod requests;
+mod tasks;
 pub mod transport;
 mod upstream_text;
 
@@ -47,4 +48,5 @@ pub use manager::{
 pub use policy::{Admission, AdmitAll, ConnectPolicy};
 pub use pool::{ListChange, ListKind, NodeHealth, NodeState, ResourceUpdate, ServerPool};
 pub use requests::{Requester, ServerRequests};
+pub use tasks::{Started, TaskState, TaskStatus};
 pub use transport::program::find as find_program;

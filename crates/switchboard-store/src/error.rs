@@ -22,6 +22,8 @@ pub enum Entity {
     AuditRecord,
     /// A view of the MCP gateway.
     View,
+    /// A tool call run as a task.
+    Task,
 }
 
 impl Entity {
@@ -38,6 +40,7 @@ impl Entity {
             Entity::ToolNode => "tool node",
             Entity::AuditRecord => "tool-call record",
             Entity::View => "view",
+            Entity::Task => "task",
         }
     }
 }

@@ -52,6 +52,9 @@ pub use model::{
     ToolMode, User, WrittenShape,
 };
 pub use model::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
+pub use model::{
+    LiveStatus, NewTask, StoredTask, TaskEnd, TaskKind, TaskOrigin, TaskPoll, TaskQuota, TaskStatus,
+};
 pub use open::{StoreConfig, open, open_postgres, open_sqlite};
 pub use postgres::PostgresStore;
 pub use secret::SecretError;
@@ -60,7 +63,7 @@ pub use sqlite::{DB_FILE, SqliteStore};
 pub use store::{
     AssistantStore, Backend, ConversationStore, LeaseStore, OAuthRefreshLock, OAuthStore,
     PendingSignIn, ProviderStore, ServerEdit, ServerShapeStore, ServerStore, SignalStore, Signals,
-    Store, ToolCallEdit, ToolNodeStore, UserStore, ViewStore,
+    Store, TaskStore, ToolCallEdit, ToolNodeStore, UserStore, ViewStore,
 };
 
 /// Every store trait, so their methods can be called on a `dyn Store`.
@@ -68,6 +71,6 @@ pub mod prelude {
     pub use crate::audit_store::AuditStore;
     pub use crate::store::{
         AssistantStore, ConversationStore, LeaseStore, OAuthStore, ProviderStore, ServerShapeStore,
-        ServerStore, SignalStore, Store, ToolNodeStore, UserStore, ViewStore,
+        ServerStore, SignalStore, Store, TaskStore, ToolNodeStore, UserStore, ViewStore,
     };
 }

@@ -101,6 +101,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "messages by person",
         include_str!("../migrations/sqlite/0019_messages_by_person.sql"),
     ),
+    (
+        20,
+        "tasks",
+        include_str!("../migrations/sqlite/0020_tasks.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -193,6 +198,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         19,
         "messages by person",
         include_str!("../migrations/postgres/0019_messages_by_person.sql"),
+    ),
+    (
+        20,
+        "tasks",
+        include_str!("../migrations/postgres/0020_tasks.sql"),
     ),
 ];
 

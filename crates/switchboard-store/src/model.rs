@@ -9,6 +9,7 @@ mod audit;
 mod conversation;
 mod provider;
 mod server_shape;
+mod task;
 mod user;
 mod view;
 
@@ -20,6 +21,9 @@ pub use conversation::{
 };
 pub use provider::{Provider, ProviderConfig, ProviderKind};
 pub use server_shape::{ServerShape, WrittenShape};
+pub use task::{
+    LiveStatus, NewTask, StoredTask, TaskEnd, TaskKind, TaskOrigin, TaskPoll, TaskQuota, TaskStatus,
+};
 pub use user::{ApiToken, IssuedToken, Role, TokenAccess, TokenView, User};
 pub use view::StoredView;
 

@@ -23,6 +23,7 @@ use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
 use crate::sql::server_shapes::impl_server_shape_store;
 use crate::sql::servers::impl_server_store;
+use crate::sql::tasks::impl_task_store;
 use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
 use crate::sql::views::impl_view_store;
@@ -93,6 +94,7 @@ impl_message_forks!(PostgresStore, Postgres);
 impl_tool_node_store!(PostgresStore, Postgres);
 impl_view_store!(PostgresStore, Postgres);
 impl_lease_store!(PostgresStore, Postgres);
+impl_task_store!(PostgresStore, Postgres, " FOR UPDATE SKIP LOCKED");
 impl_oauth_store!(PostgresStore, Postgres);
 impl_audit_store!(PostgresStore, Postgres);
 

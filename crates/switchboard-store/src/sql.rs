@@ -28,6 +28,7 @@ pub(crate) mod quota;
 pub(crate) mod search;
 pub(crate) mod server_shapes;
 pub(crate) mod servers;
+pub(crate) mod tasks;
 pub(crate) mod tool_nodes;
 pub(crate) mod users;
 pub(crate) mod views;

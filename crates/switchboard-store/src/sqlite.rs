@@ -30,6 +30,7 @@ use crate::sql::providers::impl_provider_store;
 use crate::sql::quota::impl_quota;
 use crate::sql::server_shapes::impl_server_shape_store;
 use crate::sql::servers::impl_server_store;
+use crate::sql::tasks::impl_task_store;
 use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
 use crate::sql::views::impl_view_store;
@@ -146,6 +147,7 @@ impl_message_forks!(SqliteStore, Sqlite);
 impl_tool_node_store!(SqliteStore, Sqlite);
 impl_view_store!(SqliteStore, Sqlite);
 impl_lease_store!(SqliteStore, Sqlite);
+impl_task_store!(SqliteStore, Sqlite, "");
 impl_oauth_store!(SqliteStore, Sqlite);
 impl_audit_store!(SqliteStore, Sqlite);
 

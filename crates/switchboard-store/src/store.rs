@@ -40,6 +40,7 @@ pub trait Store:
     + ViewStore
     + OAuthStore
     + LeaseStore
+    + TaskStore
     + SignalStore
     + crate::audit_store::AuditStore
     + Send
@@ -479,6 +480,57 @@ pub trait LeaseStore {
     ) -> Result<bool, StoreError>;
     /// Gives the lease up, if `holder` has it.
     async fn release_run(&self, conversation_id: &str, holder: &str) -> Result<(), StoreError>;
+}
+
+/// Tasks (MCP tasks), kept so that one poller at a time, in any process sharing the store,
+/// follows each to its end. Every method but the owner's reads and cancel is the poller's.
+#[async_trait]
+pub trait TaskStore {
+    /// Keeps a new live task of `owner`. Refused with [`StoreError::QuotaExceeded`] when they
+    /// have as many live tasks as `quota` allows, in all or on the task's server: counted in
+    /// the inserting transaction, so two creations at once cannot both pass.
+    async fn create_task(
+        &self,
+        owner: &OwnerId,
+        task: &crate::model::NewTask,
+        quota: crate::model::TaskQuota,
+    ) -> Result<crate::model::StoredTask, StoreError>;
+    /// `owner`'s task `id`; another owner's is not found.
+    async fn task(&self, owner: &OwnerId, id: &str)
+    -> Result<crate::model::StoredTask, StoreError>;
+    /// Takes up to `limit` live tasks due for a poll for `holder`, for `lease` from now, the
+    /// longest due first: those no one holds, `holder`'s own, and those whose holder's lease
+    /// ran out (a process that died). Each due task goes to one holder only.
+    async fn claim_due_tasks(
+        &self,
+        holder: &str,
+        lease: std::time::Duration,
+        limit: u32,
+    ) -> Result<Vec<crate::model::StoredTask>, StoreError>;
+    /// Records what a poll learnt of live task `id`; `false` when `holder` does not hold it
+    /// (its lease was taken over) or it has ended.
+    async fn record_task_poll(
+        &self,
+        id: &str,
+        holder: &str,
+        poll: &crate::model::TaskPoll,
+    ) -> Result<bool, StoreError>;
+    /// Ends live task `id`, held by `holder`, with its outcome (the tool's result or the
+    /// error), and releases it; `false` as for [`Self::record_task_poll`].
+    async fn finish_task(
+        &self,
+        id: &str,
+        holder: &str,
+        end: crate::model::TaskEnd,
+        outcome: Option<&serde_json::Value>,
+    ) -> Result<bool, StoreError>;
+    /// Asks for `owner`'s task `id` to be cancelled: marked, and due for its poller at once.
+    /// A task that has ended is left as it is. Answers the task as it is now.
+    async fn request_task_cancel(
+        &self,
+        owner: &OwnerId,
+        id: &str,
+    ) -> Result<crate::model::StoredTask, StoreError>;
 }
 
 /// Payloads on a channel, as [`SignalStore::listen`] gives them.

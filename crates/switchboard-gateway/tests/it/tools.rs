@@ -420,3 +420,45 @@ async fn progress_reaches_a_stateless_client() {
         assert_eq!(progress.progress, f64::from(step));
     }
 }
+
+/// A tool its server runs only as a task (server-everything's `simulate-research-query`,
+/// `execution.taskSupport: "required"`) answers a gateway client's plain call: the gateway
+/// runs it as a task upstream and follows it to its end.
+#[tokio::test]
+async fn a_task_only_upstream_tool_answers_a_plain_call() {
+    let mut world = World::new(refuse()).await;
+    let alice = world.alice.clone();
+    world
+        .add(
+            &alice,
+            "everything",
+            switchboard_testkit::Peers::locate().everything_stdio(),
+            &["simulate-research-query"],
+        )
+        .await;
+    let client = Client::connect(&world.serve(&alice).await, None, Revision::Session).await;
+    let tools = client.tools().await;
+    let research = tools
+        .iter()
+        .find(|t| t.name == "mcp__everything__simulate-research-query")
+        .expect("listed");
+    assert!(
+        research
+            .meta
+            .as_ref()
+            .is_none_or(|meta| meta.0.keys().all(|key| !key.starts_with("switchboard/"))),
+        "{research:?}"
+    );
+    let report = client
+        .call(
+            "mcp__everything__simulate-research-query",
+            json!({"topic": "tides"}),
+        )
+        .await
+        .unwrap();
+    assert_ne!(report.is_error, Some(true), "{report:?}");
+    assert!(
+        text(&report).contains("Research Report: tides"),
+        "{report:?}"
+    );
+}

@@ -57,6 +57,9 @@ pub(crate) struct Entry {
     /// The resources subscribed on this server (by its URIs), subscribed again on every new
     /// connection: a subscription lives in the server's session, which a reconnect replaces.
     pub(crate) subscriptions: Mutex<std::collections::BTreeSet<String>>,
+    /// The live tasks started on a connection, by its instance and the server's task id: a
+    /// connection running one is not closed as idle (its tasks would die with a stdio server).
+    tasks: Mutex<std::collections::HashSet<(u64, String)>>,
 }
 
 impl Entry {
@@ -77,6 +80,7 @@ impl Entry {
             status: watch::Sender::new(ConnectionSnapshot::disconnected()),
             last_active_ms: AtomicU64::new(0),
             in_flight: AtomicUsize::new(0),
+            tasks: Mutex::default(),
             instances: AtomicU64::new(0),
             attempts: AtomicU64::new(0),
             failure: Mutex::new(None),
@@ -318,16 +322,42 @@ impl Entry {
         Duration::from_millis(now_ms().saturating_sub(last))
     }
 
-    /// Closes the connection if it has been idle for `idle` and no call is running.
+    /// Keeps connection `instance` from being closed as idle while task `id` lives.
+    pub(crate) fn pin_task(&self, instance: u64, id: &str) {
+        self.tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert((instance, id.to_owned()));
+    }
+
+    /// Task `id` of connection `instance` ended (or is given up).
+    pub(crate) fn unpin_task(&self, instance: u64, id: &str) {
+        self.tasks
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&(instance, id.to_owned()));
+    }
+
+    /// Whether connection `instance` runs a live task; forgets those of other instances,
+    /// which died with their connection.
+    fn runs_tasks(&self, instance: u64) -> bool {
+        let mut tasks = self.tasks.lock().unwrap_or_else(PoisonError::into_inner);
+        tasks.retain(|(of, _)| *of == instance);
+        !tasks.is_empty()
+    }
+
+    /// Closes the connection if it has been idle for `idle` and no call or task is running.
     pub(crate) async fn reap_if_idle(&self, idle: Duration, grace: Duration) {
         let last = self.last_active_ms.load(Ordering::Relaxed);
         let idle_ms = u64::try_from(idle.as_millis()).unwrap_or(u64::MAX);
-        let has_live = self
+        let live = self
             .live
             .read()
             .unwrap_or_else(PoisonError::into_inner)
-            .is_some();
-        if has_live
+            .as_ref()
+            .map(|live| live.instance);
+        if let Some(instance) = live
+            && !self.runs_tasks(instance)
             && self.in_flight.load(Ordering::Acquire) == 0
             && now_ms().saturating_sub(last) >= idle_ms
         {

@@ -13,6 +13,7 @@ mod redactor;
 mod retry;
 mod sign_in;
 mod status;
+mod tasks;
 mod tools;
 
 use std::collections::HashMap;
@@ -185,6 +186,16 @@ impl ConnectionManager {
         live: &Live,
         spec: &ServerSpec,
     ) -> Result<Arc<Vec<ToolInfo>>, McpError> {
+        Ok(self.cached_tools(entry, live, spec).await?.tools)
+    }
+
+    /// The server's tool list, from the cache when it is fresh, else fetched and cached.
+    async fn cached_tools(
+        &self,
+        entry: &Entry,
+        live: &Live,
+        spec: &ServerSpec,
+    ) -> Result<CachedTools, McpError> {
         let ttl = self.inner.config.tool_cache_ttl;
         let generation = live.conn.tools_generation();
         if let Some(cached) = entry
@@ -194,17 +205,25 @@ impl ConnectionManager {
             .as_ref()
             && cached.is_fresh(ttl, live.instance, generation)
         {
-            return Ok(Arc::clone(&cached.tools));
+            return Ok(cached.clone());
         }
         // Boxed: listing (every page) is a large future that a call finding its tools
         // cached never runs, and each call's future would otherwise carry (and copy) its
         // size.
         let tools = Box::pin(live.conn.list_tools(self.limits(spec, None))).await?;
+        let tasks = tools
+            .iter()
+            .filter_map(|t| Some((t.name.to_string(), tools::task_support(t)?)))
+            .collect();
         let tools: Vec<ToolInfo> = tools.into_iter().map(|t| tool_info(&spec.id, t)).collect();
-        let cached = CachedTools::new(tools::bounded(&spec.name, tools), live.instance, generation);
-        let shared = Arc::clone(&cached.tools);
-        *entry.tools.lock().unwrap_or_else(PoisonError::into_inner) = Some(cached);
-        Ok(shared)
+        let cached = CachedTools::new(
+            tools::bounded(&spec.name, tools),
+            tasks,
+            live.instance,
+            generation,
+        );
+        *entry.tools.lock().unwrap_or_else(PoisonError::into_inner) = Some(cached.clone());
+        Ok(cached)
     }
 
     /// One request on `owner`'s connection to `spec` (connected or reconnected as needed,

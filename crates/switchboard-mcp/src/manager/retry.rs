@@ -15,6 +15,7 @@ use switchboard_core::{ErrorCode, OwnerId, ServerSpec};
 use super::ConnectionManager;
 use super::ConnectionStatus;
 use super::entry::{Entry, Live};
+use super::tools::TaskSupport;
 use crate::config::ManagerConfig;
 use crate::connection::CallOptions;
 use crate::error::McpError;
@@ -95,13 +96,22 @@ impl ConnectionManager {
             };
             let result = match live {
                 Ok(live) => {
-                    let result = live
-                        .conn
-                        .call_tool(tool, arguments.clone(), &options, limits)
+                    let called = if self.task_only(&entry, &live, spec, tool).await {
+                        Box::pin(live.conn.call_tool_as_task(
+                            tool,
+                            arguments.clone(),
+                            &options,
+                            limits,
+                        ))
                         .await
-                        .map(|answer| {
-                            crate::redact::redact_result(answer, &live.redactor.current(&live.conn))
-                        });
+                    } else {
+                        live.conn
+                            .call_tool(tool, arguments.clone(), &options, limits)
+                            .await
+                    };
+                    let result = called.map(|answer| {
+                        crate::redact::redact_result(answer, &live.redactor.current(&live.conn))
+                    });
                     if matches!(
                         result,
                         Err(McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. })
@@ -154,6 +164,32 @@ impl ConnectionManager {
         match self.list_tools(owner, spec).await {
             Ok(tools) => !tools.iter().any(|t| t.name == tool),
             Err(_) => false,
+        }
+    }
+
+    /// Whether the server runs `tool` only as a task.
+    async fn task_only(&self, entry: &Entry, live: &Live, spec: &ServerSpec, tool: &str) -> bool {
+        self.task_support(entry, live, spec, tool).await == Some(TaskSupport::Required)
+    }
+
+    /// How the server runs `tool` as a task, as its tool list says (fetched first when not
+    /// cached, for a server that runs tasks at all). A list that cannot be had says never.
+    pub(super) async fn task_support(
+        &self,
+        entry: &Entry,
+        live: &Live,
+        spec: &ServerSpec,
+        tool: &str,
+    ) -> Option<TaskSupport> {
+        if !live.conn.runs_tool_tasks() {
+            return None;
+        }
+        match Box::pin(self.cached_tools(entry, live, spec)).await {
+            Ok(cached) => cached.task_support(tool),
+            Err(error) => {
+                tracing::debug!(server = %spec.name, %error, "no tool list to tell a task from a call");
+                None
+            }
         }
     }
 

@@ -1,15 +1,20 @@
 //! The tool-list cache of one connection, and the translation of rmcp's `Tool` into ours.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::model::{Icon, IconTheme, Tool};
 use switchboard_core::{ServerId, ToolAnnotations, ToolIcon, ToolInfo};
 
+use crate::transport::legacy_tasks;
+
 /// A tool list as fetched from one connection instance.
 #[derive(Debug, Clone)]
 pub(crate) struct CachedTools {
     pub(crate) tools: Arc<Vec<ToolInfo>>,
+    /// The tools the server runs as tasks ([`task_support`]), by name.
+    tasks: Arc<HashMap<String, TaskSupport>>,
     fetched_at: Instant,
     /// The connection instance it came from, and that connection's list_changed generation.
     connection: u64,
@@ -17,13 +22,24 @@ pub(crate) struct CachedTools {
 }
 
 impl CachedTools {
-    pub(crate) fn new(tools: Vec<ToolInfo>, connection: u64, generation: u64) -> Self {
+    pub(crate) fn new(
+        tools: Vec<ToolInfo>,
+        tasks: HashMap<String, TaskSupport>,
+        connection: u64,
+        generation: u64,
+    ) -> Self {
         Self {
             tools: Arc::new(tools),
+            tasks: Arc::new(tasks),
             fetched_at: Instant::now(),
             connection,
             generation,
         }
+    }
+
+    /// How the server runs `tool` as a task; `None`: it does not.
+    pub(crate) fn task_support(&self, tool: &str) -> Option<TaskSupport> {
+        self.tasks.get(tool).copied()
     }
 
     pub(crate) fn is_fresh(&self, ttl: Duration, connection: u64, generation: u64) -> bool {
@@ -95,6 +111,33 @@ fn schema_bytes(tool: &ToolInfo) -> usize {
     }
 }
 
+/// How a server runs a tool as a task (2025-11-25 `execution.taskSupport`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TaskSupport {
+    /// A plain call or a task, as the caller asks.
+    Optional,
+    /// Only as a task: a plain call is refused.
+    Required,
+}
+
+/// How the server declared it runs `tool` as a task (its `execution.taskSupport`, kept in its
+/// `_meta` by [`crate::transport::legacy_tasks`]); `None`: never (`forbidden`, the default).
+pub(crate) fn task_support(tool: &Tool) -> Option<TaskSupport> {
+    let support = tool
+        .meta
+        .as_ref()?
+        .0
+        .get(legacy_tasks::EXECUTION)?
+        .get("taskSupport")?;
+    match support.as_str()? {
+        "optional" => Some(TaskSupport::Optional),
+        "required" => Some(TaskSupport::Required),
+        _ => None,
+    }
+}
+
+/// Our view of `tool`. The `execution` the wire adapter kept in its `_meta` is taken out: it
+/// is read by [`task_support`], and the `_meta` is relayed as the server sent it.
 pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
     let annotations = tool
         .annotations
@@ -120,7 +163,11 @@ pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
             .into_iter()
             .map(tool_icon)
             .collect(),
-        meta: tool.meta.map(|meta| meta.0),
+        meta: tool.meta.and_then(|meta| {
+            let mut meta = meta.0;
+            meta.remove(legacy_tasks::EXECUTION);
+            (!meta.is_empty()).then_some(meta)
+        }),
     }
 }
 

@@ -56,6 +56,9 @@ pub(crate) fn decode(line: &[u8]) -> Decoded {
     if line.is_empty() {
         return Decoded::Skip;
     }
+    // The 2025-11-25 tasks dialect, rewritten into what rmcp's types keep.
+    let legacy = super::legacy_tasks::rewritten(line);
+    let line = legacy.as_deref().unwrap_or(line);
     if let Some(answer) = tool_answer(line) {
         return Decoded::Message(answer);
     }

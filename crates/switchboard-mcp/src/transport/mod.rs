@@ -6,6 +6,7 @@
 pub(crate) mod answer_id;
 pub(crate) mod child_env;
 pub(crate) mod http;
+pub(crate) mod legacy_tasks;
 pub(crate) mod lines;
 pub(crate) mod probe;
 pub(crate) mod program;

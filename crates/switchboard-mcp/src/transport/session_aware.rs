@@ -17,7 +17,9 @@
 //!
 //! Its requests share the server's connections with every other session to it
 //! ([`crate::transport::upstream_limit`]), and an answer it cannot read fails its request at
-//! once ([`crate::transport::unreadable`]).
+//! once ([`crate::transport::unreadable`]). Streamed messages in the 2025-11-25 tasks dialect
+//! are rewritten into what rmcp's types keep ([`crate::transport::legacy_tasks`]); an answer
+//! sent as one JSON body is decoded by rmcp whole and is not.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -32,6 +34,7 @@ use sse_stream::{Error as SseError, Sse};
 use tokio::sync::OwnedSemaphorePermit;
 
 use crate::oauth::Authorized;
+use crate::transport::legacy_tasks;
 use crate::transport::unreadable::answered;
 use crate::transport::upstream_limit::{UpstreamLimit, holding};
 use crate::upstream_text::{short_text, without_body};
@@ -106,7 +109,7 @@ fn check_session(
             Err(StreamableHttpError::SessionExpired)
         }
         StreamableHttpPostResponse::Sse(stream, session) => Ok(StreamableHttpPostResponse::Sse(
-            holding(answered(stream), permit),
+            holding(answered(legacy_tasks::events(stream)), permit),
             session,
         )),
         other => Ok(other),
@@ -198,7 +201,7 @@ impl StreamableHttpClient for SessionAwareClient {
             self,
             get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
         )
-        .map(answered)
+        .map(|stream| answered(legacy_tasks::events(stream)))
         .map_err(unquoted)
     }
 
@@ -222,7 +225,7 @@ impl StreamableHttpClient for SessionAwareClient {
                 max_sse_event_size
             )
         )
-        .map(answered)
+        .map(|stream| answered(legacy_tasks::events(stream)))
         .map_err(unquoted)
     }
 }

@@ -20,4 +20,5 @@ mod server_requests;
 mod sse_transport;
 mod stdio_servers;
 mod tool_backend;
+mod tool_tasks;
 mod upstream_connections;

@@ -46,6 +46,7 @@ pub fn entity(entity: Entity) -> Words {
         Entity::ToolCall => "error.msg.entity_tool_call",
         Entity::ToolNode => "error.msg.entity_tool_node",
         Entity::View => "error.msg.entity_view",
+        Entity::Task => "error.msg.entity_task",
         _ => return Words::new("error.msg.detail").param("detail", entity),
     })
 }

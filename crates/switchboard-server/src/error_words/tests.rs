@@ -203,6 +203,7 @@ fn store_and_agent_errors_keep_their_english() {
         Entity::Message,
         Entity::ToolCall,
         Entity::ToolNode,
+        Entity::Task,
     ] {
         same_english(store(&StoreError::NotFound {
             entity,

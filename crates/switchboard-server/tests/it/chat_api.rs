@@ -590,3 +590,60 @@ async fn a_servers_question_is_answered_in_the_chat() {
     let second = requests[1].body.to_string();
     assert!(second.contains("Ada Lovelace"), "{second}");
 }
+
+/// A tool the server runs only as a task (`execution.taskSupport: "required"`) is called in a
+/// chat like any other: run as a task, followed to its end, its report the call's response.
+#[tokio::test]
+async fn a_task_only_tool_answers_in_a_chat() {
+    let api = start().await;
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call(
+            "mcp__everything__simulate-research-query",
+            json!({"topic": "tides"}),
+        ),
+        Turn::text("Here is the report."),
+    ])
+    .await;
+    let conversation = set_up(&api, &llm).await;
+    let response = api
+        .client
+        .post(format!(
+            "{}/api/conversations/{conversation}/messages",
+            api.base
+        ))
+        .bearer_auth(&api.admin)
+        .header("accept", "text/event-stream")
+        .json(&json!({"content": "Research tides"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut events = SseReader::new(response);
+    let (pending, _) = events.until("assistant.toolCall.updated").await;
+    let message_id = pending.data["messageId"].as_str().unwrap().to_owned();
+    let call_id = pending.data["toolCall"]["id"].as_str().unwrap().to_owned();
+    let (status, decided) = api
+        .send(
+            Method::POST,
+            &format!("/api/messages/{message_id}/tool-confirm"),
+            Some(&api.admin),
+            Some(json!({"toolCallId": call_id, "approved": true})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{decided}");
+    let (completed, rest) = events.until("message.completed").await;
+    let done = rest
+        .iter()
+        .filter(|e| e.event == "assistant.toolCall.updated")
+        .map(|e| &e.data["toolCall"])
+        .find(|call| call["status"] == "done")
+        .unwrap_or_else(|| panic!("the call ends done: {rest:#?}"));
+    assert!(
+        done["response"]
+            .to_string()
+            .contains("Research Report: tides"),
+        "{done}"
+    );
+    assert_eq!(completed.data["content"], "Here is the report.");
+    api.manager.shutdown().await;
+}

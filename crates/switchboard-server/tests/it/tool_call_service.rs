@@ -280,3 +280,41 @@ async fn the_audit_lists_the_callers_own_calls_newest_first_without_arguments() 
     assert_eq!(one.as_array().unwrap().len(), 1);
     api.manager.shutdown().await;
 }
+
+/// A tool the server runs only as a task (`execution.taskSupport: "required"`) answers the
+/// proxy as any tool does: the call is run as a task and followed to its end. Its listing
+/// shows nothing of how Switchboard learnt that.
+#[tokio::test]
+async fn a_task_only_tool_answers_through_the_proxy() {
+    let api = start().await;
+    with_everything(&api, &api.admin).await;
+    let (status, tools) = api
+        .send(
+            Method::GET,
+            "/api/mcp-servers/everything/tools",
+            Some(&api.admin),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{tools}");
+    assert!(
+        tools.to_string().contains("simulate-research-query"),
+        "{tools}"
+    );
+    assert!(!tools.to_string().contains("switchboard/"), "{tools}");
+    let (status, result) = proxy(
+        &api,
+        &api.admin,
+        "simulate-research-query",
+        "",
+        json!({"topic": "tides"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{result}");
+    assert_ne!(result["isError"], json!(true), "{result}");
+    assert!(
+        result.to_string().contains("Research Report: tides"),
+        "{result}"
+    );
+    api.manager.shutdown().await;
+}

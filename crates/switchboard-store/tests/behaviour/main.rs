@@ -24,6 +24,7 @@ mod search;
 mod server_shapes;
 mod servers;
 mod sessions;
+mod tasks;
 mod tool_nodes;
 mod users;
 mod views;

@@ -28,9 +28,18 @@ pub(crate) enum Inbound {
     Skip,
 }
 
+/// The message in `data`, the 2025-11-25 tasks dialect rewritten into what rmcp's types keep
+/// (`crate::transport::legacy_tasks`).
+fn legacy_or_plain(data: &str) -> Result<ServerJsonRpcMessage, serde_json::Error> {
+    match crate::transport::legacy_tasks::rewritten(data.as_bytes()) {
+        Some(rewritten) => serde_json::from_slice(&rewritten),
+        None => serde_json::from_str(data),
+    }
+}
+
 pub(crate) fn classify(event: SseEvent) -> Inbound {
     match event.event.as_deref() {
-        None | Some("" | "message") => match serde_json::from_str(&event.data) {
+        None | Some("" | "message") => match legacy_or_plain(&event.data) {
             Ok(message) => Inbound::Message(Box::new(message)),
             Err(error) => {
                 // An answer naming its request fails that request at once rather than leaving

@@ -1,0 +1,342 @@
+//! Tasks: kept for their owner only, bounded per person and per server (also when created at
+//! once), each due task polled by one holder at a time, a holder whose lease was taken over
+//! unable to write, and a cancel making the task due at once.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use switchboard_core::{OwnerId, ServerId};
+use switchboard_store::{
+    Entity, LiveStatus, NewTask, StoreError, TaskEnd, TaskKind, TaskOrigin, TaskPoll, TaskQuota,
+    TaskStatus, Timestamp,
+};
+
+use crate::common::TestDb;
+
+crate::on_both_backends!(
+    a_task_is_its_owners_only,
+    live_tasks_are_bounded_per_person_and_per_server,
+    creations_at_once_stop_at_the_quota,
+    each_due_task_goes_to_one_holder,
+    only_the_holder_records_polls_and_ends,
+    a_cancel_makes_the_task_due_at_once
+);
+
+const LONG: Duration = Duration::from_secs(60);
+
+fn new_task(server: &str, next_poll_at: Timestamp) -> NewTask {
+    NewTask {
+        server_id: ServerId(server.to_owned()),
+        tool: "simulate-research-query".to_owned(),
+        origin: TaskOrigin::Api,
+        kind: TaskKind::Legacy,
+        conversation_id: None,
+        message_id: None,
+        call_id: None,
+        upstream_id: Some("upstream-1".to_owned()),
+        status: LiveStatus::Working,
+        status_message: Some("Gathering sources...".to_owned()),
+        poll_interval_ms: Some(1000),
+        ttl_ms: Some(300_000),
+        next_poll_at,
+    }
+}
+
+fn due() -> Timestamp {
+    Timestamp(Timestamp::now().0 - 1)
+}
+
+fn later() -> Timestamp {
+    Timestamp(Timestamp::now().0 + 3_600_000)
+}
+
+async fn a_task_is_its_owners_only(db: &TestDb) {
+    let owner = db.local().await;
+    let other = db.user("other").await.id;
+    let store = &db.store;
+    let created = store
+        .create_task(&owner, &new_task("s1", due()), TaskQuota::default())
+        .await
+        .unwrap();
+    assert!(created.id.starts_with("tsk_"), "{}", created.id);
+    assert_eq!(created.status, TaskStatus::Working);
+    assert_eq!(created.upstream_id.as_deref(), Some("upstream-1"));
+    assert_eq!(created.poll_interval_ms, Some(1000));
+    assert!(created.is_live() && created.holder.is_none() && !created.cancel_requested);
+    assert_eq!(store.task(&owner, &created.id).await.unwrap(), created);
+    for error in [
+        store.task(&other, &created.id).await.unwrap_err(),
+        store
+            .request_task_cancel(&other, &created.id)
+            .await
+            .unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                error,
+                StoreError::NotFound {
+                    entity: Entity::Task,
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+    }
+    assert!(
+        !store
+            .task(&owner, &created.id)
+            .await
+            .unwrap()
+            .cancel_requested
+    );
+}
+
+async fn live_tasks_are_bounded_per_person_and_per_server(db: &TestDb) {
+    let owner = db.local().await;
+    let store = &db.store;
+    let quota = TaskQuota {
+        per_user: Some(2),
+        per_server: Some(1),
+    };
+    let first = store
+        .create_task(&owner, &new_task("s1", due()), quota)
+        .await
+        .unwrap();
+    let refused = store
+        .create_task(&owner, &new_task("s1", due()), quota)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            refused,
+            StoreError::QuotaExceeded {
+                entity: Entity::Task,
+                limit: 1
+            }
+        ),
+        "{refused:?}"
+    );
+    store
+        .create_task(&owner, &new_task("s2", due()), quota)
+        .await
+        .unwrap();
+    let refused = store
+        .create_task(&owner, &new_task("s3", due()), quota)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(refused, StoreError::QuotaExceeded { limit: 2, .. }),
+        "{refused:?}"
+    );
+    // Another person has quota of their own.
+    let other = db.user("other").await.id;
+    store
+        .create_task(&other, &new_task("s1", due()), quota)
+        .await
+        .unwrap();
+    // A task that ended no longer counts.
+    let claimed = store.claim_due_tasks("a", LONG, 10).await.unwrap();
+    assert!(claimed.iter().any(|task| task.id == first.id));
+    assert!(
+        store
+            .finish_task(&first.id, "a", TaskEnd::Completed, None)
+            .await
+            .unwrap()
+    );
+    store
+        .create_task(&owner, &new_task("s1", due()), quota)
+        .await
+        .unwrap();
+}
+
+async fn creations_at_once_stop_at_the_quota(db: &TestDb) {
+    let owner = db.local().await;
+    let store = Arc::clone(&db.store);
+    let quota = TaskQuota {
+        per_user: Some(3),
+        per_server: None,
+    };
+    let creations = (0..12).map(|i| {
+        let store = Arc::clone(&store);
+        let owner = owner.clone();
+        tokio::spawn(async move {
+            store
+                .create_task(&owner, &new_task(&format!("s{i}"), due()), quota)
+                .await
+        })
+    });
+    let mut created = 0;
+    for creation in futures::future::join_all(creations).await {
+        match creation.unwrap() {
+            Ok(_) => created += 1,
+            Err(error) => assert!(
+                matches!(error, StoreError::QuotaExceeded { limit: 3, .. }),
+                "{error:?}"
+            ),
+        }
+    }
+    assert_eq!(created, 3);
+}
+
+async fn each_due_task_goes_to_one_holder(db: &TestDb) {
+    let owner = db.local().await;
+    let store = &db.store;
+    let mut ids = Vec::new();
+    for i in 0..6 {
+        let task = store
+            .create_task(
+                &owner,
+                &new_task(&format!("s{i}"), due()),
+                TaskQuota::default(),
+            )
+            .await
+            .unwrap();
+        ids.push(task.id);
+    }
+    let not_due = store
+        .create_task(&owner, &new_task("s9", later()), TaskQuota::default())
+        .await
+        .unwrap();
+    let (a, b) = tokio::join!(
+        store.claim_due_tasks("a", LONG, 4),
+        store.claim_due_tasks("b", LONG, 4)
+    );
+    let (a, b) = (a.unwrap(), b.unwrap());
+    let mut claimed: Vec<String> = a.iter().chain(&b).map(|task| task.id.clone()).collect();
+    assert_eq!(claimed.len(), 6, "every due task, once: {a:?} {b:?}");
+    claimed.sort();
+    claimed.dedup();
+    assert_eq!(claimed.len(), 6, "no task went to both holders");
+    assert!(!claimed.contains(&not_due.id));
+    assert!(a.iter().all(|task| task.holder.as_deref() == Some("a")));
+    // While their leases last, another holder gets none; a holder gets its own again.
+    assert!(
+        store
+            .claim_due_tasks("c", LONG, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let again = store.claim_due_tasks("a", LONG, 10).await.unwrap();
+    assert_eq!(again.len(), a.len());
+    // A lease that ran out (its holder died) is taken over.
+    let expired = store
+        .create_task(&owner, &new_task("s10", due()), TaskQuota::default())
+        .await
+        .unwrap();
+    let taken = store
+        .claim_due_tasks("dead", Duration::ZERO, 10)
+        .await
+        .unwrap();
+    assert_eq!(taken.len(), 1);
+    let taken_over = store.claim_due_tasks("c", LONG, 10).await.unwrap();
+    assert_eq!(taken_over.len(), 1);
+    assert_eq!(taken_over[0].id, expired.id);
+}
+
+async fn only_the_holder_records_polls_and_ends(db: &TestDb) {
+    let owner = db.local().await;
+    let store = &db.store;
+    let task = store
+        .create_task(&owner, &new_task("s1", due()), TaskQuota::default())
+        .await
+        .unwrap();
+    store
+        .claim_due_tasks("a", Duration::ZERO, 10)
+        .await
+        .unwrap();
+    let asking = TaskPoll {
+        status: LiveStatus::InputRequired,
+        status_message: Some("Which one?".to_owned()),
+        poll_interval_ms: Some(2000),
+        next_poll_at: due(),
+        failures: 0,
+    };
+    assert!(
+        !store
+            .record_task_poll(&task.id, "b", &asking)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .record_task_poll(&task.id, "a", &asking)
+            .await
+            .unwrap()
+    );
+    let polled = store.task(&owner, &task.id).await.unwrap();
+    assert_eq!(polled.status, TaskStatus::InputRequired);
+    assert_eq!(polled.status_message.as_deref(), Some("Which one?"));
+    assert_eq!(polled.poll_interval_ms, Some(2000));
+    // `a`'s lease ran out: `b` takes the task over, and `a` can no longer write.
+    let taken = store.claim_due_tasks("b", LONG, 10).await.unwrap();
+    assert_eq!(taken.len(), 1);
+    assert!(
+        !store
+            .record_task_poll(&task.id, "a", &asking)
+            .await
+            .unwrap()
+    );
+    let outcome = json!({"content": [{"type": "text", "text": "done"}]});
+    assert!(
+        !store
+            .finish_task(&task.id, "a", TaskEnd::Completed, Some(&outcome))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .finish_task(&task.id, "b", TaskEnd::Completed, Some(&outcome))
+            .await
+            .unwrap()
+    );
+    let ended = store.task(&owner, &task.id).await.unwrap();
+    assert_eq!(ended.status, TaskStatus::Completed);
+    assert_eq!(ended.outcome, Some(outcome.clone()));
+    assert!(ended.holder.is_none() && ended.finished_at.is_some());
+    // An ended task is never due, and ends once.
+    assert!(
+        store
+            .claim_due_tasks("b", LONG, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        !store
+            .finish_task(&task.id, "b", TaskEnd::Failed, None)
+            .await
+            .unwrap()
+    );
+}
+
+async fn a_cancel_makes_the_task_due_at_once(db: &TestDb) {
+    let owner: OwnerId = db.local().await;
+    let store = &db.store;
+    let task = store
+        .create_task(&owner, &new_task("s1", later()), TaskQuota::default())
+        .await
+        .unwrap();
+    assert!(
+        store
+            .claim_due_tasks("a", LONG, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let asked = store.request_task_cancel(&owner, &task.id).await.unwrap();
+    assert!(asked.cancel_requested);
+    let claimed = store.claim_due_tasks("a", LONG, 10).await.unwrap();
+    assert_eq!(claimed.len(), 1);
+    assert!(claimed[0].cancel_requested);
+    assert!(
+        store
+            .finish_task(&task.id, "a", TaskEnd::Cancelled, None)
+            .await
+            .unwrap()
+    );
+    // Cancelling an ended task leaves it as it is.
+    let ended = store.request_task_cancel(&owner, &task.id).await.unwrap();
+    assert_eq!(ended.status, TaskStatus::Cancelled);
+}
