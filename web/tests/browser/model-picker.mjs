@@ -7,6 +7,8 @@ import { assert, assertLabelled, run, screenshot, signIn } from "./harness.mjs";
 await run(async (page) => {
   await signIn(page, "/");
   await page.getByLabel("Message").fill("First, with the default.");
+  // The box sends once the assistants are loaded (its Send button says when).
+  await page.waitForFunction(() => document.querySelector(".start-composer button[type=submit]")?.disabled === false);
   await page.getByLabel("Message").press("Enter");
   await page.waitForURL(/\/chat\/.+/);
   await page.getByText("Default answer.").waitFor();
