@@ -75,12 +75,7 @@ impl ConnectionManager {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> Result<CallToolResult, McpError> {
-        if !spec.offers(tool) {
-            return Err(McpError::ToolNotFound {
-                server: spec.name.clone(),
-                tool: format!("{tool} (disabled)"),
-            });
-        }
+        offered(spec, tool)?;
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
         let limits = self.limits(spec, options.timeout);
@@ -311,5 +306,17 @@ fn truncate(text: &mut String, max: usize) {
     if let Some((at, _)) = text.char_indices().nth(max) {
         text.truncate(at);
         text.push_str("…(truncated)");
+    }
+}
+
+/// Refuses a tool its server's spec switches off, as if the server had not listed it.
+pub(super) fn offered(spec: &ServerSpec, tool: &str) -> Result<(), McpError> {
+    if spec.offers(tool) {
+        Ok(())
+    } else {
+        Err(McpError::ToolNotFound {
+            server: spec.name.clone(),
+            tool: format!("{tool} (disabled)"),
+        })
     }
 }

@@ -13,6 +13,7 @@ use switchboard_core::{OwnerId, ServerSpec};
 
 use super::ConnectionManager;
 use super::entry::{Entry, Live};
+use super::retry::offered;
 use crate::connection::CallOptions;
 use crate::error::McpError;
 use crate::redact::redact_result;
@@ -30,18 +31,8 @@ impl ConnectionManager {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> Result<Started, McpError> {
-        if !spec.offers(tool) {
-            return Err(McpError::ToolNotFound {
-                server: spec.name.clone(),
-                tool: format!("{tool} (disabled)"),
-            });
-        }
-        let entry = self.entry(owner, &spec.id);
-        let active = entry.begin();
-        let live = self
-            .live(&entry, spec)
-            .await
-            .map_err(|e| e.redacted(&spec.redactor()))?;
+        offered(spec, tool)?;
+        let (entry, live, active) = self.for_task(owner, spec).await?;
         if self.task_support(&entry, &live, spec, tool).await.is_none() {
             drop(active);
             let result = self
