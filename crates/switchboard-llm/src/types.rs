@@ -117,6 +117,15 @@ pub struct ChatRequest {
     pub temperature: Option<f32>,
 }
 
+impl ChatRequest {
+    /// The temperature as the decimal it was written as: an `f32` widened to JSON's `f64`
+    /// would send 0.7 as 0.699999988079071.
+    pub(crate) fn wire_temperature(&self) -> Option<Value> {
+        let shortest = self.temperature?.to_string();
+        shortest.parse::<f64>().ok().map(Value::from)
+    }
+}
+
 /// Why the model stopped.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

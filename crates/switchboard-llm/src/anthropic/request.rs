@@ -28,8 +28,8 @@ pub(crate) fn body(request: &ChatRequest, default_max_tokens: u32) -> Value {
             Value::Array(request.tools.iter().map(tool).collect()),
         );
     }
-    if let Some(temperature) = request.temperature {
-        body.insert("temperature".into(), json!(temperature));
+    if let Some(temperature) = request.wire_temperature() {
+        body.insert("temperature".into(), temperature);
     }
     body.insert("stream".into(), json!(true));
     Value::Object(body)

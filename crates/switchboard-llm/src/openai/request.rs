@@ -39,8 +39,8 @@ pub(crate) fn body(request: &ChatRequest) -> Value {
     if let Some(max_tokens) = request.max_tokens {
         body.insert("max_tokens".into(), json!(max_tokens));
     }
-    if let Some(temperature) = request.temperature {
-        body.insert("temperature".into(), json!(temperature));
+    if let Some(temperature) = request.wire_temperature() {
+        body.insert("temperature".into(), temperature);
     }
     Value::Object(body)
 }
@@ -188,6 +188,15 @@ mod tests {
             media_type: "image/png".into(),
             data: "AAAA".into(),
         }
+    }
+
+    #[test]
+    fn a_temperature_goes_out_as_the_decimal_it_was_written_as() {
+        let mut asked = request(vec![ChatMessage::user("Hi")]);
+        asked.temperature = Some(0.7);
+        assert_eq!(body(&asked)["temperature"], json!(0.7));
+        asked.temperature = None;
+        assert!(body(&asked).get("temperature").is_none());
     }
 
     #[test]
