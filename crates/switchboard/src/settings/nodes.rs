@@ -25,6 +25,7 @@ use switchboard_grpc::NodeConfig;
 
 use super::error::SettingsError;
 use super::layers::Layers;
+use super::value::a_kind;
 use super::value::quoted;
 
 const SECTION: &str = "nodes";
@@ -192,10 +193,7 @@ impl Table<'_, '_> {
             Some(toml::Value::String(text)) => Ok(Some(text)),
             Some(other) => Err(self.bad(
                 key,
-                format!(
-                    "a {} is not allowed here; expected a string",
-                    other.type_str()
-                ),
+                format!("{} is not allowed here; expected a string", a_kind(&other)),
             )),
         }
     }
@@ -207,8 +205,8 @@ impl Table<'_, '_> {
             Some(other) => Err(self.bad(
                 key,
                 format!(
-                    "a {} is not allowed here; expected true or false",
-                    other.type_str()
+                    "{} is not allowed here; expected true or false",
+                    a_kind(&other)
                 ),
             )),
         }

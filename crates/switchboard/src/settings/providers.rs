@@ -7,6 +7,7 @@ use super::error::SettingsError;
 use super::key::Key;
 use super::layers::Layers;
 use super::value::SettingValue;
+use super::value::a_kind;
 
 const LOCAL_PORTS: Key = Key::new("providers", "local_ports", "11434, 1234, 8080, 8000")
     .env("SWITCHBOARD_LOCAL_PROVIDER_PORTS")
@@ -82,13 +83,13 @@ impl SettingValue for Ports {
                     .map(|entry| match entry {
                         toml::Value::Integer(n) => Ok(n.to_string()),
                         toml::Value::String(text) => Ok(text.clone()),
-                        other => Err(format!("a {} in the list", other.type_str())),
+                        other => Err(format!("{} in the list", a_kind(other))),
                     })
                     .collect::<Result<Vec<String>, String>>()?;
                 Self::from_entries(texts.iter().map(String::as_str))
             }
             toml::Value::String(text) => Self::from_text(text),
-            other => Err(format!("a {} is not a list", other.type_str())),
+            other => Err(format!("{} is not a list", a_kind(other))),
         }
     }
 

@@ -27,7 +27,7 @@ pub trait SettingValue: Sized {
     fn from_toml(value: &toml::Value) -> Result<Self, String> {
         match value {
             toml::Value::String(text) => Self::from_text(text),
-            other => Err(format!("a {} is not allowed here", other.type_str())),
+            other => Err(format!("{} is not allowed here", a_kind(other))),
         }
     }
 
@@ -66,7 +66,7 @@ macro_rules! integer {
                 match value {
                     toml::Value::Integer(n) => <$type>::try_from(*n).map_err(|e| format!("{n}: {e}")),
                     toml::Value::String(text) => Self::from_text(text),
-                    other => Err(format!("a {} is not a number", other.type_str())),
+                    other => Err(format!("{} is not a number", a_kind(other))),
                 }
             }
 
@@ -94,7 +94,7 @@ impl SettingValue for bool {
         match value {
             toml::Value::Boolean(b) => Ok(*b),
             toml::Value::String(text) => Self::from_text(text),
-            other => Err(format!("a {} is not true or false", other.type_str())),
+            other => Err(format!("{} is not true or false", a_kind(other))),
         }
     }
 
@@ -174,11 +174,11 @@ impl<T: ListItem> SettingValue for Vec<T> {
                 .iter()
                 .map(|entry| match entry {
                     toml::Value::String(text) => T::parse(text.trim()),
-                    other => Err(format!("a {} in the list", other.type_str())),
+                    other => Err(format!("{} in the list", a_kind(other))),
                 })
                 .collect(),
             toml::Value::String(text) => Self::from_text(text),
-            other => Err(format!("a {} is not a list", other.type_str())),
+            other => Err(format!("{} is not a list", a_kind(other))),
         }
     }
 
@@ -259,8 +259,30 @@ impl ListItem for Template {
     }
 }
 
+/// A TOML value's kind as a sentence says it ("an integer is not allowed here").
+pub(super) fn a_kind(value: &toml::Value) -> &'static str {
+    match value {
+        toml::Value::String(_) => "a string",
+        toml::Value::Integer(_) => "an integer",
+        toml::Value::Float(_) => "a decimal number",
+        toml::Value::Boolean(_) => "true or false",
+        toml::Value::Datetime(_) => "a date",
+        toml::Value::Array(_) => "a list",
+        toml::Value::Table(_) => "a table",
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_wrong_kind_is_said_with_its_article() {
+        let integer = toml::Value::Integer(3);
+        assert_eq!(a_kind(&integer), "an integer");
+        assert_eq!(a_kind(&toml::Value::Array(Vec::new())), "a list");
+        let refused = <bool as SettingValue>::from_toml(&integer).unwrap_err();
+        assert_eq!(refused, "an integer is not true or false");
+    }
+
     use super::*;
 
     #[test]
