@@ -53,6 +53,43 @@ pub enum AgentEvent {
         code: ErrorCode,
         message: String,
     },
+    /// A task was created, changed status or message, or ended.
+    #[serde(rename = "task.updated", rename_all = "camelCase")]
+    TaskUpdated(Box<TaskUpdate>),
+}
+
+/// A task as `task.updated` tells it: where it stands, and the chat call it belongs to.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskUpdate {
+    pub task_id: String,
+    /// `working`, `input_required`, `completed`, `failed` or `cancelled`.
+    pub status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    pub server_id: String,
+    pub tool: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversation_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
+}
+
+impl TaskUpdate {
+    pub fn of(task: &switchboard_store::StoredTask) -> Self {
+        Self {
+            task_id: task.id.clone(),
+            status: task.status.as_str(),
+            status_message: task.status_message.clone(),
+            server_id: task.server_id.0.clone(),
+            tool: task.tool.clone(),
+            conversation_id: task.conversation_id.clone(),
+            message_id: task.message_id.clone(),
+            call_id: task.call_id.clone(),
+        }
+    }
 }
 
 /// What kind of announcement an event is: its `type` on the wire, written once here and
@@ -65,16 +102,18 @@ pub enum EventKind {
     ToolCallUpdated,
     MessageCompleted,
     RunFailed,
+    TaskUpdated,
 }
 
 impl EventKind {
     /// Every kind.
-    pub const ALL: [EventKind; 5] = [
+    pub const ALL: [EventKind; 6] = [
         EventKind::MessageCreated,
         EventKind::MessageDelta,
         EventKind::ToolCallUpdated,
         EventKind::MessageCompleted,
         EventKind::RunFailed,
+        EventKind::TaskUpdated,
     ];
 
     /// The event's `type`.
@@ -85,6 +124,7 @@ impl EventKind {
             EventKind::ToolCallUpdated => "assistant.toolCall.updated",
             EventKind::MessageCompleted => "message.completed",
             EventKind::RunFailed => "run.failed",
+            EventKind::TaskUpdated => "task.updated",
         }
     }
 
@@ -109,12 +149,13 @@ impl AgentEvent {
             AgentEvent::ToolCallUpdated { .. } => EventKind::ToolCallUpdated,
             AgentEvent::MessageCompleted { .. } => EventKind::MessageCompleted,
             AgentEvent::RunFailed { .. } => EventKind::RunFailed,
+            AgentEvent::TaskUpdated(_) => EventKind::TaskUpdated,
         }
     }
 
-    /// The conversation it is about.
-    pub fn conversation_id(&self) -> &str {
-        match self {
+    /// The conversation it is about; `None` for a task of no conversation.
+    pub fn conversation_id(&self) -> Option<&str> {
+        Some(match self {
             AgentEvent::MessageCreated {
                 conversation_id, ..
             }
@@ -130,7 +171,8 @@ impl AgentEvent {
             | AgentEvent::RunFailed {
                 conversation_id, ..
             } => conversation_id,
-        }
+            AgentEvent::TaskUpdated(task) => return task.conversation_id.as_deref(),
+        })
     }
 }
 
@@ -235,7 +277,7 @@ mod tests {
             let json = serde_json::to_value(event).expect("encodes");
             assert_eq!(json["type"], event.kind().as_str());
             assert_eq!(EventKind::parse(event.kind().as_str()), Some(event.kind()));
-            assert_eq!(event.conversation_id(), "c");
+            assert_eq!(event.conversation_id(), Some("c"));
         }
         assert_eq!(
             EventKind::parse("assistant.toolCall.updated"),

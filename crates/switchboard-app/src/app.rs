@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use switchboard_agent::input::ResourceChanges;
+use switchboard_agent::tasks::{TaskConfig, Tasks};
 use switchboard_agent::{Agent, AgentObserver, ToolCalls};
 use switchboard_core::catalogue::Catalogue;
 use switchboard_gateway::{Gateway, GatewayDeps};
@@ -57,6 +58,9 @@ pub struct App {
     pub tools: Arc<BoundedBackend>,
     /// Every tool call, whoever makes it: checks, node mappings, validation, retries, audit.
     pub tool_calls: Arc<ToolCalls>,
+    /// Tool calls running as tasks: kept, polled to their end, resumed after a restart.
+    /// Followed once [`Tasks::start`] is called (by the front ends that stay up).
+    pub tasks: Tasks,
     pub agent: Agent,
     /// The MCP gateway, on the same tool-call service.
     pub gateway: Arc<Gateway>,
@@ -153,6 +157,13 @@ impl App {
             agent,
         )
         .with_observer(Arc::clone(&metrics) as Arc<dyn AgentObserver>);
+        let tasks = Tasks::new(
+            Arc::clone(&tool_calls),
+            Arc::clone(&store),
+            agent.events().clone(),
+            switchboard_agent::replica_name(),
+            task_config(&limits),
+        );
         let gateway = Gateway::new(
             GatewayDeps {
                 store: Arc::clone(&store),
@@ -211,6 +222,7 @@ impl App {
             metrics,
             tools,
             tool_calls,
+            tasks,
             agent,
             gateway,
             runs,
@@ -236,8 +248,20 @@ impl App {
     /// connection is closed (each stdio server with its process group) and the store closed.
     pub async fn shutdown(&self, grace: Duration) {
         self.runs.shutdown(grace).await;
+        self.tasks.shutdown().await;
         self.tool_calls.flush().await;
         self.pool.shutdown().await;
         self.store.close().await;
+    }
+}
+
+/// How tasks are followed, within `limits`' quotas.
+fn task_config(limits: &Limits) -> TaskConfig {
+    TaskConfig {
+        quota: switchboard_store::TaskQuota {
+            per_user: Some(limits.max_tasks),
+            per_server: Some(limits.max_tasks_per_server),
+        },
+        ..TaskConfig::default()
     }
 }

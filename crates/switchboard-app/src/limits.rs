@@ -81,6 +81,10 @@ pub struct Limits {
     pub max_mcp_sessions: usize,
     /// An MCP gateway session without any request for this long is closed.
     pub mcp_session_idle: Duration,
+    /// Tool calls running as tasks one user may have at once.
+    pub max_tasks: u32,
+    /// Tool calls running as tasks one user may have on one server at once.
+    pub max_tasks_per_server: u32,
 }
 
 impl Default for Limits {
@@ -110,6 +114,8 @@ impl Default for Limits {
             audit_records: 10_000,
             max_mcp_sessions: 32,
             mcp_session_idle: Duration::from_secs(30 * 60),
+            max_tasks: 20,
+            max_tasks_per_server: 5,
         }
     }
 }

@@ -73,6 +73,47 @@ impl ToolBackend for MeteredBackend {
             result
         })
     }
+
+    fn start_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<switchboard_mcp::Started, McpError>> {
+        self.inner
+            .start_task(owner, server, tool, arguments, options)
+    }
+
+    fn task_state<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: switchboard_mcp::TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<switchboard_mcp::TaskState, McpError>> {
+        self.inner.task_state(owner, server, step)
+    }
+
+    fn task_outcome<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: switchboard_mcp::TaskStep<'a>,
+        options: CallOptions,
+        wait: std::time::Duration,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        self.inner.task_outcome(owner, server, step, options, wait)
+    }
+
+    fn cancel_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: switchboard_mcp::TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<switchboard_mcp::TaskState, McpError>> {
+        self.inner.cancel_task(owner, server, step)
+    }
 }
 
 /// A [`Provider`] whose calls are timed from the request to the end of the streamed answer.

@@ -122,6 +122,12 @@ pub enum ErrorCode {
     /// not sent to the new origin unless the request confirms it (`keepApiKey: true`) or
     /// gives the key again. 409: the request conflicts with what is stored.
     ApiKeyOriginChanged,
+    /// The server no longer knows a task it ran (it expired, or the server restarted and
+    /// forgot it): the call's outcome cannot be had. 502, as the server's failure.
+    TaskLost,
+    /// Switchboard stopped while it ran a tool in the background: the call may or may not
+    /// have taken effect, and is not run again. 503: nothing is wrong with the request.
+    TaskInterrupted,
 }
 
 /// How safe it is to try again after an error with a given code.
@@ -175,6 +181,8 @@ impl ErrorCode {
         ErrorCode::StorageFull,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::ApiKeyOriginChanged,
+        ErrorCode::TaskLost,
+        ErrorCode::TaskInterrupted,
     ];
 
     /// The code as sent on the wire, e.g. `"MCP_SERVER_NOT_FOUND"`.
@@ -214,6 +222,8 @@ impl ErrorCode {
             ErrorCode::HeadersTooLarge => "HEADERS_TOO_LARGE",
             ErrorCode::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
             ErrorCode::ApiKeyOriginChanged => "API_KEY_ORIGIN_CHANGED",
+            ErrorCode::TaskLost => "TASK_LOST",
+            ErrorCode::TaskInterrupted => "TASK_INTERRUPTED",
         }
     }
 
@@ -246,8 +256,9 @@ impl ErrorCode {
             | ErrorCode::McpProtocolError
             | ErrorCode::McpExecutionError
             | ErrorCode::McpParseError
-            | ErrorCode::UpstreamUnavailable => 502,
-            ErrorCode::McpConnectionError => 503,
+            | ErrorCode::UpstreamUnavailable
+            | ErrorCode::TaskLost => 502,
+            ErrorCode::McpConnectionError | ErrorCode::TaskInterrupted => 503,
             ErrorCode::McpTimeout => 504,
             ErrorCode::StorageFull => 507,
         }

@@ -10,6 +10,7 @@ use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 use crate::connection::CallOptions;
 use crate::error::McpError;
 use crate::manager::ConnectionManager;
+use crate::tasks::{Started, TaskState};
 
 /// The tools of one server, or why they could not be listed; one server failing does not hide
 /// the others.
@@ -49,6 +50,76 @@ pub trait ToolBackend: Send + Sync {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>>;
+
+    /// Starts one tool call as a task where its server runs it as one; any other call is
+    /// made as [`Self::call`] makes it, and answered at once. A backend that cannot follow
+    /// tasks answers every call at once.
+    fn start_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<Started, McpError>> {
+        Box::pin(async move {
+            let result = self.call(owner, server, tool, arguments, options).await?;
+            Ok(Started::Done(result))
+        })
+    }
+
+    /// The state of the server's task `step.upstream_id` now.
+    fn task_state<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        let _ = (owner, step);
+        Box::pin(async move { Err(no_tasks(server)) })
+    }
+
+    /// The outcome of the server's ended task (the tool's result, or the error a plain call
+    /// would have given), waiting up to `wait` for it; the server's questions meanwhile go
+    /// to `options.requests`.
+    fn task_outcome<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: TaskStep<'a>,
+        options: CallOptions,
+        wait: std::time::Duration,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        let _ = (owner, step, options, wait);
+        Box::pin(async move { Err(no_tasks(server)) })
+    }
+
+    /// Asks the server to cancel its task; the task's state after.
+    fn cancel_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        let _ = (owner, step);
+        Box::pin(async move { Err(no_tasks(server)) })
+    }
+}
+
+/// Which task of a server a step is about: the server's own id of it, and the tool it runs.
+#[derive(Debug, Clone, Copy)]
+pub struct TaskStep<'a> {
+    pub tool: &'a str,
+    pub upstream_id: &'a str,
+}
+
+/// What a backend that does not follow tasks answers a step of one (it never starts one, so
+/// only a task kept from another backend, such as a node's, gets here).
+fn no_tasks(server: &ServerSpec) -> McpError {
+    McpError::Protocol {
+        server: server.name.clone(),
+        detail: "its tasks cannot be followed where it runs".to_owned(),
+    }
 }
 
 /// A pool that reaches servers one at a time: it lists one server's tools and calls one
@@ -71,6 +142,58 @@ pub trait PerServer: Send + Sync {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>>;
+
+    /// [`ToolBackend::start_task`] on `spec`'s server.
+    fn server_start_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<Started, McpError>> {
+        Box::pin(async move {
+            let result = self
+                .server_call(owner, spec, tool, arguments, options)
+                .await?;
+            Ok(Started::Done(result))
+        })
+    }
+
+    /// [`ToolBackend::task_state`] on `spec`'s server.
+    fn server_task_state<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        let _ = (owner, step);
+        Box::pin(async move { Err(no_tasks(spec)) })
+    }
+
+    /// [`ToolBackend::task_outcome`] on `spec`'s server.
+    fn server_task_outcome<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+        options: CallOptions,
+        wait: std::time::Duration,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        let _ = (owner, step, options, wait);
+        Box::pin(async move { Err(no_tasks(spec)) })
+    }
+
+    /// [`ToolBackend::cancel_task`] on `spec`'s server.
+    fn server_cancel_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        let _ = (owner, step);
+        Box::pin(async move { Err(no_tasks(spec)) })
+    }
 }
 
 impl<T: PerServer> ToolBackend for T {
@@ -103,6 +226,46 @@ impl<T: PerServer> ToolBackend for T {
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
         self.server_call(owner, server, tool, arguments, options)
     }
+
+    fn start_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<Started, McpError>> {
+        self.server_start_task(owner, server, tool, arguments, options)
+    }
+
+    fn task_state<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        self.server_task_state(owner, server, step)
+    }
+
+    fn task_outcome<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: TaskStep<'a>,
+        options: CallOptions,
+        wait: std::time::Duration,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        self.server_task_outcome(owner, server, step, options, wait)
+    }
+
+    fn cancel_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        self.server_cancel_task(owner, server, step)
+    }
 }
 
 impl PerServer for ConnectionManager {
@@ -123,6 +286,52 @@ impl PerServer for ConnectionManager {
         options: CallOptions,
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
         Box::pin(self.call_tool(owner, spec, tool, arguments, options))
+    }
+
+    fn server_start_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<Started, McpError>> {
+        Box::pin(self.start_tool_task(owner, spec, tool, arguments, options))
+    }
+
+    fn server_task_state<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        Box::pin(self.tool_task(
+            owner,
+            spec,
+            step.tool,
+            step.upstream_id,
+            CallOptions::default(),
+        ))
+    }
+
+    fn server_task_outcome<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+        options: CallOptions,
+        wait: std::time::Duration,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        Box::pin(self.tool_task_result(owner, spec, step.tool, step.upstream_id, options, wait))
+    }
+
+    fn server_cancel_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        Box::pin(self.cancel_tool_task(owner, spec, step.tool, step.upstream_id))
     }
 }
 

@@ -34,7 +34,7 @@ mod tasks;
 pub mod transport;
 mod upstream_text;
 
-pub use backend::{PerServer, ServerTools, ToolBackend, enabled_tools, without_disabled};
+pub use backend::{PerServer, ServerTools, TaskStep, ToolBackend, enabled_tools, without_disabled};
 pub use client::Progress;
 pub use config::{BreakerPolicy, ManagerConfig, RetryPolicy};
 pub use connection::{CallOptions, InputResume, PromptInput, ServerDetails};

@@ -22,6 +22,7 @@ mod responses;
 mod schemas;
 pub(crate) mod seeds;
 mod servers;
+pub(crate) mod tasks;
 mod tool_calls;
 mod tool_node_run;
 mod tool_nodes;
@@ -87,6 +88,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(servers::unsaved_test::routes())
         .merge(servers::import::routes())
         .merge(tools::routes())
+        .merge(tasks::routes())
         .merge(providers::routes())
         .merge(assistants::routes())
         .merge(conversations::routes())

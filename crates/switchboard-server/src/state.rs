@@ -60,6 +60,9 @@ impl AppState {
     /// the agent and the pool.
     pub fn new(app: Arc<App>, config: ServerConfig, auth: AuthMode) -> Self {
         let events = EventLog::start(app.agent.events(), app.pool.as_ref());
+        // A front end that stays up follows the tasks kept in the store, its own and those
+        // of a replica that went away.
+        app.tasks.start();
         Self(Arc::new(Services {
             gate: Arc::new(Gate::new(&app.limits)),
             app,

@@ -22,7 +22,8 @@ pub use conversation::{
 pub use provider::{Provider, ProviderConfig, ProviderKind};
 pub use server_shape::{ServerShape, WrittenShape};
 pub use task::{
-    LiveStatus, NewTask, StoredTask, TaskEnd, TaskKind, TaskOrigin, TaskPoll, TaskQuota, TaskStatus,
+    LiveStatus, NewTask, StoredTask, TaskEnd, TaskKind, TaskOrigin, TaskPoll, TaskQuota,
+    TaskStatus, TaskUpstream,
 };
 pub use user::{ApiToken, IssuedToken, Role, TokenAccess, TokenView, User};
 pub use view::StoredView;
@@ -43,6 +44,12 @@ impl Timestamp {
             .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
             .unwrap_or(0);
         Self(millis)
+    }
+
+    /// `duration` after this instant.
+    pub fn plus(self, duration: std::time::Duration) -> Self {
+        let millis = i64::try_from(duration.as_millis()).unwrap_or(i64::MAX);
+        Self(self.0.saturating_add(millis))
     }
 }
 

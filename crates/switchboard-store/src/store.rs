@@ -524,6 +524,14 @@ pub trait TaskStore {
         end: crate::model::TaskEnd,
         outcome: Option<&serde_json::Value>,
     ) -> Result<bool, StoreError>;
+    /// Turns live task `id`, held by `holder`, into a task of its server: the call it ran
+    /// was answered with one. `false` as for [`Self::record_task_poll`].
+    async fn attach_task_upstream(
+        &self,
+        id: &str,
+        holder: &str,
+        upstream: &crate::model::TaskUpstream,
+    ) -> Result<bool, StoreError>;
     /// Asks for `owner`'s task `id` to be cancelled: marked, and due for its poller at once.
     /// A task that has ended is left as it is. Answers the task as it is now.
     async fn request_task_cancel(

@@ -38,7 +38,7 @@ pub use audit::AuditConfig;
 pub use error::ToolCallError;
 pub use service::ToolCalls;
 pub use shared_tool::SharedTool;
-pub use types::{Attempt, CallerKind, ToolCallOutcome, ToolCallRequest};
+pub use types::{Attempt, CallerKind, StartedCall, TaskCallEnd, ToolCallOutcome, ToolCallRequest};
 
 /// The built-in variables of a call made now (`now` in RFC 3339, UTC, to the second), for
 /// every caller that builds a call's [`Variables`](switchboard_core::Variables).

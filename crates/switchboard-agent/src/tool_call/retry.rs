@@ -19,7 +19,6 @@
 
 use std::future::Future;
 
-use rmcp::model::CallToolResult;
 use switchboard_core::RetrySafety;
 use switchboard_mcp::{McpError, RetryPolicy};
 use switchboard_store::Timestamp;
@@ -63,15 +62,15 @@ impl Retries {
 /// Runs `attempt` until it answers, fails for good, or the policy for its failure (see
 /// [`Retries`]) allows no more retries, waiting that policy's `delay(n)` before retry `n`.
 /// Cancelling `cancel` ends a wait at once (the call itself watches the same token).
-pub(crate) async fn with_retries<F, Fut>(
+pub(crate) async fn with_retries<T, F, Fut>(
     retries_policy: &Retries,
     repeatable: bool,
     cancel: &CancellationToken,
     mut attempt: F,
-) -> (Result<CallToolResult, McpError>, Vec<Attempt>)
+) -> (Result<T, McpError>, Vec<Attempt>)
 where
     F: FnMut() -> Fut,
-    Fut: Future<Output = Result<CallToolResult, McpError>>,
+    Fut: Future<Output = Result<T, McpError>>,
 {
     let mut attempts = Vec::new();
     let mut retries = 0;

@@ -10,14 +10,16 @@ use serde_json::{Map, Value};
 use switchboard_core::{
     OwnerId, ServerSpec, ToolInfo, ToolNode, Variables, hide_mapped, resolve_arguments,
 };
-use switchboard_mcp::{CallOptions, McpError, RetryPolicy, ToolBackend};
+use switchboard_mcp::{CallOptions, McpError, RetryPolicy, Started, ToolBackend};
 use switchboard_store::{AuditOutcome, AuditRecord, AuditStore, NewAuditRecord, Store, Timestamp};
 use tokio::time::Instant;
 
 use super::audit::{AuditConfig, AuditLog};
 use super::retry::{Retries, with_retries};
 use super::validators::Validators;
-use super::{Attempt, SharedTool, ToolCallError, ToolCallOutcome, ToolCallRequest};
+use super::{
+    Attempt, SharedTool, StartedCall, TaskCallEnd, ToolCallError, ToolCallOutcome, ToolCallRequest,
+};
 
 /// The tool-call service. Built once per process and shared (`Arc`) by the HTTP routes and
 /// the agent, so its validator cache and audit writer are shared too.
@@ -174,6 +176,94 @@ impl ToolCalls {
     }
 
     async fn checked_call(&self, req: &ToolCallRequest) -> Result<ToolCallOutcome, ToolCallError> {
+        let prepared = self.prepare(req).await?;
+        let (result, attempts) = self.send(req, &prepared).await;
+        match result {
+            Ok(result) => Ok(ToolCallOutcome {
+                result,
+                arguments: prepared.arguments,
+                attempts,
+                tool: prepared.tool,
+                duration: Duration::ZERO,
+            }),
+            Err(error) => Err(ToolCallError::Mcp { error, attempts }),
+        }
+    }
+
+    /// Starts one tool call as a task where its server runs it as one, after every check
+    /// [`Self::call`] makes: what the server runs as a task is answered with the task (the
+    /// caller follows it and records its end, [`Self::record_end`]); any other call is made,
+    /// answered and audited as [`Self::call`] does.
+    pub async fn start(&self, req: ToolCallRequest) -> Result<StartedCall, ToolCallError> {
+        let started_at = Timestamp::now();
+        let started = Instant::now();
+        let result = match self.prepare(&req).await {
+            Ok(prepared) => {
+                let (result, attempts) = self.send_start(&req, &prepared).await;
+                match result {
+                    Ok(started) => Ok(StartedCall {
+                        started,
+                        arguments: prepared.arguments,
+                        attempts,
+                        tool: prepared.tool,
+                    }),
+                    Err(error) => Err(ToolCallError::Mcp { error, attempts }),
+                }
+            }
+            Err(error) => Err(error),
+        };
+        let (outcome, attempts) = match &result {
+            Ok(StartedCall {
+                started: Started::Task(_),
+                ..
+            }) => return result,
+            Ok(StartedCall {
+                started: Started::Done(result),
+                attempts,
+                ..
+            }) => (
+                if result.is_error == Some(true) {
+                    AuditOutcome::ToolError
+                } else {
+                    AuditOutcome::Ok
+                },
+                attempts.len(),
+            ),
+            Err(error) => (AuditOutcome::Error(error.code()), error.attempts().len()),
+        };
+        self.audit.record(NewAuditRecord {
+            owner: req.owner.clone(),
+            at: started_at,
+            caller: req.caller,
+            server_id: req.spec.id.clone(),
+            tool: req.tool.clone(),
+            node_id: req.node.as_ref().map(|node| node.id.clone()),
+            outcome,
+            attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+            duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        });
+        result
+    }
+
+    /// Audits the end of a call started as a task: `outcome` after `duration` since it was
+    /// started at `at`.
+    pub fn record_end(&self, end: TaskCallEnd) {
+        self.audit.record(NewAuditRecord {
+            owner: end.owner,
+            at: end.at,
+            caller: end.caller,
+            server_id: end.server_id,
+            tool: end.tool,
+            node_id: None,
+            outcome: end.outcome,
+            attempts: 1,
+            duration_ms: u64::try_from(end.duration.as_millis()).unwrap_or(u64::MAX),
+        });
+    }
+
+    /// Every check of a call before it is sent: the tool, the node, the mappings, the
+    /// schema; what is sent, and how it is retried and timed out.
+    async fn prepare(&self, req: &ToolCallRequest) -> Result<Prepared, ToolCallError> {
         let spec = req.spec.as_ref();
         let node = req.node.as_deref().map(super::node_of);
         if let Some(node) = node
@@ -222,49 +312,74 @@ impl ToolCalls {
             },
             unreached: self.default_retry.clone(),
         };
-        let timeout = node.and_then(|node| node.timeout);
-        let (result, attempts) = self.send(req, &tool, &arguments, &policy, timeout).await;
-        match result {
-            Ok(result) => Ok(ToolCallOutcome {
-                result,
-                arguments,
-                attempts,
-                tool,
-                duration: Duration::ZERO,
-            }),
-            Err(error) => Err(ToolCallError::Mcp { error, attempts }),
+        Ok(Prepared {
+            tool,
+            arguments,
+            policy,
+            timeout: node.and_then(|node| node.timeout),
+        })
+    }
+
+    fn options(req: &ToolCallRequest, timeout: Option<Duration>) -> CallOptions {
+        CallOptions {
+            cancel: req.cancel.clone(),
+            progress: req.progress.clone(),
+            timeout,
+            // The service's loop retries, and records each attempt; the manager must not too.
+            retry: Some(RetryPolicy::never()),
+            requests: req.requests.clone(),
+            resume: req.resume.clone(),
         }
     }
 
     async fn send(
         &self,
         req: &ToolCallRequest,
-        tool: &ToolInfo,
-        arguments: &Map<String, Value>,
-        policy: &Retries,
-        timeout: Option<Duration>,
+        prepared: &Prepared,
     ) -> (Result<CallToolResult, McpError>, Vec<Attempt>) {
-        let repeatable = tool.annotations.safe_to_repeat();
-        with_retries(policy, repeatable, &req.cancel, || {
-            let options = CallOptions {
-                cancel: req.cancel.clone(),
-                progress: req.progress.clone(),
-                timeout,
-                // This loop retries, and records each attempt; the manager must not too.
-                retry: Some(RetryPolicy::never()),
-                requests: req.requests.clone(),
-                resume: req.resume.clone(),
-            };
+        let repeatable = prepared.tool.annotations.safe_to_repeat();
+        with_retries(&prepared.policy, repeatable, &req.cancel, || {
             self.backend.call(
                 &req.owner,
                 &req.spec,
                 &req.tool,
-                Some(arguments.clone()),
-                options,
+                Some(prepared.arguments.clone()),
+                Self::options(req, prepared.timeout),
             )
         })
         .await
     }
+
+    async fn send_start(
+        &self,
+        req: &ToolCallRequest,
+        prepared: &Prepared,
+    ) -> (Result<Started, McpError>, Vec<Attempt>) {
+        let repeatable = prepared.tool.annotations.safe_to_repeat();
+        with_retries(&prepared.policy, repeatable, &req.cancel, || {
+            self.backend.start_task(
+                &req.owner,
+                &req.spec,
+                &req.tool,
+                Some(prepared.arguments.clone()),
+                Self::options(req, prepared.timeout),
+            )
+        })
+        .await
+    }
+
+    /// The backend calls go through (for the steps of a task a call started).
+    pub fn backend(&self) -> &Arc<dyn ToolBackend> {
+        &self.backend
+    }
+}
+
+/// A call checked and ready to send.
+struct Prepared {
+    tool: SharedTool,
+    arguments: Map<String, Value>,
+    policy: Retries,
+    timeout: Option<Duration>,
 }
 
 /// What a call knows without the caller's variables: the owner's id (also standing for the

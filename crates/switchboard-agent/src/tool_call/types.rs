@@ -96,3 +96,30 @@ pub struct ToolCallOutcome {
     /// From the start of the call to the answer, retries and waits included.
     pub duration: Duration,
 }
+
+/// A call started with [`ToolCalls::start`](super::ToolCalls::start): answered at once, or
+/// running as the server's task.
+#[derive(Debug, Clone)]
+pub struct StartedCall {
+    pub started: switchboard_mcp::Started,
+    /// The arguments as sent, mappings applied (secrets in clear: mask before showing).
+    pub arguments: Map<String, Value>,
+    /// Every attempt at starting it, the last one answered.
+    pub attempts: Vec<Attempt>,
+    /// The tool as the server lists it.
+    pub tool: super::SharedTool,
+}
+
+/// How a call started as a task ended, for the audit.
+#[derive(Debug, Clone)]
+pub struct TaskCallEnd {
+    pub owner: OwnerId,
+    pub caller: CallerKind,
+    pub server_id: switchboard_core::ServerId,
+    pub tool: String,
+    /// When the call was started.
+    pub at: Timestamp,
+    pub outcome: switchboard_store::AuditOutcome,
+    /// From the start to the end.
+    pub duration: Duration,
+}

@@ -13,7 +13,8 @@ use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 use switchboard_mcp::oauth::PendingSignIn;
 use switchboard_mcp::{
     CallOptions, ConnectionSnapshot, ConnectionStatus, ManagerConfig, McpError, NodeHealth,
-    PerServer, PromptInput, ResourceUpdate, ServerPool, ServerReport, StatusChange,
+    PerServer, PromptInput, ResourceUpdate, ServerPool, ServerReport, Started, StatusChange,
+    TaskState, TaskStep,
 };
 use tokio::sync::broadcast;
 
@@ -82,6 +83,85 @@ impl PerServer for Router {
         options: CallOptions,
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
         Box::pin(self.call_tool(owner, spec, tool, arguments, options))
+    }
+
+    /// A local server's tool may run as a task; a node's is called as any other (a node
+    /// does not follow tasks), and answered at once.
+    fn server_start_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        tool: &'a str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> BoxFuture<'a, Result<Started, McpError>> {
+        Box::pin(async move {
+            match self.route(spec)? {
+                Route::Local => {
+                    self.local
+                        .start_tool_task(owner, spec, tool, arguments, options)
+                        .await
+                }
+                Route::Node(_) => Ok(Started::Done(
+                    self.call_tool(owner, spec, tool, arguments, options)
+                        .await?,
+                )),
+            }
+        })
+    }
+
+    fn server_task_state<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        Box::pin(async move {
+            self.local_only(spec)?;
+            self.local.server_task_state(owner, spec, step).await
+        })
+    }
+
+    fn server_task_outcome<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+        options: CallOptions,
+        wait: std::time::Duration,
+    ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
+        Box::pin(async move {
+            self.local_only(spec)?;
+            self.local
+                .server_task_outcome(owner, spec, step, options, wait)
+                .await
+        })
+    }
+
+    fn server_cancel_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+    ) -> BoxFuture<'a, Result<TaskState, McpError>> {
+        Box::pin(async move {
+            self.local_only(spec)?;
+            self.local.server_cancel_task(owner, spec, step).await
+        })
+    }
+}
+
+impl Router {
+    /// Refuses a task step for a server that runs on a node: tasks are started only on
+    /// local servers, so a step for a node's server is about a task it never started.
+    fn local_only(&self, spec: &ServerSpec) -> Result<(), McpError> {
+        match self.route(spec)? {
+            Route::Local => Ok(()),
+            Route::Node(_) => Err(McpError::Protocol {
+                server: spec.name.clone(),
+                detail: "its tasks cannot be followed on a node".to_owned(),
+            }),
+        }
     }
 }
 

@@ -98,13 +98,23 @@ impl EventLog {
     pub fn record(&self, owner: &OwnerId, event: &AgentEvent) {
         let (kind, conversation_id) = describe(event);
         let data = serde_json::to_string(event).unwrap_or_else(|_| "{}".to_owned());
-        let logged = self.push(owner.clone(), kind, Some(conversation_id.to_owned()), data);
+        let logged = self.push(
+            owner.clone(),
+            kind,
+            conversation_id.map(str::to_owned),
+            data,
+        );
         self.relay(logged);
         // Seed 001's `tool.message.updated`, right after the `assistant.toolCall.updated`
         // it restates.
         if let Some(data) = crate::routes::seeds::seed_001::tool_message_updated(event) {
             let kind = crate::routes::seeds::seed_001::TOOL_MESSAGE_UPDATED;
-            let logged = self.push(owner.clone(), kind, Some(conversation_id.to_owned()), data);
+            let logged = self.push(
+                owner.clone(),
+                kind,
+                conversation_id.map(str::to_owned),
+                data,
+            );
             self.relay(logged);
         }
     }
@@ -213,7 +223,7 @@ impl EventLog {
     }
 }
 
-fn describe(event: &AgentEvent) -> (&'static str, &str) {
+fn describe(event: &AgentEvent) -> (&'static str, Option<&str>) {
     (event.kind().as_str(), event.conversation_id())
 }
 

@@ -11,13 +11,13 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use switchboard_agent::{CallerKind, Offer, ToolCallOutcome, ToolCallRequest};
 use switchboard_core::{ErrorCode, ServerId, ToolInfo, VariableDecl, Variables};
-use switchboard_store::StoredServer;
+use switchboard_store::{StoredServer, TaskOrigin};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -27,6 +27,7 @@ use crate::error::ApiError;
 use crate::json::Json;
 use crate::routes::responses::{OwnedEdit, Upstream};
 use crate::routes::schemas::{ToolArguments, ToolResult};
+use crate::routes::tasks::{accepted, wants_task};
 use crate::state::AppState;
 
 pub fn routes() -> OpenApiRouter<AppState> {
@@ -87,15 +88,32 @@ struct CallBody {
     arguments: Map<String, Value>,
 }
 
+/// How a call is answered.
+#[derive(Deserialize)]
+struct CallQuery {
+    /// `task`: at once, with a task to follow, rather than when the tool answers.
+    mode: Option<String>,
+}
+
 /// Calls a tool of one of the caller's servers with checked arguments.
+///
+/// With `?mode=task` (or `Prefer: respond-async`) the call is not waited for: it is
+/// answered 202 with a task to follow at `GET /api/tasks/{id}` (`Location`), which holds
+/// the result once the tool answers; a task's end is announced on `/api/events`
+/// (`task.updated`).
 #[utoipa::path(
     post,
     path = "/api/mcp/tools/call",
     tag = "tools",
     operation_id = "call_tool",
+    params(
+        ("mode" = Option<String>, Query, description = "`task`: answer at once with a task (202) rather than wait for the tool"),
+        ("Prefer" = Option<String>, Header, description = "`respond-async`: as `mode=task`"),
+    ),
     request_body = CallBody,
     responses(
         (status = 200, description = "The MCP result as the server sent it", body = ToolResult),
+        (status = 202, description = "Running as a task (`mode=task`); follow it at `Location`", body = crate::routes::tasks::TaskBody),
         OwnedEdit,
         Upstream,
     ),
@@ -103,8 +121,11 @@ struct CallBody {
 async fn call(
     State(state): State<AppState>,
     caller: Caller,
+    Query(query): Query<CallQuery>,
+    headers: HeaderMap,
     Json(body): Json<CallBody>,
 ) -> Result<Response, ApiError> {
+    let as_task = wants_task(query.mode.as_deref(), &headers)?;
     let spec = state
         .store
         .connection_spec(&caller.user.id, &ServerId(body.server_id))
@@ -116,6 +137,13 @@ async fn call(
         body.tool_name,
         body.arguments,
     );
+    if as_task {
+        let task = state
+            .tasks
+            .run_in_background(request, TaskOrigin::Api)
+            .await?;
+        return Ok(accepted(&task, &headers));
+    }
     answer(state.tool_calls.call(request).await?)
 }
 
@@ -125,6 +153,8 @@ pub(super) struct ProxyQuery {
     node: Option<String>,
     /// The old name of `node`.
     preset: Option<String>,
+    /// `task`: answer at once with a task to follow.
+    mode: Option<String>,
 }
 
 /// The flat-parameter proxy: the body holds the tool's arguments (and a node's variables).
@@ -138,10 +168,13 @@ pub(super) struct ProxyQuery {
         ("tool" = String, Path, description = "The tool name"),
         ("node" = Option<String>, Query, description = "A tool node (its id) the call runs under: its mappings fill parameters, and body keys naming a variable it declares are that variable's value rather than arguments"),
         ("preset" = Option<String>, Query, description = "The old name of `node`"),
+        ("mode" = Option<String>, Query, description = "`task`: answer at once with a task (202, `Location: /api/tasks/{id}`) rather than wait for the tool"),
+        ("Prefer" = Option<String>, Header, description = "`respond-async`: as `mode=task`"),
     ),
     request_body = ToolArguments,
     responses(
         (status = 200, description = "The MCP result as the server sent it", body = ToolResult),
+        (status = 202, description = "Running as a task (`mode=task`); follow it at `Location`", body = crate::routes::tasks::TaskBody),
         OwnedEdit,
         Upstream,
     ),
@@ -151,10 +184,11 @@ pub(super) async fn proxy(
     caller: Caller,
     Path((server, tool)): Path<(String, String)>,
     Query(query): Query<ProxyQuery>,
+    headers: HeaderMap,
     Json(body): Json<Map<String, Value>>,
 ) -> Result<Response, ApiError> {
     let started = std::time::Instant::now();
-    let answer = proxied(&state, &caller, server, tool, query, body).await;
+    let answer = proxied(&state, &caller, server, tool, query, &headers, body).await;
     // Counted for the proxy's error rate and latency; a tool's own error result is an
     // answer, not a failure of the proxy.
     let error = answer.as_ref().err().map(|e| e.code.as_str());
@@ -168,8 +202,10 @@ async fn proxied(
     server: String,
     tool: String,
     query: ProxyQuery,
+    headers: &HeaderMap,
     body: Map<String, Value>,
 ) -> Result<Response, ApiError> {
+    let as_task = wants_task(query.mode.as_deref(), headers)?;
     let owner = &caller.user.id;
     let spec = state
         .store
@@ -205,6 +241,13 @@ async fn proxied(
             );
             request.node = Some(Arc::new(node));
         }
+    }
+    if as_task {
+        let task = state
+            .tasks
+            .run_in_background(request, TaskOrigin::Proxy)
+            .await?;
+        return Ok(accepted(&task, headers));
     }
     answer(state.tool_calls.call(request).await?)
 }

@@ -40,6 +40,7 @@ mod seed_servers_shared;
 mod server_content_api;
 mod server_test_unsaved;
 mod servers_api;
+mod tasks_api;
 mod tool_call_service;
 mod tool_nodes_api;
 mod views_api;

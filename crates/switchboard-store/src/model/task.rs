@@ -166,6 +166,22 @@ pub struct NewTask {
     pub ttl_ms: Option<u64>,
     /// When it is first polled.
     pub next_poll_at: Timestamp,
+    /// The process that holds it from the start (one running it itself), and until when;
+    /// `None`: whoever claims it first.
+    pub holder: Option<(String, Timestamp)>,
+}
+
+/// What a task run by Switchboard learnt when the call turned out to be a task of its
+/// server: from then on it is polled as one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskUpstream {
+    pub kind: TaskKind,
+    pub upstream_id: String,
+    pub status: LiveStatus,
+    pub status_message: Option<String>,
+    pub poll_interval_ms: Option<u64>,
+    pub ttl_ms: Option<u64>,
+    pub next_poll_at: Timestamp,
 }
 
 /// How many live tasks one person may have, in all and on one server; `None`: no limit.

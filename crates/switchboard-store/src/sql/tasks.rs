@@ -191,9 +191,9 @@ macro_rules! impl_task_store {
                         "INSERT INTO tasks (id, user_id, server_id, tool, origin, \
                          conversation_id, message_id, call_id, kind, upstream_id, status, \
                          status_message, poll_interval_ms, ttl_ms, next_poll_at, created_at, \
-                         updated_at) \
+                         updated_at, holder, lease_until) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-                         $15, $16, $16) RETURNING {COLUMNS}"
+                         $15, $16, $16, $17, $18) RETURNING {COLUMNS}"
                     );
                     let row: TaskRow = sqlx::query_as(&sql)
                         .bind(&id)
@@ -212,6 +212,8 @@ macro_rules! impl_task_store {
                         .bind(to_millis(task.ttl_ms))
                         .bind(task.next_poll_at.0)
                         .bind(now)
+                        .bind(task.holder.as_ref().map(|(holder, _)| holder))
+                        .bind(task.holder.as_ref().map(|(_, until)| until.0))
                         .fetch_one(&mut *tx)
                         .await
                         .map_err(|e| StoreError::from_write(e, Entity::Task, &id))?;
@@ -305,6 +307,35 @@ macro_rules! impl_task_store {
                         .bind(TaskStatus::from(end).as_str())
                         .bind(outcome_text(outcome)?)
                         .bind(now)
+                        .execute(&mut *self.writer().await?)
+                        .await?;
+                    Ok(done.rows_affected() == 1)
+                }
+
+                async fn attach_task_upstream(
+                    &self,
+                    id: &str,
+                    holder: &str,
+                    upstream: &$crate::model::TaskUpstream,
+                ) -> Result<bool, StoreError> {
+                    $crate::text::refuse_nul("the task", &upstream.status_message)?;
+                    let sql = format!(
+                        "UPDATE tasks SET kind = $3, upstream_id = $4, status = $5, \
+                         status_message = $6, poll_interval_ms = $7, ttl_ms = $8, \
+                         next_poll_at = $9, updated_at = $10 \
+                         WHERE id = $1 AND holder = $2 AND {LIVE}"
+                    );
+                    let done = sqlx::query(&sql)
+                        .bind(id)
+                        .bind(holder)
+                        .bind(upstream.kind.as_str())
+                        .bind(&upstream.upstream_id)
+                        .bind(TaskStatus::from(upstream.status).as_str())
+                        .bind(&upstream.status_message)
+                        .bind(to_millis(upstream.poll_interval_ms))
+                        .bind(to_millis(upstream.ttl_ms))
+                        .bind(upstream.next_poll_at.0)
+                        .bind(Timestamp::now().0)
                         .execute(&mut *self.writer().await?)
                         .await?;
                     Ok(done.rows_affected() == 1)

@@ -9,7 +9,7 @@ use serde_json::json;
 use switchboard_core::{OwnerId, ServerId};
 use switchboard_store::{
     Entity, LiveStatus, NewTask, StoreError, TaskEnd, TaskKind, TaskOrigin, TaskPoll, TaskQuota,
-    TaskStatus, Timestamp,
+    TaskStatus, TaskUpstream, Timestamp,
 };
 
 use crate::common::TestDb;
@@ -20,7 +20,8 @@ crate::on_both_backends!(
     creations_at_once_stop_at_the_quota,
     each_due_task_goes_to_one_holder,
     only_the_holder_records_polls_and_ends,
-    a_cancel_makes_the_task_due_at_once
+    a_cancel_makes_the_task_due_at_once,
+    a_task_held_from_the_start_turns_into_its_servers
 );
 
 const LONG: Duration = Duration::from_secs(60);
@@ -40,6 +41,7 @@ fn new_task(server: &str, next_poll_at: Timestamp) -> NewTask {
         poll_interval_ms: Some(1000),
         ttl_ms: Some(300_000),
         next_poll_at,
+        holder: None,
     }
 }
 
@@ -339,4 +341,57 @@ async fn a_cancel_makes_the_task_due_at_once(db: &TestDb) {
     // Cancelling an ended task leaves it as it is.
     let ended = store.request_task_cancel(&owner, &task.id).await.unwrap();
     assert_eq!(ended.status, TaskStatus::Cancelled);
+}
+
+async fn a_task_held_from_the_start_turns_into_its_servers(db: &TestDb) {
+    let owner: OwnerId = db.local().await;
+    let store = &db.store;
+    let local = NewTask {
+        kind: TaskKind::Local,
+        upstream_id: None,
+        holder: Some(("a".to_owned(), later())),
+        ..new_task("s1", due())
+    };
+    let task = store
+        .create_task(&owner, &local, TaskQuota::default())
+        .await
+        .unwrap();
+    assert_eq!(task.holder.as_deref(), Some("a"));
+    // Due, but held: no one else takes it while the hold lasts.
+    assert!(
+        store
+            .claim_due_tasks("b", LONG, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let upstream = TaskUpstream {
+        kind: TaskKind::Legacy,
+        upstream_id: "upstream-9".to_owned(),
+        status: LiveStatus::InputRequired,
+        status_message: Some("Which one?".to_owned()),
+        poll_interval_ms: Some(500),
+        ttl_ms: Some(60_000),
+        next_poll_at: later(),
+    };
+    assert!(
+        !store
+            .attach_task_upstream(&task.id, "b", &upstream)
+            .await
+            .unwrap(),
+        "only its holder turns it"
+    );
+    assert!(
+        store
+            .attach_task_upstream(&task.id, "a", &upstream)
+            .await
+            .unwrap()
+    );
+    let turned = store.task(&owner, &task.id).await.unwrap();
+    assert_eq!(turned.kind, TaskKind::Legacy);
+    assert_eq!(turned.upstream_id.as_deref(), Some("upstream-9"));
+    assert_eq!(turned.status, TaskStatus::InputRequired);
+    assert_eq!(turned.status_message.as_deref(), Some("Which one?"));
+    assert_eq!(turned.poll_interval_ms, Some(500));
+    assert_eq!(turned.next_poll_at, upstream.next_poll_at);
 }

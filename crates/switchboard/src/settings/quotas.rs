@@ -66,6 +66,12 @@ const AUDIT_RECORDS: Key = Key::new("quotas", "audit_records", "10000")
 const MAX_MCP_SESSIONS: Key = Key::new("quotas", "max_mcp_sessions", "32")
     .env("SWITCHBOARD_MAX_MCP_SESSIONS")
     .flag("--max-mcp-sessions");
+const MAX_TASKS: Key = Key::new("quotas", "max_tasks", "20")
+    .env("SWITCHBOARD_MAX_TASKS")
+    .flag("--max-tasks");
+const MAX_TASKS_PER_SERVER: Key = Key::new("quotas", "max_tasks_per_server", "5")
+    .env("SWITCHBOARD_MAX_TASKS_PER_SERVER")
+    .flag("--max-tasks-per-server");
 const LAUNCH_TEMPLATES: Key = Key::new("quotas", "launch_templates", "")
     .env("SWITCHBOARD_LAUNCH_TEMPLATES")
     .flag("--launch-template");
@@ -134,6 +140,12 @@ pub struct QuotaFlags {
     /// MCP gateway sessions (`/mcp`) one user may have open at once [default: 32].
     #[arg(long, value_name = "N")]
     pub max_mcp_sessions: Option<String>,
+    /// Tool calls running as tasks one user may have at once [default: 20].
+    #[arg(long, value_name = "N")]
+    pub max_tasks: Option<String>,
+    /// Tool calls running as tasks one user may have on one server at once [default: 5].
+    #[arg(long, value_name = "N")]
+    pub max_tasks_per_server: Option<String>,
     /// A launch template: a stdio server members may run (admins may run any), written
     /// `PROGRAM [ARG]... [env=NAME,...]`. Arguments are matched one for one; an argument with a
     /// `*` takes one package name there (`npx -y @modelcontextprotocol/server-*`); `env=` lists
@@ -173,6 +185,8 @@ pub struct QuotaSettings {
     pub auth_failure_interval: Duration,
     pub audit_records: u32,
     pub max_mcp_sessions: usize,
+    pub max_tasks: u32,
+    pub max_tasks_per_server: u32,
     pub launch_templates: Vec<Template>,
     pub allowed_destinations: Vec<Destination>,
 }
@@ -206,6 +220,9 @@ impl QuotaSettings {
             )?,
             audit_records: layers.take(&AUDIT_RECORDS, flags.audit_records.as_slice())?,
             max_mcp_sessions: layers.take(&MAX_MCP_SESSIONS, flags.max_mcp_sessions.as_slice())?,
+            max_tasks: layers.take(&MAX_TASKS, flags.max_tasks.as_slice())?,
+            max_tasks_per_server: layers
+                .take(&MAX_TASKS_PER_SERVER, flags.max_tasks_per_server.as_slice())?,
             launch_templates: layers.take(&LAUNCH_TEMPLATES, &flags.launch_templates)?,
             allowed_destinations: layers.take(&ALLOWED_DESTINATIONS, &flags.allow_destinations)?,
         })
@@ -229,6 +246,8 @@ impl QuotaSettings {
             auth_failures: Rate::new(self.auth_failure_burst, self.auth_failure_interval),
             audit_records: self.audit_records,
             max_mcp_sessions: self.max_mcp_sessions,
+            max_tasks: self.max_tasks,
+            max_tasks_per_server: self.max_tasks_per_server,
             ..Limits::default()
         }
     }

@@ -45,10 +45,13 @@ pub fn routes() -> OpenApiRouter<AppState> {
         ("tool_name" = String, Path, description = "The tool name"),
         ("node" = Option<String>, Query, description = "A tool node (its id) the call runs under: its mappings fill parameters, and body keys naming a variable it declares are that variable's value rather than arguments"),
         ("preset" = Option<String>, Query, description = "The old name of `node`"),
+        ("mode" = Option<String>, Query, description = "`task`: answer at once with a task (202, `Location: /api/tasks/{id}`) rather than wait for the tool"),
+        ("Prefer" = Option<String>, Header, description = "`respond-async`: as `mode=task`"),
     ),
     request_body = ToolArguments,
     responses(
         (status = 200, description = "The tool's result", body = ToolResult),
+        (status = 202, description = "Running as a task (`mode=task`); follow it at `Location`", body = crate::routes::tasks::TaskBody),
         (status = 400, description = "The arguments do not fit the tool's schema (MCP_INVALID_PARAMS), or bad JSON", body = ErrorBody),
         Unauthorized,
         (status = 404, description = "No such server (MCP_SERVER_NOT_FOUND) or enabled tool (MCP_TOOL_NOT_FOUND)", body = ErrorBody),
@@ -63,9 +66,10 @@ async fn proxy(
     caller: Caller,
     path: Path<(String, String)>,
     query: Query<ProxyQuery>,
+    headers: axum::http::HeaderMap,
     body: Json<Map<String, Value>>,
 ) -> Result<axum::response::Response, ApiError> {
-    tools::proxy(state, caller, path, query, body).await
+    tools::proxy(state, caller, path, query, headers, body).await
 }
 
 /// Where the action comes from (seed 003 `ActionSource`): `mcp` here; `tool` (a toolbox

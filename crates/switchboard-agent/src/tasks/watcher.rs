@@ -1,0 +1,72 @@
+//! The watcher: claims the live tasks due for a poll and polls them, a bounded number at
+//! once, until the service stops.
+
+use std::sync::{Arc, PoisonError};
+
+use tokio::sync::Semaphore;
+
+use super::Tasks;
+
+impl Tasks {
+    /// Claims and polls due tasks every tick, or sooner when woken, until stopped.
+    pub(super) async fn watch(self) {
+        let permits = Arc::new(Semaphore::new(self.config().concurrency.max(1)));
+        loop {
+            let config = self.config();
+            match self
+                .inner
+                .store
+                .claim_due_tasks(&self.inner.holder, config.lease, config.batch)
+                .await
+            {
+                Ok(due) => {
+                    for task in due {
+                        if !self.begin_poll(&task.id) {
+                            continue;
+                        }
+                        let Ok(permit) = Arc::clone(&permits).acquire_owned().await else {
+                            return;
+                        };
+                        let tasks = self.clone();
+                        let stop = self.inner.stop.clone();
+                        self.inner.tracker.spawn(async move {
+                            let id = task.id.clone();
+                            tokio::select! {
+                                () = tasks.poll(task) => {}
+                                // A poll cut short is taken up again by the next holder.
+                                () = stop.cancelled() => {}
+                            }
+                            tasks.end_poll(&id);
+                            drop(permit);
+                        });
+                    }
+                }
+                Err(error) => tracing::warn!(%error, "due tasks could not be claimed"),
+            }
+            tokio::select! {
+                () = self.inner.stop.cancelled() => return,
+                () = self.inner.wake.notified() => {}
+                () = tokio::time::sleep(config.tick) => {}
+            }
+        }
+    }
+}
+
+impl Tasks {
+    /// Marks task `id` as polled here; `false` when it already is.
+    fn begin_poll(&self, id: &str) -> bool {
+        self.inner
+            .polling
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id.to_owned())
+    }
+
+    fn end_poll(&self, id: &str) {
+        self.inner
+            .polling
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(id);
+    }
+}
