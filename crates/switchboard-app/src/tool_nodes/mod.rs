@@ -19,6 +19,6 @@ pub async fn assistant_variables(
     })
 }
 
-pub use run::{NodeRun, NodeRunError, ToolCallResult, run_node};
+pub use run::{NodeRun, NodeRunError, ToolCallResult, run_node, start_node_task, task_result};
 pub use save::{NodeSaveError, check_against, check_assistant_variables, check_for_save};
 pub use service::ToolNodes;

@@ -16,13 +16,14 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+use switchboard_agent::tasks::{TaskOutcome, Tasks};
 use switchboard_agent::{
     Attempt, CallerKind, ToolCallError, ToolCallRequest, ToolCalls, builtins_now,
 };
 use switchboard_core::spec::redact_json;
 use switchboard_core::{ErrorCode, ToolNode, Variables, resolve_arguments};
 use switchboard_mcp::McpError;
-use switchboard_store::{Store, StoreError, User};
+use switchboard_store::{Store, StoreError, StoredTask, TaskOrigin, User};
 use tokio_util::sync::CancellationToken;
 use utoipa::ToSchema;
 
@@ -127,29 +128,13 @@ pub async fn run_node(
     word: impl Fn(&McpError) -> String,
 ) -> Result<ToolCallResult, NodeRunError> {
     let started = Instant::now();
-    let owner = &user.id;
-    let stored = store.tool_node(owner, id).await?;
-    let tool = chosen_tool(&stored.node, run.tool)?;
-    let outer = super::assistant_variables(store, owner, &stored.node).await?;
-    let variables = Variables::new(builtins_now(&user.id.0, &user.name, None))
-        .with_layer(run.variables)
-        .with_declared(&stored.node.variables)
-        .with_declared(&outer);
-    let spec = Arc::new(store.connection_spec(owner, &stored.node.server_id).await?);
-    let stored = Arc::new(stored);
-    let request = ToolCallRequest {
-        owner: owner.clone(),
-        caller: CallerKind::Node,
-        spec: Arc::clone(&spec),
-        tool: tool.clone(),
-        arguments: run.arguments.clone(),
-        node: Some(Arc::clone(&stored)),
-        variables: Some(variables.clone()),
-        cancel,
-        progress: None,
-        requests: None,
-        resume: None,
-    };
+    let Prepared {
+        request,
+        spec,
+        stored,
+        tool,
+        variables,
+    } = prepare(store, user, id, run.clone(), cancel).await?;
     let masked = |arguments: &Map<String, Value>| match redact_json(
         &Value::Object(arguments.clone()),
         &spec.secret_values(),
@@ -212,6 +197,117 @@ pub async fn run_node(
         }
         Err(other) => Err(NodeRunError::Call(other)),
     }
+}
+
+/// A node's call, ready for the tool-call service.
+struct Prepared {
+    request: ToolCallRequest,
+    spec: Arc<switchboard_core::ServerSpec>,
+    stored: Arc<switchboard_store::StoredToolNode>,
+    tool: String,
+    variables: Variables,
+}
+
+/// The call `run` makes on node `id` of `user`: its tool, variables and server.
+async fn prepare(
+    store: &dyn Store,
+    user: &User,
+    id: &str,
+    run: NodeRun,
+    cancel: CancellationToken,
+) -> Result<Prepared, NodeRunError> {
+    let owner = &user.id;
+    let stored = store.tool_node(owner, id).await?;
+    let tool = chosen_tool(&stored.node, run.tool)?;
+    let outer = super::assistant_variables(store, owner, &stored.node).await?;
+    let variables = Variables::new(builtins_now(&user.id.0, &user.name, None))
+        .with_layer(run.variables)
+        .with_declared(&stored.node.variables)
+        .with_declared(&outer);
+    let spec = Arc::new(store.connection_spec(owner, &stored.node.server_id).await?);
+    let stored = Arc::new(stored);
+    let request = ToolCallRequest {
+        owner: owner.clone(),
+        caller: CallerKind::Node,
+        spec: Arc::clone(&spec),
+        tool: tool.clone(),
+        arguments: run.arguments,
+        node: Some(Arc::clone(&stored)),
+        variables: Some(variables.clone()),
+        cancel,
+        progress: None,
+        requests: None,
+        resume: None,
+    };
+    Ok(Prepared {
+        request,
+        spec,
+        stored,
+        tool,
+        variables,
+    })
+}
+
+/// Starts `run` on node `id` of `user` as a task, without waiting for it: the call runs in
+/// the background (or as its server's task) and its result is read from the task.
+pub async fn start_node_task(
+    store: &dyn Store,
+    tasks: &Tasks,
+    user: &User,
+    id: &str,
+    run: NodeRun,
+) -> Result<StoredTask, NodeRunError> {
+    let prepared = prepare(store, user, id, run, CancellationToken::new()).await?;
+    tasks
+        .run_in_background(prepared.request, TaskOrigin::Node)
+        .await
+        .map_err(NodeRunError::Call)
+}
+
+/// What a node's task ended with, as seed 002's `ToolCallResult`; `None` while it runs.
+/// The arguments sent are not kept with a task (nor anywhere), so they are empty here, and
+/// the attempts are the one the task made.
+pub fn task_result(task: &StoredTask) -> Option<ToolCallResult> {
+    let outcome = TaskOutcome::from_value(task.outcome.as_ref()?)?;
+    let finished = task.finished_at.unwrap_or(task.updated_at);
+    let duration_ms = u64::try_from(finished.0 - task.created_at.0).unwrap_or(0);
+    let attempt = |error| AttemptView {
+        attempt: 1,
+        started_at: rfc3339_millis(task.created_at.0),
+        duration_ms,
+        error,
+    };
+    Some(match outcome {
+        TaskOutcome::Result(result) => {
+            let is_error = result.is_error == Some(true);
+            let result = serde_json::to_value(&result).unwrap_or_default();
+            ToolCallResult {
+                success: !is_error,
+                tool: task.tool.clone(),
+                content: match result.get("content") {
+                    Some(Value::Array(blocks)) => blocks.clone(),
+                    _ => Vec::new(),
+                },
+                structured_content: result.get("structuredContent").cloned(),
+                is_error,
+                error: None,
+                arguments: Map::new(),
+                attempts: vec![attempt(None)],
+                duration_ms,
+            }
+        }
+        TaskOutcome::Error { code, message } => ToolCallResult {
+            success: false,
+            tool: task.tool.clone(),
+            content: Vec::new(),
+            structured_content: None,
+            is_error: false,
+            error: Some(RunError { code, message }),
+            arguments: Map::new(),
+            attempts: vec![attempt(Some(code))],
+            duration_ms,
+        },
+    })
 }
 
 /// The tool to run: the one named, or the node's only enabled tool.

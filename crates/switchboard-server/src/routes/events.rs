@@ -26,7 +26,9 @@ pub fn routes() -> OpenApiRouter<AppState> {
 /// `metadata.unavailableServers` naming the servers the turn was started without), `message.delta`,
 /// `assistant.toolCall.updated` (each followed by seed 001's `tool.message.updated`, the
 /// message id and the call in the seed's `ToolCallRecord` fields), `message.completed`,
-/// `run.failed` and `server.status`, each with an `id`. A client that reconnects with `Last-Event-ID` first gets what it missed; when
+/// `run.failed`, `server.status` and `task.updated` (a tool call running as a task was
+/// created, changed or ended: `{taskId, status, statusMessage?, serverId, tool,
+/// conversationId?, messageId?, callId?}`), each with an `id`. A client that reconnects with `Last-Event-ID` first gets what it missed; when
 /// that is no longer kept, a `stream.reset` event tells it to reload.
 #[utoipa::path(
     get,

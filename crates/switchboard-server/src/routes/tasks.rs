@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 use switchboard_agent::tasks::TaskOutcome;
 use switchboard_core::ErrorCode;
-use switchboard_store::StoredTask;
+use switchboard_store::{StoredTask, TaskOrigin};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -52,7 +52,8 @@ pub(crate) struct TaskBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     poll_interval_ms: Option<u64>,
     /// Once `completed`: the MCP result as the server sent it (the tool's own error result,
-    /// `isError`, included).
+    /// `isError`, included). For a tool node's run (`/api/tool-nodes/{id}/execute`), once it
+    /// ended, that route's `ToolCallResult` (a failed call included).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<ToolResult>)]
     result: Option<Value>,
@@ -71,7 +72,14 @@ pub(crate) struct TaskError {
 
 impl TaskBody {
     pub(crate) fn of(task: &StoredTask) -> Self {
-        let (result, error) = match task.outcome.as_ref().and_then(TaskOutcome::from_value) {
+        let outcome = task.outcome.as_ref().and_then(TaskOutcome::from_value);
+        let (result, error) = match outcome {
+            // A node's run answers in its route's shape, failed or not.
+            Some(_) if task.origin == TaskOrigin::Node => (
+                crate::tool_nodes::task_result(task)
+                    .and_then(|result| serde_json::to_value(result).ok()),
+                None,
+            ),
             Some(TaskOutcome::Result(result)) => (serde_json::to_value(result).ok(), None),
             Some(TaskOutcome::Error { code, message }) => (None, Some(TaskError { code, message })),
             None => (None, None),
@@ -167,8 +175,10 @@ async fn task(
     Ok(response)
 }
 
-/// Cancels a tool call running as a task: at once when it runs here, else its server is
-/// told. A task that has ended is left as it is.
+/// Cancels a tool call running as a task.
+///
+/// At once when it runs here, else its server is told. A task that has ended is left as
+/// it is.
 #[utoipa::path(
     delete,
     path = "/api/tasks/{id}",

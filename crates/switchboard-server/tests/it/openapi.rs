@@ -117,6 +117,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/conversations/{id}/retry"),
     ("POST", "/api/messages/{id}/regenerate"),
     ("POST", "/api/messages/{id}/resend"),
+    ("GET", "/api/tasks/{id}"),
+    ("DELETE", "/api/tasks/{id}"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {

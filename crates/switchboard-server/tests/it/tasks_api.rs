@@ -110,6 +110,14 @@ async fn ended(
 async fn a_plain_tool_asked_as_a_task_runs_in_the_background() {
     let api = start().await;
     add_server(&api, &api.admin, everything()).await;
+    let stream = api
+        .client
+        .get(format!("{}/api/events", api.base))
+        .bearer_auth(&api.admin)
+        .send()
+        .await
+        .unwrap();
+    let mut stream = common::sse::SseReader::new(stream);
     let mut events = api.app.agent.events().subscribe();
     let task = start_task(
         &api,
@@ -119,6 +127,13 @@ async fn a_plain_tool_asked_as_a_task_runs_in_the_background() {
     .await;
     let id = task["taskId"].as_str().unwrap();
     let done = ended(&api, &mut events, id).await;
+    // The caller's event stream told it: created, then ended.
+    let (created, _) = stream.until("task.updated").await;
+    assert_eq!(created.data["taskId"], id, "{:?}", created.data);
+    assert_eq!(created.data["status"], "working");
+    let (finished, _) = stream.until("task.updated").await;
+    assert_eq!(finished.data["status"], "completed", "{:?}", finished.data);
+    assert_eq!(finished.data["tool"], "echo");
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(done["tool"], "echo");
     assert_eq!(done["serverId"], "everything");
@@ -330,5 +345,46 @@ async fn tasks_past_the_quota_are_refused() {
         )
         .await;
     assert_error(status, &body, StatusCode::FORBIDDEN, "QUOTA_EXCEEDED");
+    api.manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_tool_nodes_run_as_a_task_ends_in_the_nodes_shape() {
+    let api = start().await;
+    add_server(&api, &api.admin, everything()).await;
+    let owner = api
+        .store
+        .user_by_token(&api.admin)
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let node: switchboard_core::ToolNode = serde_json::from_value(json!({
+        "name": "sums",
+        "serverId": "everything",
+        "selectedTools": [{"name": "get-sum", "parameterMappings": {"a": 40}}]
+    }))
+    .unwrap();
+    let node = api.store.create_tool_node(&owner, &node).await.unwrap().id;
+    let mut events = api.app.agent.events().subscribe();
+    let task = start_task(
+        &api,
+        &format!("/api/tool-nodes/{node}/execute"),
+        json!({"arguments": {"b": 2}}),
+    )
+    .await;
+    let done = ended(&api, &mut events, task["taskId"].as_str().unwrap()).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let result = &done["result"];
+    assert_eq!(result["success"], true, "{done}");
+    assert_eq!(result["tool"], "get-sum");
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("42"),
+        "{done}"
+    );
+    assert_eq!(result["attempts"].as_array().unwrap().len(), 1, "{done}");
     api.manager.shutdown().await;
 }
