@@ -41,6 +41,7 @@ mod server_content_api;
 mod server_test_unsaved;
 mod servers_api;
 mod tasks_api;
+mod tasks_restart;
 mod tool_call_service;
 mod tool_nodes_api;
 mod views_api;

@@ -151,6 +151,11 @@ async fn start_full(
 }
 
 impl Api {
+    /// The directory of the store, for a second application on it (a restart).
+    pub fn dir(&self) -> &std::path::Path {
+        self._dir.path()
+    }
+
     pub async fn send(
         &self,
         method: reqwest::Method,
