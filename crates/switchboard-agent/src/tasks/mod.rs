@@ -15,6 +15,7 @@
 //! interrupted: it cannot be run again, since its arguments are never stored.
 
 mod config;
+mod input;
 mod local;
 mod outcome;
 mod poll;
@@ -22,5 +23,6 @@ mod service;
 mod watcher;
 
 pub use config::TaskConfig;
+pub use input::TaskAsker;
 pub use outcome::TaskOutcome;
 pub use service::{TaskEnded, TaskLink, Tasks};

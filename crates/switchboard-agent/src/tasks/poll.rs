@@ -151,6 +151,59 @@ impl Tasks {
             return Ok(());
         }
         match backend.task_state(&task.owner, &spec, step).await {
+            // The server asks its question on `tasks/result` only: held open until the
+            // task ends with the answer.
+            Ok(state)
+                if state.status == TaskStatus::InputRequired && task.kind == TaskKind::Legacy =>
+            {
+                if task.status != switchboard_store::TaskStatus::InputRequired {
+                    let poll = TaskPoll {
+                        status: LiveStatus::InputRequired,
+                        status_message: state.status_message.clone(),
+                        poll_interval_ms: state.poll_interval.map(millis),
+                        next_poll_at: Timestamp::now().plus(self.config().lease),
+                        failures: 0,
+                    };
+                    if self
+                        .inner
+                        .store
+                        .record_task_poll(&task.id, &self.inner.holder, &poll)
+                        .await?
+                    {
+                        self.announce(&self.inner.store.task(&task.owner, &task.id).await?);
+                    }
+                }
+                match self.answered(task, &spec, step).await {
+                    Ok(result) => {
+                        self.finish(task, TaskEnd::Completed, &TaskOutcome::Result(result))
+                            .await;
+                    }
+                    Err(error) if forgotten(&error) => self.lost(task).await,
+                    Err(McpError::Timeout { .. }) => {
+                        // No answer yet: asked again at the next poll.
+                        let poll = TaskPoll {
+                            status: LiveStatus::InputRequired,
+                            status_message: state.status_message,
+                            poll_interval_ms: state.poll_interval.map(millis),
+                            next_poll_at: next_poll(state.poll_interval, 0),
+                            failures: 0,
+                        };
+                        self.inner
+                            .store
+                            .record_task_poll(&task.id, &self.inner.holder, &poll)
+                            .await?;
+                    }
+                    Err(McpError::Server { error, .. }) => {
+                        // The error a plain call would have given: the tool failed.
+                        let outcome = TaskOutcome::error(
+                            ErrorCode::McpExecutionError,
+                            error.message.to_string(),
+                        );
+                        self.finish(task, TaskEnd::Failed, &outcome).await;
+                    }
+                    Err(error) => self.failed_poll(task, &error).await?,
+                }
+            }
             Ok(state) if !state.status.is_terminal() => {
                 let poll = TaskPoll {
                     status: live_status(state.status),
@@ -189,32 +242,40 @@ impl Tasks {
                 };
                 self.finish(task, end, &outcome).await;
             }
-            Err(error) if forgotten(&error) => {
-                let outcome = TaskOutcome::error(
-                    ErrorCode::TaskLost,
-                    "the server no longer knows this task (it expired or the server restarted)",
-                );
-                self.finish(task, TaskEnd::Failed, &outcome).await;
-            }
-            Err(error) => {
-                let failures = task.failures + 1;
-                if failures >= self.config().max_failures {
-                    self.finish(task, TaskEnd::Failed, &failure(&error)).await;
-                } else {
-                    let poll = TaskPoll {
-                        status: live_of(task),
-                        status_message: task.status_message.clone(),
-                        poll_interval_ms: task.poll_interval_ms,
-                        next_poll_at: Timestamp::now().plus(backoff(failures)),
-                        failures,
-                    };
-                    self.inner
-                        .store
-                        .record_task_poll(&task.id, &self.inner.holder, &poll)
-                        .await?;
-                }
-            }
+            Err(error) if forgotten(&error) => self.lost(task).await,
+            Err(error) => self.failed_poll(task, &error).await?,
         }
+        Ok(())
+    }
+
+    /// Ends `task`, which its server no longer knows.
+    async fn lost(&self, task: &StoredTask) {
+        let outcome = TaskOutcome::error(
+            ErrorCode::TaskLost,
+            "the server no longer knows this task (it expired or the server restarted)",
+        );
+        self.finish(task, TaskEnd::Failed, &outcome).await;
+    }
+
+    /// Records a poll of `task` that failed with `error`: tried again later, backing off,
+    /// until too many failed in a row, which ends it with the last failure.
+    async fn failed_poll(&self, task: &StoredTask, error: &McpError) -> Result<(), StoreError> {
+        let failures = task.failures + 1;
+        if failures >= self.config().max_failures {
+            self.finish(task, TaskEnd::Failed, &failure(error)).await;
+            return Ok(());
+        }
+        let poll = TaskPoll {
+            status: live_of(task),
+            status_message: task.status_message.clone(),
+            poll_interval_ms: task.poll_interval_ms,
+            next_poll_at: Timestamp::now().plus(backoff(failures)),
+            failures,
+        };
+        self.inner
+            .store
+            .record_task_poll(&task.id, &self.inner.holder, &poll)
+            .await?;
         Ok(())
     }
 

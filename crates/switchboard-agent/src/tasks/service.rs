@@ -53,6 +53,8 @@ pub(super) struct Inner {
     /// Wakes the watcher before its next tick (a task was created, cancelled or ended).
     pub(super) wake: Notify,
     pub(super) ended: RwLock<Vec<Arc<dyn TaskEnded>>>,
+    /// Who answers the questions of the tasks' servers.
+    pub(super) askers: RwLock<Vec<Arc<dyn super::TaskAsker>>>,
     /// Local tasks and polls, waited for on shutdown.
     pub(super) tracker: TaskTracker,
     pub(super) stop: CancellationToken,
@@ -87,6 +89,7 @@ impl Tasks {
                 polling: Mutex::new(HashSet::new()),
                 wake: Notify::new(),
                 ended: RwLock::new(Vec::new()),
+                askers: RwLock::new(Vec::new()),
                 tracker: TaskTracker::new(),
                 stop: CancellationToken::new(),
             }),

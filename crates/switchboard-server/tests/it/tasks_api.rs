@@ -388,3 +388,64 @@ async fn a_tool_nodes_run_as_a_task_ends_in_the_nodes_shape() {
     assert_eq!(result["attempts"].as_array().unwrap().len(), 1, "{done}");
     api.manager.shutdown().await;
 }
+
+/// Answers every question of a task's server with the colour teal.
+#[derive(Debug)]
+struct Teal;
+
+impl switchboard_mcp::ServerRequests for Teal {
+    fn elicit(
+        &self,
+        _params: rmcp::model::ElicitRequestParams,
+    ) -> futures::future::BoxFuture<'_, Result<rmcp::model::ElicitResult, rmcp::ErrorData>> {
+        Box::pin(async {
+            Ok(
+                rmcp::model::ElicitResult::new(rmcp::model::ElicitationAction::Accept)
+                    .with_content(json!({"colour": "teal"})),
+            )
+        })
+    }
+
+    fn sample(
+        &self,
+        _params: rmcp::model::CreateMessageRequestParams,
+    ) -> futures::future::BoxFuture<'_, Result<rmcp::model::CreateMessageResult, rmcp::ErrorData>>
+    {
+        Box::pin(async { Err(rmcp::ErrorData::invalid_request("no sampling here", None)) })
+    }
+}
+
+struct AnswersTeal;
+
+impl switchboard_agent::tasks::TaskAsker for AnswersTeal {
+    fn requester(
+        &self,
+        _task: &switchboard_store::StoredTask,
+    ) -> Option<switchboard_mcp::Requester> {
+        Some(std::sync::Arc::new(Teal))
+    }
+}
+
+/// A server's task that waits on input asks its question on `tasks/result`, which is held
+/// open for it: with no one to answer for the task, the question is declined (as during a
+/// plain call) and the tool goes on; with someone, their answer reaches the tool.
+#[tokio::test]
+async fn a_tasks_question_is_answered_or_declined() {
+    let api = start().await;
+    let server = add_server(&api, &api.admin, tasks_peer()).await;
+    let mut events = api.app.agent.events().subscribe();
+    let path = format!("/api/mcp/proxy/{server}/tools/ask_task/call");
+    let task = start_task(&api, &path, json!({})).await;
+    let done = ended(&api, &mut events, task["taskId"].as_str().unwrap()).await;
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(
+        done["result"]["content"][0]["text"], "told decline",
+        "{done}"
+    );
+
+    api.app.tasks.add_asker(std::sync::Arc::new(AnswersTeal));
+    let task = start_task(&api, &path, json!({})).await;
+    let done = ended(&api, &mut events, task["taskId"].as_str().unwrap()).await;
+    assert_eq!(done["result"]["content"][0]["text"], "told teal", "{done}");
+    api.manager.shutdown().await;
+}
