@@ -406,6 +406,8 @@ impl switchboard_mcp::ServerRequests for Teal {
         })
     }
 
+    // Sampling is deprecated in the newest revision; a server of an older one may still ask.
+    #[allow(deprecated)]
     fn sample(
         &self,
         _params: rmcp::model::CreateMessageRequestParams,
