@@ -82,8 +82,28 @@ impl ToolBackend for MeteredBackend {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> BoxFuture<'a, Result<switchboard_mcp::Started, McpError>> {
-        self.inner
-            .start_task(owner, server, tool, arguments, options)
+        Box::pin(async move {
+            let started = Instant::now();
+            let result = self
+                .inner
+                .start_task(owner, server, tool, arguments, options)
+                .await;
+            // A call answered at once is counted as any call is; one that became a task
+            // has no answer yet.
+            let answered = match &result {
+                Ok(switchboard_mcp::Started::Task(_)) => None,
+                Ok(switchboard_mcp::Started::Done(done)) if done.is_error == Some(true) => {
+                    Some("tool_error".to_owned())
+                }
+                Ok(switchboard_mcp::Started::Done(_)) => Some("ok".to_owned()),
+                Err(error) => Some(error.code().as_str().to_ascii_lowercase()),
+            };
+            if let Some(answered) = answered {
+                self.metrics
+                    .record_tool_call(&server.id.0, tool, &answered, started.elapsed());
+            }
+            result
+        })
     }
 
     fn task_state<'a>(

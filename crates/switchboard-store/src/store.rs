@@ -532,6 +532,9 @@ pub trait TaskStore {
         holder: &str,
         upstream: &crate::model::TaskUpstream,
     ) -> Result<bool, StoreError>;
+    /// Deletes the tasks that ended before `before` (their outcomes were kept for their
+    /// callers to read until then); how many.
+    async fn forget_ended_tasks(&self, before: crate::model::Timestamp) -> Result<u64, StoreError>;
     /// Asks for `owner`'s task `id` to be cancelled: marked, and due for its poller at once.
     /// A task that has ended is left as it is. Answers the task as it is now.
     async fn request_task_cancel(

@@ -23,6 +23,8 @@ pub struct TaskConfig {
     pub outcome_wait: Duration,
     /// How many live tasks one person may have, in all and on one server.
     pub quota: TaskQuota,
+    /// How long an ended task (and its outcome) is kept for its caller to read.
+    pub retention: Duration,
 }
 
 impl Default for TaskConfig {
@@ -39,6 +41,7 @@ impl Default for TaskConfig {
                 per_user: Some(20),
                 per_server: Some(5),
             },
+            retention: Duration::from_secs(24 * 60 * 60),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, PoisonError};
 
+use switchboard_store::Timestamp;
 use tokio::sync::Semaphore;
 
 use super::Tasks;
@@ -11,8 +12,13 @@ impl Tasks {
     /// Claims and polls due tasks every tick, or sooner when woken, until stopped.
     pub(super) async fn watch(self) {
         let permits = Arc::new(Semaphore::new(self.config().concurrency.max(1)));
+        let mut next_sweep = tokio::time::Instant::now();
         loop {
             let config = self.config();
+            if tokio::time::Instant::now() >= next_sweep {
+                next_sweep += SWEEP_EVERY;
+                self.sweep(config.retention).await;
+            }
             match self
                 .inner
                 .store
@@ -52,7 +58,24 @@ impl Tasks {
     }
 }
 
+/// How often ended tasks past their retention are deleted.
+const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60 * 60);
+
 impl Tasks {
+    /// Deletes the tasks that ended more than `retention` ago.
+    async fn sweep(&self, retention: std::time::Duration) {
+        let before = Timestamp(
+            Timestamp::now()
+                .0
+                .saturating_sub(i64::try_from(retention.as_millis()).unwrap_or(i64::MAX)),
+        );
+        match self.inner.store.forget_ended_tasks(before).await {
+            Ok(0) => {}
+            Ok(forgotten) => tracing::debug!(forgotten, "ended tasks forgotten"),
+            Err(error) => tracing::warn!(%error, "ended tasks could not be forgotten"),
+        }
+    }
+
     /// Marks task `id` as polled here; `false` when it already is.
     fn begin_poll(&self, id: &str) -> bool {
         self.inner

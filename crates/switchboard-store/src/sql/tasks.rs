@@ -341,6 +341,17 @@ macro_rules! impl_task_store {
                     Ok(done.rows_affected() == 1)
                 }
 
+                async fn forget_ended_tasks(&self, before: Timestamp) -> Result<u64, StoreError> {
+                    let sql = format!(
+                        "DELETE FROM tasks WHERE NOT ({LIVE}) AND finished_at < $1"
+                    );
+                    let done = sqlx::query(&sql)
+                        .bind(before.0)
+                        .execute(&mut *self.writer().await?)
+                        .await?;
+                    Ok(done.rows_affected())
+                }
+
                 async fn request_task_cancel(
                     &self,
                     owner: &OwnerId,

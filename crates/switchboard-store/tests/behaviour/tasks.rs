@@ -21,7 +21,8 @@ crate::on_both_backends!(
     each_due_task_goes_to_one_holder,
     only_the_holder_records_polls_and_ends,
     a_cancel_makes_the_task_due_at_once,
-    a_task_held_from_the_start_turns_into_its_servers
+    a_task_held_from_the_start_turns_into_its_servers,
+    ended_tasks_are_forgotten_after_a_while
 );
 
 const LONG: Duration = Duration::from_secs(60);
@@ -394,4 +395,40 @@ async fn a_task_held_from_the_start_turns_into_its_servers(db: &TestDb) {
     assert_eq!(turned.status_message.as_deref(), Some("Which one?"));
     assert_eq!(turned.poll_interval_ms, Some(500));
     assert_eq!(turned.next_poll_at, upstream.next_poll_at);
+}
+
+async fn ended_tasks_are_forgotten_after_a_while(db: &TestDb) {
+    let owner: OwnerId = db.local().await;
+    let store = &db.store;
+    let live = store
+        .create_task(&owner, &new_task("s1", later()), TaskQuota::default())
+        .await
+        .unwrap();
+    let ended = store
+        .create_task(&owner, &new_task("s2", due()), TaskQuota::default())
+        .await
+        .unwrap();
+    store.claim_due_tasks("a", LONG, 10).await.unwrap();
+    assert!(
+        store
+            .finish_task(
+                &ended.id,
+                "a",
+                TaskEnd::Completed,
+                Some(&json!({"result": {}}))
+            )
+            .await
+            .unwrap()
+    );
+    // Not before it ended.
+    let before_end = Timestamp(Timestamp::now().0 - 60_000);
+    assert_eq!(store.forget_ended_tasks(before_end).await.unwrap(), 0);
+    let after_end = Timestamp(Timestamp::now().0 + 1);
+    assert_eq!(store.forget_ended_tasks(after_end).await.unwrap(), 1);
+    assert!(matches!(
+        store.task(&owner, &ended.id).await,
+        Err(StoreError::NotFound { .. })
+    ));
+    // A live task is kept however old.
+    assert!(store.task(&owner, &live.id).await.is_ok());
 }
