@@ -272,6 +272,7 @@ mod tests {
                                 annotations: ToolAnnotations::default(),
                                 icons: Vec::new(),
                                 meta: None,
+                                tasks: None,
                             })
                             .collect();
                         (spec.clone(), Ok(Arc::new(tools)))
@@ -408,6 +409,7 @@ mod tests {
             annotations: ToolAnnotations::default(),
             icons: Vec::new(),
             meta: None,
+            tasks: None,
         }
     }
 

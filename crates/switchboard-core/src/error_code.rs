@@ -68,6 +68,10 @@ pub enum ErrorCode {
     SchemaError,
     /// A service Switchboard depends on (an MCP node, an LLM provider) is down. 502 (seed 003).
     UpstreamUnavailable,
+    /// The MCP server no longer knows a task it ran for us (MCP tasks): the task expired, or
+    /// the server restarted and lost it. 502: the loss is upstream's; whether the tool took
+    /// effect cannot be told.
+    TaskLost,
     /// The request itself is malformed or breaks a rule. 400.
     ValidationError,
     /// The addressed resource does not exist. 404.
@@ -175,6 +179,7 @@ impl ErrorCode {
         ErrorCode::StorageFull,
         ErrorCode::UnsupportedMediaType,
         ErrorCode::ApiKeyOriginChanged,
+        ErrorCode::TaskLost,
     ];
 
     /// The code as sent on the wire, e.g. `"MCP_SERVER_NOT_FOUND"`.
@@ -214,6 +219,7 @@ impl ErrorCode {
             ErrorCode::HeadersTooLarge => "HEADERS_TOO_LARGE",
             ErrorCode::UnsupportedMediaType => "UNSUPPORTED_MEDIA_TYPE",
             ErrorCode::ApiKeyOriginChanged => "API_KEY_ORIGIN_CHANGED",
+            ErrorCode::TaskLost => "TASK_LOST",
         }
     }
 
@@ -246,7 +252,8 @@ impl ErrorCode {
             | ErrorCode::McpProtocolError
             | ErrorCode::McpExecutionError
             | ErrorCode::McpParseError
-            | ErrorCode::UpstreamUnavailable => 502,
+            | ErrorCode::UpstreamUnavailable
+            | ErrorCode::TaskLost => 502,
             ErrorCode::McpConnectionError => 503,
             ErrorCode::McpTimeout => 504,
             ErrorCode::StorageFull => 507,
@@ -381,6 +388,7 @@ mod tests {
             ("UNSUPPORTED_MEDIA_TYPE", 415),
             ("STORAGE_FULL", 507),
             ("API_KEY_ORIGIN_CHANGED", 409),
+            ("TASK_LOST", 502),
         ];
         assert_eq!(expected.len(), ErrorCode::ALL.len());
         for (name, status) in expected {

@@ -24,7 +24,9 @@ use crate::client::{Progress, SessionEvents, SwitchboardClient};
 use crate::error::McpError;
 use crate::transport::stdio::{ProcessGroupGuard, StderrTail};
 
-mod task_call;
+mod tasks;
+
+pub(crate) use tasks::extension::wants_the_extension;
 
 pub(crate) type Session = RunningService<RoleClient, SwitchboardClient>;
 
@@ -60,6 +62,10 @@ pub struct CallOptions {
     /// Sends the call with these answers to an input-required result a 2026-07-28 server gave
     /// it earlier (a call resumed after a restart).
     pub resume: Option<InputResume>,
+    /// The caller would rather have a task than wait: under a server's `tasks: auto` setting,
+    /// [`ConnectionManager::start_tool_task`](crate::ConnectionManager::start_tool_task)
+    /// starts a tool that may run as a task as one. Plain calls do not read it.
+    pub prefer_task: bool,
 }
 
 /// The answers to an earlier input-required result, sent with the call again.
@@ -467,6 +473,31 @@ impl Connection {
         options: &CallOptions,
         limits: CallLimits,
     ) -> Result<CallToolResult, McpError> {
+        match self
+            .call_rounds(tool, arguments, options, limits, false)
+            .await?
+        {
+            Answered::Result(result) => Ok(result),
+            // rmcp refuses a task to a request that did not declare the extension; a server
+            // answering one anyway broke the protocol.
+            Answered::Task(_) => Err(McpError::Protocol {
+                server: self.server.clone(),
+                detail: "tools/call answered with a task it was not asked for".to_owned(),
+            }),
+        }
+    }
+
+    /// `tools/call` with its input-required rounds answered (see [`Self::call_tool`]); with
+    /// `declare_tasks` the request declares the tasks extension, and the server may answer
+    /// with a task.
+    pub(crate) async fn call_rounds(
+        &self,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: &CallOptions,
+        limits: CallLimits,
+        declare_tasks: bool,
+    ) -> Result<Answered, McpError> {
         let mut params = CallToolRequestParams::new(tool.to_owned());
         if let Some(arguments) = arguments {
             params = params.with_arguments(arguments);
@@ -478,10 +509,13 @@ impl Connection {
         let mut rounds = 0;
         loop {
             match self
-                .call_once(tool, params.clone(), options, limits)
+                .call_once(tool, params.clone(), options, limits, declare_tasks)
                 .await?
             {
-                ServerResult::CallToolResult(result) => return Ok(result),
+                ServerResult::CallToolResult(result) => return Ok(Answered::Result(result)),
+                ServerResult::CreateTaskResult(created) if declare_tasks => {
+                    return Ok(Answered::Task(created));
+                }
                 ServerResult::InputRequiredResult(asked) => {
                     rounds += 1;
                     if rounds > rmcp::model::DEFAULT_MRTR_MAX_ROUNDS {
@@ -530,6 +564,7 @@ impl Connection {
         params: CallToolRequestParams,
         options: &CallOptions,
         limits: CallLimits,
+        declare_tasks: bool,
     ) -> Result<ServerResult, McpError> {
         if options.cancel.is_cancelled() {
             return Err(McpError::Cancelled);
@@ -556,14 +591,16 @@ impl Connection {
             .reset_timeout_on_progress()
             .with_max_total_timeout(limits.ceiling);
         // rmcp fills `_meta` with our own capabilities and then applies these options' meta.
-        if let Some(declared) = options
-            .requests
-            .as_ref()
-            .and_then(|requests| requests.client_capabilities())
-        {
-            let mut meta = rmcp::model::RequestMetaObject::default();
-            meta.set_client_capabilities(declared);
-            request_options.meta = Some(meta);
+        let declared = if declare_tasks {
+            Some(self.task_capabilities(options.requests.as_ref()))
+        } else {
+            options
+                .requests
+                .as_ref()
+                .and_then(|requests| requests.client_capabilities())
+        };
+        if let Some(declared) = declared {
+            request_options.meta = Some(tasks::extension::task_meta(declared));
         }
         let mut request = CallToolRequest::new(params);
         request
@@ -660,10 +697,18 @@ impl Connection {
     }
 }
 
+/// What a `tools/call` answered once its input-required rounds were done.
+pub(crate) enum Answered {
+    Result(CallToolResult),
+    /// The server runs the call as this task (the request declared the tasks extension).
+    Task(rmcp::model::CreateTaskResult),
+}
+
 fn result_kind(result: &ServerResult) -> &'static str {
     match result {
         ServerResult::CallToolResult(_) => "a tool result",
         ServerResult::InputRequiredResult(_) => "an input-required result",
+        ServerResult::CreateTaskResult(_) => "a task",
         _ => "another kind of result",
     }
 }

@@ -254,6 +254,7 @@ impl ToolCalls {
                 retry: Some(RetryPolicy::never()),
                 requests: req.requests.clone(),
                 resume: req.resume.clone(),
+                prefer_task: false,
             };
             self.backend.call(
                 &req.owner,
