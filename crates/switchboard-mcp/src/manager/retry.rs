@@ -15,7 +15,7 @@ use switchboard_core::{ErrorCode, OwnerId, ServerSpec, TaskSupport};
 use super::ConnectionManager;
 use super::ConnectionStatus;
 use super::entry::{Entry, Live};
-use super::task_route::Wanted;
+use super::task_route::{Call, Wanted};
 use crate::config::ManagerConfig;
 use crate::connection::CallOptions;
 use crate::error::McpError;
@@ -107,7 +107,6 @@ impl ConnectionManager {
         offered(spec, tool)?;
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
-        let limits = self.limits(spec, options.timeout);
         let config = &self.inner.config;
         let policy = options.retry.as_ref().unwrap_or(&config.retry);
         let mut attempt = 0;
@@ -120,17 +119,13 @@ impl ConnectionManager {
             };
             let result = match live {
                 Ok(live) => {
-                    let called = Box::pin(self.call_on(
-                        &entry,
-                        &live,
-                        spec,
+                    let call = Call {
                         tool,
-                        arguments.clone(),
-                        &options,
-                        limits,
+                        arguments: arguments.clone(),
+                        options: &options,
                         wanted,
-                    ))
-                    .await;
+                    };
+                    let called = Box::pin(self.call_on(&entry, &live, spec, call)).await;
                     let redactor = live.redactor.current(&live.conn);
                     let result = called.map(|started| redact_started(started, &redactor));
                     if matches!(

@@ -19,7 +19,7 @@ use switchboard_core::{ServerSpec, TaskSupport, TasksPolicy, ToolTasks};
 
 use super::ConnectionManager;
 use super::entry::{Entry, Live};
-use crate::connection::{CallLimits, CallOptions, wants_the_extension};
+use crate::connection::{CallOptions, wants_the_extension};
 use crate::error::McpError;
 use crate::tasks::{Started, TaskDialect};
 
@@ -32,20 +32,30 @@ pub(crate) enum Wanted {
     Start,
 }
 
+/// One tool call, as its caller asked for it.
+pub(super) struct Call<'a> {
+    pub(super) tool: &'a str,
+    pub(super) arguments: Option<JsonObject>,
+    pub(super) options: &'a CallOptions,
+    pub(super) wanted: Wanted,
+}
+
 impl ConnectionManager {
-    /// Calls `tool` on `live` as `spec`'s `tasks` setting and the server say (see the module).
-    #[allow(clippy::too_many_arguments)]
+    /// Makes `call` on `live` as `spec`'s `tasks` setting and the server say (see the module).
     pub(super) async fn call_on(
         &self,
         entry: &Entry,
         live: &Live,
         spec: &ServerSpec,
-        tool: &str,
-        arguments: Option<JsonObject>,
-        options: &CallOptions,
-        limits: CallLimits,
-        wanted: Wanted,
+        call: Call<'_>,
     ) -> Result<Started, McpError> {
+        let Call {
+            tool,
+            arguments,
+            options,
+            wanted,
+        } = call;
+        let limits = self.limits(spec, options.timeout);
         let deadline = Instant::now() + limits.ceiling;
         let policy = spec.tasks.unwrap_or_default();
         let dialect = live.conn.task_dialect();
