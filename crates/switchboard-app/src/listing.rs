@@ -313,6 +313,7 @@ mod tests {
                                 annotations: ToolAnnotations::default(),
                                 icons: Vec::new(),
                                 meta: None,
+                                tasks: None,
                             })
                             .collect();
                         (spec.clone(), Ok(Arc::new(tools)))
@@ -449,6 +450,7 @@ mod tests {
             annotations: ToolAnnotations::default(),
             icons: Vec::new(),
             meta: None,
+            tasks: None,
         }
     }
 

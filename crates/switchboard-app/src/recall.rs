@@ -183,6 +183,7 @@ mod tests {
             annotations: ToolAnnotations::default(),
             icons: Vec::new(),
             meta: None,
+            tasks: None,
         }
     }
 

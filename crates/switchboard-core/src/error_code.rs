@@ -68,6 +68,10 @@ pub enum ErrorCode {
     SchemaError,
     /// A service Switchboard depends on (an MCP node, an LLM provider) is down. 502 (seed 003).
     UpstreamUnavailable,
+    /// The MCP server no longer knows a task it ran for us (MCP tasks): the task expired, or
+    /// the server restarted and lost it. 502: the loss is upstream's; whether the tool took
+    /// effect cannot be told.
+    TaskLost,
     /// The request itself is malformed or breaks a rule. 400.
     ValidationError,
     /// The addressed resource does not exist. 404.
@@ -122,9 +126,6 @@ pub enum ErrorCode {
     /// not sent to the new origin unless the request confirms it (`keepApiKey: true`) or
     /// gives the key again. 409: the request conflicts with what is stored.
     ApiKeyOriginChanged,
-    /// The server no longer knows a task it ran (it expired, or the server restarted and
-    /// forgot it): the call's outcome cannot be had. 502, as the server's failure.
-    TaskLost,
     /// Switchboard stopped while it ran a tool in the background: the call may or may not
     /// have taken effect, and is not run again. 503: nothing is wrong with the request.
     TaskInterrupted,
@@ -392,6 +393,7 @@ mod tests {
             ("UNSUPPORTED_MEDIA_TYPE", 415),
             ("STORAGE_FULL", 507),
             ("API_KEY_ORIGIN_CHANGED", 409),
+            ("TASK_LOST", 502),
         ];
         assert_eq!(expected.len(), ErrorCode::ALL.len());
         for (name, status) in expected {

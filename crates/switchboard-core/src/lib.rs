@@ -1,8 +1,8 @@
 //! Domain types of Switchboard that do no IO: what an MCP server is ([`ServerSpec`]), what a
-//! tool is ([`ToolInfo`]), the error codes every layer reports ([`ErrorCode`]), the names
-//! tools are given when offered to a model ([`naming`]), how other clients' MCP server lists
-//! are read into specs ([`import`]), and workflow tool nodes with their `{{variable}}`
-//! mappings ([`tool_node`]).
+//! tool is ([`ToolInfo`]) and whether it runs as a task ([`task`]), the error codes every
+//! layer reports ([`ErrorCode`]), the names tools are given when offered to a model
+//! ([`naming`]), how other clients' MCP server lists are read into specs ([`import`]), and
+//! workflow tool nodes with their `{{variable}}` mappings ([`tool_node`]).
 
 pub mod catalogue;
 pub mod destination;
@@ -16,6 +16,7 @@ pub mod per_list;
 pub mod reach;
 pub mod refusal;
 pub mod spec;
+pub mod task;
 pub mod tool;
 pub mod tool_call;
 pub mod tool_node;
@@ -35,6 +36,7 @@ pub use refusal::Refusal;
 pub use spec::{
     Auth, MASK, OwnerId, SamplingPolicy, ServerId, ServerSpec, SpecError, TransportKind,
 };
+pub use task::{TaskSupport, TasksPolicy, ToolTasks};
 pub use tool::{ToolAnnotations, ToolIcon, ToolInfo};
 pub use tool_call::{
     MappedParameter, PendingInput, QuestionAction, QuestionAnswer, QuestionMode, SamplingReview,

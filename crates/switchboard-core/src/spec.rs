@@ -300,6 +300,10 @@ pub struct ServerSpec {
     /// each reviewed by the person, capped at [`SamplingPolicy::DEFAULT_MAX_TOKENS`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampling: Option<SamplingPolicy>,
+    /// Whether the server's tools are started as tasks (MCP tasks); absent:
+    /// [`TasksPolicy::Auto`](crate::task::TasksPolicy::Auto).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<crate::task::TasksPolicy>,
 }
 
 fn default_true() -> bool {
@@ -420,6 +424,7 @@ impl ServerSpec {
             node: None,
             roots: Vec::new(),
             sampling: None,
+            tasks: None,
         }
     }
 

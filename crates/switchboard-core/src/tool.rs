@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::spec::ServerId;
+use crate::task::ToolTasks;
 
 /// Hints a server gives about a tool (MCP `ToolAnnotations`). Absent means "not known".
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,6 +58,10 @@ pub struct ToolInfo {
     #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub meta: Option<Map<String, Value>>,
+    /// How the server runs the tool as a task; absent: the server runs no tasks (or a node
+    /// of an older version listed it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<ToolTasks>,
 }
 
 /// An icon of a tool (MCP `Icon`): a URI (often a `data:` URI) and what it suits.
@@ -105,5 +110,25 @@ mod tests {
         );
         let back: ToolInfo = serde_json::from_value(json).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(back, with_icons);
+    }
+
+    #[test]
+    fn task_support_round_trips_and_may_be_absent() {
+        let old: ToolInfo = serde_json::from_value(serde_json::json!({
+            "serverId": "s", "name": "t", "inputSchema": {}
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(old.tasks, None);
+        assert!(serde_json::to_value(&old).is_ok_and(|v| v.get("tasks").is_none()));
+        let required = ToolInfo {
+            tasks: Some(ToolTasks {
+                support: crate::task::TaskSupport::Required,
+            }),
+            ..old
+        };
+        let json = serde_json::to_value(&required).unwrap_or_default();
+        assert_eq!(json["tasks"], serde_json::json!({"support": "required"}));
+        let back: ToolInfo = serde_json::from_value(json).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, required);
     }
 }

@@ -217,6 +217,10 @@ pub(crate) fn error_to_pb(error: &McpError) -> pb::NodeError {
             wire.server_error_json = serde_json::to_vec(error).unwrap_or_default();
         }
         McpError::ShutDown => wire.kind = "shut_down".into(),
+        McpError::TaskLost { server } => {
+            wire.kind = "task_lost".into();
+            wire.server.clone_from(server);
+        }
         McpError::SignInRequired { server, scope } => {
             wire.kind = "sign_in_required".into();
             wire.server.clone_from(server);
@@ -265,6 +269,9 @@ pub(crate) fn error_from_pb(node: &str, error: pb::NodeError) -> McpError {
         "sign_in_required" => McpError::SignInRequired {
             server: error.server,
             scope: error.scope,
+        },
+        "task_lost" => McpError::TaskLost {
+            server: error.server,
         },
         _ => remote(error),
     }

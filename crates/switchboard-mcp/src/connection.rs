@@ -6,12 +6,10 @@ use std::time::Duration;
 
 use rmcp::RoleClient;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
     ClientRequest, CompleteRequestParams, CompleteResult, GetPromptRequest, GetPromptRequestParams,
-    GetPromptResponse, Implementation, JsonObject, PaginatedRequestParams, Prompt,
-    ReadResourceRequestParams, ReadResourceResult, RequestId, Resource, ResourceTemplate,
-    ServerCapabilities, ServerResult, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    GetPromptResponse, Implementation, PaginatedRequestParams, Prompt, ReadResourceRequestParams,
+    ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, ServerResult,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{PeerRequestOptions, RunningService};
 use serde::{Deserialize, Serialize};
@@ -19,12 +17,15 @@ use switchboard_core::ServerSpec;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use crate::attention::{Attended, Attention};
 use crate::client::{Progress, SessionEvents, SwitchboardClient};
 use crate::error::McpError;
 use crate::transport::stdio::{ProcessGroupGuard, StderrTail};
 
-mod task_call;
+mod call;
+mod tasks;
+
+pub(crate) use call::Answered;
+pub(crate) use tasks::extension::wants_the_extension;
 
 pub(crate) type Session = RunningService<RoleClient, SwitchboardClient>;
 
@@ -60,6 +61,10 @@ pub struct CallOptions {
     /// Sends the call with these answers to an input-required result a 2026-07-28 server gave
     /// it earlier (a call resumed after a restart).
     pub resume: Option<InputResume>,
+    /// The caller would rather have a task than wait: under a server's `tasks: auto` setting,
+    /// [`ConnectionManager::start_tool_task`](crate::ConnectionManager::start_tool_task)
+    /// starts a tool that may run as a task as one. Plain calls do not read it.
+    pub prefer_task: bool,
 }
 
 /// The answers to an earlier input-required result, sent with the call again.
@@ -78,9 +83,6 @@ pub enum PromptInput {
     /// Handed back to the caller, a 2026-07-28 client that answers it itself.
     Return,
 }
-
-/// How long past its ceiling a call may wait for rmcp to write its cancellation.
-const CANCEL_WRITE_SLACK: Duration = Duration::from_secs(5);
 
 /// Per-call time limits: `idle` resets on every progress report, `ceiling` does not.
 #[derive(Debug, Clone, Copy)]
@@ -452,192 +454,6 @@ impl Connection {
         }
     }
 
-    /// Calls a tool. A connection that dies before the request is written reports
-    /// [`McpError::ConnectionLost`]; one that dies after reports [`McpError::LostAfterSend`],
-    /// because the server may have run the tool.
-    ///
-    /// A server on the 2026-07-28 revision may answer with an input-required result instead
-    /// of asking us during the call: its requests are answered by the call's requester (as the
-    /// same requests sent during a call would be) and the call sent again with the answers,
-    /// round after round (`crate::input_required`).
-    pub(crate) async fn call_tool(
-        &self,
-        tool: &str,
-        arguments: Option<JsonObject>,
-        options: &CallOptions,
-        limits: CallLimits,
-    ) -> Result<CallToolResult, McpError> {
-        let mut params = CallToolRequestParams::new(tool.to_owned());
-        if let Some(arguments) = arguments {
-            params = params.with_arguments(arguments);
-        }
-        if let Some(resume) = &options.resume {
-            params.input_responses = Some(resume.responses.clone());
-            params.request_state = resume.request_state.clone();
-        }
-        let mut rounds = 0;
-        loop {
-            match self
-                .call_once(tool, params.clone(), options, limits)
-                .await?
-            {
-                ServerResult::CallToolResult(result) => return Ok(result),
-                ServerResult::InputRequiredResult(asked) => {
-                    rounds += 1;
-                    if rounds > rmcp::model::DEFAULT_MRTR_MAX_ROUNDS {
-                        return Err(McpError::Protocol {
-                            server: self.server.clone(),
-                            detail: format!(
-                                "tools/call still required input after {} rounds",
-                                rmcp::model::DEFAULT_MRTR_MAX_ROUNDS
-                            ),
-                        });
-                    }
-                    if let Some(requester) = &options.requests {
-                        requester
-                            .keep_input(
-                                asked.input_requests.as_ref(),
-                                asked.request_state.as_deref(),
-                            )
-                            .await;
-                    }
-                    let answers = crate::input_required::answer(
-                        &self.server,
-                        asked.input_requests,
-                        options,
-                        &self.events.roots(),
-                    )
-                    .await?;
-                    params.input_responses = Some(answers);
-                    params.request_state = asked.request_state;
-                }
-                other => {
-                    return Err(McpError::Protocol {
-                        server: self.server.clone(),
-                        detail: format!(
-                            "expected a tools/call result, got {}",
-                            result_kind(&other)
-                        ),
-                    });
-                }
-            }
-        }
-    }
-
-    async fn call_once(
-        &self,
-        tool: &str,
-        params: CallToolRequestParams,
-        options: &CallOptions,
-        limits: CallLimits,
-    ) -> Result<ServerResult, McpError> {
-        if options.cancel.is_cancelled() {
-            return Err(McpError::Cancelled);
-        }
-        // A call a person may answer: rmcp gets the ceiling, and the idle timeout is kept
-        // by `attention`, stopped while a question is open (see `crate::attention`).
-        let attention = options
-            .requests
-            .as_ref()
-            .filter(|requests| requests.waits_for_a_person())
-            .map(|_| Attention::new());
-        let requester = match (&attention, &options.requests) {
-            (Some(attention), Some(requests)) => {
-                Some(Attended::wrap(Arc::clone(requests), attention))
-            }
-            _ => options.requests.clone(),
-        };
-        let idle = if attention.is_some() {
-            limits.ceiling
-        } else {
-            limits.idle
-        };
-        let mut request_options = PeerRequestOptions::with_timeout(idle)
-            .reset_timeout_on_progress()
-            .with_max_total_timeout(limits.ceiling);
-        // rmcp fills `_meta` with our own capabilities and then applies these options' meta.
-        if let Some(declared) = options
-            .requests
-            .as_ref()
-            .and_then(|requests| requests.client_capabilities())
-        {
-            let mut meta = rmcp::model::RequestMetaObject::default();
-            meta.set_client_capabilities(declared);
-            request_options.meta = Some(meta);
-        }
-        let mut request = CallToolRequest::new(params);
-        request
-            .extensions
-            .insert(crate::requests::Registering(requester));
-        let handle = self
-            .session
-            .send_request_with_option(ClientRequest::CallToolRequest(request), request_options)
-            .await
-            .map_err(|error| McpError::from_service(&self.server, "tools/call", error))?;
-        // Registered by the transport as it writes the request (`Registering`), before the
-        // server can have read it; removed when this call ends.
-        let _in_flight = self.events.calls.guard(handle.id.clone());
-        let progress = match &attention {
-            Some(attention) => Some(progress_tee(attention, options.progress.clone())),
-            None => options.progress.clone(),
-        };
-        let _progress = progress.map(|sink| {
-            self.events
-                .watch_progress(handle.progress_token.clone(), sink)
-        });
-        let mut abandoned = AbandonGuard::new(self.session.peer().clone(), handle.id.clone());
-        let call_id = handle.id.clone();
-        // rmcp enforces both limits, but its timeout path waits for the cancellation to be
-        // written; the outer bound keeps a transport that stopped accepting writes from
-        // holding the caller past the ceiling.
-        let bound = limits.ceiling + CANCEL_WRITE_SLACK;
-        let response = tokio::select! {
-            response = tokio::time::timeout(bound, handle.await_response()) => match response {
-                Ok(response) => response,
-                Err(_) => {
-                    return Err(McpError::Timeout {
-                        server: self.server.clone(),
-                        method: "tools/call".to_owned(),
-                        timeout: limits.ceiling,
-                    });
-                }
-            },
-            () = options.cancel.cancelled() => return Err(McpError::Cancelled),
-            () = lapsed(attention.as_deref(), limits.idle) => {
-                return Err(McpError::Timeout {
-                    server: self.server.clone(),
-                    method: "tools/call".to_owned(),
-                    timeout: limits.idle,
-                });
-            }
-        };
-        abandoned.disarm();
-        // The call's log lines received before its answer reach its caller first.
-        self.events
-            .calls
-            .logs_settled(&call_id, crate::requests::LOG_SETTLE)
-            .await;
-        match response {
-            Ok(result) => Ok(result),
-            // A 401 or 403 from the OAuth client was answered before the server ran anything.
-            Err(error @ rmcp::ServiceError::TransportSend(_))
-                if McpError::wants_sign_in(&error) =>
-            {
-                Err(McpError::from_service(&self.server, "tools/call", error))
-            }
-            // Once the request is handed to the transport, a failed write may still have reached
-            // the server (an HTTP POST answered 502 by a proxy after the backend ran the
-            // tool): the call may have run.
-            Err(rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_)) => {
-                Err(McpError::LostAfterSend {
-                    server: self.server.clone(),
-                    tool: tool.to_owned(),
-                })
-            }
-            Err(error) => Err(McpError::from_service(&self.server, "tools/call", error)),
-        }
-    }
-
     /// Ends the session and the server at once, while calls may still hold the connection.
     pub(crate) fn terminate(&self) {
         self.session.cancellation_token().cancel();
@@ -664,72 +480,7 @@ fn result_kind(result: &ServerResult) -> &'static str {
     match result {
         ServerResult::CallToolResult(_) => "a tool result",
         ServerResult::InputRequiredResult(_) => "an input-required result",
+        ServerResult::CreateTaskResult(_) => "a task",
         _ => "another kind of result",
     }
-}
-
-/// Tells the server a request was abandoned when the caller stops waiting, whether by
-/// cancelling, timing out or dropping the call's future. The notification is sent from a task
-/// of its own, so a transport that no longer accepts writes cannot hold the caller.
-struct AbandonGuard {
-    peer: Option<rmcp::Peer<RoleClient>>,
-    id: RequestId,
-}
-
-impl AbandonGuard {
-    fn new(peer: rmcp::Peer<RoleClient>, id: RequestId) -> Self {
-        Self {
-            peer: Some(peer),
-            id,
-        }
-    }
-
-    fn disarm(&mut self) {
-        self.peer = None;
-    }
-}
-
-fn cancelled(id: RequestId, reason: &str) -> CancelledNotificationParam {
-    CancelledNotificationParam::new(Some(id), Some(reason.to_owned()))
-}
-
-impl Drop for AbandonGuard {
-    fn drop(&mut self) {
-        let Some(peer) = self.peer.take() else { return };
-        let id = self.id.clone();
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                let _ = peer
-                    .notify_cancelled(cancelled(id, "the caller stopped waiting"))
-                    .await;
-            });
-        }
-    }
-}
-
-/// Never, for a call without [`Attention`].
-async fn lapsed(attention: Option<&Attention>, idle: Duration) {
-    match attention {
-        Some(attention) => attention.lapsed(idle).await,
-        None => std::future::pending().await,
-    }
-}
-
-/// A progress sink that tells `attention` of each report before passing it on to `caller`.
-/// The forwarding task ends when the call's progress watch drops the sink.
-fn progress_tee(
-    attention: &Arc<Attention>,
-    caller: Option<mpsc::UnboundedSender<Progress>>,
-) -> mpsc::UnboundedSender<Progress> {
-    let (sink, mut reports) = mpsc::unbounded_channel();
-    let attention = Arc::clone(attention);
-    tokio::spawn(async move {
-        while let Some(report) = reports.recv().await {
-            attention.touch();
-            if let Some(caller) = &caller {
-                let _ = caller.send(report);
-            }
-        }
-    });
-    sink
 }

@@ -158,6 +158,30 @@ pub enum McpError {
     /// A server names a node this host has no `[nodes.NAME]` for.
     #[error("node `{node}` is not configured on this host")]
     UnknownNode { node: String },
+
+    /// The server no longer knows a task it ran for us (it answered -32602 for its id): the
+    /// task expired, or the server restarted and lost it. Whether the tool took effect
+    /// cannot be told.
+    #[error(
+        "server `{server}` no longer knows the task (it expired, or the server restarted); \
+         whether the tool took effect cannot be told"
+    )]
+    TaskLost { server: String },
+
+    /// A tool the server runs only as a task, on a server whose `tasks` setting is `never`.
+    #[error(
+        "`{tool}` of server `{server}` runs only as a task, and tasks are off for this server \
+         (its tasks setting is never); set it to auto or always to call this tool"
+    )]
+    TasksOff { server: String, tool: String },
+
+    /// Answers (`tasks/update`) for a task of the 2025-11-25 revision, which takes none: its
+    /// server asks its questions on `tasks/result`.
+    #[error(
+        "server `{server}` runs tasks of the 2025-11-25 revision, which take no answers by \
+         tasks/update: their questions are answered while the outcome is fetched"
+    )]
+    TaskTakesNoAnswers { server: String },
 }
 
 /// `duration` in whole seconds, rounded up, at least 1 (a try under way is "in 1s").
@@ -251,6 +275,10 @@ impl McpError {
             McpError::Remote { code, .. } => *code,
             McpError::NodeUnreachable { .. } | McpError::UnknownNode { .. } => {
                 ErrorCode::McpUnreachable
+            }
+            McpError::TaskLost { .. } => ErrorCode::TaskLost,
+            McpError::TasksOff { .. } | McpError::TaskTakesNoAnswers { .. } => {
+                ErrorCode::ValidationError
             }
         }
     }

@@ -48,5 +48,5 @@ pub use manager::{
 pub use policy::{Admission, AdmitAll, ConnectPolicy};
 pub use pool::{ListChange, ListKind, NodeHealth, NodeState, ResourceUpdate, ServerPool};
 pub use requests::{Requester, ServerRequests};
-pub use tasks::{Started, TaskState, TaskStatus};
+pub use tasks::{Started, TaskDialect, TaskOutcome, TaskState, TaskStatus};
 pub use transport::program::find as find_program;

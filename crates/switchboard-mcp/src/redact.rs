@@ -12,6 +12,7 @@ use serde_json::Value;
 use switchboard_core::spec::Redactor;
 
 use crate::error::{McpError, error_chain};
+use crate::tasks::{TaskOutcome, TaskState};
 
 impl McpError {
     /// This error with every secret of `redactor` cut out of its text. Variants stay as they
@@ -120,6 +121,33 @@ pub(crate) fn redact_result(result: CallToolResult, redactor: &Redactor) -> Call
         return result;
     }
     serde_json::from_value(redact_value(value, redactor)).unwrap_or(result)
+}
+
+/// A task's state with the server's secrets cut out of its status message, its questions and
+/// its outcome.
+pub(crate) fn redact_task(mut task: TaskState, redactor: &Redactor) -> TaskState {
+    if redactor.is_empty() {
+        return task;
+    }
+    if let Some(message) = &mut task.status_message {
+        redactor.redact_in_place(message);
+    }
+    if let Some(requests) = task.input_requests.take() {
+        let requests = Value::Object(requests);
+        task.input_requests = match redact_value(requests, redactor) {
+            Value::Object(requests) => Some(requests),
+            _ => None,
+        };
+    }
+    task.outcome = task.outcome.map(|outcome| match outcome {
+        TaskOutcome::Completed(result) => TaskOutcome::Completed(redact_result(result, redactor)),
+        TaskOutcome::Failed(mut error) => {
+            error.message = redactor.redact(&error.message).into();
+            error.data = error.data.map(|data| redact_value(data, redactor));
+            TaskOutcome::Failed(error)
+        }
+    });
+    task
 }
 
 /// Whether a secret shows in a string (or key) of `value`: a walk, not a serialization, as

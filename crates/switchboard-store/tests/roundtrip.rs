@@ -14,8 +14,8 @@ use std::time::Duration;
 use proptest::prelude::*;
 use serde_json::Value;
 use switchboard_core::{
-    Auth, Mapping, OwnerId, SelectedTool, ServerId, ServerSpec, Template, ToolNode, TransportKind,
-    VariableDecl, VariableType,
+    Auth, Mapping, OwnerId, SelectedTool, ServerId, ServerSpec, TasksPolicy, Template, ToolNode,
+    TransportKind, VariableDecl, VariableType,
 };
 
 use common::TestDb;
@@ -68,6 +68,11 @@ fn spec() -> impl Strategy<Value = ServerSpec> {
         name_set(),
         any::<prop::sample::Index>(),
         prop::option::of("[a-z0-9][a-z0-9_-]{0,12}"),
+        prop::option::of(prop_oneof![
+            Just(TasksPolicy::Auto),
+            Just(TasksPolicy::Always),
+            Just(TasksPolicy::Never),
+        ]),
     )
         .prop_map(
             |(
@@ -81,6 +86,7 @@ fn spec() -> impl Strategy<Value = ServerSpec> {
                 auto,
                 secret_pick,
                 node,
+                tasks,
             )| {
                 let mut spec = if use_stdio.is_some() {
                     let (command, args, env, cwd) = process;
@@ -105,6 +111,7 @@ fn spec() -> impl Strategy<Value = ServerSpec> {
                 spec.disabled_tools = disabled;
                 spec.auto_approved_tools = auto;
                 spec.node = node;
+                spec.tasks = tasks;
                 spec
             },
         )

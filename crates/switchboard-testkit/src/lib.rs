@@ -13,7 +13,7 @@
 //! | `peers/py2_server.py` on `mcp==2.3.0` | stdio, Streamable HTTP | MCPServer; the stateless 2026-07-28 revision and `initialize` |
 //! | `peers/{exit_at_once,noise_then_ok,never_answers,garbage_only}.py` | stdio | servers that misbehave on purpose |
 //! | `peers/detaching_server.py` | stdio | a server whose children leave its process group (`setsid`, a daemon) |
-//! | `@modelcontextprotocol/conformance@0.1.16` | | the conformance suite, run with [`Peers::node22`] |
+//! | `@modelcontextprotocol/conformance@0.2.0-alpha.12` | | the conformance suite, run with [`Peers::node22`] |
 //! | `@copilotkit/aimock@1.43.0` | HTTP | a model mock (OpenAI and Anthropic wire formats), see [`Aimock`] |
 //! | `@modelcontextprotocol/server-{filesystem,memory,sequential-thinking}@2026.8.31`; `mcp-server-{fetch,time,git}` in `.peers/ref` | stdio | the catalogue's reference servers at its pinned versions (`crates/switchboard-server/tests/it/catalogue_api.rs`) |
 //!

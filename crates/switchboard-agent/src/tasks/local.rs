@@ -3,7 +3,7 @@
 use std::sync::PoisonError;
 
 use switchboard_mcp::{McpError, Started};
-use switchboard_store::{StoredTask, TaskEnd, TaskKind, TaskUpstream, Timestamp};
+use switchboard_store::{StoredTask, TaskEnd, TaskUpstream, Timestamp};
 use tokio_util::sync::CancellationToken;
 
 use super::Tasks;
@@ -57,7 +57,7 @@ impl Tasks {
                 Started::Done(result) => (TaskEnd::Completed, TaskOutcome::Result(result)),
                 Started::Task(state) => {
                     let upstream = TaskUpstream {
-                        kind: TaskKind::Legacy,
+                        kind: super::service::kind_of(state.dialect),
                         upstream_id: state.upstream_id.clone(),
                         status: live_status(state.status),
                         status_message: state.status_message.clone(),

@@ -332,10 +332,11 @@ fn live_of(task: &StoredTask) -> LiveStatus {
 /// Whether `error` says the server does not know the task (an unknown or expired id is
 /// -32602 in both dialects).
 fn forgotten(error: &McpError) -> bool {
-    matches!(
-        error,
-        McpError::Server { error, .. } if error.code == rmcp::model::ErrorCode::INVALID_PARAMS
-    )
+    match error {
+        McpError::TaskLost { .. } => true,
+        McpError::Server { error, .. } => error.code == rmcp::model::ErrorCode::INVALID_PARAMS,
+        _ => false,
+    }
 }
 
 /// An error as a task's outcome.

@@ -142,9 +142,10 @@ impl Tasks {
     /// process. A call its server answers with a task of its own becomes that task.
     pub async fn run_in_background(
         &self,
-        req: ToolCallRequest,
+        mut req: ToolCallRequest,
         origin: TaskOrigin,
     ) -> Result<StoredTask, ToolCallError> {
+        req.prefer_task = true;
         let config = self.config();
         let held_until = Timestamp::now().plus(config.renew + config.lease);
         let new = NewTask {
@@ -190,7 +191,7 @@ impl Tasks {
             server_id: spec.id.clone(),
             tool: tool.to_owned(),
             origin,
-            kind: TaskKind::Legacy,
+            kind: kind_of(state.dialect),
             conversation_id: link.conversation_id,
             message_id: link.message_id,
             call_id: link.call_id,
@@ -262,4 +263,12 @@ impl Tasks {
 /// A duration as whole milliseconds.
 pub(super) fn millis(duration: std::time::Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The stored kind of a server's task of `dialect`.
+pub(super) fn kind_of(dialect: switchboard_mcp::TaskDialect) -> TaskKind {
+    match dialect {
+        switchboard_mcp::TaskDialect::Legacy => TaskKind::Legacy,
+        switchboard_mcp::TaskDialect::Extension => TaskKind::Extension,
+    }
 }

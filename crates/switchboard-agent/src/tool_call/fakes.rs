@@ -220,6 +220,7 @@ pub(crate) fn tool(spec: &ServerSpec, name: &str, schema: Value, repeatable: boo
         },
         icons: Vec::new(),
         meta: None,
+        tasks: None,
     }
 }
 

@@ -329,6 +329,7 @@ impl ToolCalls {
             retry: Some(RetryPolicy::never()),
             requests: req.requests.clone(),
             resume: req.resume.clone(),
+            prefer_task: req.prefer_task,
         }
     }
 

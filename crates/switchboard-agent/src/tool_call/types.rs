@@ -45,6 +45,9 @@ pub struct ToolCallRequest {
     /// Answers to an input-required result the server gave this call before (a chat's call
     /// resumed after a restart).
     pub resume: Option<switchboard_mcp::InputResume>,
+    /// The caller does not wait for the call: a tool that may run as a task (not only one
+    /// that must) is started as one, unless its server's `tasks` setting says never.
+    pub prefer_task: bool,
 }
 
 impl ToolCallRequest {
@@ -68,6 +71,7 @@ impl ToolCallRequest {
             progress: None,
             requests: None,
             resume: None,
+            prefer_task: false,
         }
     }
 }

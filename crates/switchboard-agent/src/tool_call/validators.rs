@@ -162,6 +162,7 @@ mod tests {
             annotations: switchboard_core::ToolAnnotations::default(),
             icons: Vec::new(),
             meta: None,
+            tasks: None,
         }])
     }
 

@@ -238,6 +238,7 @@ async fn prepare(
         progress: None,
         requests: None,
         resume: None,
+        prefer_task: false,
     };
     Ok(Prepared {
         request,

@@ -229,6 +229,7 @@ impl Case {
             annotations: Default::default(),
             icons: Vec::new(),
             meta: None,
+            tasks: None,
         }
     }
 

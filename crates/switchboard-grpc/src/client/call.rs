@@ -53,6 +53,8 @@ impl NodeClient {
             retry,
             requests,
             resume,
+            // A plain call on a node: the node hop carries no task yet.
+            prefer_task: _,
         } = options;
         if cancel.is_cancelled() {
             return Err(McpError::Cancelled);

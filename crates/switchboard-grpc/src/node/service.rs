@@ -158,6 +158,7 @@ impl pb::mcp_node_server::McpNode for NodeService {
                 .as_ref()
                 .map(|(relay, _)| Arc::clone(relay) as switchboard_mcp::Requester),
             resume,
+            prefer_task: false,
         };
         let manager = self.manager.clone();
         let tool = start.tool;

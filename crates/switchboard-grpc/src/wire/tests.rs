@@ -47,6 +47,15 @@ fn errors_the_host_treats_specially_come_back_as_the_same_variant() {
             "{wanted:?}"
         );
     }
+    // A task the server no longer knows: the caller stops polling it.
+    let lost = round_trip(McpError::TaskLost {
+        server: "jobs".into(),
+    });
+    assert!(
+        matches!(&lost, McpError::TaskLost { server } if server == "jobs"),
+        "{lost:?}"
+    );
+    assert_eq!(lost.code(), ErrorCode::TaskLost);
 }
 
 #[test]

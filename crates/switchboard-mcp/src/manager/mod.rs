@@ -13,6 +13,7 @@ mod redactor;
 mod retry;
 mod sign_in;
 mod status;
+mod task_route;
 mod tasks;
 mod tools;
 
@@ -211,11 +212,15 @@ impl ConnectionManager {
         // cached never runs, and each call's future would otherwise carry (and copy) its
         // size.
         let tools = Box::pin(live.conn.list_tools(self.limits(spec, None))).await?;
+        let dialect = live.conn.task_dialect();
+        let tools: Vec<ToolInfo> = tools
+            .into_iter()
+            .map(|t| tool_info(&spec.id, t, dialect))
+            .collect();
         let tasks = tools
             .iter()
-            .filter_map(|t| Some((t.name.to_string(), tools::task_support(t)?)))
+            .filter_map(|t| Some((t.name.clone(), t.tasks?.support)))
             .collect();
-        let tools: Vec<ToolInfo> = tools.into_iter().map(|t| tool_info(&spec.id, t)).collect();
         let cached = CachedTools::new(
             tools::bounded(&spec.name, tools),
             tasks,
@@ -427,8 +432,12 @@ impl ConnectionManager {
             .await?;
         let tools = conn.list_tools(self.limits(spec, None)).await;
         let details = conn.details().clone();
+        let dialect = conn.task_dialect();
         conn.close(config.shutdown_grace).await;
-        let tools = tools?.into_iter().map(|t| tool_info(&spec.id, t)).collect();
+        let tools = tools?
+            .into_iter()
+            .map(|t| tool_info(&spec.id, t, dialect))
+            .collect();
         Ok(ServerReport { details, tools })
     }
 

@@ -9,21 +9,23 @@
 use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{CallToolResult, JsonObject};
-use switchboard_core::spec::redact_json;
-use switchboard_core::{ErrorCode, OwnerId, ServerSpec};
+use switchboard_core::spec::{Redactor, redact_json};
+use switchboard_core::{ErrorCode, OwnerId, ServerSpec, TaskSupport};
 
 use super::ConnectionManager;
 use super::ConnectionStatus;
 use super::entry::{Entry, Live};
-use super::tools::TaskSupport;
+use super::task_route::{Call, Wanted};
 use crate::config::ManagerConfig;
 use crate::connection::CallOptions;
 use crate::error::McpError;
+use crate::tasks::{Started, TaskDialect};
 
 impl ConnectionManager {
     /// Calls `tool` on the server. When the server cannot be reached the connect is tried
     /// again; when the connection is lost the call is retried on a new one only when it was
-    /// never sent, or the tool is annotated read-only or idempotent.
+    /// never sent, or the tool is annotated read-only or idempotent. A tool the server runs
+    /// only as a task is run as one and followed to its end (`crate::manager::task_route`).
     ///
     /// At debug level the request and the response are logged (seed 002 property 9), with
     /// credential fields and the server's own secrets redacted.
@@ -35,9 +37,32 @@ impl ConnectionManager {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> Result<CallToolResult, McpError> {
+        match self
+            .call_logged(owner, spec, tool, arguments, options, Wanted::Result)
+            .await?
+        {
+            Started::Done(result) => Ok(result),
+            // Not so: a call that wants its result follows a task to its end.
+            Started::Task(_) => Err(McpError::Protocol {
+                server: spec.name.clone(),
+                detail: format!("`{tool}` was left running as a task"),
+            }),
+        }
+    }
+
+    /// [`Self::call_tool`], or with [`Wanted::Start`] a task left running on the server.
+    pub(super) async fn call_logged(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+        wanted: Wanted,
+    ) -> Result<Started, McpError> {
         if !tracing::enabled!(tracing::Level::DEBUG) {
             let result = self
-                .call_tool_unlogged(owner, spec, tool, arguments, options)
+                .call_tool_unlogged(owner, spec, tool, arguments, options, wanted)
                 .await;
             return redact_call(result, spec);
         }
@@ -48,16 +73,19 @@ impl ConnectionManager {
         tracing::debug!(server = %spec.id, %tool, arguments = ?shown.map(|a| a.to_string()), "MCP request");
         let started = std::time::Instant::now();
         let result = self
-            .call_tool_unlogged(owner, spec, tool, arguments, options)
+            .call_tool_unlogged(owner, spec, tool, arguments, options, wanted)
             .await;
         let result = redact_call(result, spec);
         let elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
         match &result {
-            Ok(answer) => {
+            Ok(Started::Done(answer)) => {
                 let body = serde_json::to_value(answer).unwrap_or_default();
                 let mut body = redact_json(&body, &secrets).to_string();
                 truncate(&mut body, LOGGED_RESULT_CHARS);
                 tracing::debug!(server = %spec.id, %tool, elapsed_ms, is_error = answer.is_error.unwrap_or(false), result = %body, "MCP response");
+            }
+            Ok(Started::Task(task)) => {
+                tracing::debug!(server = %spec.id, %tool, elapsed_ms, status = ?task.status, "MCP task started");
             }
             // Already redacted by `redact_call`.
             Err(error) => {
@@ -74,11 +102,11 @@ impl ConnectionManager {
         tool: &str,
         arguments: Option<JsonObject>,
         options: CallOptions,
-    ) -> Result<CallToolResult, McpError> {
+        wanted: Wanted,
+    ) -> Result<Started, McpError> {
         offered(spec, tool)?;
         let entry = self.entry(owner, &spec.id);
         let _active = entry.begin();
-        let limits = self.limits(spec, options.timeout);
         let config = &self.inner.config;
         let policy = options.retry.as_ref().unwrap_or(&config.retry);
         let mut attempt = 0;
@@ -91,22 +119,15 @@ impl ConnectionManager {
             };
             let result = match live {
                 Ok(live) => {
-                    let called = if self.task_only(&entry, &live, spec, tool).await {
-                        Box::pin(live.conn.call_tool_as_task(
-                            tool,
-                            arguments.clone(),
-                            &options,
-                            limits,
-                        ))
-                        .await
-                    } else {
-                        live.conn
-                            .call_tool(tool, arguments.clone(), &options, limits)
-                            .await
+                    let call = Call {
+                        tool,
+                        arguments: arguments.clone(),
+                        options: &options,
+                        wanted,
                     };
-                    let result = called.map(|answer| {
-                        crate::redact::redact_result(answer, &live.redactor.current(&live.conn))
-                    });
+                    let called = Box::pin(self.call_on(&entry, &live, spec, call)).await;
+                    let redactor = live.redactor.current(&live.conn);
+                    let result = called.map(|started| redact_started(started, &redactor));
                     if matches!(
                         result,
                         Err(McpError::ConnectionLost { .. } | McpError::LostAfterSend { .. })
@@ -132,8 +153,8 @@ impl ConnectionManager {
                 // with differing codes; on either, the tool list is the reliable witness.
                 let failed = match &result {
                     Err(McpError::Server { .. }) => true,
-                    Ok(result) => result.is_error == Some(true),
-                    Err(_) => false,
+                    Ok(Started::Done(result)) => result.is_error == Some(true),
+                    Ok(Started::Task(_)) | Err(_) => false,
                 };
                 // Boxed: a listing (with its reconnects) is a large future that a call
                 // which answered never needs.
@@ -162,13 +183,9 @@ impl ConnectionManager {
         }
     }
 
-    /// Whether the server runs `tool` only as a task.
-    async fn task_only(&self, entry: &Entry, live: &Live, spec: &ServerSpec, tool: &str) -> bool {
-        self.task_support(entry, live, spec, tool).await == Some(TaskSupport::Required)
-    }
-
-    /// How the server runs `tool` as a task, as its tool list says (fetched first when not
-    /// cached, for a server that runs tasks at all). A list that cannot be had says never.
+    /// How the server runs `tool` as a task: on the extension, as the server decides per
+    /// call; on the 2025-11-25 revision, as its tool list says (fetched first when not
+    /// cached). `None`: the server runs no tasks, or its list cannot be had.
     pub(super) async fn task_support(
         &self,
         entry: &Entry,
@@ -176,8 +193,9 @@ impl ConnectionManager {
         spec: &ServerSpec,
         tool: &str,
     ) -> Option<TaskSupport> {
-        if !live.conn.runs_tool_tasks() {
-            return None;
+        match live.conn.task_dialect()? {
+            TaskDialect::Extension => return Some(TaskSupport::Optional),
+            TaskDialect::Legacy => {}
         }
         match Box::pin(self.cached_tools(entry, live, spec)).await {
             Ok(cached) => cached.task_support(tool),
@@ -260,11 +278,15 @@ fn signed_out<T>(
 /// A call's outcome with the server's own secrets cut out of its error. A result was
 /// redacted as it came in, with its connection's redactor (`Live::redactor`), so the common
 /// case builds nothing here.
-fn redact_call(
-    result: Result<CallToolResult, McpError>,
-    spec: &ServerSpec,
-) -> Result<CallToolResult, McpError> {
+fn redact_call(result: Result<Started, McpError>, spec: &ServerSpec) -> Result<Started, McpError> {
     result.map_err(|error| error.redacted(&spec.redactor()))
+}
+
+fn redact_started(started: Started, redactor: &Redactor) -> Started {
+    match started {
+        Started::Done(result) => Started::Done(crate::redact::redact_result(result, redactor)),
+        Started::Task(task) => Started::Task(crate::redact::redact_task(task, redactor)),
+    }
 }
 
 fn lost(error: &McpError) -> bool {

@@ -1,28 +1,32 @@
 //! A tool call run as a task, step by step, for a caller that follows the task itself rather
 //! than waiting for it (`call_tool` follows a task-only tool's task to its end in process).
 //!
-//! Each step is a request on the owner's connection to the server; a task lives in the
-//! server's session, so the steps must reach the connection that started it (a stdio server
-//! that was restarted no longer knows it, and says so). While a task started here lives, its
-//! connection is not closed as idle.
+//! Each step is a request on the owner's connection to the server, in the dialect the server
+//! speaks (`crate::tasks::TaskDialect`); a task lives in the server, so the steps must reach
+//! the connection that started it (a stdio server that was restarted no longer knows it, and
+//! says so: [`McpError::TaskLost`]). While a task started here lives, its connection is not
+//! closed as idle.
 
 use std::time::Duration;
 
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::{CallToolResult, InputResponses, JsonObject};
 use switchboard_core::{OwnerId, ServerSpec};
 
 use super::ConnectionManager;
 use super::entry::{Entry, Live};
-use super::retry::offered;
+use super::task_route::Wanted;
 use crate::connection::CallOptions;
 use crate::error::McpError;
-use crate::redact::redact_result;
+use crate::redact::{redact_result, redact_task};
 use crate::tasks::{Started, TaskState};
 
 impl ConnectionManager {
-    /// Starts `tool` as a task when its server runs it as one (`execution.taskSupport`
-    /// `optional` or `required`); any other tool is called as [`Self::call_tool`] calls it,
-    /// and its result given at once.
+    /// Starts `tool` as a task as its server's `tasks` setting says: a tool the server runs
+    /// only as a task always is (unless the setting is `never`, which refuses it), one that
+    /// may run as a task is under `always`, and under `auto` (the default) when the caller
+    /// asked for one (`options.prefer_task`). A server of the 2026-07-28 extension decides
+    /// itself once asked. Any other call is made as [`Self::call_tool`] makes it, and its
+    /// result given at once.
     pub async fn start_tool_task(
         &self,
         owner: &OwnerId,
@@ -31,33 +35,12 @@ impl ConnectionManager {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> Result<Started, McpError> {
-        offered(spec, tool)?;
-        let (entry, live, active) = self.for_task(owner, spec).await?;
-        if self.task_support(&entry, &live, spec, tool).await.is_none() {
-            drop(active);
-            let result = self
-                .call_tool(owner, spec, tool, arguments, options)
-                .await?;
-            return Ok(Started::Done(result));
-        }
-        let limits = self.limits(spec, options.timeout);
-        let started = live
-            .conn
-            .start_task(tool, arguments, &options, limits)
-            .await;
-        let redactor = live.redactor.current(&live.conn);
-        match self.settled(&entry, &live, started)? {
-            Started::Done(result) => Ok(Started::Done(redact_result(result, &redactor))),
-            Started::Task(task) => {
-                if !task.status.is_terminal() {
-                    entry.pin_task(live.instance, &task.upstream_id);
-                }
-                Ok(Started::Task(redacted(task, &redactor)))
-            }
-        }
+        self.call_logged(owner, spec, tool, arguments, options, Wanted::Start)
+            .await
     }
 
-    /// The state of task `upstream_id` (of a call of `tool`) now.
+    /// The state of task `upstream_id` (of a call of `tool`) now. A task of the extension
+    /// that ended carries its outcome, and one waiting for input its questions.
     pub async fn tool_task(
         &self,
         owner: &OwnerId,
@@ -72,16 +55,14 @@ impl ConnectionManager {
             .conn
             .get_task(tool, upstream_id, &options, limits)
             .await;
-        let state = self.settled(&entry, &live, state)?;
-        if state.status.is_terminal() {
-            entry.unpin_task(live.instance, upstream_id);
-        }
-        Ok(redacted(state, &live.redactor.current(&live.conn)))
+        self.task_settled(&entry, &live, upstream_id, state)
     }
 
     /// The outcome of task `upstream_id` (of a call of `tool`), waiting up to `wait` for it
-    /// to end: the tool's result, or the error a plain call would have given. The server's
-    /// questions meanwhile go to `options.requests`.
+    /// to end: the tool's result (an `isError` one included), or the error a plain call would
+    /// have given. A 2025-11-25 server asks its questions meanwhile of `options.requests`; an
+    /// extension task's questions are answered by `options.requests` when there is one, and
+    /// otherwise wait for [`Self::update_tool_task`].
     pub async fn tool_task_result(
         &self,
         owner: &OwnerId,
@@ -92,18 +73,46 @@ impl ConnectionManager {
         wait: Duration,
     ) -> Result<CallToolResult, McpError> {
         let (entry, live, _active) = self.for_task(owner, spec).await?;
+        let limits = self.limits(spec, options.timeout);
         let outcome = live
             .conn
-            .task_result(tool, upstream_id, &options, wait)
+            .task_result(tool, upstream_id, &options, limits, wait)
             .await;
-        if matches!(outcome, Ok(_) | Err(McpError::Server { .. })) {
+        if matches!(
+            outcome,
+            Ok(_) | Err(McpError::Server { .. } | McpError::TaskLost { .. })
+        ) {
             entry.unpin_task(live.instance, upstream_id);
         }
         let result = self.settled(&entry, &live, outcome)?;
         Ok(redact_result(result, &live.redactor.current(&live.conn)))
     }
 
-    /// Asks the server to cancel task `upstream_id` (of a call of `tool`); its state after.
+    /// Gives task `upstream_id` (of a call of `tool`) answers to its questions, by the keys
+    /// of its `input_requests` (the extension's `tasks/update`); some may be left for later.
+    /// The server takes them in eventually: the next [`Self::tool_task`] may still show them.
+    pub async fn update_tool_task(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        tool: &str,
+        upstream_id: &str,
+        input_responses: InputResponses,
+    ) -> Result<(), McpError> {
+        let (entry, live, _active) = self.for_task(owner, spec).await?;
+        let limits = self.limits(spec, None);
+        let updated = live
+            .conn
+            .update_task(tool, upstream_id, input_responses, limits)
+            .await;
+        if matches!(updated, Err(McpError::TaskLost { .. })) {
+            entry.unpin_task(live.instance, upstream_id);
+        }
+        self.settled(&entry, &live, updated)
+    }
+
+    /// Asks the server to cancel task `upstream_id` (of a call of `tool`); its state after
+    /// (cancellation is cooperative: a task may still end otherwise, later).
     pub async fn cancel_tool_task(
         &self,
         owner: &OwnerId,
@@ -114,11 +123,7 @@ impl ConnectionManager {
         let (entry, live, _active) = self.for_task(owner, spec).await?;
         let limits = self.limits(spec, None);
         let state = live.conn.cancel_task(tool, upstream_id, limits).await;
-        let state = self.settled(&entry, &live, state)?;
-        if state.status.is_terminal() {
-            entry.unpin_task(live.instance, upstream_id);
-        }
-        Ok(redacted(state, &live.redactor.current(&live.conn)))
+        self.task_settled(&entry, &live, upstream_id, state)
     }
 
     /// The connection a task step goes on, counted as activity while the step runs.
@@ -134,6 +139,26 @@ impl ConnectionManager {
             .await
             .map_err(|e| e.redacted(&spec.redactor()))?;
         Ok((entry, live, active))
+    }
+
+    /// A task's state as a step gave it: the connection no longer held for a task that ended
+    /// or was lost, the server's secrets cut out.
+    fn task_settled(
+        &self,
+        entry: &Entry,
+        live: &Live,
+        upstream_id: &str,
+        state: Result<TaskState, McpError>,
+    ) -> Result<TaskState, McpError> {
+        let ended = match &state {
+            Ok(state) => state.status.is_terminal(),
+            Err(error) => matches!(error, McpError::TaskLost { .. }),
+        };
+        if ended {
+            entry.unpin_task(live.instance, upstream_id);
+        }
+        let state = self.settled(entry, live, state)?;
+        Ok(redact_task(state, &live.redactor.current(&live.conn)))
     }
 
     /// A step's outcome, its error cleaned of the server's secrets; a connection found lost
@@ -158,12 +183,4 @@ impl ConnectionManager {
             error.redacted(&live.redactor.current(&live.conn))
         })
     }
-}
-
-/// `task` with the server's secrets cut out of its status message.
-fn redacted(mut task: TaskState, redactor: &switchboard_core::spec::Redactor) -> TaskState {
-    if let Some(message) = &mut task.status_message {
-        redactor.redact_in_place(message);
-    }
-    task
 }

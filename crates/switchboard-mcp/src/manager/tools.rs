@@ -5,15 +5,16 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::model::{Icon, IconTheme, Tool};
-use switchboard_core::{ServerId, ToolAnnotations, ToolIcon, ToolInfo};
+use switchboard_core::{ServerId, TaskSupport, ToolAnnotations, ToolIcon, ToolInfo, ToolTasks};
 
+use crate::tasks::TaskDialect;
 use crate::transport::legacy_tasks;
 
 /// A tool list as fetched from one connection instance.
 #[derive(Debug, Clone)]
 pub(crate) struct CachedTools {
     pub(crate) tools: Arc<Vec<ToolInfo>>,
-    /// The tools the server runs as tasks ([`task_support`]), by name.
+    /// How the server runs each tool as a task, by name (a server that runs none: empty).
     tasks: Arc<HashMap<String, TaskSupport>>,
     fetched_at: Instant,
     /// The connection instance it came from, and that connection's list_changed generation.
@@ -22,6 +23,8 @@ pub(crate) struct CachedTools {
 }
 
 impl CachedTools {
+    /// The list `tools` (bounded already) of connection `connection`; `tasks` from every tool
+    /// listed, those left out of the list included.
     pub(crate) fn new(
         tools: Vec<ToolInfo>,
         tasks: HashMap<String, TaskSupport>,
@@ -37,7 +40,7 @@ impl CachedTools {
         }
     }
 
-    /// How the server runs `tool` as a task; `None`: it does not.
+    /// How the server runs `tool` as a task, as its list says; `None`: a tool it did not list.
     pub(crate) fn task_support(&self, tool: &str) -> Option<TaskSupport> {
         self.tasks.get(tool).copied()
     }
@@ -111,34 +114,37 @@ fn schema_bytes(tool: &ToolInfo) -> usize {
     }
 }
 
-/// How a server runs a tool as a task (2025-11-25 `execution.taskSupport`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum TaskSupport {
-    /// A plain call or a task, as the caller asks.
-    Optional,
-    /// Only as a task: a plain call is refused.
-    Required,
+/// How the server runs `tool` as a task, in `dialect` (`None`: it runs no tasks). A
+/// 2025-11-25 server says it per tool (`execution.taskSupport`, kept in the tool's `_meta` by
+/// [`crate::transport::legacy_tasks`]; absent: `forbidden`); on the extension the server
+/// decides per call, so every tool may become one.
+pub(crate) fn tool_tasks(tool: &Tool, dialect: Option<TaskDialect>) -> Option<ToolTasks> {
+    let support = match dialect? {
+        TaskDialect::Extension => TaskSupport::Optional,
+        TaskDialect::Legacy => legacy_support(tool),
+    };
+    Some(ToolTasks { support })
 }
 
-/// How the server declared it runs `tool` as a task (its `execution.taskSupport`, kept in its
-/// `_meta` by [`crate::transport::legacy_tasks`]); `None`: never (`forbidden`, the default).
-pub(crate) fn task_support(tool: &Tool) -> Option<TaskSupport> {
+fn legacy_support(tool: &Tool) -> TaskSupport {
     let support = tool
         .meta
-        .as_ref()?
-        .0
-        .get(legacy_tasks::EXECUTION)?
-        .get("taskSupport")?;
-    match support.as_str()? {
-        "optional" => Some(TaskSupport::Optional),
-        "required" => Some(TaskSupport::Required),
-        _ => None,
+        .as_ref()
+        .and_then(|meta| meta.0.get(legacy_tasks::EXECUTION))
+        .and_then(|execution| execution.get("taskSupport"))
+        .and_then(|support| support.as_str());
+    match support {
+        Some("optional") => TaskSupport::Optional,
+        Some("required") => TaskSupport::Required,
+        _ => TaskSupport::Forbidden,
     }
 }
 
-/// Our view of `tool`. The `execution` the wire adapter kept in its `_meta` is taken out: it
-/// is read by [`task_support`], and the `_meta` is relayed as the server sent it.
-pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
+/// Our view of `tool`, of a server running tasks in `dialect`. The `execution` the wire
+/// adapter kept in its `_meta` is taken out: it is read into [`ToolInfo::tasks`]
+/// ([`tool_tasks`]), and the `_meta` is relayed as the server sent it.
+pub(crate) fn tool_info(server: &ServerId, tool: Tool, dialect: Option<TaskDialect>) -> ToolInfo {
+    let tasks = tool_tasks(&tool, dialect);
     let annotations = tool
         .annotations
         .map(|a| ToolAnnotations {
@@ -168,6 +174,7 @@ pub(crate) fn tool_info(server: &ServerId, tool: Tool) -> ToolInfo {
             meta.remove(legacy_tasks::EXECUTION);
             (!meta.is_empty()).then_some(meta)
         }),
+        tasks,
     }
 }
 
@@ -204,6 +211,44 @@ mod tests {
 
     fn names(tools: &[ToolInfo]) -> Vec<&str> {
         tools.iter().map(|t| t.name.as_str()).collect()
+    }
+
+    fn listed(execution: Option<Value>) -> Tool {
+        let mut tool = json!({"name": "t", "inputSchema": {"type": "object"}});
+        if let Some(execution) = execution {
+            tool["_meta"] = json!({legacy_tasks::EXECUTION: execution, "ui": 1});
+        }
+        serde_json::from_value(tool).unwrap()
+    }
+
+    #[test]
+    fn task_support_is_read_from_either_dialect() {
+        let server = ServerId("s".to_owned());
+        let support = |tool: Tool, dialect| tool_info(&server, tool, dialect).tasks;
+        let required = || listed(Some(json!({"taskSupport": "required"})));
+        assert_eq!(support(required(), None), None);
+        assert_eq!(
+            support(required(), Some(TaskDialect::Legacy)),
+            Some(ToolTasks {
+                support: TaskSupport::Required
+            })
+        );
+        assert_eq!(
+            support(listed(None), Some(TaskDialect::Legacy)),
+            Some(ToolTasks {
+                support: TaskSupport::Forbidden
+            })
+        );
+        assert_eq!(
+            support(listed(None), Some(TaskDialect::Extension)),
+            Some(ToolTasks {
+                support: TaskSupport::Optional
+            })
+        );
+        let info = tool_info(&server, required(), Some(TaskDialect::Legacy));
+        let meta = info.meta.expect("the server's own _meta");
+        assert!(!meta.contains_key(legacy_tasks::EXECUTION), "{meta:?}");
+        assert_eq!(meta["ui"], json!(1));
     }
 
     #[test]

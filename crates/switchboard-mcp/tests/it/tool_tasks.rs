@@ -1,6 +1,7 @@
 //! Tools a server runs only as tasks (2025-11-25 `execution.taskSupport: "required"`): called
 //! as tasks and followed to their end, so the caller gets the tool's result, over every
-//! transport; the tool list shows them as the server sent them otherwise.
+//! transport; the tool list says how each tool runs as a task; a server's `tasks` setting
+//! decides what starts as one; a task the server does not know is lost.
 
 // Sampling is deprecated by SEP-2577; a requester still answers it.
 #![allow(deprecated)]
@@ -18,10 +19,10 @@ use rmcp::model::{
     ElicitationAction,
 };
 use serde_json::json;
-use switchboard_core::{ServerSpec, TransportKind};
+use switchboard_core::{ServerSpec, TaskSupport, TasksPolicy, ToolTasks, TransportKind};
 use switchboard_mcp::{
-    CallOptions, ConnectionManager, ConnectionStatus, ManagerConfig, ServerRequests, Started,
-    TaskStatus,
+    CallOptions, ConnectionManager, ConnectionStatus, ManagerConfig, McpError, ServerRequests,
+    Started, TaskDialect, TaskStatus,
 };
 use switchboard_testkit::{EverythingHttp, Peers, PyGen, StdioCommand};
 
@@ -33,6 +34,19 @@ async fn research_runs_as_a_task(m: &ConnectionManager, spec: &ServerSpec) {
         .iter()
         .find(|t| t.name == RESEARCH)
         .unwrap_or_else(|| panic!("{RESEARCH} listed: {tools:?}"));
+    assert_eq!(
+        research.tasks,
+        Some(ToolTasks {
+            support: TaskSupport::Required
+        })
+    );
+    let echo = tools.iter().find(|t| t.name == "echo").expect("echo");
+    assert_eq!(
+        echo.tasks,
+        Some(ToolTasks {
+            support: TaskSupport::Forbidden
+        })
+    );
     assert!(
         research
             .meta
@@ -307,6 +321,7 @@ async fn a_started_task_is_followed_step_by_step() {
         panic!("a task-only tool starts a task: {started:?}")
     };
     assert_eq!(task.status, TaskStatus::Working);
+    assert_eq!(task.dialect, TaskDialect::Legacy);
     let result = m
         .tool_task_result(
             &owner(),
@@ -426,5 +441,115 @@ async fn a_connection_running_a_task_is_not_closed_as_idle() {
     .await
     .expect("closed once idle")
     .expect("status");
+    m.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_legacy_task_the_server_does_not_know_is_lost() {
+    let m = manager();
+    let spec = tasks_peer();
+    let lost = m
+        .tool_task(
+            &owner(),
+            &spec,
+            "slow_task",
+            "no-such-task",
+            CallOptions::default(),
+        )
+        .await
+        .expect_err("an unknown task");
+    assert!(matches!(lost, McpError::TaskLost { .. }), "{lost:?}");
+    assert_eq!(lost.code(), switchboard_core::ErrorCode::TaskLost);
+    let lost = m
+        .tool_task_result(
+            &owner(),
+            &spec,
+            "slow_task",
+            "no-such-task",
+            CallOptions::default(),
+            Duration::from_secs(20),
+        )
+        .await
+        .expect_err("an unknown task");
+    assert!(matches!(lost, McpError::TaskLost { .. }), "{lost:?}");
+    m.shutdown().await;
+}
+
+/// `never`: a tool that runs only as a task cannot be called, and says why; `always` starts
+/// a tool that may run as a task as one, which `auto` does only when asked.
+#[tokio::test]
+async fn the_servers_tasks_setting_decides_what_starts_as_a_task() {
+    let m = manager();
+    let mut spec = tasks_peer();
+    spec.tasks = Some(TasksPolicy::Never);
+    let refused = m
+        .call_tool(
+            &owner(),
+            &spec,
+            "slow_task",
+            args(json!({"seconds": 0})),
+            CallOptions::default(),
+        )
+        .await
+        .expect_err("tasks are off");
+    assert!(matches!(refused, McpError::TasksOff { .. }), "{refused:?}");
+    assert!(refused.to_string().contains("tasks are off"), "{refused}");
+    let asking = || CallOptions {
+        prefer_task: true,
+        ..CallOptions::default()
+    };
+    let refused = m
+        .start_tool_task(
+            &owner(),
+            &spec,
+            "slow_task",
+            args(json!({"seconds": 0})),
+            asking(),
+        )
+        .await
+        .expect_err("tasks are off");
+    assert!(matches!(refused, McpError::TasksOff { .. }), "{refused:?}");
+    let echo = || args(json!({"text": "hi"}));
+    let plain = m
+        .start_tool_task(&owner(), &spec, "echo_task", echo(), asking())
+        .await
+        .expect("a plain call");
+    assert!(
+        matches!(plain, Started::Done(ref r) if text(r) == "echo hi"),
+        "{plain:?}"
+    );
+
+    spec.tasks = None;
+    let plain = m
+        .start_tool_task(&owner(), &spec, "echo_task", echo(), CallOptions::default())
+        .await
+        .expect("auto, not asked");
+    assert!(matches!(plain, Started::Done(_)), "{plain:?}");
+    let asked = m
+        .start_tool_task(&owner(), &spec, "echo_task", echo(), asking())
+        .await
+        .expect("auto, asked");
+    assert!(matches!(asked, Started::Task(_)), "{asked:?}");
+
+    spec.tasks = Some(TasksPolicy::Always);
+    let started = m
+        .start_tool_task(&owner(), &spec, "echo_task", echo(), CallOptions::default())
+        .await
+        .expect("always");
+    let Started::Task(task) = started else {
+        panic!("always starts a task: {started:?}")
+    };
+    let result = m
+        .tool_task_result(
+            &owner(),
+            &spec,
+            "echo_task",
+            &task.upstream_id,
+            CallOptions::default(),
+            Duration::from_secs(20),
+        )
+        .await
+        .expect("the outcome");
+    assert_eq!(text(&result), "echo hi");
     m.shutdown().await;
 }

@@ -6,6 +6,8 @@ tools run only as tasks (`execution.taskSupport: "required"`):
 - `ask_task`: a task that asks the client a question (`elicitation/create`, delivered on
   `tasks/result`) and answers with what it was told;
 - `failing_task`: a task that ends `failed` with a tool error;
+- `echo_task(text)` (`taskSupport: "optional"`): answers `echo <text>`, as a task when the
+  client asks for one and at once otherwise;
 - `task_cancelled_count` (plain): how many `tasks/cancel` requests the server received.
 """
 
@@ -31,6 +33,7 @@ async def _counting_cancel(request):
 server.request_handlers[types.CancelTaskRequest] = _counting_cancel
 
 REQUIRED = types.ToolExecution(taskSupport="required")
+OPTIONAL = types.ToolExecution(taskSupport="optional")
 
 
 @server.list_tools()
@@ -47,6 +50,15 @@ async def list_tools() -> list[types.Tool]:
         ),
         types.Tool(name="ask_task", inputSchema={"type": "object"}, execution=REQUIRED),
         types.Tool(name="failing_task", inputSchema={"type": "object"}, execution=REQUIRED),
+        types.Tool(
+            name="echo_task",
+            inputSchema={
+                "type": "object",
+                "properties": {"text": {"type": "string"}},
+                "required": ["text"],
+            },
+            execution=OPTIONAL,
+        ),
         types.Tool(name="task_cancelled_count", inputSchema={"type": "object"}),
     ]
 
@@ -90,6 +102,15 @@ async def call_tool(name: str, arguments: dict):
 
         async def work(task: ServerTaskContext) -> types.CallToolResult:
             return types.CallToolResult(content=text("the job broke"), isError=True)
+
+        return await ctx.experimental.run_task(work)
+    if name == "echo_task":
+        echoed = types.CallToolResult(content=text(f"echo {arguments['text']}"))
+        if not ctx.experimental.is_task:
+            return echoed
+
+        async def work(task: ServerTaskContext) -> types.CallToolResult:
+            return echoed
 
         return await ctx.experimental.run_task(work)
     raise ValueError(f"unknown tool {name}")

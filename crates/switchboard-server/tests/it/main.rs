@@ -38,6 +38,7 @@ mod seed_002;
 mod seed_003;
 mod seed_servers_shared;
 mod server_content_api;
+mod server_tasks_api;
 mod server_test_unsaved;
 mod servers_api;
 mod tasks_api;

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use switchboard_core::{Auth, OwnerId, ServerId, ServerSpec, TransportKind};
+use switchboard_core::{Auth, OwnerId, ServerId, ServerSpec, TasksPolicy, TransportKind};
 
 use super::common::{from_json, to_json};
 use crate::error::{Entity, StoreError};
@@ -19,7 +19,7 @@ const BASE_URL: &str = "mcp_servers.base_url";
 
 pub(crate) const COLUMNS: &str = "id, name, type, is_active, base_url, headers, timeout_ms, \
      command, args, env, secret_env, cwd, auth_type, auth_header, auth_secret, disabled_tools, \
-     auto_approve_tools, created_at, updated_at, node, oauth_config, roots, sampling";
+     auto_approve_tools, created_at, updated_at, node, oauth_config, roots, sampling, tasks";
 
 /// One `mcp_servers` row as stored: header values, secret env values, the auth secret and a
 /// URL that carries credentials sealed.
@@ -53,6 +53,8 @@ pub(crate) struct ServerRow {
     pub roots: Option<String>,
     /// `ServerSpec::sampling` as JSON; NULL when absent.
     pub sampling: Option<String>,
+    /// `ServerSpec::tasks` (`auto`, `always`, `never`); NULL when absent.
+    pub tasks: Option<String>,
 }
 
 /// The public part of `Auth::OAuth`, kept in `oauth_config`.
@@ -158,6 +160,7 @@ impl ServerRow {
                 Some(to_json(&spec.roots)?)
             },
             sampling: spec.sampling.as_ref().map(to_json).transpose()?,
+            tasks: spec.tasks.map(|tasks| tasks.as_str().to_owned()),
         })
     }
 
@@ -269,6 +272,12 @@ impl ServerRow {
                 Some(sampling) => Some(from_json(Entity::Server, &self.id, "sampling", sampling)?),
                 None => None,
             },
+            tasks: match &self.tasks {
+                Some(tasks) => Some(TasksPolicy::parse(tasks).ok_or_else(|| {
+                    corrupt(&format!("tasks is `{tasks}`, not auto, always or never"))
+                })?),
+                None => None,
+            },
         })
     }
 
@@ -327,7 +336,7 @@ macro_rules! impl_server_store {
                     Ok(())
                 }
 
-                /// Binds `$1`..`$24`: the owner, then the row's columns in table order.
+                /// Binds `$1`..`$25`: the owner, then the row's columns in table order.
                 fn bind_server<'q>(
                     query: sqlx::query::Query<'q, $db, <$db as sqlx::Database>::Arguments<'q>>,
                     owner: &'q OwnerId,
@@ -358,6 +367,7 @@ macro_rules! impl_server_store {
                         .bind(&row.oauth_config)
                         .bind(&row.roots)
                         .bind(&row.sampling)
+                        .bind(&row.tasks)
                 }
 
                 async fn insert_server(
@@ -371,9 +381,9 @@ macro_rules! impl_server_store {
                              base_url, headers, timeout_ms, command, args, env, secret_env, cwd, \
                              auth_type, auth_header, auth_secret, disabled_tools, \
                              auto_approve_tools, created_at, updated_at, node, oauth_config, \
-                             roots, sampling) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, \
-                             $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, \
-                             $24)",
+                             roots, sampling, tasks) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, \
+                             $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, \
+                             $23, $24, $25)",
                         ),
                         owner,
                         row,
@@ -560,7 +570,7 @@ macro_rules! impl_server_store {
                         Timestamp(old.created_at),
                         Timestamp::now(),
                     )?;
-                    // The same twenty-one parameters as the insert, so one binding serves both.
+                    // The same parameters as the insert, so one binding serves both.
                     let done = Self::bind_server(
                         sqlx::query(
                             "UPDATE mcp_servers SET name = $3, type = $4, is_active = $5, \
@@ -569,7 +579,7 @@ macro_rules! impl_server_store {
                              auth_type = $14, auth_header = $15, auth_secret = $16, \
                              disabled_tools = $17, auto_approve_tools = $18, created_at = $19, \
                              updated_at = $20, node = $21, oauth_config = $22, roots = $23, \
-                             sampling = $24 \
+                             sampling = $24, tasks = $25 \
                              WHERE user_id = $1 AND id = $2",
                         ),
                         owner,

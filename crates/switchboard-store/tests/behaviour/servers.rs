@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use switchboard_core::{Auth, ErrorCode, MASK, ServerId, ServerSpec};
+use switchboard_core::{Auth, ErrorCode, MASK, ServerId, ServerSpec, TasksPolicy};
 use switchboard_store::{Invalid, StoreError};
 
 use crate::common::TestDb;
@@ -13,6 +13,7 @@ crate::on_both_backends!(
     delete_removes_the_server,
     import_happens_once,
     node_round_trips_through_add_update_and_import,
+    the_tasks_setting_round_trips_and_may_be_absent,
 );
 
 pub fn secret_spec(name: &str) -> ServerSpec {
@@ -297,4 +298,26 @@ async fn node_round_trips_through_add_update_and_import(db: &TestDb) {
     let specs = store.connection_specs(&owner).await.unwrap();
     let found = specs.iter().find(|s| s.id == imported.id).unwrap();
     assert_eq!(found.node.as_deref(), Some("build-box"));
+}
+
+async fn the_tasks_setting_round_trips_and_may_be_absent(db: &TestDb) {
+    let owner = db.local().await;
+    let store = &db.store;
+    let mut spec = ServerSpec::http("tasks", "https://mcp.example.com/mcp", None);
+    store.create_server(&owner, &spec).await.unwrap();
+    let stored = store.connection_spec(&owner, &spec.id).await.unwrap();
+    assert_eq!(stored.tasks, None);
+
+    spec.tasks = Some(TasksPolicy::Never);
+    store.update_server(&owner, &spec.id, &spec).await.unwrap();
+    let stored = store.connection_spec(&owner, &spec.id).await.unwrap();
+    assert_eq!(stored.tasks, Some(TasksPolicy::Never));
+    let shown = store.server(&owner, &spec.id).await.unwrap();
+    let json = serde_json::to_value(&shown).unwrap();
+    assert_eq!(json["tasks"], "never", "{json}");
+
+    spec.tasks = Some(TasksPolicy::Always);
+    store.update_server(&owner, &spec.id, &spec).await.unwrap();
+    let stored = store.connection_spec(&owner, &spec.id).await.unwrap();
+    assert_eq!(stored.tasks, Some(TasksPolicy::Always));
 }

@@ -4,6 +4,7 @@
 mod aimock_start;
 mod chat_restart_2026;
 mod conformance_server;
+mod extension_tasks;
 mod peers_start;
 mod scripted_llm;
 mod upstream_2026;

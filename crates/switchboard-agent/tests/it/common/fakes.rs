@@ -155,6 +155,7 @@ pub fn echo_tool() -> ToolInfo {
         annotations: Default::default(),
         icons: Vec::new(),
         meta: None,
+        tasks: None,
     }
 }
 

@@ -78,6 +78,7 @@ fn tool(name: &str, schema: Value) -> ToolInfo {
         annotations: Default::default(),
         icons: Vec::new(),
         meta: None,
+        tasks: None,
     }
 }
 

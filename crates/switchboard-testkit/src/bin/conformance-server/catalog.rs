@@ -166,6 +166,7 @@ pub fn tools(extra: bool) -> Result<Vec<Tool>, ErrorData> {
             "additionalProperties": false,
         },
     }));
+    tools.extend(crate::tasks::tools());
     if extra {
         tools.push(no_arguments(
             "test_added_tool",

@@ -16,6 +16,8 @@
 //!
 //! Tools that need the client (elicitation, sampling, roots) ask it the classic way on
 //! 2025-11-25 sessions and through input-required results on 2026-07-28 (see [`mrtr`]).
+//! The fixtures of the tasks extension (`io.modelcontextprotocol/tasks`) run as tasks when the
+//! request declares it, on one task manager for every session (see [`tasks`]).
 //! Nothing but the protocol is written to stdout; logs go to stderr.
 
 // Logging is deprecated by SEP-2577, but `logging/setLevel` is what the suite tests.
@@ -25,6 +27,7 @@ mod asks;
 mod catalog;
 mod content;
 mod mrtr;
+mod tasks;
 mod tools;
 
 use std::io::Read;
@@ -35,11 +38,12 @@ use std::sync::{Arc, Mutex};
 use anyhow::{Context, Result};
 use rmcp::model::SubscriptionFilter;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, LoggingLevel,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult,
+    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, LoggingLevel, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::service::SubscriptionContext;
@@ -123,6 +127,8 @@ pub struct ConformanceServer {
     extra_tool: Arc<AtomicBool>,
     /// List changes for the 2026-07-28 `subscriptions/listen` streams open on this server.
     changes: broadcast::Sender<Change>,
+    /// The tasks of the tasks extension's fixtures, for every session.
+    tasks: tasks::Tasks,
 }
 
 /// A list that changed, for [`ServerHandler::listen`].
@@ -139,6 +145,7 @@ impl ConformanceServer {
             log_level: Arc::new(Mutex::new(None)),
             extra_tool: Arc::new(AtomicBool::new(false)),
             changes: broadcast::channel(16).0,
+            tasks: tasks::Tasks::default(),
         }
     }
 }
@@ -151,6 +158,7 @@ impl ServerHandler for ConformanceServer {
             "resources": {"subscribe": true, "listChanged": true},
             "logging": {},
             "completions": {},
+            "extensions": {rmcp::model::TASKS_EXTENSION_ID: {}},
         }));
         let mut info = ServerConfig::new(capabilities.unwrap_or_default());
         info.server_info =
@@ -177,6 +185,9 @@ impl ServerHandler for ConformanceServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(outcome) = self.tasks.call(&request, &context).await {
+            return outcome;
+        }
         if let Some(outcome) = self.asker.call(&request, &context).await {
             return outcome;
         }
@@ -277,6 +288,30 @@ impl ServerHandler for ConformanceServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         content::completion(&request)
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tasks.get(&request.task_id)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.update(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tasks.cancel(&request.task_id)
     }
 
     async fn set_level(
