@@ -120,6 +120,7 @@ fn store_calls(c: &mut Criterion) {
             approved: Some(true),
             question: None,
             pending_input: None,
+            task: None,
             resolved_arguments: None,
             mapped_parameters: Default::default(),
         });

@@ -126,6 +126,9 @@ pub struct Agent {
     /// Set when the process stops: runs waiting for decisions return at once.
     pub(crate) stopping: CancellationToken,
     pub(crate) observer: Option<Arc<dyn AgentObserver>>,
+    /// Where a call its server runs as a task is kept and followed, so that the turn waits
+    /// for it without holding a run ([`Agent::with_tasks`]); without, the run waits.
+    pub(crate) tasks: Option<crate::tasks::Tasks>,
 }
 
 /// Told of what is worth counting (the HTTP server's metrics).
@@ -180,6 +183,7 @@ impl Agent {
             config,
             stopping: CancellationToken::new(),
             observer: None,
+            tasks: None,
         }
     }
 
@@ -192,6 +196,19 @@ impl Agent {
     pub fn with_observer(mut self, observer: Arc<dyn AgentObserver>) -> Self {
         self.observer = Some(observer);
         self
+    }
+
+    /// Leaves calls their servers run as tasks to `tasks` from now on, while it follows
+    /// them ([`crate::tasks::Tasks::is_following`]): such a call's turn parks rather than
+    /// holding its run, and goes on when the task ends.
+    pub fn with_tasks(mut self, tasks: crate::tasks::Tasks) -> Self {
+        self.tasks = Some(tasks);
+        self
+    }
+
+    /// The task service calls are left to, while it follows them.
+    pub(crate) fn following_tasks(&self) -> Option<&crate::tasks::Tasks> {
+        self.tasks.as_ref().filter(|tasks| tasks.is_following())
     }
 
     pub fn events(&self) -> &EventBus {
@@ -327,27 +344,7 @@ impl Agent {
         // is complete must not be refused as busy.
         lease.release().await;
         drop(guard);
-        match &outcome {
-            Ok(done) => self.events.publish(
-                owner,
-                AgentEvent::MessageCompleted {
-                    conversation_id,
-                    message_id: done.message_id.clone(),
-                    content: done.content.clone(),
-                    stop: done.stop,
-                },
-            ),
-            // A cancellation the caller asked for is not a failure to announce.
-            Err(e) if e.code() != switchboard_core::ErrorCode::Cancelled => self.events.publish(
-                owner,
-                AgentEvent::RunFailed {
-                    conversation_id,
-                    code: e.code(),
-                    message: e.to_string(),
-                },
-            ),
-            Err(_) => {}
-        }
+        self.announce_end(owner, &conversation_id, &outcome);
         outcome
     }
 

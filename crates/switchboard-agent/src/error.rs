@@ -25,6 +25,9 @@ pub enum AgentError {
         call_id: String,
         question_id: String,
     },
+    /// A task cancel for a call that runs as no task (any more).
+    #[error("tool call {call_id:?} is not running as a task")]
+    NoTask { call_id: String },
     /// An accepted answer whose fields do not fit the question's form.
     #[error("the answer does not fit the question's form: {detail}")]
     AnswerDoesNotFit { detail: String },
@@ -83,6 +86,7 @@ impl AgentError {
             AgentError::NotPending { .. }
             | AgentError::Busy { .. }
             | AgentError::NoQuestion { .. }
+            | AgentError::NoTask { .. }
             | AgentError::NothingToRetry { .. } => ErrorCode::Conflict,
             AgentError::NotAnAnswer { .. }
             | AgentError::NothingAnswered { .. }
@@ -131,6 +135,9 @@ impl AgentError {
             )),
             AgentError::AnswerDoesNotFit { detail } => {
                 one("error.msg.answer_does_not_fit", "detail", detail.clone())
+            }
+            AgentError::NoTask { call_id } => {
+                one("error.msg.call_has_no_task", "call", format!("{call_id:?}"))
             }
             AgentError::NotOffered { server } => one(
                 "error.msg.server_not_offered",

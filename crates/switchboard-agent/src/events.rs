@@ -16,6 +16,9 @@ pub enum StopReason {
     MaxRounds,
     /// The run was cancelled.
     Cancelled,
+    /// Every call still going runs as a task: the run ended without finishing the turn, and
+    /// the turn goes on when a task ends (announced as `run.parked`, not as a completion).
+    WaitingOnTasks,
 }
 
 /// One announcement. Every state it reports is already in the store.
@@ -56,6 +59,13 @@ pub enum AgentEvent {
     /// A task was created, changed status or message, or ended.
     #[serde(rename = "task.updated", rename_all = "camelCase")]
     TaskUpdated(Box<TaskUpdate>),
+    /// The run ended while the turn waits on tasks: the conversation is free, and the turn
+    /// goes on (the same message) when a task ends. Not the turn's end.
+    #[serde(rename = "run.parked", rename_all = "camelCase")]
+    RunParked {
+        conversation_id: String,
+        message_id: String,
+    },
 }
 
 /// A task as `task.updated` tells it: where it stands, and the chat call it belongs to.
@@ -103,17 +113,19 @@ pub enum EventKind {
     MessageCompleted,
     RunFailed,
     TaskUpdated,
+    RunParked,
 }
 
 impl EventKind {
     /// Every kind.
-    pub const ALL: [EventKind; 6] = [
+    pub const ALL: [EventKind; 7] = [
         EventKind::MessageCreated,
         EventKind::MessageDelta,
         EventKind::ToolCallUpdated,
         EventKind::MessageCompleted,
         EventKind::RunFailed,
         EventKind::TaskUpdated,
+        EventKind::RunParked,
     ];
 
     /// The event's `type`.
@@ -125,6 +137,7 @@ impl EventKind {
             EventKind::MessageCompleted => "message.completed",
             EventKind::RunFailed => "run.failed",
             EventKind::TaskUpdated => "task.updated",
+            EventKind::RunParked => "run.parked",
         }
     }
 
@@ -135,7 +148,8 @@ impl EventKind {
             .find(|kind| kind.as_str() == text)
     }
 
-    /// Whether a run's turn ends with it.
+    /// Whether a run's turn ends with it. A parked run's does not: its turn goes on when its
+    /// tasks end, and a wait for the turn's answer waits through it.
     pub fn ends_run(self) -> bool {
         matches!(self, EventKind::MessageCompleted | EventKind::RunFailed)
     }
@@ -150,6 +164,7 @@ impl AgentEvent {
             AgentEvent::MessageCompleted { .. } => EventKind::MessageCompleted,
             AgentEvent::RunFailed { .. } => EventKind::RunFailed,
             AgentEvent::TaskUpdated(_) => EventKind::TaskUpdated,
+            AgentEvent::RunParked { .. } => EventKind::RunParked,
         }
     }
 
@@ -169,6 +184,9 @@ impl AgentEvent {
                 conversation_id, ..
             }
             | AgentEvent::RunFailed {
+                conversation_id, ..
+            }
+            | AgentEvent::RunParked {
                 conversation_id, ..
             } => conversation_id,
             AgentEvent::TaskUpdated(task) => return task.conversation_id.as_deref(),
@@ -272,6 +290,10 @@ mod tests {
                 code: ErrorCode::InternalError,
                 message: String::new(),
             },
+            AgentEvent::RunParked {
+                conversation_id: "c".into(),
+                message_id: "m".into(),
+            },
         ];
         for event in &events {
             let json = serde_json::to_value(event).expect("encodes");
@@ -287,6 +309,7 @@ mod tests {
             EventKind::parse("message.created"),
             Some(EventKind::MessageCreated)
         );
+        assert!(!EventKind::RunParked.ends_run() && EventKind::MessageCompleted.ends_run());
     }
 
     #[test]

@@ -10,6 +10,8 @@
 
 mod agent;
 pub mod approval;
+mod call_end;
+mod chat_tasks;
 pub mod decisions;
 pub mod error;
 pub mod events;
@@ -32,6 +34,7 @@ pub mod tool_call;
 mod turn;
 
 pub use agent::{Agent, AgentConfig, AgentObserver, ApprovalPolicy, Claim, RunOutcome, RunSpec};
+pub use chat_tasks::PendingTask;
 pub use error::AgentError;
 pub use events::{AgentEvent, CallUpdate, EventBus, EventKind, OwnedEvent, StopReason, TaskUpdate};
 pub use failure::{FAILURE_KEY, TurnFailure};

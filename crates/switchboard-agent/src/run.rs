@@ -10,20 +10,22 @@ pub(crate) mod questions;
 mod resolved;
 mod resume;
 mod sampling;
+mod tasks;
 mod variables;
 
 use switchboard_core::{ErrorCode, OwnerId, ToolCallRecord, ToolCallStatus};
 use switchboard_llm::ToolDefinition;
-use switchboard_store::{Message, MessageRole, StoreError, Transition};
+use switchboard_store::{Message, MessageRole, StoreError};
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Agent, RunOutcome, RunSpec};
+use crate::call_end::{CallEnd, outcome_of};
 use crate::error::AgentError;
 use crate::events::StopReason;
 use crate::mode::Mode;
 use crate::offer::Offer;
 use crate::results::error_response;
-use crate::turn::{STOP_KEY, calls_of, finished_rounds, round_texts, tool_rounds, was_cancelled};
+use crate::turn::{calls_of, finished_rounds, round_texts, tool_rounds, was_cancelled};
 use calls::Settled;
 
 pub(crate) struct Run<'a> {
@@ -124,6 +126,9 @@ impl<'a> Run<'a> {
                 Step::SettleCalls(history, turn, round) => {
                     match self.settle_calls(&turn, round).await? {
                         Settled::Cancelled => return self.cancel_turn(*turn).await,
+                        Settled::Parked => {
+                            return Ok(self.finish(&turn, StopReason::WaitingOnTasks));
+                        }
                         Settled::Done(turn) => known = turn.map(|turn| with_turn(history, turn)),
                     }
                 }
@@ -212,11 +217,11 @@ impl<'a> Run<'a> {
         let mut any = false;
         // A call waiting on a 2026-07-28 server's input-required answer is not lost: it is
         // sent again with the person's answers (`calls.rs`).
-        for call in turn
-            .tool_calls
-            .iter()
-            .filter(|c| c.status == ToolCallStatus::Invoking && c.pending_input.is_none())
-        {
+        // A call running as a task is not lost either: its task is followed by whichever
+        // process holds it, and its end reaches the call.
+        for call in turn.tool_calls.iter().filter(|c| {
+            c.status == ToolCallStatus::Invoking && c.pending_input.is_none() && c.task.is_none()
+        }) {
             self.set_outcome(
                 &turn.id,
                 &call.id,
@@ -234,28 +239,10 @@ impl<'a> Run<'a> {
         Ok(any)
     }
 
-    /// Marks every unfinished call of the turn cancelled and ends the turn.
+    /// Marks every unfinished call of the turn cancelled (and the tasks they run as) and ends
+    /// the turn.
     async fn cancel_turn(&self, turn: Message) -> Result<RunOutcome, AgentError> {
-        for call in turn.tool_calls.iter().filter(|c| !c.status.is_terminal()) {
-            self.set_outcome(
-                &turn.id,
-                &call.id,
-                ToolCallStatus::Cancelled,
-                error_response(ErrorCode::Cancelled, "the run was cancelled"),
-                true,
-            )
-            .await?;
-        }
-        let turn = self.agent.store.message(self.owner, &turn.id).await?;
-        let mut metadata = turn.metadata.clone();
-        metadata.insert(STOP_KEY.into(), serde_json::Value::from("cancelled"));
-        metadata.remove(crate::failure::FAILURE_KEY);
-        let turn = self
-            .agent
-            .store
-            .set_message_content(self.owner, &turn.id, &turn.content, Some(&metadata))
-            .await?;
-        Ok(self.finish(&turn, StopReason::Cancelled))
+        self.agent.end_turn_cancelled(self.owner, turn).await
     }
 
     /// Stores a finished call's outcome (unless it already finished) and announces it.
@@ -283,37 +270,13 @@ impl<'a> Run<'a> {
         is_error: bool,
         ran: Option<serde_json::Map<String, serde_json::Value>>,
     ) -> Result<Option<Message>, AgentError> {
-        let result = self
-            .agent
-            .store
-            .edit_tool_call(
-                self.owner,
-                message_id,
-                call_id,
-                &|call: &mut ToolCallRecord| {
-                    if !call.status.can_become(status) {
-                        return Err(Transition::Finished.into());
-                    }
-                    call.status = status;
-                    call.response = Some(response.clone());
-                    call.is_error = Some(is_error);
-                    call.pending_input = None;
-                    if let Some(ran) = &ran {
-                        call.resolved_arguments = Some(ran.clone());
-                    }
-                    Ok(())
-                },
-            )
-            .await;
-        match result {
-            Ok((call, turn)) => {
-                self.announce_call(message_id, call);
-                Ok(Some(turn))
-            }
-            // Someone else finished it first (a cancellation racing a result).
-            Err(StoreError::Transition(_)) => Ok(None),
-            Err(e) => Err(e.into()),
-        }
+        let end = CallEnd {
+            ran,
+            ..CallEnd::new(status, response, is_error)
+        };
+        self.agent
+            .end_call(self.owner, message_id, call_id, &end)
+            .await
     }
 
     fn announce_call(&self, message_id: &str, call: ToolCallRecord) {
@@ -335,16 +298,11 @@ impl<'a> Run<'a> {
             .await?)
     }
 
-    /// The run's outcome. `message.completed` is announced by [`crate::Agent::run`] once the
+    /// The run's outcome. Its end is announced by [`crate::Agent::run`] once the
     /// conversation is released, not here: a client that sends its next message on that event
     /// must find the conversation free.
     fn finish(&self, turn: &Message, stop: StopReason) -> RunOutcome {
-        RunOutcome {
-            message_id: turn.id.clone(),
-            content: turn.content.clone(),
-            stop,
-            tool_rounds: tool_rounds(turn),
-        }
+        outcome_of(turn, stop)
     }
 }
 

@@ -161,6 +161,7 @@ mod tests {
                     approved: None,
                     question: None,
                     pending_input: None,
+                    task: None,
                     resolved_arguments: None,
                     mapped_parameters: Default::default(),
                 })

@@ -164,6 +164,9 @@ impl App {
             switchboard_agent::replica_name(),
             task_config(&limits),
         );
+        // A chat's call its server runs as a task is left to the tasks' watcher, where one
+        // runs: the turn parks, and goes on when the task ends.
+        let agent = agent.with_tasks(tasks.clone());
         let gateway = Gateway::new(
             GatewayDeps {
                 store: Arc::clone(&store),
@@ -191,6 +194,7 @@ impl App {
                 changes,
             },
         ));
+        tasks.on_end(crate::runs::ChatTasks::of(&runs));
         let servers = Servers::new(
             Arc::clone(&store),
             Arc::clone(&pool),

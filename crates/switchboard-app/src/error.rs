@@ -37,6 +37,14 @@ pub enum AppError {
     /// The person has as many runs going on as they may.
     #[error("at most {limit} runs may go on at once; wait for one to finish")]
     TooManyRuns { limit: usize },
+    /// A new message for a conversation whose last turn waits on tasks.
+    #[error(
+        "the conversation's last turn waits on {} task(s); cancel them or wait for them to end",
+        tasks.len()
+    )]
+    TasksPending {
+        tasks: Vec<switchboard_agent::PendingTask>,
+    },
     #[error(transparent)]
     NodeSave(#[from] NodeSaveError),
     #[error(transparent)]
@@ -68,6 +76,7 @@ impl AppError {
             AppError::Refused(e) => e.code(),
             AppError::NoProvider | AppError::NoModel { .. } => ErrorCode::ValidationError,
             AppError::TooManyRuns { .. } => ErrorCode::RateLimited,
+            AppError::TasksPending { .. } => ErrorCode::TaskPending,
             AppError::NodeSave(e) => e.code(),
             AppError::NodeRun(e) => e.code(),
             AppError::ViewSave(e) => e.code(),

@@ -5,13 +5,14 @@
 mod again;
 mod decisions;
 mod spec;
+mod tasks;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use switchboard_agent::input::{ResourceChanges, UserInput};
-use switchboard_agent::{Agent, AgentError, Claim, RunSpec};
+use switchboard_agent::{Agent, AgentError, Claim, RunSpec, StopReason};
 use switchboard_core::OwnerId;
 use switchboard_mcp::ServerPool;
 use switchboard_store::{Entity, Message, Store, StoreError};
@@ -28,6 +29,8 @@ use crate::metrics::Metrics;
 
 pub(crate) use spec::resolve_error;
 pub use spec::{conversation_request, run_spec};
+pub(crate) use tasks::ChatTasks;
+pub use tasks::OnPendingTask;
 
 /// The background runs of this process.
 pub struct Runs {
@@ -95,14 +98,18 @@ impl Runs {
     /// Stores the user's message and answers it in the background. Everything that can be
     /// refused (no such conversation, no provider, a run already going, as many runs going on
     /// for the user as they may have: 429 `RATE_LIMITED`, as many messages kept as they may:
-    /// 403 `QUOTA_EXCEEDED`) is refused before the message is stored.
+    /// 403 `QUOTA_EXCEEDED`, a last turn still waiting on tasks: 409 `TASK_PENDING` unless
+    /// `on_pending` cancels them) is refused before the message is stored.
     pub async fn send(
         &self,
         owner: &OwnerId,
         conversation_id: &str,
         input: UserInput,
+        on_pending: OnPendingTask,
     ) -> Result<Message, AppError> {
         let conversation = self.store.conversation(owner, conversation_id).await?;
+        self.check_pending(owner, conversation_id, on_pending)
+            .await?;
         if self.store.message_count(owner).await? >= u64::from(self.max_messages) {
             return Err(StoreError::QuotaExceeded {
                 entity: Entity::Message,
@@ -120,6 +127,7 @@ impl Runs {
             switchboard_agent::input::compose(self.pool.as_ref(), owner, &spec.servers, input)
                 .await?;
         let claim = self.agent.claim(conversation_id).await?;
+        self.settle_pending(&claim, owner, on_pending).await?;
         let message = self.agent.post_message(&claim, owner, &message).await?;
         self.spawn(claim, owner.clone(), spec, slot);
         Ok(message)
@@ -204,7 +212,7 @@ impl Runs {
     }
 
     /// Cancels the conversation's run; `false` if it has none here.
-    pub fn cancel(&self, conversation_id: &str) -> bool {
+    fn cancel_running(&self, conversation_id: &str) -> bool {
         let cancels = self.cancels.lock().unwrap_or_else(PoisonError::into_inner);
         cancels
             .get(conversation_id)
@@ -240,9 +248,30 @@ impl Runs {
             {
                 tracing::debug!(conversation = %conversation_id, %error, "attachments not refreshed");
             }
-            let outcome = agent.run(claim, &owner, &spec, cancel).await;
-            if let Err(error) = outcome {
-                tracing::debug!(conversation = %conversation_id, %error, "run ended without an answer");
+            let mut claim = claim;
+            loop {
+                let outcome = agent.run(claim, &owner, &spec, cancel.clone()).await;
+                let parked = match outcome {
+                    Ok(outcome) if outcome.stop == StopReason::WaitingOnTasks => outcome,
+                    Ok(_) => break,
+                    Err(error) => {
+                        tracing::debug!(conversation = %conversation_id, %error, "run ended without an answer");
+                        break;
+                    }
+                };
+                // A task that ended just as the run parked found the conversation still
+                // claimed and left its turn to this run: it goes on here.
+                match tasks::claim_if_it_goes_on(
+                    &agent,
+                    &owner,
+                    &conversation_id,
+                    &parked.message_id,
+                )
+                .await
+                {
+                    Some(again) => claim = again,
+                    None => break,
+                }
             }
             cancels
                 .lock()

@@ -129,6 +129,10 @@ pub enum ErrorCode {
     /// Switchboard stopped while it ran a tool in the background: the call may or may not
     /// have taken effect, and is not run again. 503: nothing is wrong with the request.
     TaskInterrupted,
+    /// A new message was sent to a conversation whose last turn waits on tasks (long-running
+    /// tool calls): the person says whether to cancel them first. 409: the request conflicts
+    /// with the turn still going on.
+    TaskPending,
 }
 
 /// How safe it is to try again after an error with a given code.
@@ -184,6 +188,7 @@ impl ErrorCode {
         ErrorCode::ApiKeyOriginChanged,
         ErrorCode::TaskLost,
         ErrorCode::TaskInterrupted,
+        ErrorCode::TaskPending,
     ];
 
     /// The code as sent on the wire, e.g. `"MCP_SERVER_NOT_FOUND"`.
@@ -225,6 +230,7 @@ impl ErrorCode {
             ErrorCode::ApiKeyOriginChanged => "API_KEY_ORIGIN_CHANGED",
             ErrorCode::TaskLost => "TASK_LOST",
             ErrorCode::TaskInterrupted => "TASK_INTERRUPTED",
+            ErrorCode::TaskPending => "TASK_PENDING",
         }
     }
 
@@ -243,7 +249,7 @@ impl ErrorCode {
             | ErrorCode::QuotaExceeded => 403,
             ErrorCode::MethodNotAllowed => 405,
             ErrorCode::McpServerNotFound | ErrorCode::McpToolNotFound | ErrorCode::NotFound => 404,
-            ErrorCode::Conflict | ErrorCode::ApiKeyOriginChanged => 409,
+            ErrorCode::Conflict | ErrorCode::ApiKeyOriginChanged | ErrorCode::TaskPending => 409,
             ErrorCode::PayloadTooLarge => 413,
             ErrorCode::UriTooLong => 414,
             ErrorCode::RequestTimeout => 408,
@@ -394,6 +400,8 @@ mod tests {
             ("STORAGE_FULL", 507),
             ("API_KEY_ORIGIN_CHANGED", 409),
             ("TASK_LOST", 502),
+            ("TASK_INTERRUPTED", 503),
+            ("TASK_PENDING", 409),
         ];
         assert_eq!(expected.len(), ErrorCode::ALL.len());
         for (name, status) in expected {

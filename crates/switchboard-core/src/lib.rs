@@ -39,8 +39,9 @@ pub use spec::{
 pub use task::{TaskSupport, TasksPolicy, ToolTasks};
 pub use tool::{ToolAnnotations, ToolIcon, ToolInfo};
 pub use tool_call::{
-    MappedParameter, PendingInput, QuestionAction, QuestionAnswer, QuestionMode, SamplingReview,
-    SamplingStage, SamplingText, ServerQuestion, ToolCallRecord, ToolCallStatus,
+    CallTaskStatus, MappedParameter, PendingInput, QuestionAction, QuestionAnswer, QuestionMode,
+    SamplingReview, SamplingStage, SamplingText, ServerQuestion, TaskRef, ToolCallRecord,
+    ToolCallStatus,
 };
 pub use tool_node::{
     BUILTIN_VARIABLES, Builtins, MAX_RENDERED_BYTES, Mapping, NodeCheckError, RenderError,

@@ -108,6 +108,79 @@ pub struct ToolCallRecord {
     /// again with the person's answers after a restart, as a waiting approval is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_input: Option<PendingInput>,
+    /// The task the call runs as, when its server runs it as one (MCP tasks): the call stays
+    /// `invoking` while it is live, and the turn waits for it without holding a run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskRef>,
+}
+
+impl ToolCallRecord {
+    /// Whether the call is running as a task: its turn waits for the task's end.
+    pub fn waits_on_task(&self) -> bool {
+        self.status == ToolCallStatus::Invoking && self.task.is_some()
+    }
+}
+
+/// A call's task as the chat shows it: kept with the call so that a reload shows where it
+/// stands; the task itself (what its poller needs) is kept apart, and read with
+/// `GET /api/tasks/{id}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct TaskRef {
+    /// Switchboard's id of the task (`tsk_…`).
+    pub id: String,
+    pub status: CallTaskStatus,
+    /// What the server last said of its progress, at most [`TaskRef::MAX_STATUS_MESSAGE`]
+    /// characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    /// When the task was started, in milliseconds since the Unix epoch.
+    pub created_at: i64,
+}
+
+impl TaskRef {
+    /// The most characters of a status message kept with a call.
+    pub const MAX_STATUS_MESSAGE: usize = 500;
+
+    /// `message` as kept with a call: cut to [`TaskRef::MAX_STATUS_MESSAGE`] characters.
+    pub fn status_message_of(message: Option<&str>) -> Option<String> {
+        message.map(|m| m.chars().take(Self::MAX_STATUS_MESSAGE).collect())
+    }
+}
+
+/// Where a call's task is (MCP's task statuses): `working` and `input_required` are live,
+/// the others final.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub enum CallTaskStatus {
+    Working,
+    InputRequired,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl CallTaskStatus {
+    /// The status of its written form (`working`, …); `None` for any other text.
+    pub fn parse(text: &str) -> Option<Self> {
+        Some(match text {
+            "working" => CallTaskStatus::Working,
+            "input_required" => CallTaskStatus::InputRequired,
+            "completed" => CallTaskStatus::Completed,
+            "failed" => CallTaskStatus::Failed,
+            "cancelled" => CallTaskStatus::Cancelled,
+            _ => return None,
+        })
+    }
+
+    pub fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            CallTaskStatus::Completed | CallTaskStatus::Failed | CallTaskStatus::Cancelled
+        )
+    }
 }
 
 /// Where a tool node's mapping takes a parameter's value from.
@@ -282,11 +355,53 @@ mod tests {
             approved: None,
             question: None,
             pending_input: None,
+            task: None,
         };
         let json = serde_json::to_value(&record).unwrap();
         assert_eq!(json["serverId"], "files");
         assert_eq!(json["displayName"], "mcp__files__read");
         assert_eq!(json["status"], "pending");
         assert!(json.get("resolvedArguments").is_none() && json.get("mappedParameters").is_none());
+        assert!(json.get("task").is_none());
+    }
+
+    #[test]
+    fn a_call_keeps_its_task_and_old_records_read_without_one() {
+        let old = serde_json::json!({
+            "id": "c", "serverId": "s", "serverName": "S", "toolName": "t",
+            "displayName": "mcp__s__t", "arguments": {}, "status": "invoking",
+        });
+        let mut call: ToolCallRecord = serde_json::from_value(old).unwrap();
+        assert!(call.task.is_none() && !call.waits_on_task());
+        call.task = Some(TaskRef {
+            id: "tsk_1".into(),
+            status: CallTaskStatus::InputRequired,
+            status_message: TaskRef::status_message_of(Some(&"x".repeat(600))),
+            created_at: 1_700_000_000_000,
+        });
+        assert!(call.waits_on_task());
+        let json = serde_json::to_value(&call).unwrap();
+        assert_eq!(json["task"]["id"], "tsk_1");
+        assert_eq!(json["task"]["status"], "input_required");
+        assert_eq!(json["task"]["createdAt"], 1_700_000_000_000_i64);
+        assert_eq!(json["task"]["statusMessage"].as_str().unwrap().len(), 500);
+        let back: ToolCallRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(back, call);
+        for status in [
+            "working",
+            "input_required",
+            "completed",
+            "failed",
+            "cancelled",
+        ] {
+            let parsed = CallTaskStatus::parse(status).unwrap();
+            assert_eq!(serde_json::to_value(parsed).unwrap(), status);
+            assert_eq!(
+                parsed.is_terminal(),
+                !matches!(status, "working" | "input_required")
+            );
+        }
+        call.status = ToolCallStatus::Done;
+        assert!(!call.waits_on_task());
     }
 }

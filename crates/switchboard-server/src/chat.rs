@@ -183,6 +183,7 @@ async fn start_turn(
             owner,
             id,
             switchboard_agent::input::UserInput::text(&turn.text),
+            switchboard_app::runs::OnPendingTask::Refuse,
         )
         .await?;
     Ok(subscription)

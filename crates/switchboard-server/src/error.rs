@@ -38,6 +38,8 @@ pub struct ApiError {
     /// The message says what to do about the error itself, so the code's general hint is
     /// left out ([`ApiError::says_what_to_do`]).
     pub says_what_to_do: bool,
+    /// With `TASK_PENDING`: the tasks the conversation's turn waits on.
+    pub tasks: Option<Vec<PendingTaskBody>>,
 }
 
 /// A `{placeholder}` value: text as it is, or words of the locale files put in the
@@ -100,6 +102,44 @@ pub struct ErrorBody {
     /// message.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// With `TASK_PENDING`: the tasks the conversation's last turn waits on (cancel them, or
+    /// send the message again with `onPendingTask: "cancel"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Vec<PendingTaskBody>>,
+}
+
+/// A task a conversation's turn waits on: a tool call running as a task.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingTaskBody {
+    /// The task's id (`GET /api/tasks/{id}`).
+    pub task_id: String,
+    pub status: switchboard_core::CallTaskStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_message: Option<String>,
+    /// When it was started, in milliseconds since the Unix epoch.
+    pub created_at: i64,
+    /// The assistant message holding the call.
+    pub message_id: String,
+    /// The call (`POST /api/messages/{messageId}/tool-calls/{callId}/cancel` cancels it).
+    pub call_id: String,
+    pub server_name: String,
+    pub tool_name: String,
+}
+
+impl PendingTaskBody {
+    pub fn of(pending: &switchboard_agent::PendingTask) -> Self {
+        Self {
+            task_id: pending.task.id.clone(),
+            status: pending.task.status,
+            status_message: pending.task.status_message.clone(),
+            created_at: pending.task.created_at,
+            message_id: pending.message_id.clone(),
+            call_id: pending.call_id.clone(),
+            server_name: pending.server_name.clone(),
+            tool_name: pending.tool_name.clone(),
+        }
+    }
 }
 
 impl ApiError {
@@ -112,7 +152,14 @@ impl ApiError {
             params: Vec::new(),
             source: None,
             says_what_to_do: false,
+            tasks: None,
         }
+    }
+
+    /// The error listing `tasks` (a `TASK_PENDING` answer).
+    pub fn with_tasks(mut self, tasks: Vec<PendingTaskBody>) -> Self {
+        self.tasks = Some(tasks);
+        self
     }
 
     /// The message says what to do about this very error (install Node.js, check the
@@ -174,6 +221,7 @@ impl ApiError {
             params: self.params.clone(),
             timestamp: String::new(),
             says_what_to_do: self.says_what_to_do,
+            tasks: None,
         };
         text.body(texts, locale).message
     }
@@ -220,6 +268,7 @@ impl IntoResponse for ApiError {
             params,
             timestamp: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
             says_what_to_do: self.says_what_to_do,
+            tasks: self.tasks,
         };
         // English, without a hint, until the localising layer rewrites it.
         let body = ErrorBody {
@@ -227,6 +276,7 @@ impl IntoResponse for ApiError {
             message: text.message.clone(),
             timestamp: text.timestamp.clone(),
             hint: None,
+            tasks: text.tasks.clone(),
         };
         let mut response = (status, Json(body)).into_response();
         response.extensions_mut().insert(text);

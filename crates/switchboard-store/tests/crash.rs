@@ -38,6 +38,7 @@ fn call(i: usize) -> ToolCallRecord {
         approved: None,
         question: None,
         pending_input: None,
+        task: None,
         resolved_arguments: None,
         mapped_parameters: Default::default(),
     }

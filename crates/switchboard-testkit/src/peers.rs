@@ -239,6 +239,23 @@ impl Peers {
         .await
     }
 
+    /// Starts `peers/tasks_http_server.py` (mcp 1.x, stateless Streamable HTTP at `/mcp`):
+    /// tools that run only as tasks (`gated_task`, released by `open_gate`; `slow_task`),
+    /// whose ids stay valid for any session, so a client that restarts finds them.
+    pub async fn tasks_http(&self) -> Result<HttpPeer> {
+        let command = self.python_script(PyGen::V1, "tasks_http_server.py", &[]);
+        HttpPeer::start(Launch {
+            name: "tasks_http_server.py".into(),
+            program: PathBuf::from(command.program),
+            args: command.args,
+            env: command.env,
+            port_option: PortOption::Flag,
+            readiness: Readiness::AnnouncedPort,
+            path: "/mcp",
+        })
+        .await
+    }
+
     /// Starts `peers/unreadable_http.py` (stdlib, Streamable HTTP at `/mcp`, no sessions): its
     /// tools answer over SSE with what cannot be read (`too_deep`, `wrong_shape`) or properly
     /// (`fine`).

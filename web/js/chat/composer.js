@@ -1,8 +1,12 @@
 // The message box, of an open conversation and of the first screen alike: the text, the
 // resources attached to it (Attach opens resource-picker.js; chips above the box), and
 // prompts as slash commands (a "/" opens their list above the box; the chosen one's
-// arguments are asked there). Enter sends, through `onSend(body, title)`, which answers
-// whether it was sent; then the box, chips and prompt clear. The servers of the assistant
+// arguments are asked there). Enter sends, through `onSend(body, title, options)`, which
+// answers whether it was sent; then the box, chips and prompt clear. While the conversation's
+// last turn waits on tasks (`tasksPending`), the box stays usable: it says so, offers to
+// cancel them (`onStop`), and a message sent asks whether to wait for them (it is kept here
+// and sent once the turn has ended) or to cancel them and send it now
+// (`options.cancelTasks`). The servers of the assistant
 // (`assistantId`), and their prompts, are loaded when first needed and kept until another
 // assistant is chosen (on the first screen): then what was taken from a server the new one
 // does not use is dropped.
@@ -18,6 +22,7 @@ import { loadConversationServers, loadPrompts } from "./server-content.js";
 import { afterCommand, filterPrompts, promptEntries, slashQuery } from "./slash.js";
 import { PromptForm, SlashList, optionId } from "./slash-list.js";
 import { sendsOnKey } from "./start.js";
+import { TasksNote } from "./tasks-note.js";
 
 const LIST_ID = "slash-list";
 const paperclip = html`<svg class="icon-clip" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="16" height="16"
@@ -32,9 +37,13 @@ const PICKER_ID = "resource-picker";
  * the assistants load).
  */
 export function Composer({ assistantId, assistants, running, onSend, onStop, inputId = "composer-input", autoFocus = false,
-  hintId, waiting = false }) {
+  hintId, waiting = false, tasksPending = 0 }) {
   const [draft, setDraft] = useState("");
   const [sending, setSending] = useState(false);
+  // A message written while tasks run: {body, title} while the person chooses, then kept
+  // until the turn has ended.
+  const [choosing, setChoosing] = useState(null);
+  const [queued, setQueued] = useState(null);
   const [attachments, setAttachments] = useState([]);
   const [picking, setPicking] = useState(false);
   const [prompt, setPrompt] = useState(null); // {entry, values}
@@ -123,22 +132,50 @@ export function Composer({ assistantId, assistants, running, onSend, onStop, inp
     attach.current?.focus();
   };
 
-  const send = async (event) => {
-    event.preventDefault();
-    if (sending || running || waiting) return;
-    const { body, missing: left } = composeMessage({ draft, attachments, prompt });
-    setMissing(left ?? []);
-    if (!body) return;
-    setSending(true);
-    const sent = await onSend(body, titleOf(body, prompt));
-    setSending(false);
-    if (!sent) return;
+  const cleared = () => {
     setDraft("");
     setAttachments([]);
     setPrompt(null);
     setPicking(false);
     setDismissed(false);
   };
+  const deliver = async ({ body, title }, options) => {
+    setSending(true);
+    const sent = await onSend(body, title, options);
+    setSending(false);
+    return sent;
+  };
+  const send = async (event) => {
+    event.preventDefault();
+    if (sending || running || waiting || queued) return;
+    const { body, missing: left } = composeMessage({ draft, attachments, prompt });
+    setMissing(left ?? []);
+    if (!body) return;
+    const message = { body, title: titleOf(body, prompt) };
+    if (tasksPending > 0) {
+      setChoosing(message);
+      return;
+    }
+    if (await deliver(message)) cleared();
+  };
+  const waitForTasks = () => {
+    setQueued(choosing);
+    setChoosing(null);
+    cleared();
+  };
+  const cancelAndSend = async () => {
+    const message = choosing || queued;
+    setChoosing(null);
+    setQueued(null);
+    if (await deliver(message, { cancelTasks: true })) cleared();
+  };
+  // The kept message goes once the turn has ended: no task left, no run answering.
+  useEffect(() => {
+    if (!queued || tasksPending > 0 || running || sending) return;
+    const message = queued;
+    setQueued(null);
+    deliver(message);
+  }, [queued, tasksPending, running, sending]);
 
   const keys = (event) => {
     if (listOpen) {
@@ -195,6 +232,9 @@ export function Composer({ assistantId, assistants, running, onSend, onStop, inp
       <${ComposerChips} attachments=${attachments}
         onRemove=${(a) => setAttachments(withoutAttachment(attachments, a.serverId, a.uri))} />
       ${missingNote ? html`<p class="error composer-problem" role="alert">${missingNote}</p>` : null}
+      <${TasksNote} tasksPending=${running ? 0 : tasksPending} choosing=${choosing} queued=${queued}
+        onWait=${waitForTasks} onCancelAndSend=${cancelAndSend} onBack=${() => setChoosing(null)}
+        onDrop=${() => setQueued(null)} onCancelTasks=${onStop} />
       <div class="composer-row">
         <button type="button" class="attach-button" ref=${attach} aria-expanded=${picking} aria-controls=${PICKER_ID}
           title=${t("ui.attach.hint", { max: MAX_ATTACHMENTS })}
@@ -206,7 +246,7 @@ export function Composer({ assistantId, assistants, running, onSend, onStop, inp
           onInput=${typed} onKeyDown=${keys}></textarea>
         ${running
           ? html`<button type="button" class="danger" onClick=${onStop}>${t("ui.chat.stop")}</button>`
-          : html`<button type="submit" class="primary" disabled=${sending || waiting || !canSend(draft, prompt)}>${t("ui.chat.send")}</button>`}
+          : html`<button type="submit" class="primary" disabled=${sending || waiting || Boolean(queued) || !canSend(draft, prompt)}>${t("ui.chat.send")}</button>`}
       </div>
     </form>
   </div>`;

@@ -16,10 +16,25 @@ export function applyEvent(view, event) {
     case "message.delta":
       return editMessage(view, event.messageId, (m) => withDelta(m, event.delta));
     case "assistant.toolCall.updated":
+      return resumedBy(
+        editMessage(view, event.messageId, (m) => ({
+          ...m,
+          toolCalls: upsert(m.toolCalls || [], event.toolCall),
+        })),
+        view,
+        event,
+      );
+    case "task.updated":
       return editMessage(view, event.messageId, (m) => ({
         ...m,
-        toolCalls: upsert(m.toolCalls || [], event.toolCall),
+        toolCalls: (m.toolCalls || []).map((c) =>
+          c.id === event.callId && c.task?.id === event.taskId
+            ? { ...c, task: { ...c.task, status: event.status, statusMessage: event.statusMessage } }
+            : c,
+        ),
       }));
+    case "run.parked":
+      return { ...view, running: false };
     case "message.completed":
       return {
         ...editMessage(view, event.messageId, (m) => ({ ...m, content: event.content })),
@@ -77,6 +92,30 @@ export function withDelta(message, delta) {
   rounds[current] += delta;
   const content = rounds.map((r) => r.trim()).filter(Boolean).join("\n\n");
   return { ...message, content, metadata: { ...message.metadata, rounds } };
+}
+
+/** Whether a call runs as a task: its turn waits for the task's end without a run. */
+export function waitsOnTask(call) {
+  return call.status === "invoking" && call.task != null;
+}
+
+/** The calls of the conversation's last turn that run as tasks (the turn waits on them). */
+export function pendingTasks(view) {
+  const last = view?.messages?.[view.messages.length - 1];
+  if (!last || last.role !== "assistant") return [];
+  return (last.toolCalls || []).filter(waitsOnTask);
+}
+
+/**
+ * `next`, the view after `event` ended a call that ran as a task, with the turn running
+ * again when no other call of it still waits on a task: the server goes on with the turn.
+ */
+function resumedBy(next, view, event) {
+  const message = view.messages.find((m) => m.id === event.messageId);
+  const before = message?.toolCalls?.find((c) => c.id === event.toolCall.id);
+  if (!before || !waitsOnTask(before) || event.toolCall.status === "invoking") return next;
+  if (pendingTasks(next).length > 0) return next;
+  return { ...next, running: true };
 }
 
 /** Whether a call waits for the person to approve or reject it. */

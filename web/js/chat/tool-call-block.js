@@ -1,6 +1,7 @@
 // One tool call inline in an assistant message (seed 001's ToolCallBlock): its server and
 // tool, its status, its arguments and result; Approve and Reject while it waits, and a
-// server's question (question-block.js) or sampling request (sampling-block.js) while it runs.
+// server's question (question-block.js) or sampling request (sampling-block.js) while it runs,
+// and the task it runs as (task-line.js: status, progress, time, Cancel) when it is one.
 // A call through a tool node shows the arguments that run, its mapped ones tagged with
 // where their value comes from, and what the model asked for under them.
 
@@ -12,6 +13,7 @@ import { statusKey } from "./call-status.js";
 import { awaitsDecision } from "./state.js";
 import { QuestionBlock } from "./question-block.js";
 import { SamplingBlock } from "./sampling-block.js";
+import { TaskLine } from "./task-line.js";
 import { ToolResult } from "./tool-result.js";
 import { argumentRows, fromWords, hasRun } from "./resolved-arguments.js";
 import { ErrorNote } from "../ui/error-note.js";
@@ -49,6 +51,7 @@ export function ToolCallBlock({ call, messageId }) {
         <span class="badge" data-role="status">${statusText()[statusKey(call)] || call.status}</span>
       </header>
       <${Arguments} call=${call} open=${waiting} />
+      ${call.task ? html`<${TaskLine} call=${call} messageId=${messageId} />` : null}
       ${waiting
         ? html`<div class="actions">
             <button type="button" class="primary" disabled=${busy} onClick=${() => decide(true)}>${t("ui.call.approve")}</button>

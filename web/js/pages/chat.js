@@ -4,7 +4,8 @@
 // use prompts as slash commands. Live events update what is shown; a missed stretch
 // (stream.reset) or the end of a run reloads it from the API. A message can be copied, the
 // person's edited and sent again, an answer regenerated and a failed turn retried
-// (js/chat/turns.js). On a phone's width the list of conversations is a drawer
+// (js/chat/turns.js). A turn that waits on tasks (tool calls running as tasks) leaves the
+// box usable (js/chat/tasks-note.js). On a phone's width the list of conversations is a drawer
 // (js/chat/drawer.js) that its button opens.
 
 import { html } from "../html.js";
@@ -13,7 +14,7 @@ import { del, get, patch, post, seg } from "../api.js";
 import { t } from "../i18n.js";
 import { subscribe } from "../events.js";
 import { navigate } from "../router.js";
-import { applyEvent, awaitsDecision, caughtUp, fromHistory, settled } from "../chat/state.js";
+import { applyEvent, awaitsDecision, caughtUp, fromHistory, pendingTasks, settled } from "../chat/state.js";
 import { LAST_ASSISTANT_KEY, preselect } from "../chat/start.js";
 import { ConversationList } from "../chat/conversation-list.js";
 import { ConversationTitle } from "../chat/conversation-title.js";
@@ -157,15 +158,19 @@ function Conversation({ id, assistants, onChanged }) {
   }, [view]);
 
   // Sends what the message box composed (js/chat/composer.js); answers whether it was sent.
-  const send = async (body, title) => {
+  // With `cancelTasks`, the tasks the last turn waits on are cancelled first.
+  const send = async (body, title, options) => {
     if (view?.running) return false;
     setError(null);
     setView((v) => (v ? { ...v, failure: null } : v));
     pinned.current = true;
     try {
-      await post(`/api/conversations/${seg(id)}/messages`, body);
+      const sent = options?.cancelTasks ? { ...body, onPendingTask: "cancel" } : body;
+      await post(`/api/conversations/${seg(id)}/messages`, sent);
     } catch (e) {
       setError(e);
+      // The turn waits on tasks this page did not know of: show them.
+      if (e.code === "TASK_PENDING") reload();
       return false;
     }
     if (!view.title && view.messages.length === 0) {
@@ -263,7 +268,7 @@ function Conversation({ id, assistants, onChanged }) {
       <div ref=${end}></div>
     </div>
     <${Composer} assistantId=${view.assistantId} assistants=${assistants} running=${view.running}
-      onSend=${send} onStop=${stop} />
+      tasksPending=${pendingTasks(view).length} onSend=${send} onStop=${stop} />
     <${ErrorNote} error=${error} />
   </section>`;
 }
@@ -277,5 +282,7 @@ function announcement(view) {
   if (waiting) return t(waiting === 1 ? "ui.chat.waiting_one" : "ui.chat.waiting_many", { count: waiting });
   const asking = calls.filter(asksQuestion).length;
   if (asking) return t(asking === 1 ? "ui.chat.question_one" : "ui.chat.question_many", { count: asking });
+  const tasks = view.running ? 0 : pendingTasks(view).length;
+  if (tasks) return t(tasks === 1 ? "ui.chat.tasks_waiting_one" : "ui.chat.tasks_waiting_many", { count: tasks });
   return view.running ? t("ui.chat.answering") : "";
 }

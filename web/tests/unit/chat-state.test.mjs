@@ -3,7 +3,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyEvent, awaitsDecision, caughtUp, fromHistory, roundsOf, settled, withDelta } from "../../js/chat/state.js";
+import {
+  applyEvent, awaitsDecision, caughtUp, fromHistory, pendingTasks, roundsOf, settled, waitsOnTask, withDelta,
+} from "../../js/chat/state.js";
 
 const call = (id, round, status = "pending", extra = {}) => ({
   id, round, status, serverId: "s", serverName: "s", toolName: id, displayName: `mcp__s__${id}`, arguments: {}, ...extra,
@@ -126,4 +128,60 @@ test("events that came while the first history loaded are caught up without coun
   const ended = caughtUp(view, [{ type: "run.failed", conversationId: "c1", code: "LLM_ERROR", message: "no" }]);
   assert.equal(ended.running, false);
   assert.equal(ended.failure.code, "LLM_ERROR");
+});
+
+test("a call that runs as a task parks the turn, shows the task's progress and goes on when it ends", () => {
+  const task = { id: "tsk_1", status: "working", createdAt: 1_000 };
+  const running = call("slow", 0, "invoking", { approved: true, task });
+  let view = {
+    ...history(),
+    running: true,
+    messages: [...history().messages, { id: "a1", role: "assistant", content: "", toolCalls: [running], metadata: {} }],
+  };
+  assert.ok(waitsOnTask(view.messages[1].toolCalls[0]));
+  view = applyEvent(view, { type: "run.parked", conversationId: "c1", messageId: "a1" });
+  assert.equal(view.running, false, "no run answers while the task runs");
+  assert.deepEqual(pendingTasks(view).map((c) => c.id), ["slow"]);
+
+  view = applyEvent(view, {
+    type: "task.updated", conversationId: "c1", messageId: "a1", callId: "slow", taskId: "tsk_1",
+    status: "input_required", statusMessage: "half way",
+  });
+  assert.deepEqual(view.messages[1].toolCalls[0].task, { id: "tsk_1", status: "input_required", statusMessage: "half way", createdAt: 1_000 });
+  // Another task's update, or another conversation's, changes nothing.
+  const same = applyEvent(view, {
+    type: "task.updated", conversationId: "c1", messageId: "a1", callId: "slow", taskId: "tsk_2", status: "failed",
+  });
+  assert.equal(same.messages[1].toolCalls[0].task.status, "input_required");
+  assert.equal(applyEvent(view, { type: "task.updated", conversationId: "c2", messageId: "a1", callId: "slow", taskId: "tsk_1", status: "failed" }), view);
+
+  view = applyEvent(view, {
+    type: "assistant.toolCall.updated", conversationId: "c1", messageId: "a1",
+    toolCall: { ...running, status: "done", task: { ...task, status: "completed" }, response: { content: [] } },
+  });
+  assert.deepEqual(pendingTasks(view), []);
+  assert.equal(view.running, true, "the turn goes on once its last task ended");
+  view = applyEvent(view, { type: "message.completed", conversationId: "c1", messageId: "a1", content: "Done.", stop: "answered" });
+  assert.equal(view.running, false);
+});
+
+test("a turn that waits on two tasks goes on only when both ended", () => {
+  const first = call("one", 0, "invoking", { task: { id: "t1", status: "working", createdAt: 0 } });
+  const second = call("two", 0, "invoking", { task: { id: "t2", status: "working", createdAt: 0 } });
+  let view = {
+    ...history(),
+    messages: [...history().messages, { id: "a1", role: "assistant", content: "", toolCalls: [first, second], metadata: {} }],
+  };
+  view = applyEvent(view, {
+    type: "assistant.toolCall.updated", conversationId: "c1", messageId: "a1",
+    toolCall: { ...first, status: "cancelled", task: { ...first.task, status: "cancelled" } },
+  });
+  assert.equal(view.running, false, "the other task still runs");
+  assert.deepEqual(pendingTasks(view).map((c) => c.id), ["two"]);
+  // A call that was no task ending changes nothing of the run.
+  const plain = { ...history(), messages: [...history().messages, { id: "a1", role: "assistant", toolCalls: [call("p", 0, "invoking")], metadata: {} }] };
+  const after = applyEvent(plain, { type: "assistant.toolCall.updated", conversationId: "c1", messageId: "a1", toolCall: call("p", 0, "done") });
+  assert.equal(after.running, false);
+  // A turn whose last message is the person's waits on nothing.
+  assert.deepEqual(pendingTasks(history()), []);
 });

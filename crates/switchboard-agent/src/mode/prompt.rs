@@ -306,6 +306,7 @@ mod tests {
             approved: Some(true),
             question: None,
             pending_input: None,
+            task: None,
             resolved_arguments: None,
             mapped_parameters: Default::default(),
         }

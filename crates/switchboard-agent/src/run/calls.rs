@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use switchboard_core::{ErrorCode, ToolCallRecord, ToolCallStatus};
+use switchboard_mcp::Started;
 use switchboard_store::{Message, StoreError, Transition};
 
 use super::Run;
@@ -19,6 +20,9 @@ use crate::turn::calls_of;
 pub(super) enum Settled {
     /// The run was cancelled while waiting.
     Cancelled,
+    /// Every call still going runs as a task, and no decision waits: the turn goes on when a
+    /// task ends, without this run.
+    Parked,
     /// Every call of the round finished; with the turn as the run's last write left it, when
     /// that write is known to hold every change (one write, made without waiting).
     Done(Option<Message>),
@@ -60,7 +64,20 @@ impl Run<'_> {
             let mut runnable = Vec::new();
             let mut resumable = Vec::new();
             let mut waiting = false;
+            let mut parked = false;
             for call in calls_of(&current, round) {
+                // A call running as a task: its end is written by whoever follows the task
+                // (or here, for one that ended unseen).
+                if call.waits_on_task() {
+                    match self.task_of(&turn.id, call).await? {
+                        super::tasks::TaskCall::Live => parked = true,
+                        super::tasks::TaskCall::Ended(turn) => {
+                            writes += 1;
+                            last = turn;
+                        }
+                    }
+                    continue;
+                }
                 // A call a server answered input-required before a restart: sent again once
                 // the person answered what it asks (the answer route starts this run).
                 if call.status == ToolCallStatus::Invoking && call.pending_input.is_some() {
@@ -110,6 +127,9 @@ impl Run<'_> {
                 }
                 again = true;
                 continue;
+            }
+            if !waiting && parked {
+                return Ok(Settled::Parked);
             }
             if !waiting {
                 return Ok(done(writes, last, again));
@@ -246,13 +266,23 @@ impl Run<'_> {
             )
         };
         let through_node = tool.node.is_some();
-        let (result, ran) = match self.agent.tool_calls.call(request).await {
-            Ok(outcome) => {
-                let sent =
-                    through_node.then(|| super::resolved::masked(&tool.server, outcome.arguments));
-                (Ok(outcome.result), sent.or(resolved))
-            }
-            Err(error) => (Err(error), resolved),
+        let sent =
+            |arguments| through_node.then(|| super::resolved::masked(&tool.server, arguments));
+        // Where tasks are followed, a call its server runs as a task is left to run: the
+        // turn waits for it without this run. Elsewhere the call is followed to its end here.
+        let started = match self.agent.following_tasks() {
+            Some(_) => self
+                .agent
+                .tool_calls
+                .start(request)
+                .await
+                .map(|started| (started.started, started.arguments)),
+            None => self
+                .agent
+                .tool_calls
+                .call(request)
+                .await
+                .map(|outcome| (Started::Done(outcome.result), outcome.arguments)),
         };
         if asker.left_for_restart() {
             // The process is stopping while the server's question waits: the call stays
@@ -260,6 +290,16 @@ impl Run<'_> {
             // after the restart.
             return Err(AgentError::Stopping);
         }
+        let (result, ran) = match started {
+            Ok((Started::Task(state), arguments)) => {
+                let ran = sent(arguments).or(resolved);
+                return self
+                    .keep_task(message_id, call, &tool.server, &state, ran)
+                    .await;
+            }
+            Ok((Started::Done(result), arguments)) => (Ok(result), sent(arguments).or(resolved)),
+            Err(error) => (Err(error), resolved),
+        };
         let (status, response, is_error) = match result {
             Ok(result) => {
                 let is_error = result.is_error == Some(true);

@@ -230,6 +230,7 @@ impl Run<'_> {
             approved: None,
             question: None,
             pending_input: None,
+            task: None,
             resolved_arguments: None,
             mapped_parameters: Default::default(),
         };

@@ -220,7 +220,8 @@ impl Tasks {
                     .record_task_poll(&task.id, &self.inner.holder, &poll)
                     .await?;
                 if recorded && changed {
-                    self.announce(&self.inner.store.task(&task.owner, &task.id).await?);
+                    self.changed(&self.inner.store.task(&task.owner, &task.id).await?)
+                        .await;
                 }
             }
             Ok(state) => {

@@ -1,6 +1,7 @@
 //! [`Tasks`]: where tool calls become tasks, and what their callers ask of them.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use futures::future::BoxFuture;
@@ -22,6 +23,13 @@ use crate::tool_call::{ToolCallError, ToolCallRequest, ToolCalls};
 /// resumed). Called by the process that ended the task.
 pub trait TaskEnded: Send + Sync {
     fn ended<'a>(&'a self, task: &'a StoredTask) -> BoxFuture<'a, ()>;
+
+    /// Told of a live task's new status or status message, once stored (a chat's call shows
+    /// it). Nothing by default.
+    fn changed<'a>(&'a self, task: &'a StoredTask) -> BoxFuture<'a, ()> {
+        let _ = task;
+        Box::pin(async {})
+    }
 }
 
 /// The chat call a task belongs to.
@@ -58,6 +66,8 @@ pub(super) struct Inner {
     /// Local tasks and polls, waited for on shutdown.
     pub(super) tracker: TaskTracker,
     pub(super) stop: CancellationToken,
+    /// Whether the watcher runs (from [`Tasks::start`] to [`Tasks::shutdown`]).
+    pub(super) following: AtomicBool,
 }
 
 impl std::fmt::Debug for Tasks {
@@ -92,14 +102,25 @@ impl Tasks {
                 askers: RwLock::new(Vec::new()),
                 tracker: TaskTracker::new(),
                 stop: CancellationToken::new(),
+                following: AtomicBool::new(false),
             }),
         }
     }
 
     /// Starts following the store's live tasks (on the current Tokio runtime).
     pub fn start(&self) {
+        if self.inner.following.swap(true, Ordering::SeqCst) {
+            return;
+        }
         let tasks = self.clone();
         self.inner.tracker.spawn(async move { tasks.watch().await });
+    }
+
+    /// Whether tasks are followed here ([`Tasks::start`]): a caller that leaves a task to be
+    /// followed (a chat's turn that does not wait for it) may, one that has nobody to follow
+    /// it must wait for it itself.
+    pub fn is_following(&self) -> bool {
+        self.inner.following.load(Ordering::SeqCst) && !self.inner.stop.is_cancelled()
     }
 
     /// Stops following tasks and cancels the local ones, waiting for them to end (a local
@@ -245,16 +266,26 @@ impl Tasks {
         );
     }
 
-    /// Announces `task`'s end and tells everyone waiting on it.
-    pub(super) async fn ended(&self, task: &StoredTask) {
+    /// Announces `task`'s new status or message and tells everyone following it.
+    pub(super) async fn changed(&self, task: &StoredTask) {
         self.announce(task);
-        let hooks = self
-            .inner
+        for hook in self.hooks() {
+            hook.changed(task).await;
+        }
+    }
+
+    fn hooks(&self) -> Vec<Arc<dyn TaskEnded>> {
+        self.inner
             .ended
             .read()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        for hook in hooks {
+            .clone()
+    }
+
+    /// Announces `task`'s end and tells everyone waiting on it.
+    pub(super) async fn ended(&self, task: &StoredTask) {
+        self.announce(task);
+        for hook in self.hooks() {
             hook.ended(task).await;
         }
     }

@@ -52,6 +52,15 @@ pub fn app(e: AppError) -> ApiError {
             std::time::Duration::from_secs(1),
         )
         .param("limit", limit),
+        AppError::TasksPending { ref tasks } => ApiError::new(e.code(), e.to_string())
+            .key("error.msg.tasks_pending")
+            .param("count", tasks.len())
+            .with_tasks(
+                tasks
+                    .iter()
+                    .map(crate::error::PendingTaskBody::of)
+                    .collect(),
+            ),
         other => ApiError::new(other.code(), other.to_string()),
     }
 }

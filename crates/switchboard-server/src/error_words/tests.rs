@@ -22,6 +22,7 @@ fn texts(error: &ApiError) -> (String, String) {
         params: error.params.clone(),
         timestamp: String::new(),
         says_what_to_do: error.says_what_to_do,
+        tasks: None,
     };
     (
         text.body(&texts, Locale::EnUs).message,
@@ -633,6 +634,7 @@ fn connect_failures_say_what_to_do_for_their_cause() {
             params: error.params.clone(),
             timestamp: String::new(),
             says_what_to_do: error.says_what_to_do,
+            tasks: None,
         }
         .body(&texts, Locale::EnUs)
         .hint

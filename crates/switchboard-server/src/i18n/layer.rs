@@ -35,6 +35,8 @@ pub struct ErrorText {
     /// The message itself says what to do (a missing program, a name that does not
     /// resolve): the code's general hint would only say something else.
     pub says_what_to_do: bool,
+    /// With `TASK_PENDING`: the tasks it lists.
+    pub tasks: Option<Vec<crate::error::PendingTaskBody>>,
 }
 
 impl ErrorText {
@@ -56,6 +58,7 @@ impl ErrorText {
             message,
             timestamp: self.timestamp.clone(),
             hint,
+            tasks: self.tasks.clone(),
         }
     }
 }

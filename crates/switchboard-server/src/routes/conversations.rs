@@ -238,7 +238,7 @@ async fn remove(
 ) -> Result<StatusCode, ApiError> {
     // Checked first: another user's conversation must not be cancelled either.
     state.store.conversation(&caller.user.id, &id).await?;
-    state.runs.cancel(&id);
+    state.runs.cancel(&caller.user.id, &id).await?;
     state
         .store
         .delete_conversation(&caller.user.id, &id)
@@ -248,8 +248,9 @@ async fn remove(
 
 /// Cancels the conversation's run.
 ///
-/// Cancels the conversation's run: its waiting and running calls are cancelled and the turn
-/// ends. 409 when nothing is running.
+/// Cancels the conversation's run: its waiting and running calls are cancelled (a call
+/// running as a task has its task cancelled on its server) and the turn ends; so is a turn
+/// that waits on tasks without a run. 409 when nothing is running or waiting.
 #[utoipa::path(
     post,
     path = "/api/conversations/{id}/cancel",
@@ -268,7 +269,7 @@ async fn cancel(
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
     state.store.conversation(&caller.user.id, &id).await?;
-    if state.runs.cancel(&id) {
+    if state.runs.cancel(&caller.user.id, &id).await? {
         Ok(StatusCode::ACCEPTED)
     } else {
         Err(ApiError::new(

@@ -15,14 +15,16 @@ use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::json::Json;
 use crate::live::{Scope, sse_response};
-use crate::routes::responses::{OwnedRead, OwnedWrite};
+use crate::routes::responses::{Conflict, OwnedRead, OwnedWrite};
 use crate::state::AppState;
+use switchboard_app::runs::OnPendingTask;
 
 pub fn routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(list, send))
         .routes(routes!(tool_confirm))
         .routes(routes!(answer))
+        .routes(routes!(cancel_task))
 }
 
 /// Lists a conversation's messages, oldest first.
@@ -65,6 +67,31 @@ struct Send {
     /// turn and are kept with the message (`metadata.prompt`).
     #[serde(default)]
     prompt: Option<PromptUse>,
+    /// What to do when the conversation's last turn still waits on tasks (tool calls running
+    /// as tasks): `refuse` (409 `TASK_PENDING`, listing them) or `cancel` (they are cancelled
+    /// on their servers and the turn ends, then the message is sent).
+    #[serde(default)]
+    on_pending_task: PendingTaskChoice,
+}
+
+/// What a new message does with the tasks its conversation's last turn waits on.
+#[derive(Debug, Clone, Copy, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum PendingTaskChoice {
+    /// Refuse the message (409 `TASK_PENDING`, listing them).
+    #[default]
+    Refuse,
+    /// Cancel them, then send the message.
+    Cancel,
+}
+
+impl From<PendingTaskChoice> for OnPendingTask {
+    fn from(choice: PendingTaskChoice) -> Self {
+        match choice {
+            PendingTaskChoice::Refuse => OnPendingTask::Refuse,
+            PendingTaskChoice::Cancel => OnPendingTask::Cancel,
+        }
+    }
 }
 
 /// A resource to attach.
@@ -125,7 +152,10 @@ pub(super) struct Started {
 /// Stores the user's message and starts the run. With `Accept: text/event-stream` the
 /// response streams the run's events (from `message.created` of this message) and ends with
 /// `message.completed` or `run.failed`; approvals asked for on the way are given with
-/// `tool-confirm` while it streams. Otherwise 202 with the stored message.
+/// `tool-confirm` while it streams, and a turn that waits on tasks (`run.parked`) streams on
+/// until they end and the turn does. Otherwise 202 with the stored message. 409
+/// `TASK_PENDING` (with the `tasks`) when the last turn still waits on tasks, unless
+/// `onPendingTask` is `cancel`.
 #[utoipa::path(
     post,
     path = "/api/conversations/{id}/messages",
@@ -149,9 +179,10 @@ async fn send(
     let streaming = wants_events(&headers);
     // Subscribed before the run starts, so no event of it is missed.
     let subscription = state.events.subscribe(&caller.user.id, None);
+    let on_pending = body.on_pending_task.into();
     let message = state
         .runs
-        .send(&caller.user.id, &id, body.into_input())
+        .send(&caller.user.id, &id, body.into_input(), on_pending)
         .await?;
     if streaming {
         let scope = Scope {
@@ -277,6 +308,38 @@ async fn answer(
             &body.question_id,
             answer,
         )
+        .await?;
+    Ok(axum::Json(call))
+}
+
+/// Cancels a tool call running as a task.
+///
+/// The call ends `cancelled` at once, its task is cancelled on its server, and the turn goes
+/// on with the model told that the call was cancelled. 409 when the call does not run as a
+/// task (any more).
+#[utoipa::path(
+    post,
+    path = "/api/messages/{id}/tool-calls/{callId}/cancel",
+    tag = "messages",
+    operation_id = "cancel_tool_call_task",
+    params(
+        ("id" = String, Path, description = "The assistant message holding the call"),
+        ("callId" = String, Path, description = "The tool call"),
+    ),
+    responses(
+        (status = 200, description = "The cancelled tool call", body = ToolCallRecord),
+        OwnedRead,
+        Conflict,
+    ),
+)]
+async fn cancel_task(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((message_id, call_id)): Path<(String, String)>,
+) -> Result<axum::Json<ToolCallRecord>, ApiError> {
+    let call = state
+        .runs
+        .cancel_task_call(&caller.user.id, &message_id, &call_id)
         .await?;
     Ok(axum::Json(call))
 }

@@ -631,6 +631,15 @@ async fn a_task_only_tool_answers_in_a_chat() {
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{decided}");
+    // The call runs as the server's task: the turn parks, and the stream goes on through it
+    // to the turn's end.
+    let (parked, _) = events.until("run.parked").await;
+    assert_eq!(
+        parked.data["messageId"],
+        message_id.as_str(),
+        "{:?}",
+        parked.data
+    );
     let (completed, rest) = events.until("message.completed").await;
     let done = rest
         .iter()
@@ -644,6 +653,7 @@ async fn a_task_only_tool_answers_in_a_chat() {
             .contains("Research Report: tides"),
         "{done}"
     );
+    assert_eq!(done["task"]["status"], "completed", "{done}");
     assert_eq!(completed.data["content"], "Here is the report.");
     api.manager.shutdown().await;
 }

@@ -28,7 +28,7 @@ async fn add_server(api: &Api, token: &str, server: Value) -> String {
 
 /// The Python SDK 1.x server whose tools run only as tasks, and which counts the cancels
 /// it was asked for.
-fn tasks_peer() -> Value {
+pub(crate) fn tasks_peer() -> Value {
     json!({
         "name": "Tasks",
         "transport": "stdio",

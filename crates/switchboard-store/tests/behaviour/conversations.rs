@@ -32,6 +32,7 @@ pub fn call(id: &str) -> ToolCallRecord {
         approved: None,
         question: None,
         pending_input: None,
+        task: None,
         resolved_arguments: None,
         mapped_parameters: Default::default(),
     }

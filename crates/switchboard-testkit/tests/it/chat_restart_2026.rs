@@ -8,16 +8,13 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use reqwest::{Method, StatusCode};
-use serde_json::{Value, json};
-use switchboard_mcp::ConnectionManager;
-use switchboard_server::{AppState, AuthMode, app};
-use switchboard_store::{Role, Store, StoreConfig};
+use serde_json::json;
+use switchboard_store::{Role, StoreConfig};
 use switchboard_testkit::{ScriptedLlm, Turn};
 use tokio::io::{AsyncBufReadExt, BufReader};
+
+use crate::served::serve;
 
 const BIN: &str = env!("CARGO_BIN_EXE_conformance-server");
 
@@ -36,122 +33,6 @@ async fn upstream() -> (tokio::process::Child, String) {
         }
     }
     panic!("conformance-server did not say where it listens");
-}
-
-/// One Switchboard on `store`, until `stop`ped.
-struct Served {
-    base: String,
-    state: AppState,
-    manager: Arc<ConnectionManager>,
-    stop: tokio::sync::oneshot::Sender<()>,
-    server: tokio::task::JoinHandle<()>,
-}
-
-async fn serve(store: &Arc<dyn Store>) -> Served {
-    let application =
-        Arc::new(switchboard_app::App::on_store(Arc::clone(store), Default::default()).unwrap());
-    let manager = Arc::clone(&application.manager);
-    let state = AppState::new(application, Default::default(), AuthMode::Tokens);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let router = app(state.clone());
-    let server = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
-    });
-    Served {
-        base,
-        state,
-        manager,
-        stop,
-        server,
-    }
-}
-
-impl Served {
-    async fn send(
-        &self,
-        token: &str,
-        method: Method,
-        path: &str,
-        body: Option<Value>,
-    ) -> (StatusCode, Value) {
-        let mut request = reqwest::Client::new()
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(token);
-        if let Some(body) = body {
-            request = request.json(&body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status();
-        (status, response.json().await.unwrap_or(Value::Null))
-    }
-
-    /// The event stream of `token`'s user (`GET /api/events`).
-    async fn events(&self, token: &str) -> Events {
-        let response = reqwest::Client::new()
-            .get(format!("{}/api/events", self.base))
-            .bearer_auth(token)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), StatusCode::OK);
-        Events {
-            response,
-            buffer: String::new(),
-        }
-    }
-
-    /// Stops as `serve` does on SIGTERM: waits for people end, runs get their grace, the
-    /// servers are ended.
-    async fn stop(self) {
-        self.state.agent.stop_waiting();
-        self.state.events.close();
-        let _ = self.stop.send(());
-        self.server.await.unwrap();
-        self.state.runs.shutdown(Duration::from_secs(5)).await;
-        self.manager.shutdown().await;
-    }
-}
-
-/// Server-sent events, read until one is as awaited.
-struct Events {
-    response: reqwest::Response,
-    buffer: String,
-}
-
-impl Events {
-    /// The data of the next event named `name` for which `wanted` holds.
-    async fn until(&mut self, name: &str, wanted: impl Fn(&Value) -> bool) -> Value {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        loop {
-            while let Some(end) = self.buffer.find("\n\n") {
-                let block: String = self.buffer.drain(..end + 2).collect();
-                let event = block.lines().find_map(|l| l.strip_prefix("event: "));
-                let data = block.lines().find_map(|l| l.strip_prefix("data: "));
-                if let (Some(event), Some(data)) = (event, data)
-                    && event == name
-                    && let Ok(data) = serde_json::from_str::<Value>(data)
-                    && wanted(&data)
-                {
-                    return data;
-                }
-            }
-            let chunk = tokio::time::timeout_at(deadline, self.response.chunk())
-                .await
-                .unwrap_or_else(|_| {
-                    panic!("no {name} event came; the stream had {:?}", self.buffer)
-                })
-                .unwrap()
-                .expect("the stream stays open");
-            self.buffer.push_str(&String::from_utf8_lossy(&chunk));
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -3,8 +3,10 @@
 
 mod aimock_start;
 mod chat_restart_2026;
+mod chat_tasks_restart;
 mod conformance_server;
 mod extension_tasks;
 mod peers_start;
 mod scripted_llm;
+mod served;
 mod upstream_2026;

@@ -107,6 +107,13 @@ async fn python_v2_http_starts_and_dies() {
 }
 
 #[tokio::test]
+async fn the_tasks_http_peer_starts_and_dies() {
+    let peer = Peers::locate().tasks_http().await.expect("start");
+    assert!(peer.url().ends_with("/mcp"));
+    answers_then_dies_completely(peer).await;
+}
+
+#[tokio::test]
 async fn restart_keeps_the_port_and_replaces_the_process() {
     let peers = Peers::locate();
     for mut peer in [

@@ -352,6 +352,8 @@ impl<W: Write> Chat<W> {
                     outcome.tool_rounds
                 ),
                 StopReason::Cancelled => errln!("(cancelled)"),
+                // Tasks are not followed by the command line: its runs wait for them.
+                StopReason::WaitingOnTasks => errln!("(waiting on a task)"),
             },
             Err(_) if end.interrupted => errln!("(cancelled)"),
             Err(error) if self.interactive => {
