@@ -392,6 +392,8 @@ mod tests {
             ("UNSUPPORTED_MEDIA_TYPE", 415),
             ("STORAGE_FULL", 507),
             ("API_KEY_ORIGIN_CHANGED", 409),
+            ("TASK_LOST", 502),
+            ("TASK_INTERRUPTED", 503),
         ];
         assert_eq!(expected.len(), ErrorCode::ALL.len());
         for (name, status) in expected {
