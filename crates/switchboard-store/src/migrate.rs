@@ -106,6 +106,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "tasks",
         include_str!("../migrations/sqlite/0020_tasks.sql"),
     ),
+    (
+        26,
+        "task view",
+        include_str!("../migrations/sqlite/0026_task_view.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -203,6 +208,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         20,
         "tasks",
         include_str!("../migrations/postgres/0020_tasks.sql"),
+    ),
+    (
+        26,
+        "task view",
+        include_str!("../migrations/postgres/0026_task_view.sql"),
     ),
 ];
 

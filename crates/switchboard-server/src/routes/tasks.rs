@@ -167,8 +167,10 @@ async fn task(
     Ok(response)
 }
 
-/// Cancels a tool call running as a task: at once when it runs here, else its server is
-/// told. A task that has ended is left as it is.
+/// Cancels a tool call running as a task.
+///
+/// At once when it runs here, else its server is told. A task that has ended is left as it
+/// is.
 #[utoipa::path(
     delete,
     path = "/api/tasks/{id}",
