@@ -294,6 +294,7 @@ mod tests {
             conversation_id: Some("c".into()),
             message_id: Some("m".into()),
             call_id: Some("call".into()),
+            view_id: None,
             upstream_id: Some("up".into()),
             status,
             status_message: Some("almost".into()),

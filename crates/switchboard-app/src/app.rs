@@ -172,6 +172,7 @@ impl App {
                 store: Arc::clone(&store),
                 servers: Arc::clone(&pool),
                 tool_calls: Arc::clone(&tool_calls),
+                tasks: tasks.clone(),
             },
             gateway,
         );

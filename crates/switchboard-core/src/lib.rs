@@ -49,4 +49,4 @@ pub use tool_node::{
     VariableType, Variables, check_node, hide_mapped, is_builtin, resolve_arguments,
     validate_variables,
 };
-pub use view::{ViewError, ViewServer, ViewSpec};
+pub use view::{RunAsTask, ViewError, ViewServer, ViewSpec, ViewTasks};

@@ -11,6 +11,10 @@ use thiserror::Error;
 
 use crate::ServerId;
 
+mod tasks;
+
+pub use tasks::{DEFAULT_SLOW_AFTER_SECS, MAX_SLOW_AFTER_SECS, RunAsTask, ViewTasks};
+
 /// The longest view name.
 pub const MAX_VIEW_NAME: usize = 64;
 /// The longest prefix of a server's exported tool names: with the tool's own name the whole
@@ -34,6 +38,10 @@ pub struct ViewSpec {
     /// The servers of the view, when it does not follow an assistant.
     #[serde(default)]
     pub servers: Vec<ViewServer>,
+    /// How the calls of clients that accept tasks are run; left out: never as Switchboard's
+    /// own tasks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<ViewTasks>,
 }
 
 /// One server of a view.
@@ -87,6 +95,9 @@ pub enum ViewError {
     /// A description longer than [`MAX_VIEW_DESCRIPTION`] characters.
     #[error("description must be at most 2000 characters")]
     DescriptionTooLong,
+    /// A `slow` threshold out of 1 to [`MAX_SLOW_AFTER_SECS`] seconds.
+    #[error("tasks.slowAfterSecs must be 1 to 86400 seconds, not {secs}")]
+    SlowAfterOutOfRange { secs: u32 },
 }
 
 /// Whether `name` can name a view: 1 to [`MAX_VIEW_NAME`] of `[a-z0-9_-]`.
@@ -133,6 +144,9 @@ impl ViewSpec {
                     server: server.server_id.0.clone(),
                 });
             }
+        }
+        if let Some(tasks) = &self.tasks {
+            tasks.validate()?;
         }
         Ok(())
     }

@@ -20,6 +20,11 @@ pub enum GatewayError {
     PromptNotFound(String),
     #[error("no resource `{0}`")]
     ResourceNotFound(String),
+    /// Unknown, or started by another person or through another view.
+    #[error("no task `{0}`")]
+    TaskNotFound(String),
+    #[error("task `{0}` takes no input through the gateway")]
+    TaskTakesNoInput(String),
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -33,9 +38,10 @@ impl GatewayError {
             GatewayError::SessionMismatch => ErrorCode::Forbidden,
             GatewayError::ViewNotFound(_) => ErrorCode::NotFound,
             GatewayError::ToolNotFound(_) => ErrorCode::McpToolNotFound,
-            GatewayError::PromptNotFound(_) | GatewayError::ResourceNotFound(_) => {
-                ErrorCode::NotFound
-            }
+            GatewayError::PromptNotFound(_)
+            | GatewayError::ResourceNotFound(_)
+            | GatewayError::TaskNotFound(_) => ErrorCode::NotFound,
+            GatewayError::TaskTakesNoInput(_) => ErrorCode::ValidationError,
             GatewayError::Store(e) => e.code(),
             GatewayError::Mcp(e) => e.code(),
         }
@@ -49,7 +55,9 @@ impl From<GatewayError> for ErrorData {
         match error {
             GatewayError::ToolNotFound(_)
             | GatewayError::PromptNotFound(_)
-            | GatewayError::ViewNotFound(_) => ErrorData::invalid_params(message, data),
+            | GatewayError::ViewNotFound(_)
+            | GatewayError::TaskNotFound(_)
+            | GatewayError::TaskTakesNoInput(_) => ErrorData::invalid_params(message, data),
             // SEP-2164: the requested URI goes back in `data.uri`; it is the client's own.
             GatewayError::ResourceNotFound(uri) => ErrorData::resource_not_found(
                 message,

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use switchboard_agent::ToolCalls;
+use switchboard_agent::tasks::Tasks;
 use switchboard_core::OwnerId;
 use switchboard_mcp::ServerPool;
 use switchboard_store::Store;
@@ -19,12 +20,17 @@ pub struct GatewayDeps {
     pub servers: Arc<dyn ServerPool>,
     /// Every call goes through it: validation, tool-node mappings, retries, audit.
     pub tool_calls: Arc<ToolCalls>,
+    /// Where the calls of clients that accept tasks become tasks (followed once started).
+    pub tasks: Tasks,
 }
 
 pub struct Gateway {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) servers: Arc<dyn ServerPool>,
     pub(crate) tool_calls: Arc<ToolCalls>,
+    pub(crate) tasks: Tasks,
+    /// How long each tool's last call took, for views that run slow tools as tasks.
+    pub(crate) durations: Arc<crate::tasks::Durations>,
     pub(crate) config: GatewayConfig,
     pub(crate) changes: ChangeHub,
     /// Exported tools per (person, view) (gw-tools).
@@ -47,10 +53,17 @@ impl Gateway {
     /// The gateway; starts following the pool's list changes (inside a Tokio runtime).
     pub fn new(deps: GatewayDeps, config: GatewayConfig) -> Arc<Self> {
         let changes = ChangeHub::follow(deps.servers.as_ref());
+        let durations = Arc::new(crate::tasks::Durations::default());
+        deps.tasks
+            .on_end(Arc::new(crate::tasks::LearnFromTasks(Arc::clone(
+                &durations,
+            ))));
         Arc::new(Self {
             store: deps.store,
             servers: deps.servers,
             tool_calls: deps.tool_calls,
+            tasks: deps.tasks,
+            durations,
             config,
             changes,
             kept_exports: Default::default(),

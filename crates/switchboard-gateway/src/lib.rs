@@ -20,6 +20,7 @@ mod relay;
 mod revision;
 mod selection;
 mod session;
+mod tasks;
 mod tools;
 
 pub use changes::ChangeHub;

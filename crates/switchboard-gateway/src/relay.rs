@@ -18,28 +18,75 @@ mod held;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
-use switchboard_agent::{ToolCallError, ToolCallOutcome, ToolCallRequest};
+use switchboard_agent::{ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls};
+use switchboard_mcp::{Started, TaskState};
+use tokio::time::Instant;
 
 use crate::handler::GatewayHandler;
 
 pub(crate) use capabilities::Capabilities;
 pub(crate) use held::HeldCalls;
 
+/// How a call is made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum How {
+    /// Waited for to its end (a task its server makes of it followed here).
+    Call,
+    /// Started: a tool its server runs as a task gives the server's task (for a client that
+    /// accepts tasks).
+    Start,
+}
+
 /// How a call ended.
 // One per call, moved once to `tools::call`: boxing the outcome would buy nothing.
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum Ran {
-    Done(Result<ToolCallOutcome, ToolCallError>),
+    Done(Result<Answered, ToolCallError>),
     InputRequired(rmcp::model::InputRequiredResult),
 }
 
-/// Runs `call` through the tool-call service, with the downstream client answering the
-/// server's requests.
+/// What a call that ended gave.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Answered {
+    /// The tool's result.
+    Result(ToolCallOutcome),
+    /// The server runs it as this task ([`How::Start`] only).
+    Task(TaskState),
+}
+
+/// Makes `call` through the tool-call service, `how` says.
+pub(crate) async fn make(
+    tool_calls: &ToolCalls,
+    call: ToolCallRequest,
+    how: How,
+) -> Result<Answered, ToolCallError> {
+    match how {
+        How::Call => tool_calls.call(call).await.map(Answered::Result),
+        How::Start => {
+            let began = Instant::now();
+            let started = tool_calls.start(call).await?;
+            Ok(match started.started {
+                Started::Done(result) => Answered::Result(ToolCallOutcome {
+                    result,
+                    arguments: started.arguments,
+                    attempts: started.attempts,
+                    tool: started.tool,
+                    duration: began.elapsed(),
+                }),
+                Started::Task(state) => Answered::Task(state),
+            })
+        }
+    }
+}
+
+/// Runs `call` through the tool-call service as `how` says, with the downstream client
+/// answering the server's requests.
 pub(crate) async fn run_call(
     handler: &GatewayHandler,
     context: &RequestContext<RoleServer>,
     params: &CallToolRequestParams,
     mut call: ToolCallRequest,
+    how: How,
 ) -> Result<Ran, ErrorData> {
     // A revision without `initialize` (2026-07-28) has no session to send requests on.
     let stateless = context
@@ -55,7 +102,7 @@ pub(crate) async fn run_call(
                 &handler.gateway.tool_calls,
                 context,
                 params,
-                call,
+                (call, how),
                 capabilities,
                 view.as_deref(),
             )
@@ -64,7 +111,9 @@ pub(crate) async fn run_call(
     // Set even when the client declared nothing: the upstream is then told so (its
     // capabilities go in the call's `_meta`) and anything it asks is refused.
     call.requests = Some(downstream::Downstream::requester(context, capabilities));
-    Ok(Ran::Done(handler.gateway.tool_calls.call(call).await))
+    Ok(Ran::Done(
+        make(&handler.gateway.tool_calls, call, how).await,
+    ))
 }
 
 /// How a `prompts/get` of this request treats an upstream's input-required answer, by the same

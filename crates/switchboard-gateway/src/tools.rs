@@ -33,9 +33,10 @@ use tokio_util::task::AbortOnDropHandle;
 use crate::approval::{self, Target, Verdict};
 use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
-use crate::relay::{self, Ran};
+use crate::relay::{self, Answered, How, Ran};
 use crate::revision::Revision;
 use crate::session::Scope;
+use crate::tasks::{self, Place};
 
 /// The longest a finished call's answer waits for its progress notifications to be sent.
 const PROGRESS_FLUSH: Duration = Duration::from_secs(1);
@@ -76,6 +77,29 @@ pub(crate) async fn call(
             Verdict::Answer(response) => return Ok(response),
         };
 
+    let request = ToolCallRequest {
+        variables: Some(Variables::new(builtins_now(
+            &scope.user.id.0,
+            &scope.user.name,
+            None,
+        ))),
+        ..ToolCallRequest::new(
+            scope.user.id.clone(),
+            CallerKind::Gateway,
+            Arc::clone(&spec),
+            tool.clone(),
+            params.arguments.clone().unwrap_or_default(),
+        )
+    };
+    let gateway = &handler.gateway;
+    // A client that accepts tasks may get one (see `crate::tasks`).
+    let place = Place::of(gateway, &context, &scope).await?;
+    if let Some(place) = &place
+        && place.runs_here(gateway, &spec, &tool)
+    {
+        return tasks::run_here(gateway, place, request).await;
+    }
+
     let server_id = spec.id.0.clone();
     let cancel = context.ct.child_token();
     let (progress, forwarder) = forward_progress(&context, spec.redactor());
@@ -83,24 +107,18 @@ pub(crate) async fn call(
     // whichever way it returns (or is dropped).
     let mut forwarder = forwarder.map(AbortOnDropHandle::new);
     let request = ToolCallRequest {
-        variables: Some(Variables::new(builtins_now(
-            &scope.user.id.0,
-            &scope.user.name,
-            None,
-        ))),
         cancel: cancel.clone(),
         progress,
-        ..ToolCallRequest::new(
-            scope.user.id.clone(),
-            CallerKind::Gateway,
-            spec,
-            tool.clone(),
-            params.arguments.clone().unwrap_or_default(),
-        )
+        ..request
     };
     // Dropping this future (the client went away) stops the call too.
     let _stop = cancel.drop_guard();
-    let ran = relay::run_call(handler, &context, &params, request).await;
+    let how = if place.is_some() {
+        How::Start
+    } else {
+        How::Call
+    };
+    let ran = relay::run_call(handler, &context, &params, request, how).await;
     if let Some(forwarder) = forwarder.as_mut()
         && matches!(ran, Ok(Ran::Done(_)))
     {
@@ -114,12 +132,21 @@ pub(crate) async fn call(
         tool: &tool,
     };
     match ran? {
-        Ran::Done(Ok(outcome)) => {
+        Ran::Done(Ok(Answered::Result(outcome))) => {
+            gateway.durations.record(&spec.id, &tool, outcome.duration);
             let revision = Revision::of(context.protocol_version());
             Ok(CallToolResponse::Complete(
                 revision.result(complete(outcome.result)),
             ))
         }
+        Ran::Done(Ok(Answered::Task(state))) => match &place {
+            Some(place) => tasks::adopt(gateway, place, &scope.user.id, &spec, &tool, state).await,
+            // Only a call started for a client that accepts tasks gives one.
+            None => Err(ErrorData::internal_error(
+                "a task came for a plain call",
+                None,
+            )),
+        },
         Ran::Done(Err(error)) => call_failed(&params.name, error),
         Ran::InputRequired(result) if sealed => Ok(CallToolResponse::InputRequired(
             handler

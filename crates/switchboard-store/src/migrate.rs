@@ -111,6 +111,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "server tasks",
         include_str!("../migrations/sqlite/0021_server_tasks.sql"),
     ),
+    (
+        26,
+        "task view",
+        include_str!("../migrations/sqlite/0026_task_view.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -213,6 +218,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         21,
         "server tasks",
         include_str!("../migrations/postgres/0021_server_tasks.sql"),
+    ),
+    (
+        26,
+        "task view",
+        include_str!("../migrations/postgres/0026_task_view.sql"),
     ),
 ];
 

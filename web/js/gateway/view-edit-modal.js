@@ -1,6 +1,6 @@
 // The dialog that creates or edits a view: its name and description, then either an
 // assistant to follow or servers, each with its tools (every one, or those checked) and how
-// their names are exported. The server refuses names that would collide (409, naming them);
+// their names are exported, and which calls of clients that accept tasks run as tasks. The server refuses names that would collide (409, naming them);
 // an existing view also shows collisions that appeared since it was saved.
 
 import { html } from "../html.js";
@@ -73,6 +73,15 @@ export function ViewEditModal({ view, servers, assistants, onClose, onSaved }) {
               onChange=${(change) => setForm(withRow(form, r.serverId, change))}
               onTool=${(tool, checked) => setForm(withTool(form, r.serverId, tool, checked))} />`)}
           </fieldset>`}
+      <${Select} id="view-run-as-task" label=${t("ui.gateway.tasks")} value=${form.runAsTask}
+        hint=${t("ui.gateway.tasks_hint")}
+        options=${[["never", t("ui.gateway.tasks_never")], ["slow", t("ui.gateway.tasks_slow")], ["always", t("ui.gateway.tasks_always")]]}
+        onChange=${(runAsTask) => setForm({ ...form, runAsTask })} />
+      ${form.runAsTask === "slow"
+        ? html`<${TextField} id="view-slow-after" type="number" min="1" max="86400" step="1"
+            label=${t("ui.gateway.slow_after")} value=${form.slowAfterSecs}
+            hint=${t("ui.gateway.slow_after_hint")} onInput=${(slowAfterSecs) => setForm({ ...form, slowAfterSecs })} />`
+        : null}
       ${collisions.length
         ? html`<div class="warning" role="status">
             <p>${t("ui.gateway.collisions")}</p>

@@ -12,6 +12,13 @@ export const PREFIX_RULE = /^[A-Za-z0-9_-]{0,32}$/;
 /** How a server's tools are named: the template, their own names, or a prefix. */
 export const NAMING = ["template", "own", "prefix"];
 
+/**
+ * When a call of a client that accepts tasks runs as a task of Switchboard's (tools their
+ * servers run as tasks always do): never, once a call of the tool took `slowAfterSecs`, always.
+ */
+export const RUN_AS_TASK = ["never", "slow", "always"];
+export const MAX_SLOW_AFTER_SECS = 86400;
+
 /** One server's row of the form. */
 function row(server, chosen) {
   const prefix = chosen?.prefix;
@@ -42,6 +49,8 @@ export function formFrom(view, servers) {
     mode: view?.assistantId ? "assistant" : "servers",
     assistantId: view?.assistantId || "",
     servers: rows,
+    runAsTask: view?.tasks?.runAsTask || "never",
+    slowAfterSecs: view?.tasks?.slowAfterSecs === undefined ? "" : String(view.tasks.slowAfterSecs),
   };
 }
 
@@ -50,6 +59,11 @@ export function bodyFrom(form) {
   const body = { name: form.name.trim() };
   const description = form.description.trim();
   if (description) body.description = description;
+  if (form.runAsTask !== "never") {
+    body.tasks = { runAsTask: form.runAsTask };
+    const secs = form.slowAfterSecs.trim();
+    if (form.runAsTask === "slow" && secs) body.tasks.slowAfterSecs = Number(secs);
+  }
   if (form.mode === "assistant") {
     body.assistantId = form.assistantId;
     return body;
@@ -70,6 +84,10 @@ export function bodyFrom(form) {
 export function problems(form) {
   const found = [];
   if (!NAME_RULE.test(form.name.trim())) found.push({ field: "name", key: "ui.gateway.name_rule" });
+  const secs = form.slowAfterSecs.trim();
+  if (form.runAsTask === "slow" && secs && !(/^\d+$/.test(secs) && Number(secs) >= 1 && Number(secs) <= MAX_SLOW_AFTER_SECS)) {
+    found.push({ field: "slowAfterSecs", key: "ui.gateway.slow_after_rule" });
+  }
   if (form.mode === "assistant") {
     if (!form.assistantId) found.push({ field: "assistantId", key: "ui.gateway.pick_assistant" });
     return found;

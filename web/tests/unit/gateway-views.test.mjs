@@ -2,7 +2,7 @@
 // Desktop through this machine's `switchboard mcp --stdio --view` or through mcp-remote,
 // Cursor and VS Code over HTTP with a bearer token), and the view form: a saved view read back into the form and written
 // out unchanged, the three ways of naming tools, tool checkboxes, an assistant instead of
-// servers, and what must change before saving.
+// servers, which calls run as tasks, and what must change before saving.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -151,6 +151,30 @@ test("a view may follow an assistant instead; its servers are then not sent", ()
   form = withRow({ ...form, assistantId: "" }, "files", { included: true });
   assert.deepEqual(problems(form).map((p) => p.key), ["ui.gateway.pick_assistant"]);
   assert.deepEqual(bodyFrom({ ...form, mode: "servers" }).servers, [{ serverId: "files" }]);
+});
+
+test("which calls run as tasks is read back and written only when it is not the default", () => {
+  const saved = { name: "long", servers: [{ serverId: "files" }], tasks: { runAsTask: "slow", slowAfterSecs: 20 } };
+  let form = formFrom(saved, SERVERS);
+  assert.deepEqual([form.runAsTask, form.slowAfterSecs], ["slow", "20"]);
+  assert.deepEqual(bodyFrom(form), saved);
+  form = { ...form, slowAfterSecs: "" };
+  assert.deepEqual(bodyFrom(form).tasks, { runAsTask: "slow" });
+  for (const bad of ["0", "86401", "1.5", "soon"]) {
+    assert.deepEqual(problems({ ...form, slowAfterSecs: bad }).map((p) => p.key), ["ui.gateway.slow_after_rule"], bad);
+  }
+  // The threshold of `slow` is not sent with another choice.
+  assert.deepEqual(bodyFrom({ ...form, runAsTask: "always", slowAfterSecs: "20" }).tasks, { runAsTask: "always" });
+  assert.deepEqual(problems({ ...form, runAsTask: "always", slowAfterSecs: "soon" }), []);
+  const never = formFrom({ name: "short", servers: [{ serverId: "files" }] }, SERVERS);
+  assert.equal(never.runAsTask, "never");
+  assert.equal(bodyFrom(never).tasks, undefined);
+  // A view that follows an assistant keeps its setting too.
+  assert.deepEqual(bodyFrom({ ...formFrom({ name: "helper", assistantId: "a1", tasks: { runAsTask: "always" } }, SERVERS) }), {
+    name: "helper",
+    tasks: { runAsTask: "always" },
+    assistantId: "a1",
+  });
 });
 
 test("names follow the server's rule", () => {

@@ -56,6 +56,7 @@ impl Run<'_> {
             conversation_id: Some(self.conversation_id.to_owned()),
             message_id: Some(message_id.to_owned()),
             call_id: Some(call.id.clone()),
+            view_id: None,
         };
         let adopted = tasks
             .adopt(

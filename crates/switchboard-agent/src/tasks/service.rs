@@ -32,12 +32,15 @@ pub trait TaskEnded: Send + Sync {
     }
 }
 
-/// The chat call a task belongs to.
+/// What a task belongs to: the chat call it runs for, or the gateway view it was started
+/// through.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TaskLink {
     pub conversation_id: Option<String>,
     pub message_id: Option<String>,
     pub call_id: Option<String>,
+    /// The gateway view's id, for a task of a gateway client (`None`: `/mcp` without one).
+    pub view_id: Option<String>,
 }
 
 /// The task service: built once per process and shared.
@@ -163,9 +166,22 @@ impl Tasks {
     /// process. A call its server answers with a task of its own becomes that task.
     pub async fn run_in_background(
         &self,
-        mut req: ToolCallRequest,
+        req: ToolCallRequest,
         origin: TaskOrigin,
     ) -> Result<StoredTask, ToolCallError> {
+        Ok(self
+            .run_in_background_for(req, origin, TaskLink::default())
+            .await?)
+    }
+
+    /// As [`Tasks::run_in_background`], the task belonging to `link`; only keeping it can
+    /// fail.
+    pub async fn run_in_background_for(
+        &self,
+        mut req: ToolCallRequest,
+        origin: TaskOrigin,
+        link: TaskLink,
+    ) -> Result<StoredTask, StoreError> {
         req.prefer_task = true;
         let config = self.config();
         let held_until = Timestamp::now().plus(config.renew + config.lease);
@@ -174,9 +190,10 @@ impl Tasks {
             tool: req.tool.clone(),
             origin,
             kind: TaskKind::Local,
-            conversation_id: None,
-            message_id: None,
-            call_id: None,
+            conversation_id: link.conversation_id,
+            message_id: link.message_id,
+            call_id: link.call_id,
+            view_id: link.view_id,
             upstream_id: None,
             status: LiveStatus::Working,
             status_message: None,
@@ -216,6 +233,7 @@ impl Tasks {
             conversation_id: link.conversation_id,
             message_id: link.message_id,
             call_id: link.call_id,
+            view_id: link.view_id,
             upstream_id: Some(state.upstream_id.clone()),
             status: live_status(state.status),
             status_message: state.status_message.clone(),

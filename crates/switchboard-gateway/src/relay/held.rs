@@ -29,15 +29,15 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use switchboard_agent::{ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls};
+use switchboard_agent::{ToolCallError, ToolCallRequest, ToolCalls};
 use switchboard_core::OwnerId;
 use switchboard_mcp::{Progress, ServerRequests};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use super::Ran;
 use super::capabilities::{Capabilities, declined, no_sampler};
+use super::{Answered, How, Ran};
 
 /// How many calls one person may have waiting for input at once.
 const HELD_PER_PERSON: usize = 16;
@@ -79,7 +79,7 @@ struct Held {
 /// The upstream call, running in its own task.
 struct Running {
     asks: mpsc::Receiver<Asked>,
-    done: JoinHandle<Result<ToolCallOutcome, ToolCallError>>,
+    done: JoinHandle<Result<Answered, ToolCallError>>,
     cancel: CancellationToken,
     /// Where the call's progress goes: to the client's request of the current round, and
     /// nowhere while the call is held. The caller's progress sender must not outlive its
@@ -170,13 +170,14 @@ impl HeldCalls {
         }
     }
 
-    /// Runs a `tools/call` of a 2026-07-28 client: a fresh call, or the retry of a held one.
+    /// Runs a `tools/call` of a 2026-07-28 client: a fresh call (made as `how` says), or the
+    /// retry of a held one.
     pub(crate) async fn run(
         &self,
         tool_calls: &Arc<ToolCalls>,
         context: &RequestContext<RoleServer>,
         params: &CallToolRequestParams,
-        mut call: ToolCallRequest,
+        (mut call, how): (ToolCallRequest, How),
         capabilities: Capabilities,
         view: Option<&str>,
     ) -> Result<Ran, ErrorData> {
@@ -223,7 +224,7 @@ impl HeldCalls {
                 let tool_calls = Arc::clone(tool_calls);
                 Running {
                     asks: receiver,
-                    done: tokio::spawn(async move { tool_calls.call(call).await }),
+                    done: tokio::spawn(async move { super::make(&tool_calls, call, how).await }),
                     cancel,
                     progress: target,
                     logs,
@@ -418,7 +419,7 @@ fn check(key: &str, request: &InputRequest, answer: &Value) -> Result<(), ErrorD
 }
 
 fn finished(
-    done: Result<Result<ToolCallOutcome, ToolCallError>, tokio::task::JoinError>,
+    done: Result<Result<Answered, ToolCallError>, tokio::task::JoinError>,
 ) -> Result<Ran, ErrorData> {
     match done {
         Ok(outcome) => Ok(Ran::Done(outcome)),

@@ -3,11 +3,13 @@
 
 mod content_support;
 mod relay_support;
+mod tasks_support;
 mod tools_support;
 
 mod changes;
 mod content;
 mod content_views;
 mod relay;
+mod tasks;
 mod tools;
 mod tools_views;

@@ -342,6 +342,7 @@ async fn collisions_of_a_view_are_reported() {
     let one = world.add_py(&alice, "one", &[]).await;
     let two = world.add_py(&alice, "two", &[]).await;
     let view = |prefix_two: Option<&str>| ViewSpec {
+        tasks: None,
         name: "claude".into(),
         description: None,
         assistant_id: None,

@@ -15,6 +15,7 @@ const INVALID_PARAMS: i32 = -32602;
 
 fn view(one: &ServerSpec, two: &ServerSpec, prefix_two: &str) -> ViewSpec {
     ViewSpec {
+        tasks: None,
         name: "claude".into(),
         description: None,
         assistant_id: None,

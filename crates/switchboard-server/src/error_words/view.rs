@@ -27,6 +27,9 @@ pub fn view(e: &ViewError) -> Words {
         }
         ViewError::EmptyId { field } => Words::new("error.msg.spec_empty").param("field", field),
         ViewError::DescriptionTooLong => Words::new("error.msg.view_description_too_long"),
+        ViewError::SlowAfterOutOfRange { secs } => {
+            Words::new("error.msg.view_slow_after").param("secs", secs)
+        }
         // A rule added later: its English text, in the code's template.
         other => Words::new("error.msg.detail").param("detail", other),
     }

@@ -46,6 +46,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/catalogue/{name}/add"),
     ("GET", "/api/chat/tools"),
     ("POST", "/api/mcp/tools/call"),
+    ("GET", "/api/tasks/{id}"),
+    ("DELETE", "/api/tasks/{id}"),
     ("POST", "/api/mcp/proxy/{server}/tools/{tool}/call"),
     ("GET", "/api/tool-calls"),
     ("GET", "/api/tasks/{id}"),

@@ -213,6 +213,55 @@ async fn invalid_views_are_refused_in_the_callers_language() {
 }
 
 #[tokio::test]
+async fn a_views_task_settings_are_kept_and_checked() {
+    let api = start().await;
+    let files = server(&api, "files").await;
+    let tasks = json!({"runAsTask": "slow", "slowAfterSecs": 20});
+    let (status, created) = create_view(
+        &api,
+        &api.admin,
+        json!({"name": "long", "servers": [{"serverId": files}], "tasks": tasks}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    assert_eq!(created["tasks"], tasks);
+    let (status, plain) = create_view(
+        &api,
+        &api.admin,
+        json!({"name": "short", "servers": [{"serverId": files}]}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{plain}");
+    assert!(plain.get("tasks").is_none(), "{plain}");
+
+    for tasks in [
+        json!({"runAsTask": "sometimes"}),
+        json!({"runAsTask": "slow", "slowAfterSecs": 0}),
+        json!({"runAsTask": "slow", "slowAfterSecs": 86_401}),
+        json!({"runAsTask": "always", "after": 3}),
+    ] {
+        let view = json!({"name": "v", "servers": [{"serverId": files}], "tasks": tasks});
+        let (status, body) = create_view(&api, &api.admin, view).await;
+        assert_error(status, &body, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
+    }
+    let (status, body) = send_in(
+        &api,
+        "zh-Hans",
+        Method::POST,
+        "/api/mcp/views",
+        json!({
+            "name": "v",
+            "servers": [{"serverId": files}],
+            "tasks": {"runAsTask": "slow", "slowAfterSecs": 0}
+        }),
+    )
+    .await;
+    assert_error(status, &body, StatusCode::BAD_REQUEST, "VALIDATION_ERROR");
+    let message = body["message"].as_str().unwrap();
+    assert!(message.contains("86400 秒"), "{message}");
+}
+
+#[tokio::test]
 async fn colliding_tool_names_are_refused_when_saved_and_reported_later() {
     let api = start().await;
     let one = server(&api, "one").await;

@@ -158,6 +158,9 @@ pub struct NewTask {
     pub conversation_id: Option<String>,
     pub message_id: Option<String>,
     pub call_id: Option<String>,
+    /// The gateway view it was started through (its id), for [`TaskOrigin::Gateway`];
+    /// `None` for `/mcp` without a view.
+    pub view_id: Option<String>,
     /// The server's task id; `None` for a [`TaskKind::Local`] task.
     pub upstream_id: Option<String>,
     pub status: LiveStatus,
@@ -216,6 +219,8 @@ pub struct StoredTask {
     pub conversation_id: Option<String>,
     pub message_id: Option<String>,
     pub call_id: Option<String>,
+    /// The gateway view it was started through, for [`TaskOrigin::Gateway`].
+    pub view_id: Option<String>,
     pub upstream_id: Option<String>,
     pub status: TaskStatus,
     pub status_message: Option<String>,

@@ -1,4 +1,4 @@
-//! `tasks`: MCP tasks, migration 0020.
+//! `tasks`: MCP tasks, migrations 0020 and 0026 (the gateway view).
 //!
 //! A live task is polled by one process at a time: [`claim_due_tasks`] hands each due row to
 //! one holder, with a lease, in one statement (on Postgres its rows are picked `FOR UPDATE
@@ -21,7 +21,7 @@ use crate::model::{NewTask, StoredTask, TaskKind, TaskOrigin, TaskStatus, Timest
 pub(crate) const COLUMNS: &str = "id, user_id, server_id, tool, origin, conversation_id, \
      message_id, call_id, kind, upstream_id, status, status_message, poll_interval_ms, ttl_ms, \
      outcome, cancel_requested, holder, lease_until, next_poll_at, failures, created_at, \
-     updated_at, finished_at";
+     updated_at, finished_at, view_id";
 
 /// The statuses of a live task, as SQL.
 pub(crate) const LIVE: &str = "status IN ('working', 'input_required')";
@@ -51,6 +51,7 @@ pub(crate) struct TaskRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub finished_at: Option<i64>,
+    pub view_id: Option<String>,
 }
 
 impl TaskRow {
@@ -87,6 +88,7 @@ impl TaskRow {
             conversation_id: self.conversation_id,
             message_id: self.message_id,
             call_id: self.call_id,
+            view_id: self.view_id,
             upstream_id: self.upstream_id,
             status,
             status_message: self.status_message,
@@ -191,9 +193,9 @@ macro_rules! impl_task_store {
                         "INSERT INTO tasks (id, user_id, server_id, tool, origin, \
                          conversation_id, message_id, call_id, kind, upstream_id, status, \
                          status_message, poll_interval_ms, ttl_ms, next_poll_at, created_at, \
-                         updated_at, holder, lease_until) \
+                         updated_at, holder, lease_until, view_id) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-                         $15, $16, $16, $17, $18) RETURNING {COLUMNS}"
+                         $15, $16, $16, $17, $18, $19) RETURNING {COLUMNS}"
                     );
                     let row: TaskRow = sqlx::query_as(&sql)
                         .bind(&id)
@@ -214,6 +216,7 @@ macro_rules! impl_task_store {
                         .bind(now)
                         .bind(task.holder.as_ref().map(|(holder, _)| holder))
                         .bind(task.holder.as_ref().map(|(_, until)| until.0))
+                        .bind(&task.view_id)
                         .fetch_one(&mut *tx)
                         .await
                         .map_err(|e| StoreError::from_write(e, Entity::Task, &id))?;

@@ -22,7 +22,8 @@ crate::on_both_backends!(
     only_the_holder_records_polls_and_ends,
     a_cancel_makes_the_task_due_at_once,
     a_task_held_from_the_start_turns_into_its_servers,
-    ended_tasks_are_forgotten_after_a_while
+    ended_tasks_are_forgotten_after_a_while,
+    a_gateway_task_keeps_its_view
 );
 
 const LONG: Duration = Duration::from_secs(60);
@@ -36,6 +37,7 @@ fn new_task(server: &str, next_poll_at: Timestamp) -> NewTask {
         conversation_id: None,
         message_id: None,
         call_id: None,
+        view_id: None,
         upstream_id: Some("upstream-1".to_owned()),
         status: LiveStatus::Working,
         status_message: Some("Gathering sources...".to_owned()),
@@ -431,4 +433,26 @@ async fn ended_tasks_are_forgotten_after_a_while(db: &TestDb) {
     ));
     // A live task is kept however old.
     assert!(store.task(&owner, &live.id).await.is_ok());
+}
+
+async fn a_gateway_task_keeps_its_view(db: &TestDb) {
+    let owner: OwnerId = db.local().await;
+    let store = &db.store;
+    let through_view = NewTask {
+        origin: TaskOrigin::Gateway,
+        view_id: Some("view-1".to_owned()),
+        ..new_task("s1", later())
+    };
+    let task = store
+        .create_task(&owner, &through_view, TaskQuota::default())
+        .await
+        .unwrap();
+    assert_eq!(task.origin, TaskOrigin::Gateway);
+    assert_eq!(task.view_id.as_deref(), Some("view-1"));
+    assert_eq!(store.task(&owner, &task.id).await.unwrap(), task);
+    let plain = store
+        .create_task(&owner, &new_task("s1", later()), TaskQuota::default())
+        .await
+        .unwrap();
+    assert_eq!(plain.view_id, None);
 }

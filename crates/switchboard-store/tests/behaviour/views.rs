@@ -24,6 +24,7 @@ crate::on_both_backends!(
 
 fn view_of(name: &str, servers: &[&str]) -> ViewSpec {
     ViewSpec {
+        tasks: None,
         name: name.into(),
         description: Some("for Claude Desktop".into()),
         assistant_id: None,
@@ -67,6 +68,7 @@ async fn views_round_trip_and_are_listed_in_order(db: &TestDb) {
         .await
         .unwrap();
     let follows = ViewSpec {
+        tasks: None,
         name: "cursor".into(),
         description: None,
         assistant_id: Some(assistant.id.clone()),
@@ -190,6 +192,7 @@ async fn views_name_only_the_owners_servers_and_assistants(db: &TestDb) {
         "{error}"
     );
     let follows = ViewSpec {
+        tasks: None,
         name: "v".into(),
         description: None,
         assistant_id: Some(bobs_assistant.id.clone()),

@@ -17,7 +17,12 @@ use crate::served::{Served, serve};
 
 /// A provider for `llm`, the tasks server at `url` with `gated_task` auto-approved, an
 /// assistant using them and a conversation: the conversation's id and the server's.
-async fn chat_with_tasks(served: &Served, token: &str, llm: &ScriptedLlm, url: &str) -> (String, String) {
+async fn chat_with_tasks(
+    served: &Served,
+    token: &str,
+    llm: &ScriptedLlm,
+    url: &str,
+) -> (String, String) {
     let (status, provider) = served
         .send(
             token,

@@ -50,6 +50,9 @@ pub async fn run(context: &Context, args: McpArgs) -> anyhow::Result<ExitCode> {
         view: args.view,
     };
     let app = local.app();
+    // Calls its client asked to run as tasks are followed while the session lasts (those of
+    // this process's own end as interrupted with it).
+    app.tasks.start();
     let served = serve(&app.gateway, scope).await;
     // Every upstream server this session started ends here, whatever ended the session.
     app.shutdown(std::time::Duration::ZERO).await;

@@ -80,6 +80,11 @@ impl Harness {
             GatewayDeps {
                 store: Arc::clone(&store),
                 servers: Arc::clone(&pool) as Arc<dyn ServerPool>,
+                tasks: crate::tools_support::start_tasks(
+                    &tool_calls,
+                    &store,
+                    &switchboard_agent::EventBus::default(),
+                ),
                 tool_calls,
             },
             GatewayConfig::default(),

@@ -73,6 +73,11 @@ impl World {
                 store: Arc::clone(&store),
                 servers: pool,
                 tool_calls: Arc::clone(&tool_calls),
+                tasks: crate::tools_support::start_tasks(
+                    &tool_calls,
+                    &store,
+                    &switchboard_agent::EventBus::default(),
+                ),
             },
             GatewayConfig::default(),
         );

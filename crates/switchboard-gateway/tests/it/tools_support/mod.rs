@@ -20,7 +20,8 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{
     ClientHandler, ClientLifecycleMode, ClientServiceExt, ErrorData, RoleClient, ServiceExt,
 };
-use switchboard_agent::ToolCalls;
+use switchboard_agent::tasks::{TaskConfig, Tasks};
+use switchboard_agent::{EventBus, ToolCalls};
 use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_gateway::{Gateway, GatewayConfig, GatewayDeps, Scope};
 use switchboard_mcp::{ConnectionManager, ManagerConfig, ServerPool};
@@ -44,11 +45,30 @@ def pictured(text: str) -> str:
 mcp.run("stdio")
 "#;
 
+/// The task service over `tool_calls`, announcing on `events`, its watcher started.
+pub fn start_tasks(
+    tool_calls: &Arc<ToolCalls>,
+    store: &Arc<dyn Store>,
+    events: &EventBus,
+) -> Tasks {
+    let tasks = Tasks::new(
+        Arc::clone(tool_calls),
+        Arc::clone(store),
+        events.clone(),
+        "gateway-tests".to_owned(),
+        TaskConfig::default(),
+    );
+    tasks.start();
+    tasks
+}
+
 pub struct World {
     pub dir: tempfile::TempDir,
     pub store: Arc<dyn Store>,
     pub manager: Arc<ConnectionManager>,
     pub gateway: Arc<Gateway>,
+    /// Where the gateway's tasks are announced (`task.updated`).
+    pub events: EventBus,
     pub alice: User,
     pub bob: User,
     servers: Vec<CancellationToken>,
@@ -80,11 +100,14 @@ impl World {
             Arc::clone(&store),
             pool.config().retry.clone(),
         ));
+        let events = EventBus::default();
+        let tasks = start_tasks(&tool_calls, &store, &events);
         let gateway = Gateway::new(
             GatewayDeps {
                 store: Arc::clone(&store),
                 servers: pool,
                 tool_calls,
+                tasks,
             },
             config,
         );
@@ -93,6 +116,7 @@ impl World {
             store,
             manager,
             gateway,
+            events,
             alice,
             bob,
             servers: Vec::new(),
