@@ -38,8 +38,9 @@ pub struct ApiError {
     /// The message says what to do about the error itself, so the code's general hint is
     /// left out ([`ApiError::says_what_to_do`]).
     pub says_what_to_do: bool,
-    /// With `TASK_PENDING`: the tasks the conversation's turn waits on.
-    pub tasks: Option<Vec<PendingTaskBody>>,
+    /// With `TASK_PENDING`: the tasks the conversation's turn waits on (boxed: every
+    /// handler returns this error, so it stays small).
+    pub tasks: Option<Box<[PendingTaskBody]>>,
 }
 
 /// A `{placeholder}` value: text as it is, or words of the locale files put in the
@@ -158,7 +159,7 @@ impl ApiError {
 
     /// The error listing `tasks` (a `TASK_PENDING` answer).
     pub fn with_tasks(mut self, tasks: Vec<PendingTaskBody>) -> Self {
-        self.tasks = Some(tasks);
+        self.tasks = Some(tasks.into_boxed_slice());
         self
     }
 
@@ -268,7 +269,7 @@ impl IntoResponse for ApiError {
             params,
             timestamp: humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string(),
             says_what_to_do: self.says_what_to_do,
-            tasks: self.tasks,
+            tasks: self.tasks.map(Vec::from),
         };
         // English, without a hint, until the localising layer rewrites it.
         let body = ErrorBody {
