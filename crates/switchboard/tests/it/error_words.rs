@@ -23,10 +23,11 @@ use switchboard_testkit::words::leaks;
 use switchboard_testkit::{CannedHttp, Misbehaving, Peers, PyGen, StdioCommand};
 use tokio::io::AsyncWriteExt;
 
-/// Short timeouts and no waits between retries: every failure here answers in seconds.
+/// Short timeouts and no waits between retries: every failure here answers in seconds. The
+/// connect timeout leaves a working Python server time to start on a loaded machine.
 const SETTINGS: &str = r#"
 [manager]
-connect_timeout = "2s"
+connect_timeout = "8s"
 call_timeout = "1s"
 
 [manager.retry]
@@ -203,7 +204,7 @@ fn failing_servers(
         (
             "silent",
             stdio("silent", &peers.misbehaving(Misbehaving::NeverAnswers)),
-            "did not complete the MCP handshake within 2s",
+            "did not complete the MCP handshake within 8s",
         ),
         (
             "exits",
