@@ -29,6 +29,7 @@ pub mod resolve;
 pub mod results;
 mod run;
 mod running;
+mod task_questions;
 pub mod tasks;
 pub mod tool_call;
 mod turn;
@@ -44,6 +45,7 @@ pub use resolve::{
     ClientSource, EnvProvider, PlainClients, ProviderChoice, ProviderPlan, ResolveError, RunPlan,
     RunRequest, ServerChoice, resolve, resolve_provider,
 };
+pub use run::Sampler;
 pub use tool_call::{
     Attempt, CallerKind, ToolCallError, ToolCallOutcome, ToolCallRequest, ToolCalls, builtins_now,
 };

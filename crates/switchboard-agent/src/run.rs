@@ -13,6 +13,8 @@ mod sampling;
 mod tasks;
 mod variables;
 
+pub use sampling::Sampler;
+
 use switchboard_core::{ErrorCode, OwnerId, ToolCallRecord, ToolCallStatus};
 use switchboard_llm::ToolDefinition;
 use switchboard_store::{Message, MessageRole, StoreError};

@@ -195,7 +195,10 @@ impl App {
                 changes,
             },
         ));
-        tasks.on_end(crate::runs::ChatTasks::of(&runs));
+        let chat_tasks = crate::runs::ChatTasks::of(&runs);
+        tasks.on_end(Arc::clone(&chat_tasks) as _);
+        // A parked chat call's task asks its questions in the chat.
+        tasks.add_asker(chat_tasks);
         let servers = Servers::new(
             Arc::clone(&store),
             Arc::clone(&pool),

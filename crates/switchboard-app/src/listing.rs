@@ -267,6 +267,16 @@ impl ToolBackend for BoundedBackend {
     ) -> BoxFuture<'a, Result<switchboard_mcp::TaskState, McpError>> {
         self.inner.cancel_task(owner, server, step)
     }
+
+    fn update_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: switchboard_mcp::TaskStep<'a>,
+        responses: rmcp::model::InputResponses,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        self.inner.update_task(owner, server, step, responses)
+    }
 }
 
 #[cfg(test)]

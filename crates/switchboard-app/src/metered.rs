@@ -134,6 +134,16 @@ impl ToolBackend for MeteredBackend {
     ) -> BoxFuture<'a, Result<switchboard_mcp::TaskState, McpError>> {
         self.inner.cancel_task(owner, server, step)
     }
+
+    fn update_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: switchboard_mcp::TaskStep<'a>,
+        responses: rmcp::model::InputResponses,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        self.inner.update_task(owner, server, step, responses)
+    }
 }
 
 /// A [`Provider`] whose calls are timed from the request to the end of the streamed answer.

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::{CallToolResult, InputResponses, JsonObject};
 use switchboard_core::{OwnerId, ServerSpec, ToolInfo};
 
 use crate::connection::CallOptions;
@@ -104,6 +104,20 @@ pub trait ToolBackend: Send + Sync {
         let _ = (owner, step);
         Box::pin(async move { Err(no_tasks(server)) })
     }
+
+    /// Gives the server's task (of the 2026-07-28 extension) the answers to its questions,
+    /// by the keys of its `input_requests` (`tasks/update`); acknowledged at once, taken in
+    /// by the server eventually.
+    fn update_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: TaskStep<'a>,
+        responses: InputResponses,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        let _ = (owner, step, responses);
+        Box::pin(async move { Err(no_tasks(server)) })
+    }
 }
 
 /// Which task of a server a step is about: the server's own id of it, and the tool it runs.
@@ -194,6 +208,18 @@ pub trait PerServer: Send + Sync {
         let _ = (owner, step);
         Box::pin(async move { Err(no_tasks(spec)) })
     }
+
+    /// [`ToolBackend::update_task`] on `spec`'s server.
+    fn server_update_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+        responses: InputResponses,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        let _ = (owner, step, responses);
+        Box::pin(async move { Err(no_tasks(spec)) })
+    }
 }
 
 impl<T: PerServer> ToolBackend for T {
@@ -266,6 +292,16 @@ impl<T: PerServer> ToolBackend for T {
     ) -> BoxFuture<'a, Result<TaskState, McpError>> {
         self.server_cancel_task(owner, server, step)
     }
+
+    fn update_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        server: &'a ServerSpec,
+        step: TaskStep<'a>,
+        responses: InputResponses,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        self.server_update_task(owner, server, step, responses)
+    }
 }
 
 impl PerServer for ConnectionManager {
@@ -332,6 +368,16 @@ impl PerServer for ConnectionManager {
         step: TaskStep<'a>,
     ) -> BoxFuture<'a, Result<TaskState, McpError>> {
         Box::pin(self.cancel_tool_task(owner, spec, step.tool, step.upstream_id))
+    }
+
+    fn server_update_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+        responses: InputResponses,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        Box::pin(self.update_tool_task(owner, spec, step.tool, step.upstream_id, responses))
     }
 }
 

@@ -243,11 +243,11 @@ impl Run<'_> {
             message_id: message_id.to_owned(),
             call_id: call.id.clone(),
             cancel: cancel.clone(),
-            sampler: super::sampling::Sampler {
+            sampler: Some(super::sampling::Sampler {
                 provider: Arc::clone(&self.spec.provider),
                 model: self.spec.model.clone(),
                 policy: tool.server.sampling.unwrap_or_default(),
-            },
+            }),
             durable: Default::default(),
         };
         let asker = Arc::new(asker);

@@ -34,7 +34,8 @@ use crate::agent::Agent;
 pub const QUESTION_WAIT: Duration = Duration::from_secs(10 * 60);
 const POLL: Duration = Duration::from_secs(2);
 
-/// Answers a server's questions during one call of a run by asking the person in the chat.
+/// Answers a server's questions during one call by asking the person in the chat: a call of
+/// a run, or a call parked on its server's task (built by [`Agent::task_requester`]).
 pub(crate) struct Asker {
     pub agent: Agent,
     pub owner: OwnerId,
@@ -42,8 +43,9 @@ pub(crate) struct Asker {
     pub message_id: String,
     pub call_id: String,
     pub cancel: CancellationToken,
-    /// Who answers the server's sampling requests, and how.
-    pub sampler: super::sampling::Sampler,
+    /// Who answers the server's sampling requests, and how; `None`: they are refused (the
+    /// conversation's model could not be had).
+    pub sampler: Option<super::sampling::Sampler>,
     /// Whether what a 2026-07-28 server asked is kept with the call, and whether the call
     /// was left for the restart.
     pub durable: Durable,
@@ -54,6 +56,18 @@ pub(crate) struct Asker {
 pub(crate) struct Durable {
     kept: AtomicBool,
     left: AtomicBool,
+}
+
+impl Durable {
+    /// For questions their server keeps asking until answered (a task's): when the process
+    /// stops, a waiting question is left unanswered rather than cancelled, to be asked again
+    /// after the restart.
+    pub(crate) fn kept_by_the_server() -> Self {
+        Self {
+            kept: AtomicBool::new(true),
+            left: AtomicBool::new(false),
+        }
+    }
 }
 
 impl std::fmt::Debug for Asker {
@@ -189,7 +203,8 @@ impl Asker {
     }
 
     /// The person's answer to question `question_id` of the call; `None` when none came in
-    /// [`QUESTION_WAIT`] or the run was stopped.
+    /// [`QUESTION_WAIT`], the run was stopped or the call ended meanwhile (a task's call
+    /// cancelled by the person, here or on another replica).
     pub(super) async fn answer_to(
         &self,
         question_id: &str,
@@ -207,11 +222,17 @@ impl Asker {
                 .message(&self.owner, &self.message_id)
                 .await
                 .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-            let answer = message
+            let Some(call) = message
                 .tool_calls
                 .iter()
                 .find(|call| call.id == self.call_id)
-                .and_then(|call| call.question.as_ref())
+                .filter(|call| call.status == ToolCallStatus::Invoking)
+            else {
+                return Ok(None);
+            };
+            let answer = call
+                .question
+                .as_ref()
                 .filter(|q| q.id == question_id)
                 .and_then(|q| q.answer.clone());
             if answer.is_some() {

@@ -27,10 +27,19 @@ use super::questions::Asker;
 /// Who answers a server's sampling requests during one call: the assistant's provider and
 /// model, under the server's setting.
 #[derive(Clone)]
-pub(crate) struct Sampler {
+pub struct Sampler {
     pub provider: Arc<dyn Provider>,
     pub model: String,
     pub policy: SamplingPolicy,
+}
+
+/// The error a request is answered with when the conversation's model cannot be had.
+fn no_model() -> ErrorData {
+    ErrorData::invalid_request(
+        "the conversation's model cannot answer sampling/createMessage now (its provider \
+         could not be set up)",
+        None,
+    )
 }
 
 /// The error a rejected request is answered with (the spec's example code for a person's
@@ -140,7 +149,10 @@ impl Asker {
         &self,
         params: CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, ErrorData> {
-        let mut review = review_of(&params, &self.sampler);
+        let Some(sampler) = &self.sampler else {
+            return Err(no_model());
+        };
+        let mut review = review_of(&params, sampler);
         if !review.auto {
             let asked = question(review.clone());
             if !self.put(asked.clone()).await {
@@ -153,7 +165,7 @@ impl Asker {
                 _ => return Err(rejected()),
             }
         }
-        let (text, finish) = self.generate(&review, params.temperature).await?;
+        let (text, finish) = self.generate(sampler, &review, params.temperature).await?;
         review.stage = SamplingStage::Answer;
         review.answer = Some(text.clone());
         let text = if review.auto {
@@ -183,7 +195,7 @@ impl Asker {
         };
         Ok(CreateMessageResult::new(
             SamplingMessage::new(McpRole::Assistant, SamplingMessageContentBlock::text(text)),
-            self.sampler.model.clone(),
+            sampler.model.clone(),
         )
         .with_stop_reason(stop))
     }
@@ -191,11 +203,12 @@ impl Asker {
     /// The assistant's model's answer to `review` (no tools offered).
     async fn generate(
         &self,
+        sampler: &Sampler,
         review: &SamplingReview,
         temperature: Option<f32>,
     ) -> Result<(String, FinishReason), ErrorData> {
         let request = ChatRequest {
-            model: self.sampler.model.clone(),
+            model: sampler.model.clone(),
             system: review.system_prompt.clone(),
             messages: review
                 .messages
@@ -214,7 +227,7 @@ impl Asker {
             temperature,
         };
         let completion = tokio::select! {
-            completion = switchboard_llm::complete(self.sampler.provider.as_ref(), &request) => completion,
+            completion = switchboard_llm::complete(sampler.provider.as_ref(), &request) => completion,
             () = self.cancel.cancelled() => return Err(rejected()),
         };
         let completion = completion.map_err(|error| {

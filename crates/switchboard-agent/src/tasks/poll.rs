@@ -143,11 +143,7 @@ impl Tasks {
         };
         let backend = self.inner.calls.backend();
         if task.cancel_requested {
-            if let Err(error) = backend.cancel_task(&task.owner, &spec, step).await {
-                tracing::debug!(task = %task.id, %error, "the server did not cancel its task");
-            }
-            let outcome = TaskOutcome::error(ErrorCode::Cancelled, "cancelled");
-            self.finish(task, TaskEnd::Cancelled, &outcome).await;
+            self.cancel_upstream(task, &spec, step).await;
             return Ok(());
         }
         match backend.task_state(&task.owner, &spec, step).await {
@@ -156,53 +152,15 @@ impl Tasks {
             Ok(state)
                 if state.status == TaskStatus::InputRequired && task.kind == TaskKind::Legacy =>
             {
-                if task.status != switchboard_store::TaskStatus::InputRequired {
-                    let poll = TaskPoll {
-                        status: LiveStatus::InputRequired,
-                        status_message: state.status_message.clone(),
-                        poll_interval_ms: state.poll_interval.map(millis),
-                        next_poll_at: Timestamp::now().plus(self.config().lease),
-                        failures: 0,
-                    };
-                    if self
-                        .inner
-                        .store
-                        .record_task_poll(&task.id, &self.inner.holder, &poll)
-                        .await?
-                    {
-                        self.announce(&self.inner.store.task(&task.owner, &task.id).await?);
-                    }
-                }
-                match self.answered(task, &spec, step).await {
-                    Ok(result) => {
-                        self.finish(task, TaskEnd::Completed, &TaskOutcome::Result(result))
-                            .await;
-                    }
-                    Err(error) if forgotten(&error) => self.lost(task).await,
-                    Err(McpError::Timeout { .. }) => {
-                        // No answer yet: asked again at the next poll.
-                        let poll = TaskPoll {
-                            status: LiveStatus::InputRequired,
-                            status_message: state.status_message,
-                            poll_interval_ms: state.poll_interval.map(millis),
-                            next_poll_at: next_poll(state.poll_interval, 0),
-                            failures: 0,
-                        };
-                        self.inner
-                            .store
-                            .record_task_poll(&task.id, &self.inner.holder, &poll)
-                            .await?;
-                    }
-                    Err(McpError::Server { error, .. }) => {
-                        // The error a plain call would have given: the tool failed.
-                        let outcome = TaskOutcome::error(
-                            ErrorCode::McpExecutionError,
-                            error.message.to_string(),
-                        );
-                        self.finish(task, TaskEnd::Failed, &outcome).await;
-                    }
-                    Err(error) => self.failed_poll(task, &error).await?,
-                }
+                self.legacy_input(task, &spec, step, state).await?;
+            }
+            // The server lists its questions with the task: those not asked yet are.
+            Ok(state)
+                if state.status == TaskStatus::InputRequired
+                    && task.kind == TaskKind::Extension
+                    && !self.unasked(task, &state).is_empty() =>
+            {
+                self.extension_input(task, &spec, step, state).await?;
             }
             Ok(state) if !state.status.is_terminal() => {
                 let poll = TaskPoll {
@@ -250,7 +208,7 @@ impl Tasks {
     }
 
     /// Ends `task`, which its server no longer knows.
-    async fn lost(&self, task: &StoredTask) {
+    pub(super) async fn lost(&self, task: &StoredTask) {
         let outcome = TaskOutcome::error(
             ErrorCode::TaskLost,
             "the server no longer knows this task (it expired or the server restarted)",
@@ -260,7 +218,11 @@ impl Tasks {
 
     /// Records a poll of `task` that failed with `error`: tried again later, backing off,
     /// until too many failed in a row, which ends it with the last failure.
-    async fn failed_poll(&self, task: &StoredTask, error: &McpError) -> Result<(), StoreError> {
+    pub(super) async fn failed_poll(
+        &self,
+        task: &StoredTask,
+        error: &McpError,
+    ) -> Result<(), StoreError> {
         let failures = task.failures + 1;
         if failures >= self.config().max_failures {
             self.finish(task, TaskEnd::Failed, &failure(error)).await;
@@ -295,6 +257,11 @@ impl Tasks {
                 return;
             }
         }
+        self.inner
+            .asked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&task.id);
         self.inner.calls.record_end(TaskCallEnd {
             owner: task.owner.clone(),
             caller: caller_of(task.origin),
@@ -332,7 +299,7 @@ fn live_of(task: &StoredTask) -> LiveStatus {
 
 /// Whether `error` says the server does not know the task (an unknown or expired id is
 /// -32602 in both dialects).
-fn forgotten(error: &McpError) -> bool {
+pub(super) fn forgotten(error: &McpError) -> bool {
     match error {
         McpError::TaskLost { .. } => true,
         McpError::Server { error, .. } => error.code == rmcp::model::ErrorCode::INVALID_PARAMS,

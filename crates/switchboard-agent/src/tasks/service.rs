@@ -66,6 +66,10 @@ pub(super) struct Inner {
     pub(super) ended: RwLock<Vec<Arc<dyn TaskEnded>>>,
     /// Who answers the questions of the tasks' servers.
     pub(super) askers: RwLock<Vec<Arc<dyn super::TaskAsker>>>,
+    /// The tasks whose questions are being asked here, each with what ends its questions.
+    pub(super) asking: Mutex<HashMap<String, CancellationToken>>,
+    /// The keys of extension tasks' questions answered here (see `input`).
+    pub(super) asked: Mutex<super::input::AskedKeys>,
     /// Local tasks and polls, waited for on shutdown.
     pub(super) tracker: TaskTracker,
     pub(super) stop: CancellationToken,
@@ -103,6 +107,8 @@ impl Tasks {
                 wake: Notify::new(),
                 ended: RwLock::new(Vec::new()),
                 askers: RwLock::new(Vec::new()),
+                asking: Mutex::new(HashMap::new()),
+                asked: Mutex::new(HashMap::new()),
                 tracker: TaskTracker::new(),
                 stop: CancellationToken::new(),
                 following: AtomicBool::new(false),
@@ -257,19 +263,19 @@ impl Tasks {
     }
 
     /// Asks for `owner`'s task `id` to be cancelled: a local task here is cancelled at
-    /// once, any other is told to its server by its poller. The task as it is now; one
-    /// that has ended is left as it is.
+    /// once, as is a question its server asks here; any other is told to its server by its
+    /// poller. The task as it is now; one that has ended is left as it is.
     pub async fn cancel(&self, owner: &OwnerId, id: &str) -> Result<StoredTask, StoreError> {
         let task = self.inner.store.request_task_cancel(owner, id).await?;
         if task.is_live() {
-            if let Some(token) = self
-                .inner
-                .running
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .get(id)
-            {
-                token.cancel();
+            for tokens in [&self.inner.running, &self.inner.asking] {
+                if let Some(token) = tokens
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get(id)
+                {
+                    token.cancel();
+                }
             }
             self.inner.wake.notify_one();
         }

@@ -32,7 +32,9 @@ impl Runs {
 
     /// Answers the question `question_id` a server asked during `owner`'s call `call_id`, and
     /// goes on with its turn (a call a 2026-07-28 server left waiting before a restart is sent
-    /// again with the answer by a run started here; none starts if a run has it).
+    /// again with the answer by a run started here; none starts if a run has it). The
+    /// question of a task a call is parked on goes to whoever follows the task: the turn goes
+    /// on when the task ends.
     pub async fn answer(
         &self,
         owner: &OwnerId,
@@ -47,8 +49,10 @@ impl Runs {
             .agent
             .answer(owner, message_id, call_id, question_id, answer)
             .await?;
-        self.resume_after_decision(owner, &message.conversation_id, message_id, spec)
-            .await;
+        if !call.waits_on_task() {
+            self.resume_after_decision(owner, &message.conversation_id, message_id, spec)
+                .await;
+        }
         Ok(call)
     }
 }

@@ -8,10 +8,12 @@
 use std::sync::{Arc, Weak};
 
 use futures::future::BoxFuture;
-use switchboard_agent::tasks::TaskEnded;
-use switchboard_agent::{AgentError, Claim, PendingTask, RunSpec};
-use switchboard_core::{OwnerId, ToolCallRecord};
+use switchboard_agent::tasks::{TaskAsker, TaskEnded};
+use switchboard_agent::{AgentError, Claim, PendingTask, RunSpec, Sampler};
+use switchboard_core::{OwnerId, ServerSpec, ToolCallRecord};
+use switchboard_mcp::Requester;
 use switchboard_store::{StoredTask, TaskOrigin};
+use tokio_util::sync::CancellationToken;
 
 use super::Runs;
 use crate::error::AppError;
@@ -186,12 +188,45 @@ pub(super) async fn claim_if_it_goes_on(
 }
 
 /// Tells the run service of chat tasks' ends (the turn goes on) and progress (shown with
-/// the call).
+/// the call), and asks their servers' questions in the chat.
 pub(crate) struct ChatTasks(pub Weak<Runs>);
 
 impl ChatTasks {
-    pub(crate) fn of(runs: &Arc<Runs>) -> Arc<dyn TaskEnded> {
+    pub(crate) fn of(runs: &Arc<Runs>) -> Arc<ChatTasks> {
         Arc::new(ChatTasks(Arc::downgrade(runs)))
+    }
+}
+
+impl TaskAsker for ChatTasks {
+    /// The conversation's call asks. Its model answers the server's sampling requests; it
+    /// is set up here, when the server asks something, since no run holds the parked turn.
+    /// When it cannot be (its provider was removed), sampling is refused with that reason
+    /// while the server's other questions are still asked: a form needs no model.
+    fn requester<'a>(
+        &'a self,
+        task: &'a StoredTask,
+        server: &'a ServerSpec,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'a, Option<Requester>> {
+        Box::pin(async move {
+            if task.origin != TaskOrigin::Chat {
+                return None;
+            }
+            let runs = self.0.upgrade()?;
+            let conversation_id = task.conversation_id.as_deref()?;
+            let sampler = match runs.spec_for(&task.owner, conversation_id).await {
+                Ok(spec) => Some(Sampler {
+                    provider: spec.provider,
+                    model: spec.model,
+                    policy: server.sampling.unwrap_or_default(),
+                }),
+                Err(error) => {
+                    tracing::info!(task = %task.id, %error, "a task's sampling requests are refused: the conversation's model cannot be had");
+                    None
+                }
+            };
+            runs.agent.task_requester(task, sampler, cancel)
+        })
     }
 }
 

@@ -149,6 +149,21 @@ impl PerServer for Router {
             self.local.server_cancel_task(owner, spec, step).await
         })
     }
+
+    fn server_update_task<'a>(
+        &'a self,
+        owner: &'a OwnerId,
+        spec: &'a ServerSpec,
+        step: TaskStep<'a>,
+        responses: rmcp::model::InputResponses,
+    ) -> BoxFuture<'a, Result<(), McpError>> {
+        Box::pin(async move {
+            self.local_only(spec)?;
+            self.local
+                .server_update_task(owner, spec, step, responses)
+                .await
+        })
+    }
 }
 
 impl Router {

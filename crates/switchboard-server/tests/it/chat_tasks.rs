@@ -21,7 +21,10 @@ use crate::common::{Api, Config, assert_error, everything, start, start_with};
 /// A model that answers each conversation by what it was sent: a turn whose last user
 /// message holds one of `asks`' words gets its turn; once a tool's result is in, it answers
 /// `after_tool`.
-fn model(asks: Vec<(&'static str, Turn)>, after_tool: &'static str) -> impl Fn(&Value) -> Turn {
+pub(crate) fn model(
+    asks: Vec<(&'static str, Turn)>,
+    after_tool: &'static str,
+) -> impl Fn(&Value) -> Turn {
     move |body: &Value| {
         let messages = body["messages"].as_array().cloned().unwrap_or_default();
         let last_user = messages
@@ -42,7 +45,12 @@ fn model(asks: Vec<(&'static str, Turn)>, after_tool: &'static str) -> impl Fn(&
 
 /// A provider for `llm`, the server `server` with `tool` auto-approved, an assistant using
 /// them, and a conversation with it. Returns the conversation's id and the server's.
-async fn chat_with(api: &Api, llm: &ScriptedLlm, server: Value, tool: &str) -> (String, String) {
+pub(crate) async fn chat_with(
+    api: &Api,
+    llm: &ScriptedLlm,
+    server: Value,
+    tool: &str,
+) -> (String, String) {
     let admin = Some(api.admin.as_str());
     let (status, provider) = api
         .send(
@@ -92,7 +100,7 @@ async fn chat_with(api: &Api, llm: &ScriptedLlm, server: Value, tool: &str) -> (
     (new_conversation(api, assistant_id).await, server_id)
 }
 
-async fn new_conversation(api: &Api, assistant_id: &str) -> String {
+pub(crate) async fn new_conversation(api: &Api, assistant_id: &str) -> String {
     let (status, conversation) = api
         .send(
             Method::POST,
@@ -106,7 +114,7 @@ async fn new_conversation(api: &Api, assistant_id: &str) -> String {
 }
 
 /// Sends `body` as a message to `conversation`: the status and the answer.
-async fn post(api: &Api, conversation: &str, body: Value) -> (StatusCode, Value) {
+pub(crate) async fn post(api: &Api, conversation: &str, body: Value) -> (StatusCode, Value) {
     api.send(
         Method::POST,
         &format!("/api/conversations/{conversation}/messages"),
@@ -118,14 +126,14 @@ async fn post(api: &Api, conversation: &str, body: Value) -> (StatusCode, Value)
 
 /// The agent's events, each awaited by what it says rather than by its place in the order
 /// (a task's end and its turn's go their own ways).
-struct Events {
+pub(crate) struct Events {
     live: Receiver<OwnedEvent>,
     /// Received and not yet awaited.
     seen: Vec<AgentEvent>,
 }
 
 impl Events {
-    fn of(api: &Api) -> Self {
+    pub(crate) fn of(api: &Api) -> Self {
         Self {
             live: api.app.agent.events().subscribe(),
             seen: Vec::new(),
@@ -133,7 +141,7 @@ impl Events {
     }
 
     /// The first event not yet awaited for which `wanted` holds, within a minute.
-    async fn until(&mut self, wanted: impl Fn(&AgentEvent) -> bool) -> AgentEvent {
+    pub(crate) async fn until(&mut self, wanted: impl Fn(&AgentEvent) -> bool) -> AgentEvent {
         if let Some(at) = self.seen.iter().position(&wanted) {
             return self.seen.remove(at);
         }
@@ -151,7 +159,7 @@ impl Events {
     }
 
     /// Waits until `conversation`'s run parks, and answers its message's id.
-    async fn parked(&mut self, conversation: &str) -> String {
+    pub(crate) async fn parked(&mut self, conversation: &str) -> String {
         let event = self
             .until(|e| matches!(e, AgentEvent::RunParked { conversation_id, .. } if conversation_id == conversation))
             .await;
@@ -162,7 +170,7 @@ impl Events {
     }
 
     /// Waits until `conversation`'s turn completes: its content and why it stopped.
-    async fn completed(&mut self, conversation: &str) -> (String, StopReason) {
+    pub(crate) async fn completed(&mut self, conversation: &str) -> (String, StopReason) {
         let event = self
             .until(|e| matches!(e, AgentEvent::MessageCompleted { conversation_id, .. } if conversation_id == conversation))
             .await;
@@ -173,7 +181,7 @@ impl Events {
     }
 
     /// Waits until task `id` ends (`task.updated` with a final status): that status.
-    async fn task_ended(&mut self, id: &str) -> &'static str {
+    pub(crate) async fn task_ended(&mut self, id: &str) -> &'static str {
         let event = self
             .until(|e| matches!(e, AgentEvent::TaskUpdated(t) if t.task_id == id && matches!(t.status, "completed" | "failed" | "cancelled")))
             .await;
@@ -185,7 +193,7 @@ impl Events {
 }
 
 /// The stored messages of `conversation`.
-async fn messages(api: &Api, conversation: &str) -> Vec<Value> {
+pub(crate) async fn messages(api: &Api, conversation: &str) -> Vec<Value> {
     let (status, messages) = api
         .send(
             Method::GET,
@@ -199,14 +207,14 @@ async fn messages(api: &Api, conversation: &str) -> Vec<Value> {
 }
 
 /// The call of assistant message `message_id` of `conversation`, as stored.
-async fn call_of(api: &Api, conversation: &str, message_id: &str) -> Value {
+pub(crate) async fn call_of(api: &Api, conversation: &str, message_id: &str) -> Value {
     let stored = messages(api, conversation).await;
     let message = stored.iter().find(|m| m["id"] == message_id).unwrap();
     message["toolCalls"][0].clone()
 }
 
 /// How many `tasks/cancel` requests the Python tasks peer `server` received.
-async fn cancels_told(api: &Api, server: &str) -> String {
+pub(crate) async fn cancels_told(api: &Api, server: &str) -> String {
     let (status, count) = api
         .send(
             Method::POST,

@@ -8,6 +8,7 @@ mod catalogue_api;
 mod chat_api;
 mod chat_server_content;
 mod chat_settings_api;
+mod chat_task_questions;
 mod chat_tasks;
 mod chat_tool_nodes;
 mod chat_turns;

@@ -420,11 +420,13 @@ impl switchboard_mcp::ServerRequests for Teal {
 struct AnswersTeal;
 
 impl switchboard_agent::tasks::TaskAsker for AnswersTeal {
-    fn requester(
-        &self,
-        _task: &switchboard_store::StoredTask,
-    ) -> Option<switchboard_mcp::Requester> {
-        Some(std::sync::Arc::new(Teal))
+    fn requester<'a>(
+        &'a self,
+        _task: &'a switchboard_store::StoredTask,
+        _server: &'a switchboard_core::ServerSpec,
+        _cancel: tokio_util::sync::CancellationToken,
+    ) -> futures::future::BoxFuture<'a, Option<switchboard_mcp::Requester>> {
+        Box::pin(async { Some(std::sync::Arc::new(Teal) as switchboard_mcp::Requester) })
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod aimock_start;
 mod chat_restart_2026;
+mod chat_task_questions_2026;
 mod chat_tasks_restart;
 mod conformance_server;
 mod extension_tasks;
