@@ -25,6 +25,16 @@ pub enum GatewayError {
     TaskNotFound(String),
     #[error("task `{0}` takes no input through the gateway")]
     TaskTakesNoInput(String),
+    /// A 2025-11-25 client asked for a task of a tool not listed as one.
+    #[error("`{0}` does not run as a task")]
+    NotATaskTool(String),
+    /// `tasks/result` waited as long as it may.
+    #[error("task `{0}` is still running: ask for its result again")]
+    TaskStillRunning(String),
+    #[error("task `{0}` was cancelled")]
+    TaskCancelled(String),
+    #[error("the cursor is not one this server gave")]
+    BadCursor,
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error(transparent)]
@@ -41,7 +51,11 @@ impl GatewayError {
             GatewayError::PromptNotFound(_)
             | GatewayError::ResourceNotFound(_)
             | GatewayError::TaskNotFound(_) => ErrorCode::NotFound,
-            GatewayError::TaskTakesNoInput(_) => ErrorCode::ValidationError,
+            GatewayError::TaskTakesNoInput(_)
+            | GatewayError::NotATaskTool(_)
+            | GatewayError::BadCursor => ErrorCode::ValidationError,
+            GatewayError::TaskStillRunning(_) => ErrorCode::TaskPending,
+            GatewayError::TaskCancelled(_) => ErrorCode::Cancelled,
             GatewayError::Store(e) => e.code(),
             GatewayError::Mcp(e) => e.code(),
         }
@@ -57,7 +71,15 @@ impl From<GatewayError> for ErrorData {
             | GatewayError::PromptNotFound(_)
             | GatewayError::ViewNotFound(_)
             | GatewayError::TaskNotFound(_)
-            | GatewayError::TaskTakesNoInput(_) => ErrorData::invalid_params(message, data),
+            | GatewayError::TaskTakesNoInput(_)
+            | GatewayError::BadCursor => ErrorData::invalid_params(message, data),
+            // The 2025-11-25 revision: a task asked of a tool that is not one is -32601.
+            GatewayError::NotATaskTool(_) => {
+                ErrorData::new(rmcp::model::ErrorCode::METHOD_NOT_FOUND, message, data)
+            }
+            GatewayError::TaskStillRunning(_) | GatewayError::TaskCancelled(_) => {
+                ErrorData::internal_error(message, data)
+            }
             // SEP-2164: the requested URI goes back in `data.uri`; it is the client's own.
             GatewayError::ResourceNotFound(uri) => ErrorData::resource_not_found(
                 message,

@@ -28,7 +28,7 @@ use switchboard_agent::approval::{self, Needed};
 use switchboard_agent::offer::OfferedTool;
 use switchboard_agent::{ApprovalPolicy, Offer};
 use switchboard_core::{
-    OwnerId, ServerId, ServerSpec, ToolAnnotations, ToolIcon, ToolInfo, ViewSpec,
+    OwnerId, ServerId, ServerSpec, TaskSupport, ToolAnnotations, ToolIcon, ToolInfo, ViewSpec,
 };
 use switchboard_mcp::ServerPool;
 use switchboard_store::User;
@@ -52,6 +52,8 @@ pub(crate) struct Target {
     pub server: ServerId,
     /// The tool's own name on the server.
     pub tool: String,
+    /// How its server runs it as a task; `None`: the server runs no tasks.
+    pub tasks: Option<TaskSupport>,
 }
 
 /// The tools a scope sees, under their exported names.
@@ -132,6 +134,7 @@ impl Exported {
                 Target {
                     server: offered.server.id.clone(),
                     tool: offered.tool.name.clone(),
+                    tasks: offered.tool.tasks.map(|tasks| tasks.support),
                 },
             );
         }
@@ -503,7 +506,8 @@ mod tests {
             exported.resolve("echo"),
             Some(&Target {
                 server: a.id.clone(),
-                tool: "echo".into()
+                tool: "echo".into(),
+                tasks: None,
             })
         );
         assert_eq!(exported.resolve("hidden"), None);

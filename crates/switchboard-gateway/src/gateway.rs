@@ -31,6 +31,8 @@ pub struct Gateway {
     pub(crate) tasks: Tasks,
     /// How long each tool's last call took, for views that run slow tools as tasks.
     pub(crate) durations: Arc<crate::tasks::Durations>,
+    /// Tasks' ends, for the `tasks/result` requests waiting on them.
+    pub(crate) ends: Arc<crate::tasks::Ends>,
     pub(crate) config: GatewayConfig,
     pub(crate) changes: ChangeHub,
     /// Exported tools per (person, view) (gw-tools).
@@ -58,12 +60,16 @@ impl Gateway {
             .on_end(Arc::new(crate::tasks::LearnFromTasks(Arc::clone(
                 &durations,
             ))));
+        let ends = Arc::new(crate::tasks::Ends::default());
+        deps.tasks
+            .on_end(Arc::clone(&ends) as Arc<dyn switchboard_agent::tasks::TaskEnded>);
         Arc::new(Self {
             store: deps.store,
             servers: deps.servers,
             tool_calls: deps.tool_calls,
             tasks: deps.tasks,
             durations,
+            ends,
             config,
             changes,
             kept_exports: Default::default(),

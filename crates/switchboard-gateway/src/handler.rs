@@ -1,5 +1,5 @@
 //! [`GatewayHandler`]: rmcp's `ServerHandler`, each method handed to the module that owns it
-//! (tools, content, changes).
+//! (tools, content, changes, tasks; the requests the transports renamed to `renamed`).
 
 // resources/subscribe is deprecated by the 2026-07-28 revision but is what 2025-11-25 clients use.
 #![allow(deprecated)]
@@ -8,11 +8,12 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
-    CompleteResult, GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult,
-    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams,
-    SubscriptionFilter, UnsubscribeRequestParams, UpdateTaskParams,
+    CompleteResult, CustomRequest, CustomResult, GetPromptRequestParams, GetPromptResponse,
+    GetTaskParams, GetTaskResult, Implementation, InitializeRequestParams, InitializeResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -78,6 +79,27 @@ impl ServerHandler for GatewayHandler {
             .with_instructions(
                 "Switchboard's MCP gateway: the tools, resources and prompts of your MCP servers.",
             )
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        if crate::tasks::legacy::offered(&request) {
+            crate::tasks::legacy::declare(result.capabilities.experimental.get_or_insert_default());
+        }
+        Ok(result)
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        crate::renamed::answer(self, request, context).await
     }
 
     async fn list_tools(

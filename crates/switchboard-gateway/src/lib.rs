@@ -17,11 +17,14 @@ mod gateway;
 mod handler;
 mod naming;
 mod relay;
+mod renamed;
 mod revision;
 mod selection;
 mod session;
+pub mod stdio;
 mod tasks;
 mod tools;
+pub mod wire_rewrite;
 
 pub use changes::ChangeHub;
 pub use config::{ConfigError, GatewayConfig, Unapproved};

@@ -23,7 +23,7 @@ use rmcp::{ErrorData, RoleServer};
 use switchboard_agent::{CallerKind, ToolCallError, ToolCallRequest, builtins_now};
 use switchboard_core::spec::Redactor;
 use switchboard_core::upstream_text::short_text;
-use switchboard_core::{ServerSpec, Variables};
+use switchboard_core::{ServerSpec, TaskSupport, Variables};
 use switchboard_mcp::McpError;
 use switchboard_mcp::Progress;
 use tokio::sync::mpsc;
@@ -66,11 +66,21 @@ pub(crate) async fn list(
 
 pub(crate) async fn call(
     handler: &GatewayHandler,
-    mut params: CallToolRequestParams,
+    params: CallToolRequestParams,
     context: RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, ErrorData> {
+    call_as(handler, params, context, false).await
+}
+
+/// A call, as a task when a 2025-11-25 client `asked` for one (`tools/call` with `task`).
+pub(crate) async fn call_as(
+    handler: &GatewayHandler,
+    mut params: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+    asked: bool,
+) -> Result<CallToolResponse, ErrorData> {
     let scope = handler.scope(&context)?;
-    let (spec, tool) = resolve(handler, &scope, &params.name).await?;
+    let (spec, tool, upstream_tasks) = resolve(handler, &scope, &params.name).await?;
     let sealed =
         match approval::decide(handler, &context, &scope, &mut params, &spec, &tool).await? {
             Verdict::Run { sealed } => sealed,
@@ -92,10 +102,15 @@ pub(crate) async fn call(
         )
     };
     let gateway = &handler.gateway;
-    // A client that accepts tasks may get one (see `crate::tasks`).
-    let place = Place::of(gateway, &context, &scope).await?;
+    // A client that accepts tasks may get one; a 2025-11-25 client that asked for one does
+    // (see `crate::tasks`).
+    let place = if asked && tasks::legacy::speaks(&context) {
+        Some(Place::asked(gateway, &scope, &params.name, upstream_tasks).await?)
+    } else {
+        Place::of(gateway, &context, &scope).await?
+    };
     if let Some(place) = &place
-        && place.runs_here(gateway, &spec, &tool)
+        && place.runs_here(gateway, &spec, &tool, upstream_tasks)
     {
         return tasks::run_here(gateway, place, request).await;
     }
@@ -134,6 +149,10 @@ pub(crate) async fn call(
     match ran? {
         Ran::Done(Ok(Answered::Result(outcome))) => {
             gateway.durations.record(&spec.id, &tool, outcome.duration);
+            if let Some(place) = place.as_ref().filter(|place| place.was_asked()) {
+                let (owner, result) = (&scope.user.id, outcome.result);
+                return tasks::keep_answered(gateway, place, owner, &spec, &tool, result).await;
+            }
             let revision = Revision::of(context.protocol_version());
             Ok(CallToolResponse::Complete(
                 revision.result(complete(outcome.result)),
@@ -166,12 +185,13 @@ fn complete(mut result: CallToolResult) -> CallToolResult {
     result
 }
 
-/// The server (as selected now) and the tool's own name behind an exported name.
+/// The server (as selected now), the tool's own name and how the server runs it as a task,
+/// behind an exported name.
 async fn resolve(
     handler: &GatewayHandler,
     scope: &Scope,
     name: &str,
-) -> Result<(Arc<ServerSpec>, String), ErrorData> {
+) -> Result<(Arc<ServerSpec>, String, Option<TaskSupport>), ErrorData> {
     let (selection, target) = handler.gateway.export_of(scope, name).await?;
     let not_found = || ErrorData::from(GatewayError::ToolNotFound(name.to_owned()));
     let target = target.ok_or_else(not_found)?;
@@ -180,7 +200,7 @@ async fn resolve(
         .iter()
         .find(|s| s.spec.id == target.server && s.offers(&target.tool))
         .ok_or_else(not_found)?;
-    Ok((Arc::clone(&server.spec), target.tool.clone()))
+    Ok((Arc::clone(&server.spec), target.tool.clone(), target.tasks))
 }
 
 /// When the request carries a progress token: a sender for the server's progress, and the

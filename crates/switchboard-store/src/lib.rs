@@ -53,8 +53,8 @@ pub use model::{
 };
 pub use model::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use model::{
-    LiveStatus, NewTask, StoredTask, TaskEnd, TaskKind, TaskOrigin, TaskPoll, TaskQuota,
-    TaskStatus, TaskUpstream,
+    LiveStatus, NewTask, StoredTask, TaskCursor, TaskEnd, TaskFilter, TaskKind, TaskOrigin,
+    TaskPoll, TaskQuota, TaskStatus, TaskUpstream,
 };
 pub use open::{StoreConfig, open, open_postgres, open_sqlite};
 pub use postgres::PostgresStore;

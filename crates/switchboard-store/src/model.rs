@@ -22,8 +22,8 @@ pub use conversation::{
 pub use provider::{Provider, ProviderConfig, ProviderKind};
 pub use server_shape::{ServerShape, WrittenShape};
 pub use task::{
-    LiveStatus, NewTask, StoredTask, TaskEnd, TaskKind, TaskOrigin, TaskPoll, TaskQuota,
-    TaskStatus, TaskUpstream,
+    LiveStatus, NewTask, StoredTask, TaskCursor, TaskEnd, TaskFilter, TaskKind, TaskOrigin,
+    TaskPoll, TaskQuota, TaskStatus, TaskUpstream,
 };
 pub use user::{ApiToken, IssuedToken, Role, TokenAccess, TokenView, User};
 pub use view::StoredView;

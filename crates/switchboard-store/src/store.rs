@@ -535,6 +535,13 @@ pub trait TaskStore {
     /// Deletes the tasks that ended before `before` (their outcomes were kept for their
     /// callers to read until then); how many.
     async fn forget_ended_tasks(&self, before: crate::model::Timestamp) -> Result<u64, StoreError>;
+    /// A page of `owner`'s tasks that `filter` selects, newest first, at most `limit`.
+    async fn list_tasks(
+        &self,
+        owner: &OwnerId,
+        filter: &crate::model::TaskFilter,
+        limit: u32,
+    ) -> Result<Vec<crate::model::StoredTask>, StoreError>;
     /// Asks for `owner`'s task `id` to be cancelled: marked, and due for its poller at once.
     /// A task that has ended is left as it is. Answers the task as it is now.
     async fn request_task_cancel(

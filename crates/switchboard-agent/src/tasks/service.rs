@@ -5,10 +5,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use futures::future::BoxFuture;
+use rmcp::model::CallToolResult;
 use switchboard_core::{OwnerId, ServerSpec};
 use switchboard_mcp::TaskState;
 use switchboard_store::{
-    LiveStatus, NewTask, Store, StoreError, StoredTask, TaskKind, TaskOrigin, Timestamp,
+    LiveStatus, NewTask, Store, StoreError, StoredTask, TaskEnd, TaskKind, TaskOrigin, Timestamp,
 };
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
@@ -254,6 +255,49 @@ impl Tasks {
             .create_task(owner, &new, config.quota)
             .await?;
         self.announce(&task);
+        Ok(task)
+    }
+
+    /// Keeps a call its server answered at once with `result` as a task that has ended so,
+    /// for a caller that asked for a task and must be answered with one. The call was
+    /// audited when it was made.
+    pub async fn keep_answered(
+        &self,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        tool: &str,
+        result: CallToolResult,
+        origin: TaskOrigin,
+        link: TaskLink,
+    ) -> Result<StoredTask, StoreError> {
+        let config = self.config();
+        let holder = &self.inner.holder;
+        let held_until = Timestamp::now().plus(config.renew + config.lease);
+        let new = NewTask {
+            server_id: spec.id.clone(),
+            tool: tool.to_owned(),
+            origin,
+            kind: TaskKind::Local,
+            conversation_id: link.conversation_id,
+            message_id: link.message_id,
+            call_id: link.call_id,
+            view_id: link.view_id,
+            upstream_id: None,
+            status: LiveStatus::Working,
+            status_message: None,
+            poll_interval_ms: None,
+            ttl_ms: None,
+            next_poll_at: held_until,
+            holder: Some((holder.clone(), held_until)),
+        };
+        let store = &self.inner.store;
+        let task = store.create_task(owner, &new, config.quota).await?;
+        let outcome = super::TaskOutcome::Result(result).to_value();
+        store
+            .finish_task(&task.id, holder, TaskEnd::Completed, Some(&outcome))
+            .await?;
+        let task = store.task(owner, &task.id).await?;
+        self.ended(&task).await;
         Ok(task)
     }
 

@@ -10,7 +10,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
 use futures::StreamExt as _;
 use switchboard_core::ErrorCode;
-use switchboard_gateway::Scope;
+use switchboard_gateway::{Scope, wire_rewrite};
 use switchboard_store::StoreError;
 
 use super::sessions::{Checked, Owner, Sessions};
@@ -76,6 +76,7 @@ impl Endpoint {
             )
             .key("error.msg.mcp_session_foreign"));
         }
+        let mut initialize = false;
         let body = if parts.method == Method::POST {
             // The body was read whole by the front door (`guard::body`); this is a copy of a
             // reference.
@@ -85,7 +86,13 @@ impl Endpoint {
             if is_batch(&bytes) {
                 return Ok(batch_refused());
             }
-            Body::from(bytes)
+            initialize = wire_rewrite::is_initialize(&bytes);
+            // What rmcp's types cannot carry of the 2025-11-25 tasks (see the gateway's
+            // `wire_rewrite`).
+            match wire_rewrite::client_message(&bytes) {
+                Some(rewritten) => Body::from(rewritten),
+                None => Body::from(bytes),
+            }
         } else {
             body
         };
@@ -96,7 +103,10 @@ impl Endpoint {
             user: caller.user,
             view,
         });
-        let response = next.run(Request::from_parts(parts, body)).await;
+        let mut response = next.run(Request::from_parts(parts, body)).await;
+        if initialize {
+            response = initialized(response).await;
+        }
         // The standing GET stream lives only as long as the token that opened it, as
         // `/api/events` does (see `crate::stream_auth`). A POST answered as SSE ends with its
         // call (within the call's timeout), and watching each would cost a task per call.
@@ -187,6 +197,31 @@ fn batch_refused() -> Response {
         },
     });
     (StatusCode::BAD_REQUEST, axum::Json(error)).into_response()
+}
+
+/// The most of an `initialize` answer read to rewrite it (it is one short message).
+const MAX_INITIALIZE_ANSWER: usize = 1 << 20;
+
+/// The answer to an `initialize`, with the gateway's 2025-11-25 `tasks` capability where the
+/// client looks for it (see the gateway's `wire_rewrite`). Its body is one message (or a
+/// priming event and one message) and ends with it, so it is read whole.
+async fn initialized(response: Response) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, MAX_INITIALIZE_ANSWER).await else {
+        tracing::warn!("mcp: an initialize answer could not be read whole");
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the initialize answer was lost",
+        )
+            .into_response();
+    };
+    match wire_rewrite::server_body(&bytes) {
+        Some(rewritten) => {
+            parts.headers.remove(header::CONTENT_LENGTH);
+            Response::from_parts(parts, Body::from(rewritten))
+        }
+        None => Response::from_parts(parts, Body::from(bytes)),
+    }
 }
 
 fn is_event_stream(response: &Response) -> bool {

@@ -187,6 +187,24 @@ pub struct TaskUpstream {
     pub next_poll_at: Timestamp,
 }
 
+/// Which of a person's tasks [`TaskStore::list_tasks`](crate::TaskStore::list_tasks) reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskFilter {
+    pub origin: TaskOrigin,
+    /// The gateway view the tasks were started through; `None`: those started without one.
+    pub view_id: Option<String>,
+    /// Only the tasks after this one in the order of the list (created earlier, or at the
+    /// same time with a smaller id): where the previous page ended.
+    pub after: Option<TaskCursor>,
+}
+
+/// A place in a list of tasks: the last task of a page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskCursor {
+    pub created_at: Timestamp,
+    pub id: String,
+}
+
 /// How many live tasks one person may have, in all and on one server; `None`: no limit.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TaskQuota {

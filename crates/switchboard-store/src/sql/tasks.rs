@@ -355,6 +355,34 @@ macro_rules! impl_task_store {
                     Ok(done.rows_affected())
                 }
 
+                async fn list_tasks(
+                    &self,
+                    owner: &OwnerId,
+                    filter: &$crate::model::TaskFilter,
+                    limit: u32,
+                ) -> Result<Vec<StoredTask>, StoreError> {
+                    let (after_at, after_id) = match &filter.after {
+                        Some(cursor) => (Some(cursor.created_at.0), Some(cursor.id.as_str())),
+                        None => (None, None),
+                    };
+                    let sql = format!(
+                        "SELECT {COLUMNS} FROM tasks WHERE user_id = $1 AND origin = $2 \
+                         AND (view_id = $3 OR (view_id IS NULL AND $3 IS NULL)) \
+                         AND ($4 IS NULL OR created_at < $4 OR (created_at = $4 AND id < $5)) \
+                         ORDER BY created_at DESC, id DESC LIMIT $6"
+                    );
+                    let rows = sqlx::query_as::<_, TaskRow>(&sql)
+                        .bind(&owner.0)
+                        .bind(filter.origin.as_str())
+                        .bind(filter.view_id.as_deref())
+                        .bind(after_at)
+                        .bind(after_id)
+                        .bind(i64::from(limit))
+                        .fetch_all(&self.pool)
+                        .await?;
+                    rows.into_iter().map(TaskRow::decode).collect()
+                }
+
                 async fn request_task_cancel(
                     &self,
                     owner: &OwnerId,

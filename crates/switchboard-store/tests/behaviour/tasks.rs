@@ -8,8 +8,8 @@ use std::time::Duration;
 use serde_json::json;
 use switchboard_core::{OwnerId, ServerId};
 use switchboard_store::{
-    Entity, LiveStatus, NewTask, StoreError, TaskEnd, TaskKind, TaskOrigin, TaskPoll, TaskQuota,
-    TaskStatus, TaskUpstream, Timestamp,
+    Entity, LiveStatus, NewTask, StoreError, TaskCursor, TaskEnd, TaskFilter, TaskKind, TaskOrigin,
+    TaskPoll, TaskQuota, TaskStatus, TaskUpstream, Timestamp,
 };
 
 use crate::common::TestDb;
@@ -23,7 +23,8 @@ crate::on_both_backends!(
     a_cancel_makes_the_task_due_at_once,
     a_task_held_from_the_start_turns_into_its_servers,
     ended_tasks_are_forgotten_after_a_while,
-    a_gateway_task_keeps_its_view
+    a_gateway_task_keeps_its_view,
+    tasks_are_listed_by_origin_and_view_a_page_at_a_time
 );
 
 const LONG: Duration = Duration::from_secs(60);
@@ -455,4 +456,65 @@ async fn a_gateway_task_keeps_its_view(db: &TestDb) {
         .await
         .unwrap();
     assert_eq!(plain.view_id, None);
+}
+
+async fn tasks_are_listed_by_origin_and_view_a_page_at_a_time(db: &TestDb) {
+    let owner: OwnerId = db.local().await;
+    let store = &db.store;
+    let through = |view: Option<&str>| NewTask {
+        origin: TaskOrigin::Gateway,
+        view_id: view.map(str::to_owned),
+        ..new_task("s1", later())
+    };
+    let mut in_view = Vec::new();
+    for _ in 0..3 {
+        let task = store
+            .create_task(&owner, &through(Some("view-1")), TaskQuota::default())
+            .await
+            .unwrap();
+        in_view.push(task);
+    }
+    let bare = store
+        .create_task(&owner, &through(None), TaskQuota::default())
+        .await
+        .unwrap();
+    store
+        .create_task(&owner, &new_task("s1", later()), TaskQuota::default())
+        .await
+        .unwrap();
+    let filter = |view: Option<&str>, after: Option<TaskCursor>| TaskFilter {
+        origin: TaskOrigin::Gateway,
+        view_id: view.map(str::to_owned),
+        after,
+    };
+    // Newest first: by creation time, then by id.
+    in_view.sort_by(|a, b| (b.created_at, &b.id).cmp(&(a.created_at, &a.id)));
+    let first = store
+        .list_tasks(&owner, &filter(Some("view-1"), None), 2)
+        .await
+        .unwrap();
+    assert_eq!(first, in_view[..2]);
+    let last = &first[1];
+    let cursor = TaskCursor {
+        created_at: last.created_at,
+        id: last.id.clone(),
+    };
+    let rest = store
+        .list_tasks(&owner, &filter(Some("view-1"), Some(cursor)), 2)
+        .await
+        .unwrap();
+    assert_eq!(rest, in_view[2..]);
+    let without_view = store
+        .list_tasks(&owner, &filter(None, None), 10)
+        .await
+        .unwrap();
+    assert_eq!(without_view, vec![bare]);
+    let other = OwnerId("someone-else".to_owned());
+    assert!(
+        store
+            .list_tasks(&other, &filter(Some("view-1"), None), 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }

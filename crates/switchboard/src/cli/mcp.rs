@@ -62,9 +62,10 @@ pub async fn run(context: &Context, args: McpArgs) -> anyhow::Result<ExitCode> {
 
 /// Serves one session on stdio until the client hangs up or a signal asks to stop.
 async fn serve(gateway: &Arc<Gateway>, scope: Scope) -> anyhow::Result<()> {
+    let (stdin, stdout) = rmcp::transport::stdio_pipes();
     let running = gateway
         .handler(Some(scope))
-        .serve(rmcp::transport::stdio_pipes())
+        .serve(switchboard_gateway::stdio::rewritten(stdin, stdout))
         .await
         .context("the MCP handshake on stdio failed")?;
     let cancel = running.cancellation_token();

@@ -22,6 +22,7 @@ mod gateway_interop;
 mod gateway_matrix;
 mod gateway_relayed_fields;
 mod gateway_stdio;
+mod gateway_tasks;
 mod load;
 mod nodes;
 mod nodes_chat;
