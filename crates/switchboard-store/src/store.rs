@@ -507,6 +507,14 @@ pub trait TaskStore {
         lease: std::time::Duration,
         limit: u32,
     ) -> Result<Vec<crate::model::StoredTask>, StoreError>;
+    /// Extends the lease of every live task `holder` holds to `lease` from now: a process
+    /// keeps the tasks it holds for as long as it lives (a stdio server's task can only be
+    /// followed by the process that runs the server); returns how many it holds.
+    async fn renew_task_holds(
+        &self,
+        holder: &str,
+        lease: std::time::Duration,
+    ) -> Result<u64, StoreError>;
     /// Records what a poll learnt of live task `id`; `false` when `holder` does not hold it
     /// (its lease was taken over) or it has ended.
     async fn record_task_poll(

@@ -247,7 +247,12 @@ impl Tasks {
             poll_interval_ms: state.poll_interval.map(millis),
             ttl_ms: state.ttl.map(millis),
             next_poll_at: next_poll(state.poll_interval, 0),
-            holder: None,
+            // Followed by this process while it lives: a stdio server's task is known only
+            // to the copy of the server this process runs.
+            holder: Some((
+                self.inner.holder.clone(),
+                Timestamp::now().plus(config.lease),
+            )),
         };
         let task = self
             .inner

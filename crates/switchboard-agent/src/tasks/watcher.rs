@@ -13,11 +13,16 @@ impl Tasks {
     pub(super) async fn watch(self) {
         let permits = Arc::new(Semaphore::new(self.config().concurrency.max(1)));
         let mut next_sweep = tokio::time::Instant::now();
+        let mut next_renewal = tokio::time::Instant::now();
         loop {
             let config = self.config();
             if tokio::time::Instant::now() >= next_sweep {
                 next_sweep += SWEEP_EVERY;
                 self.sweep(config.retention).await;
+            }
+            if tokio::time::Instant::now() >= next_renewal {
+                next_renewal = tokio::time::Instant::now() + config.renew;
+                self.renew_holds(config.lease).await;
             }
             match self
                 .inner
@@ -62,6 +67,19 @@ impl Tasks {
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60 * 60);
 
 impl Tasks {
+    /// Keeps the tasks this process holds from being taken over while it lives, however
+    /// long until their next poll: only a process that went away loses them.
+    async fn renew_holds(&self, lease: std::time::Duration) {
+        if let Err(error) = self
+            .inner
+            .store
+            .renew_task_holds(&self.inner.holder, lease)
+            .await
+        {
+            tracing::warn!(%error, "the tasks held here could not be kept");
+        }
+    }
+
     /// Deletes the tasks that ended more than `retention` ago.
     async fn sweep(&self, retention: std::time::Duration) {
         let before = Timestamp(

@@ -265,6 +265,24 @@ macro_rules! impl_task_store {
                     Ok(tasks)
                 }
 
+                async fn renew_task_holds(
+                    &self,
+                    holder: &str,
+                    lease: std::time::Duration,
+                ) -> Result<u64, StoreError> {
+                    let now = Timestamp::now().0;
+                    let lease = i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 2);
+                    let sql = format!(
+                        "UPDATE tasks SET lease_until = $2 WHERE holder = $1 AND {LIVE}"
+                    );
+                    let done = sqlx::query(&sql)
+                        .bind(holder)
+                        .bind(now.saturating_add(lease))
+                        .execute(&mut *self.writer().await?)
+                        .await?;
+                    Ok(done.rows_affected())
+                }
+
                 async fn record_task_poll(
                     &self,
                     id: &str,

@@ -1,6 +1,7 @@
 //! Tasks: kept for their owner only, bounded per person and per server (also when created at
 //! once), each due task polled by one holder at a time, a holder whose lease was taken over
-//! unable to write, and a cancel making the task due at once.
+//! unable to write, a living holder keeping its tasks however long until their next poll,
+//! and a cancel making the task due at once.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,6 +20,7 @@ crate::on_both_backends!(
     live_tasks_are_bounded_per_person_and_per_server,
     creations_at_once_stop_at_the_quota,
     each_due_task_goes_to_one_holder,
+    a_holder_that_renews_keeps_its_tasks,
     only_the_holder_records_polls_and_ends,
     a_cancel_makes_the_task_due_at_once,
     a_task_held_from_the_start_turns_into_its_servers,
@@ -239,6 +241,49 @@ async fn each_due_task_goes_to_one_holder(db: &TestDb) {
     let taken_over = store.claim_due_tasks("c", LONG, 10).await.unwrap();
     assert_eq!(taken_over.len(), 1);
     assert_eq!(taken_over[0].id, expired.id);
+}
+
+async fn a_holder_that_renews_keeps_its_tasks(db: &TestDb) {
+    let owner = db.local().await;
+    let store = &db.store;
+    // Held by "a" with a lease that has run out, and due: another holder would take both.
+    let mut held = new_task("s1", due());
+    held.holder = Some(("a".to_owned(), due()));
+    let kept = store
+        .create_task(&owner, &held, TaskQuota::default())
+        .await
+        .unwrap();
+    held.server_id = ServerId("s2".to_owned());
+    held.holder = Some(("gone".to_owned(), due()));
+    let orphan = store
+        .create_task(&owner, &held, TaskQuota::default())
+        .await
+        .unwrap();
+    assert_eq!(store.renew_task_holds("a", LONG).await.unwrap(), 1);
+    let claimed = store.claim_due_tasks("b", LONG, 10).await.unwrap();
+    let ids: Vec<&str> = claimed.iter().map(|task| task.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [orphan.id.as_str()],
+        "only the task whose holder went away"
+    );
+    assert_eq!(
+        store.claim_due_tasks("a", LONG, 10).await.unwrap()[0].id,
+        kept.id
+    );
+    // An ended task is no one's to renew.
+    assert!(
+        store
+            .finish_task(
+                &kept.id,
+                "a",
+                TaskEnd::Completed,
+                Some(&json!({"result": {}}))
+            )
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.renew_task_holds("a", LONG).await.unwrap(), 0);
 }
 
 async fn only_the_holder_records_polls_and_ends(db: &TestDb) {
