@@ -140,6 +140,16 @@ impl Tasks {
         self.inner.stop.cancel();
         self.inner.tracker.close();
         self.inner.tracker.wait().await;
+        // Let go of what this process held, so the next one takes it up at once rather
+        // than after the lease (a background call here ends interrupted there).
+        if let Err(error) = self
+            .inner
+            .store
+            .renew_task_holds(&self.inner.holder, std::time::Duration::ZERO)
+            .await
+        {
+            tracing::debug!(%error, "the tasks held here could not be let go");
+        }
     }
 
     /// Replaces the settings (a reload).
