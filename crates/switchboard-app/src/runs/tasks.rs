@@ -157,14 +157,19 @@ impl Runs {
     }
 }
 
-/// The conversation claimed, if its turn `message_id` owes a step: checked again under the
-/// claim, so that a turn another run finished meanwhile is not run twice.
+/// The conversation claimed, if its turn `message_id` owes a step: looked at first without
+/// a claim (a turn still waiting on its tasks is not claimed, so the conversation never
+/// shows as running for nothing), then checked again under the claim, so that a turn
+/// another run finished meanwhile is not run twice.
 pub(super) async fn claim_if_it_goes_on(
     agent: &switchboard_agent::Agent,
     owner: &OwnerId,
     conversation_id: &str,
     message_id: &str,
 ) -> Option<Claim> {
+    if let Ok(false) = agent.turn_goes_on(owner, conversation_id, message_id).await {
+        return None;
+    }
     let claim = match agent.claim(conversation_id).await {
         Ok(claim) => claim,
         Err(AgentError::Busy { .. }) => return None,
