@@ -219,8 +219,10 @@ mod tests {
     fn a_read_is_kept_until_a_change() {
         let cache = ReadCache::default();
         let began = cache.begin();
-        cache.keep_user(began, &user("ada"));
-        assert_eq!(cache.user(&OwnerId("ada".into())), Some(user("ada")));
+        // One value: `user` stamps the time it is made.
+        let ada = user("ada");
+        cache.keep_user(began, &ada);
+        assert_eq!(cache.user(&OwnerId("ada".into())), Some(ada));
         cache.changed();
         assert_eq!(cache.user(&OwnerId("ada".into())), None);
     }
