@@ -19,7 +19,7 @@ use crate::served::serve;
 const BIN: &str = env!("CARGO_BIN_EXE_conformance-server");
 
 /// conformance-server on Streamable HTTP, its `/mcp` URL.
-async fn upstream() -> (tokio::process::Child, String) {
+pub(crate) async fn upstream() -> (tokio::process::Child, String) {
     let mut child = tokio::process::Command::new(BIN)
         .args(["--http", "127.0.0.1:0"])
         .stderr(std::process::Stdio::piped())

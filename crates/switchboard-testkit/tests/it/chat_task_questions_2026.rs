@@ -12,28 +12,9 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use switchboard_store::{Role, StoreConfig};
 use switchboard_testkit::{ScriptedLlm, Turn};
-use tokio::io::{AsyncBufReadExt, BufReader};
 
+use crate::chat_restart_2026::upstream;
 use crate::served::{Events, Served, serve};
-
-const BIN: &str = env!("CARGO_BIN_EXE_conformance-server");
-
-/// conformance-server on Streamable HTTP, its `/mcp` URL.
-pub(crate) async fn upstream() -> (tokio::process::Child, String) {
-    let mut child = tokio::process::Command::new(BIN)
-        .args(["--http", "127.0.0.1:0"])
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    while let Some(line) = lines.next_line().await.unwrap() {
-        if let Some(url) = line.strip_prefix("conformance-server is listening on ") {
-            return (child, url.to_owned());
-        }
-    }
-    panic!("conformance-server did not say where it listens");
-}
 
 /// A Switchboard whose chat calls `confirm_delete` on the server at `url`, then answers
 /// `after_tool`: it, a token, the conversation and the SSE events, the message already sent.

@@ -174,7 +174,7 @@ async fn a_turn_waiting_on_a_task_goes_on_after_a_restart_when_the_task_ends() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_extension_task_started_by_a_turn_ends_it_after_a_restart() {
-    let (_upstream, url) = crate::chat_task_questions_2026::upstream().await;
+    let (_upstream, url) = crate::chat_restart_2026::upstream().await;
     let dir = tempfile::tempdir().unwrap();
     let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
         .await
