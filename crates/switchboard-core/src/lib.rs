@@ -6,6 +6,7 @@
 
 pub mod catalogue;
 pub mod destination;
+pub mod embedding;
 pub mod error_code;
 pub mod import;
 pub mod launch;
@@ -25,6 +26,7 @@ pub mod upstream_text;
 pub mod view;
 
 pub use destination::{DestinationRules, is_public};
+pub use embedding::{EmbedFuture, Embedder, EmbeddingError, Vectors};
 pub use error_code::{ErrorCode, RetrySafety};
 pub use launch::{LaunchRefusal, LaunchRules, LaunchTemplate, TemplateError};
 pub use launcher::{Advice, Launcher, MissingProgram};
