@@ -10,6 +10,9 @@ use crate::types::{FinishReason, StreamEvent, ToolCall, Usage};
 pub struct Completion {
     pub text: String,
     pub tool_calls: Vec<ToolCall>,
+    /// The provider's own blocks ([`crate::Part::Provider`]), in the order they came: to be
+    /// sent back with the answer's text and calls.
+    pub provider_blocks: Vec<Value>,
     pub finish: FinishReason,
     pub usage: Usage,
 }
@@ -19,6 +22,7 @@ pub struct Completion {
 pub struct Assembler {
     text: String,
     calls: Vec<PartialCall>,
+    provider_blocks: Vec<Value>,
     finish: Option<FinishReason>,
     usage: Usage,
 }
@@ -47,6 +51,7 @@ impl Assembler {
                 }
             }
             StreamEvent::ToolCallEnd { .. } => {}
+            StreamEvent::ProviderBlock { block } => self.provider_blocks.push(block),
             StreamEvent::Usage { usage } => {
                 self.usage.input_tokens += usage.input_tokens;
                 self.usage.output_tokens += usage.output_tokens;
@@ -81,6 +86,7 @@ impl Assembler {
         Ok(Completion {
             text: self.text,
             tool_calls,
+            provider_blocks: self.provider_blocks,
             finish,
             usage: self.usage,
         })

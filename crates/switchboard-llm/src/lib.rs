@@ -24,6 +24,7 @@
 //!     tools: Vec::new(),
 //!     max_tokens: None,
 //!     temperature: None,
+//!     native_tool_search: None,
 //! };
 //! let answer = complete(&provider, &request).await?;
 //! println!("{}", answer.text);
@@ -49,7 +50,8 @@ mod transport;
 mod types;
 
 pub use anthropic::{
-    ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_VERSION, AnthropicConfig,
+    ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_TOOL_SEARCH_BETA,
+    ANTHROPIC_VERSION, AnthropicConfig,
     AnthropicProvider,
 };
 pub use assemble::{Assembler, Completion};
@@ -64,6 +66,6 @@ pub use openai::{OPENAI_DEFAULT_BASE_URL, OpenAiConfig, OpenAiProvider};
 pub use provider::{EventStream, Provider, WireFormat, complete};
 pub use retry::RetryPolicy;
 pub use types::{
-    ChatMessage, ChatRequest, FinishReason, Part, ResultPart, Role, StreamEvent, ToolCall,
+    ChatMessage, ChatRequest, FinishReason, NativeToolSearch, Part, ResultPart, Role, StreamEvent, ToolCall,
     ToolDefinition, ToolResult, Usage,
 };

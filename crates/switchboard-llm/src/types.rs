@@ -49,6 +49,11 @@ pub enum Part {
     ToolCall(ToolCall),
     /// The answer to a tool call (user messages).
     ToolResult(ToolResult),
+    /// A block of the provider's own in an assistant message, kept as the provider sent it so
+    /// that it can be sent back unchanged: Anthropic's `server_tool_use` and the server tool's
+    /// result (`tool_search_tool_result`). The Anthropic adapter replays it; the OpenAI
+    /// adapter, whose API has no such blocks, drops it.
+    Provider(Value),
 }
 
 /// A tool call as the model made it.
@@ -99,6 +104,23 @@ pub struct ToolDefinition {
     /// OpenAI Structured Outputs (`strict: true`); ignored by Anthropic.
     #[serde(default)]
     pub strict: bool,
+    /// Left out of the model's context until the provider's own tool search finds it
+    /// (Anthropic's `defer_loading: true`). Sent only with a
+    /// [`ChatRequest::native_tool_search`]; ignored by OpenAI's chat completions.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub defer_loading: bool,
+}
+
+/// The provider's own tool search, which finds [`ToolDefinition::defer_loading`] tools for the
+/// model on the provider's side (Anthropic's tool search tool).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NativeToolSearch {
+    /// Natural-language queries ranked by BM25 (`tool_search_tool_bm25_20251119`).
+    Bm25,
+    /// Python regular expressions over names, descriptions and arguments
+    /// (`tool_search_tool_regex_20251119`).
+    Regex,
 }
 
 /// One call to the model.
@@ -115,6 +137,11 @@ pub struct ChatRequest {
     pub max_tokens: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f32>,
+    /// The provider's tool search, offered beside `tools`; the tools marked
+    /// [`ToolDefinition::defer_loading`] are then found through it. Anthropic only: the OpenAI
+    /// adapter ignores it (chat completions have no tool search).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub native_tool_search: Option<NativeToolSearch>,
 }
 
 impl ChatRequest {
@@ -172,6 +199,11 @@ pub enum StreamEvent {
     },
     Usage {
         usage: Usage,
+    },
+    /// A whole block of the provider's own (see [`Part::Provider`]), once it is complete:
+    /// a `server_tool_use` with its input, the server tool's result.
+    ProviderBlock {
+        block: Value,
     },
     Finish {
         reason: FinishReason,

@@ -7,6 +7,11 @@
 //! and the stop reason with `message_delta`; `message_stop` ends the answer. An `error` event
 //! ends it too, classified like an HTTP error of the same type. Thinking blocks and event types
 //! this code does not know are skipped, as Anthropic's versioning policy asks of clients.
+//!
+//! The blocks of a server tool (the tool search tool: a `server_tool_use` whose input streams
+//! like a `tool_use`'s, then a `tool_search_tool_result` that comes whole) are not ours to run;
+//! each is passed on whole, as the API sent it with its input filled in, when it closes
+//! ([`StreamEvent::ProviderBlock`]), so that the conversation can send it back.
 
 use std::collections::HashMap;
 
@@ -23,6 +28,8 @@ use crate::types::{FinishReason, StreamEvent, Usage};
 pub(crate) struct EventDecoder {
     /// Content block index → our tool-call index, for the open `tool_use` blocks.
     open_calls: HashMap<u64, usize>,
+    /// Content block index → the open server-tool blocks, with their input streamed so far.
+    open_provider: HashMap<u64, OpenBlock>,
     calls: usize,
     usage: Option<Usage>,
     stop_reason: Option<String>,
@@ -38,7 +45,7 @@ enum Event {
     },
     ContentBlockStart {
         index: u64,
-        content_block: Block,
+        content_block: Value,
     },
     ContentBlockDelta {
         index: u64,
@@ -82,6 +89,38 @@ enum Block {
     },
     #[serde(other)]
     Other,
+}
+
+/// A server-tool block between its start and its stop.
+#[derive(Debug)]
+struct OpenBlock {
+    block: Map<String, Value>,
+    input: String,
+}
+
+impl OpenBlock {
+    /// The block whole: its streamed input, when there was one, replaces the start's.
+    fn close(mut self) -> Result<Value, LlmError> {
+        if !self.input.trim().is_empty() {
+            let input: Value = serde_json::from_str(&self.input).map_err(|e| {
+                LlmError::Protocol(format!(
+                    "the input of a server tool block is not JSON ({e}): {}",
+                    self.input
+                ))
+            })?;
+            self.block.insert("input".into(), input);
+        }
+        Ok(Value::Object(self.block))
+    }
+}
+
+/// Whether a content block is one of a server tool's, which the client keeps and sends back
+/// rather than runs: the call (`server_tool_use`) and its result (`tool_search_tool_result`,
+/// and the other server tools' `*_tool_result`).
+fn server_block(block: &Value) -> bool {
+    block["type"]
+        .as_str()
+        .is_some_and(|kind| kind == "server_tool_use" || kind.ends_with("_tool_result"))
 }
 
 #[derive(Debug, Deserialize)]
@@ -149,6 +188,51 @@ impl EventDecoder {
         }
     }
 
+    /// A block opens: a server tool's is kept until it closes, text and `tool_use` are passed
+    /// on, other kinds are skipped.
+    fn block_start(
+        &mut self,
+        index: u64,
+        block: Value,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), LlmError> {
+        if server_block(&block) {
+            if let Value::Object(block) = block {
+                let input = String::new();
+                self.open_provider.insert(index, OpenBlock { block, input });
+            }
+            return Ok(());
+        }
+        let block: Block = serde_json::from_value(block).map_err(|e| {
+            LlmError::Protocol(format!("bad Anthropic content block ({e})"))
+        })?;
+        match block {
+            Block::Text { text } if !text.is_empty() => {
+                out.push(StreamEvent::TextDelta { text });
+            }
+            Block::ToolUse { id, name, input } => {
+                let ours = self.calls;
+                self.calls += 1;
+                self.open_calls.insert(index, ours);
+                out.push(StreamEvent::ToolCallStart {
+                    index: ours,
+                    id,
+                    name,
+                });
+                // The API starts with `input: {}` and streams the input; a proxy that
+                // sends it whole here is taken at its word.
+                if let Some(input) = input.filter(|i| !i.is_empty()) {
+                    out.push(StreamEvent::ToolCallDelta {
+                        index: ours,
+                        arguments: Value::Object(input).to_string(),
+                    });
+                }
+            }
+            Block::Text { .. } | Block::Other => {}
+        }
+        Ok(())
+    }
+
     fn event(&mut self, event: Event, out: &mut Vec<StreamEvent>) -> Result<Flow, LlmError> {
         match event {
             Event::MessageStart { message } => {
@@ -159,35 +243,16 @@ impl EventDecoder {
             Event::ContentBlockStart {
                 index,
                 content_block,
-            } => match content_block {
-                Block::Text { text } if !text.is_empty() => {
-                    out.push(StreamEvent::TextDelta { text });
-                }
-                Block::ToolUse { id, name, input } => {
-                    let ours = self.calls;
-                    self.calls += 1;
-                    self.open_calls.insert(index, ours);
-                    out.push(StreamEvent::ToolCallStart {
-                        index: ours,
-                        id,
-                        name,
-                    });
-                    // The API starts with `input: {}` and streams the input; a proxy that
-                    // sends it whole here is taken at its word.
-                    if let Some(input) = input.filter(|i| !i.is_empty()) {
-                        out.push(StreamEvent::ToolCallDelta {
-                            index: ours,
-                            arguments: Value::Object(input).to_string(),
-                        });
-                    }
-                }
-                Block::Text { .. } | Block::Other => {}
-            },
+            } => self.block_start(index, content_block, out)?,
             Event::ContentBlockDelta { index, delta } => match delta {
                 BlockDelta::TextDelta { text } if !text.is_empty() => {
                     out.push(StreamEvent::TextDelta { text });
                 }
                 BlockDelta::InputJsonDelta { partial_json } if !partial_json.is_empty() => {
+                    if let Some(open) = self.open_provider.get_mut(&index) {
+                        open.input.push_str(&partial_json);
+                        return Ok(Flow::More);
+                    }
                     let ours = self.open_calls.get(&index).copied().ok_or_else(|| {
                         LlmError::Protocol(format!(
                             "input_json_delta for content block {index}, which is not an open tool_use block"
@@ -203,6 +268,11 @@ impl EventDecoder {
             Event::ContentBlockStop { index } => {
                 if let Some(ours) = self.open_calls.remove(&index) {
                     out.push(StreamEvent::ToolCallEnd { index: ours });
+                }
+                if let Some(open) = self.open_provider.remove(&index) {
+                    out.push(StreamEvent::ProviderBlock {
+                        block: open.close()?,
+                    });
                 }
             }
             Event::MessageDelta { delta, usage } => {
@@ -248,6 +318,13 @@ impl Decoder for EventDecoder {
             open.into_iter()
                 .map(|index| StreamEvent::ToolCallEnd { index }),
         );
+        let mut blocks: Vec<(u64, OpenBlock)> = self.open_provider.drain().collect();
+        blocks.sort_unstable_by_key(|(index, _)| *index);
+        for (_, open) in blocks {
+            out.push(StreamEvent::ProviderBlock {
+                block: open.close()?,
+            });
+        }
         if let Some(usage) = self.usage.take() {
             out.push(StreamEvent::Usage { usage });
         }
@@ -358,5 +435,117 @@ mod tests {
         ));
         let (_, result) = decode(&[r#"{"type":"message_start","message":{}}"#]);
         assert!(matches!(result, Err(LlmError::Protocol(_))));
+    }
+
+    /// The response of Anthropic's tool search documentation ("Response format"), streamed as
+    /// its "Streaming" section shows: the `server_tool_use` opens without its input, which
+    /// streams; the result comes whole in its start.
+    #[test]
+    fn tool_search_blocks_pass_whole_and_in_order() {
+        let (events, result) = decode(&[
+            r#"{"type":"message_start","message":{"usage":{"input_tokens":50}}}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"I'll search for tools to help with the weather information."}}"#,
+            r#"{"type":"content_block_stop","index":0}"#,
+            r#"{"type":"content_block_start","index":1,"content_block":{"type":"server_tool_use","id":"srvtoolu_01ABC123","name":"tool_search_tool_regex"}}"#,
+            r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"query\":"}}"#,
+            r#"{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"\"weather\"}"}}"#,
+            r#"{"type":"content_block_stop","index":1}"#,
+            r#"{"type":"content_block_start","index":2,"content_block":{"type":"tool_search_tool_result","tool_use_id":"srvtoolu_01ABC123","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"get_weather"}]}}}"#,
+            r#"{"type":"content_block_stop","index":2}"#,
+            r#"{"type":"content_block_start","index":3,"content_block":{"type":"text","text":""}}"#,
+            r#"{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"I found a weather tool."}}"#,
+            r#"{"type":"content_block_stop","index":3}"#,
+            r#"{"type":"content_block_start","index":4,"content_block":{"type":"tool_use","id":"toolu_01XYZ789","name":"get_weather","input":{}}}"#,
+            r#"{"type":"content_block_delta","index":4,"delta":{"type":"input_json_delta","partial_json":"{\"location\": \"San Francisco\", \"unit\": \"fahrenheit\"}"}}"#,
+            r#"{"type":"content_block_stop","index":4}"#,
+            r#"{"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"output_tokens":30}}"#,
+            r#"{"type":"message_stop"}"#,
+        ]);
+        assert!(result.is_ok(), "{result:?}");
+        let search = serde_json::json!({
+            "type": "server_tool_use",
+            "id": "srvtoolu_01ABC123",
+            "name": "tool_search_tool_regex",
+            "input": {"query": "weather"},
+        });
+        let found = serde_json::json!({
+            "type": "tool_search_tool_result",
+            "tool_use_id": "srvtoolu_01ABC123",
+            "content": {
+                "type": "tool_search_tool_search_result",
+                "tool_references": [{"type": "tool_reference", "tool_name": "get_weather"}],
+            },
+        });
+        let kinds: Vec<&str> = events
+            .iter()
+            .map(|e| match e {
+                StreamEvent::TextDelta { .. } => "text",
+                StreamEvent::ProviderBlock { .. } => "provider",
+                StreamEvent::ToolCallStart { .. } => "call",
+                StreamEvent::ToolCallDelta { .. } => "arguments",
+                StreamEvent::ToolCallEnd { .. } => "end",
+                StreamEvent::Usage { .. } => "usage",
+                StreamEvent::Finish { .. } => "finish",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "text", "provider", "provider", "text", "call", "arguments", "end", "usage",
+                "finish"
+            ]
+        );
+        let mut assembler = crate::Assembler::default();
+        for event in events {
+            assembler.push(event);
+        }
+        let done = assembler.finish().expect("a whole answer");
+        assert_eq!(done.provider_blocks, vec![search, found]);
+        assert_eq!(done.tool_calls.len(), 1);
+        assert_eq!(done.tool_calls[0].name, "get_weather");
+        assert_eq!(done.tool_calls[0].arguments["location"], "San Francisco");
+        assert_eq!(
+            done.text,
+            "I'll search for tools to help with the weather information.I found a weather tool."
+        );
+    }
+
+    /// As the API streams it in fact: the start carries `input: {}`, and the input opens with
+    /// an empty fragment. Fields this code does not know are kept.
+    #[test]
+    fn a_server_tool_use_keeps_unknown_fields_and_an_empty_start() {
+        let (events, result) = decode(&[
+            r#"{"type":"message_start","message":{}}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_bm25","input":{},"caller":{"type":"direct"}}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"weather forecast\"}"}}"#,
+            r#"{"type":"content_block_stop","index":0}"#,
+            r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"}}"#,
+        ]);
+        assert!(result.is_ok(), "{result:?}");
+        assert_eq!(
+            events[0],
+            StreamEvent::ProviderBlock {
+                block: serde_json::json!({
+                    "type": "server_tool_use",
+                    "id": "srvtoolu_1",
+                    "name": "tool_search_tool_bm25",
+                    "input": {"query": "weather forecast"},
+                    "caller": {"type": "direct"},
+                })
+            }
+        );
+    }
+
+    #[test]
+    fn a_server_tool_input_that_is_not_json_fails() {
+        let (_, result) = decode(&[
+            r#"{"type":"message_start","message":{}}"#,
+            r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"tool_search_tool_bm25","input":{}}}"#,
+            r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":"}}"#,
+            r#"{"type":"content_block_stop","index":0}"#,
+        ]);
+        assert!(matches!(result, Err(LlmError::Protocol(_))), "{result:?}");
     }
 }

@@ -6,6 +6,8 @@
 pub(crate) mod decode;
 mod request;
 
+pub use request::TOOL_SEARCH_BETA as ANTHROPIC_TOOL_SEARCH_BETA;
+
 use std::fmt;
 
 use crate::error::LlmError;
@@ -120,13 +122,17 @@ impl AnthropicProvider {
         &self.config
     }
 
-    fn build(&self, body: &serde_json::Value) -> reqwest::RequestBuilder {
-        let request = self
+    /// The request for `body`, with the tool search beta when `tool_search`.
+    fn build(&self, body: &serde_json::Value, tool_search: bool) -> reqwest::RequestBuilder {
+        let mut request = self
             .client
             .post(&self.endpoint)
             .header("anthropic-version", ANTHROPIC_VERSION)
             .header(reqwest::header::ACCEPT, "text/event-stream")
             .json(body);
+        if tool_search {
+            request = request.header("anthropic-beta", ANTHROPIC_TOOL_SEARCH_BETA);
+        }
         let Some(key) = &self.config.api_key else {
             return request;
         };
@@ -152,7 +158,10 @@ impl Provider for AnthropicProvider {
         let body = request::body(request, self.config.default_max_tokens);
         let secret = self.config.api_key.as_deref();
         let redactor = redact::redactor(secret, &self.config.base_url);
-        let response = transport::start(&self.config.retry, secret, || self.build(&body))
+        let tool_search = request.native_tool_search.is_some();
+        let response = transport::start(&self.config.retry, secret, || {
+            self.build(&body, tool_search)
+        })
             .await
             .map_err(|error| error.redacted(&redactor))?;
         let decoder = decode::EventDecoder::new(self.config.api_key.clone());

@@ -5,10 +5,32 @@
 //! the roles must alternate, so consecutive messages of one role are merged into one; in a user
 //! message the `tool_result` blocks must come before anything else; and empty text blocks are
 //! refused, so they are dropped (with any message left empty by that).
+//!
+//! With the provider's tool search ([`ChatRequest::native_tool_search`]) the tool search tool
+//! goes first in `tools`, the deferred tools carry `defer_loading: true`, and the blocks of
+//! earlier searches ([`Part::Provider`]) are sent back as they came, less any reference to a
+//! tool the request no longer defines (the API refuses a reference without a definition).
+//! Without it those blocks are dropped: a search result means nothing without the search tool.
+
+use std::collections::HashSet;
 
 use serde_json::{Map, Value, json};
 
-use crate::types::{ChatMessage, ChatRequest, Part, ResultPart, Role, ToolDefinition};
+use crate::types::{
+    ChatMessage, ChatRequest, NativeToolSearch, Part, ResultPart, Role, ToolDefinition,
+};
+
+/// The beta that enables the tool search tool and `defer_loading`, sent as `anthropic-beta`.
+pub const TOOL_SEARCH_BETA: &str = "advanced-tool-use-2025-11-20";
+
+/// The tool search tool's definition: its versioned type and its fixed name.
+pub(crate) fn search_tool(search: NativeToolSearch) -> Value {
+    let (kind, name) = match search {
+        NativeToolSearch::Bm25 => ("tool_search_tool_bm25_20251119", "tool_search_tool_bm25"),
+        NativeToolSearch::Regex => ("tool_search_tool_regex_20251119", "tool_search_tool_regex"),
+    };
+    json!({"type": kind, "name": name})
+}
 
 /// The request body, streaming; `default_max_tokens` when the request names none.
 pub(crate) fn body(request: &ChatRequest, default_max_tokens: u32) -> Value {
@@ -21,12 +43,18 @@ pub(crate) fn body(request: &ChatRequest, default_max_tokens: u32) -> Value {
     if let Some(system) = request.system.as_deref().filter(|s| !s.is_empty()) {
         body.insert("system".into(), json!(system));
     }
-    body.insert("messages".into(), Value::Array(messages(&request.messages)));
-    if !request.tools.is_empty() {
-        body.insert(
-            "tools".into(),
-            Value::Array(request.tools.iter().map(tool).collect()),
-        );
+    let defined: Option<HashSet<&str>> = request
+        .native_tool_search
+        .map(|_| request.tools.iter().map(|t| t.name.as_str()).collect());
+    body.insert(
+        "messages".into(),
+        Value::Array(messages(&request.messages, defined.as_ref())),
+    );
+    let mut tools: Vec<Value> = request.native_tool_search.map(search_tool).into_iter().collect();
+    let defers = request.native_tool_search.is_some();
+    tools.extend(request.tools.iter().map(|t| tool(t, defers)));
+    if !tools.is_empty() {
+        body.insert("tools".into(), Value::Array(tools));
     }
     if let Some(temperature) = request.wire_temperature() {
         body.insert("temperature".into(), temperature);
@@ -35,19 +63,32 @@ pub(crate) fn body(request: &ChatRequest, default_max_tokens: u32) -> Value {
     Value::Object(body)
 }
 
-fn tool(tool: &ToolDefinition) -> Value {
-    json!({
+/// A function; deferred when it asks to be and the request `defers` (has the search tool).
+fn tool(tool: &ToolDefinition, defers: bool) -> Value {
+    let mut out = json!({
         "name": tool.name,
         "description": tool.description,
         "input_schema": tool.parameters,
-    })
+    });
+    if defers && tool.defer_loading {
+        out["defer_loading"] = json!(true);
+    }
+    out
 }
 
-/// The conversation with one message per turn of a role.
-fn messages(conversation: &[ChatMessage]) -> Vec<Value> {
+/// The conversation with one message per turn of a role. `defined` names the request's tools
+/// when it has the tool search tool, and is `None` when provider blocks are to be dropped.
+fn messages(conversation: &[ChatMessage], defined: Option<&HashSet<&str>>) -> Vec<Value> {
     let mut merged: Vec<(Role, Vec<Value>)> = Vec::new();
     for message in conversation {
-        let blocks: Vec<Value> = message.content.iter().filter_map(block).collect();
+        let blocks: Vec<Value> = message
+            .content
+            .iter()
+            .filter_map(|part| match part {
+                Part::Provider(block) => defined.map(|names| provider_block(block, names)),
+                other => block(other),
+            })
+            .collect();
         if blocks.is_empty() {
             continue;
         }
@@ -72,8 +113,26 @@ fn messages(conversation: &[ChatMessage]) -> Vec<Value> {
         .collect()
 }
 
+/// A provider block as it came, with the references of a search result cut down to the tools
+/// in `defined`.
+fn provider_block(block: &Value, defined: &HashSet<&str>) -> Value {
+    let mut block = block.clone();
+    if let Some(references) = block
+        .pointer_mut("/content/tool_references")
+        .and_then(Value::as_array_mut)
+    {
+        references.retain(|r| {
+            r["tool_name"]
+                .as_str()
+                .is_none_or(|name| defined.contains(name))
+        });
+    }
+    block
+}
+
 fn block(part: &Part) -> Option<Value> {
     match part {
+        Part::Provider(_) => None,
         Part::Text(text) => text_block(text),
         Part::Image { media_type, data } => Some(image_block(media_type, data)),
         Part::ToolCall(call) => Some(json!({
@@ -131,9 +190,11 @@ mod tests {
                 description: "Echo".into(),
                 parameters: json!({"type": "object"}),
                 strict: true,
+                defer_loading: false,
             }],
             max_tokens: None,
             temperature: Some(0.5),
+            native_tool_search: None,
         }
     }
 
@@ -202,5 +263,138 @@ mod tests {
         );
         assert_eq!(last[0]["content"][1]["source"]["media_type"], "image/png");
         assert_eq!(last[1], json!({"type": "text", "text": "by the way"}));
+    }
+
+    fn weather_tool(name: &str, defer_loading: bool) -> ToolDefinition {
+        ToolDefinition {
+            name: name.into(),
+            description: "Get the weather at a specific location".into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {"location": {"type": "string"}},
+                "required": ["location"],
+            }),
+            strict: false,
+            defer_loading,
+        }
+    }
+
+    /// The blocks of a search that found `get_weather` and `get_forecast`, as Anthropic
+    /// documents them.
+    fn search_blocks() -> Vec<Part> {
+        vec![
+            Part::Provider(json!({
+                "type": "server_tool_use",
+                "id": "srvtoolu_01ABC123",
+                "name": "tool_search_tool_bm25",
+                "input": {"query": "weather"},
+            })),
+            Part::Provider(json!({
+                "type": "tool_search_tool_result",
+                "tool_use_id": "srvtoolu_01ABC123",
+                "content": {
+                    "type": "tool_search_tool_search_result",
+                    "tool_references": [
+                        {"type": "tool_reference", "tool_name": "get_weather"},
+                        {"type": "tool_reference", "tool_name": "get_forecast"},
+                    ],
+                },
+            })),
+        ]
+    }
+
+    fn searched_conversation() -> Vec<ChatMessage> {
+        let mut content = search_blocks();
+        content.push(Part::ToolCall(ToolCall {
+            id: "toolu_01XYZ789".into(),
+            name: "get_weather".into(),
+            arguments: json!({"location": "San Francisco"})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            arguments_error: None,
+        }));
+        vec![
+            ChatMessage::user("What is the weather in San Francisco?"),
+            ChatMessage {
+                role: Role::Assistant,
+                content,
+            },
+            ChatMessage {
+                role: Role::User,
+                content: vec![Part::ToolResult(ToolResult {
+                    call_id: "toolu_01XYZ789".into(),
+                    content: vec![ResultPart::Text("Sunny".into())],
+                    is_error: false,
+                })],
+            },
+        ]
+    }
+
+    #[test]
+    fn native_search_adds_the_search_tool_and_defers_the_marked_tools() {
+        let mut request = request(searched_conversation());
+        request.tools = vec![
+            weather_tool("pinned", false),
+            weather_tool("get_weather", true),
+            weather_tool("get_forecast", true),
+        ];
+        request.native_tool_search = Some(NativeToolSearch::Bm25);
+        let body = body(&request, 100);
+        let tools = body["tools"].as_array().cloned().unwrap_or_default();
+        assert_eq!(
+            tools[0],
+            json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"})
+        );
+        assert_eq!(tools[1].get("defer_loading"), None, "{:#}", tools[1]);
+        assert_eq!(tools[2]["defer_loading"], true);
+        assert_eq!(tools[3]["defer_loading"], true);
+        assert_eq!(tools[2]["input_schema"]["required"], json!(["location"]));
+        // The search is sent back as it came, before the call it led to.
+        let assistant = &body["messages"][1]["content"];
+        let replayed: Vec<Part> = assistant
+            .as_array()
+            .map(|blocks| blocks[..2].iter().cloned().map(Part::Provider).collect())
+            .unwrap_or_default();
+        assert_eq!(replayed, search_blocks());
+        assert_eq!(assistant[2]["type"], "tool_use");
+        assert_eq!(body["messages"][2]["content"][0]["type"], "tool_result");
+    }
+
+    #[test]
+    fn the_regex_variant_has_its_own_type_and_name() {
+        let mut request = request(vec![ChatMessage::user("Hi")]);
+        request.native_tool_search = Some(NativeToolSearch::Regex);
+        let body = body(&request, 100);
+        assert_eq!(
+            body["tools"][0],
+            json!({"type": "tool_search_tool_regex_20251119", "name": "tool_search_tool_regex"})
+        );
+    }
+
+    #[test]
+    fn references_to_tools_no_longer_defined_are_left_out() {
+        let mut request = request(searched_conversation());
+        request.tools = vec![weather_tool("get_weather", true)];
+        request.native_tool_search = Some(NativeToolSearch::Bm25);
+        let body = body(&request, 100);
+        assert_eq!(
+            body["messages"][1]["content"][1]["content"]["tool_references"],
+            json!([{"type": "tool_reference", "tool_name": "get_weather"}])
+        );
+    }
+
+    #[test]
+    fn without_native_search_nothing_is_deferred_and_search_blocks_are_dropped() {
+        let mut request = request(searched_conversation());
+        request.tools = vec![weather_tool("get_weather", true)];
+        let body = body(&request, 100);
+        assert_eq!(body["tools"].as_array().map(Vec::len), Some(1));
+        assert_eq!(body["tools"][0].get("defer_loading"), None);
+        let assistant = body["messages"][1]["content"].as_array().cloned();
+        assert_eq!(
+            assistant.map(|blocks| blocks.iter().map(|b| b["type"].clone()).collect::<Vec<_>>()),
+            Some(vec![json!("tool_use")])
+        );
     }
 }

@@ -8,6 +8,11 @@
 //!
 //! `max_tokens` is sent under that name, the one every OpenAI-compatible server understands;
 //! OpenAI's newer `max_completion_tokens` is not.
+//!
+//! Chat completions have no tool search (OpenAI's `tool_search` and `defer_loading` belong to
+//! the Responses API), so [`ChatRequest::native_tool_search`] and
+//! [`ToolDefinition::defer_loading`] are not sent, every tool is, and Anthropic's search blocks
+//! ([`Part::Provider`]) are dropped.
 
 use serde_json::{Map, Value, json};
 
@@ -98,6 +103,9 @@ fn user_messages(message: &ChatMessage, out: &mut Vec<Value>) {
             Part::ToolCall(call) => {
                 tracing::debug!(call = %call.id, "dropping a tool call from a user message");
             }
+            Part::Provider(_) => {
+                tracing::debug!("dropping another provider's block from a user message");
+            }
         }
     }
     if !result_images.is_empty() {
@@ -132,7 +140,8 @@ fn assistant_message(message: &ChatMessage) -> Option<Value> {
         match part {
             Part::Text(piece) => text.push_str(piece),
             Part::ToolCall(call) => calls.push(tool_call(call)),
-            Part::Image { .. } | Part::ToolResult(_) => {
+            // Another provider's blocks (Anthropic's tool search) mean nothing here.
+            Part::Image { .. } | Part::ToolResult(_) | Part::Provider(_) => {
                 tracing::debug!("dropping a part OpenAI does not take in assistant messages");
             }
         }
@@ -180,6 +189,7 @@ mod tests {
             tools: Vec::new(),
             max_tokens: None,
             temperature: None,
+            native_tool_search: None,
         }
     }
 
@@ -284,17 +294,51 @@ mod tests {
                 description: "A".into(),
                 parameters: json!({"type": "object"}),
                 strict: false,
+                defer_loading: false,
             },
             ToolDefinition {
                 name: "b".into(),
                 description: "B".into(),
                 parameters: json!({"type": "object"}),
                 strict: true,
+                defer_loading: false,
             },
         ];
         let body = body(&req);
         assert!(body["tools"][0]["function"].get("strict").is_none());
         assert_eq!(body["tools"][1]["function"]["strict"], true);
         assert_eq!(body["tools"][1]["type"], "function");
+    }
+
+    #[test]
+    fn anthropic_search_is_neither_sent_nor_replayed() {
+        let mut req = request(vec![ChatMessage {
+            role: Role::Assistant,
+            content: vec![
+                Part::Text("Found it.".into()),
+                Part::Provider(json!({
+                    "type": "server_tool_use",
+                    "id": "srvtoolu_1",
+                    "name": "tool_search_tool_bm25",
+                    "input": {"query": "weather"},
+                })),
+            ],
+        }]);
+        req.tools = vec![ToolDefinition {
+            name: "get_weather".into(),
+            description: "Weather".into(),
+            parameters: json!({"type": "object"}),
+            strict: false,
+            defer_loading: true,
+        }];
+        req.native_tool_search = Some(crate::types::NativeToolSearch::Bm25);
+        let body = body(&req);
+        assert_eq!(body["tools"].as_array().map(Vec::len), Some(1));
+        assert!(body["tools"][0].get("defer_loading").is_none());
+        assert!(body["tools"][0]["function"].get("defer_loading").is_none());
+        assert_eq!(
+            body["messages"][1],
+            json!({"role": "assistant", "content": "Found it."})
+        );
     }
 }

@@ -38,6 +38,7 @@ fn weather_tool() -> ToolDefinition {
             "required": ["city"],
         }),
         strict: false,
+        defer_loading: false,
     }
 }
 
@@ -70,6 +71,7 @@ async fn conversation(wire: WireFormat) {
         tools: vec![weather_tool()],
         max_tokens: None,
         temperature: None,
+        native_tool_search: None,
     };
 
     // Round 1: the model calls the tool.

@@ -60,6 +60,7 @@ pub fn request(messages: Vec<ChatMessage>) -> ChatRequest {
         tools: vec![echo_tool()],
         max_tokens: None,
         temperature: None,
+        native_tool_search: None,
     }
 }
 
@@ -73,6 +74,7 @@ pub fn echo_tool() -> ToolDefinition {
             "required": ["message"],
         }),
         strict: false,
+        defer_loading: false,
     }
 }
 
