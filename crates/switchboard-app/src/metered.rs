@@ -325,6 +325,7 @@ mod tests {
                 tools: Vec::new(),
                 max_tokens: None,
                 temperature: None,
+                native_tool_search: None,
             })
             .await
             .unwrap();

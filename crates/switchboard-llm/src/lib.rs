@@ -51,8 +51,7 @@ mod types;
 
 pub use anthropic::{
     ANTHROPIC_DEFAULT_BASE_URL, ANTHROPIC_DEFAULT_MAX_TOKENS, ANTHROPIC_TOOL_SEARCH_BETA,
-    ANTHROPIC_VERSION, AnthropicConfig,
-    AnthropicProvider,
+    ANTHROPIC_VERSION, AnthropicConfig, AnthropicProvider,
 };
 pub use assemble::{Assembler, Completion};
 pub use error::LlmError;
@@ -66,6 +65,6 @@ pub use openai::{OPENAI_DEFAULT_BASE_URL, OpenAiConfig, OpenAiProvider};
 pub use provider::{EventStream, Provider, WireFormat, complete};
 pub use retry::RetryPolicy;
 pub use types::{
-    ChatMessage, ChatRequest, FinishReason, NativeToolSearch, Part, ResultPart, Role, StreamEvent, ToolCall,
-    ToolDefinition, ToolResult, Usage,
+    ChatMessage, ChatRequest, FinishReason, NativeToolSearch, Part, ResultPart, Role, StreamEvent,
+    ToolCall, ToolDefinition, ToolResult, Usage,
 };

@@ -58,6 +58,7 @@ pub fn definition(offer: &Offer) -> ToolDefinition {
             "required": ["resource", "operation"]
         }),
         strict: false,
+        defer_loading: false,
     }
 }
 

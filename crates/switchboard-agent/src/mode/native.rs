@@ -33,6 +33,7 @@ pub fn definitions(offer: &Offer, wire: WireFormat) -> (Vec<ToolDefinition>, Vec
                     description: tool.tool.description.clone().unwrap_or_default(),
                     parameters,
                     strict: false,
+                    defer_loading: false,
                 });
             }
             Err(e) => left_out.push(LeftOut {

@@ -49,6 +49,7 @@ impl Run<'_> {
             tools: self.tools.clone(),
             max_tokens: self.spec.max_tokens,
             temperature: self.spec.temperature,
+            native_tool_search: None,
         };
         let turn = match turn {
             Some(turn) => turn,

@@ -225,6 +225,7 @@ impl Asker {
             tools: Vec::new(),
             max_tokens: Some(review.max_tokens),
             temperature,
+            native_tool_search: None,
         };
         let completion = tokio::select! {
             completion = switchboard_llm::complete(sampler.provider.as_ref(), &request) => completion,

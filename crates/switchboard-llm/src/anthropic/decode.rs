@@ -203,9 +203,8 @@ impl EventDecoder {
             }
             return Ok(());
         }
-        let block: Block = serde_json::from_value(block).map_err(|e| {
-            LlmError::Protocol(format!("bad Anthropic content block ({e})"))
-        })?;
+        let block: Block = serde_json::from_value(block)
+            .map_err(|e| LlmError::Protocol(format!("bad Anthropic content block ({e})")))?;
         match block {
             Block::Text { text } if !text.is_empty() => {
                 out.push(StreamEvent::TextDelta { text });
@@ -492,7 +491,14 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                "text", "provider", "provider", "text", "call", "arguments", "end", "usage",
+                "text",
+                "provider",
+                "provider",
+                "text",
+                "call",
+                "arguments",
+                "end",
+                "usage",
                 "finish"
             ]
         );

@@ -162,8 +162,8 @@ impl Provider for AnthropicProvider {
         let response = transport::start(&self.config.retry, secret, || {
             self.build(&body, tool_search)
         })
-            .await
-            .map_err(|error| error.redacted(&redactor))?;
+        .await
+        .map_err(|error| error.redacted(&redactor))?;
         let decoder = decode::EventDecoder::new(self.config.api_key.clone());
         Ok(redact::stream(sse::events(response, decoder), redactor))
     }

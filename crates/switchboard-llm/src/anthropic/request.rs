@@ -50,7 +50,11 @@ pub(crate) fn body(request: &ChatRequest, default_max_tokens: u32) -> Value {
         "messages".into(),
         Value::Array(messages(&request.messages, defined.as_ref())),
     );
-    let mut tools: Vec<Value> = request.native_tool_search.map(search_tool).into_iter().collect();
+    let mut tools: Vec<Value> = request
+        .native_tool_search
+        .map(search_tool)
+        .into_iter()
+        .collect();
     let defers = request.native_tool_search.is_some();
     tools.extend(request.tools.iter().map(|t| tool(t, defers)));
     if !tools.is_empty() {

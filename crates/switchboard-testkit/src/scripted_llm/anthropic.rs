@@ -1,6 +1,7 @@
 //! Rendering a [`Plan`] as Anthropic Messages: `event:`/`data:` pairs from `message_start` to
 //! `message_stop` when streamed (with a `ping` after the start, as the API sends), one `message`
-//! object when not, and `{"type": "error", "error": {"type", "message"}}` for errors.
+//! object when not, and `{"type": "error", "error": {"type", "message"}}` for errors. A search
+//! with the tool search tool comes between the text and the tool calls, as the API orders them.
 
 use serde_json::{Value, json};
 
@@ -66,6 +67,38 @@ pub(super) fn streamed(plan: &Plan) -> Vec<String> {
         ));
         block += 1;
     }
+    if let Some(search) = &plan.search {
+        // The call opens with an empty input that streams, as a `tool_use` does; the result
+        // comes whole in its start.
+        let mut start = search.use_block();
+        start["input"] = empty_object();
+        frames.push(frame(&json!({
+            "type": "content_block_start",
+            "index": block,
+            "content_block": start,
+        })));
+        let fragments = std::iter::once(String::new()).chain(pieces(&search.input().to_string()));
+        for fragment in fragments {
+            frames.push(frame(&json!({
+                "type": "content_block_delta",
+                "index": block,
+                "delta": {"type": "input_json_delta", "partial_json": fragment},
+            })));
+        }
+        frames.push(frame(
+            &json!({"type": "content_block_stop", "index": block}),
+        ));
+        block += 1;
+        frames.push(frame(&json!({
+            "type": "content_block_start",
+            "index": block,
+            "content_block": search.result_block(),
+        })));
+        frames.push(frame(
+            &json!({"type": "content_block_stop", "index": block}),
+        ));
+        block += 1;
+    }
     for call in &plan.calls {
         frames.push(frame(&json!({
             "type": "content_block_start",
@@ -100,6 +133,10 @@ pub(super) fn whole(plan: &Plan) -> Value {
     let mut content = Vec::new();
     if !plan.text.is_empty() {
         content.push(json!({"type": "text", "text": plan.text}));
+    }
+    if let Some(search) = &plan.search {
+        content.push(search.use_block());
+        content.push(search.result_block());
     }
     content.extend(plan.calls.iter().map(|call| {
         json!({"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments})

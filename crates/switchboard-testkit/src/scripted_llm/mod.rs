@@ -6,7 +6,9 @@
 //! streamed or not as the request says, framed as the real APIs frame their streams (OpenAI's
 //! `data:` chunks ending in `data: [DONE]`, with the usage chunk when `stream_options.include_usage`
 //! asks for it; Anthropic's `event:`/`data:` pairs). Streamed text is cut into several deltas and
-//! tool-call arguments into several fragments, so a client's reassembly is exercised. Every
+//! tool-call arguments into several fragments, so a client's reassembly is exercised. A turn
+//! may search the tools with Anthropic's tool search tool first ([`Turn::with_tool_search`]).
+//! Every
 //! request is recorded ([`ScriptedLlm::requests`]) for assertions on what the client sent
 //! and when.
 //!
@@ -58,7 +60,7 @@ use tokio::sync::oneshot;
 
 pub use listing::RecordedListing;
 pub use turn::Turn;
-use turn::{HttpError, Reply};
+use turn::{HttpError, NativeSearch, Reply};
 
 /// How many characters of text or arguments go in one streamed delta.
 const PIECE_CHARS: usize = 6;
@@ -442,6 +444,58 @@ impl PlannedCall {
     }
 }
 
+/// A search with the provider's tool search as the server will send it.
+#[derive(Debug, Clone)]
+pub(crate) struct PlannedSearch {
+    /// `srvtoolu_N`.
+    pub(crate) id: String,
+    /// The name of the request's tool search tool.
+    pub(crate) name: String,
+    pub(crate) query: String,
+    pub(crate) found: Vec<String>,
+}
+
+impl PlannedSearch {
+    pub(crate) fn input(&self) -> Value {
+        json!({"query": self.query})
+    }
+
+    /// The whole `server_tool_use` block.
+    pub(crate) fn use_block(&self) -> Value {
+        json!({"type": "server_tool_use", "id": self.id, "name": self.name, "input": self.input()})
+    }
+
+    /// The whole `tool_search_tool_result` block.
+    pub(crate) fn result_block(&self) -> Value {
+        let references: Vec<Value> = self
+            .found
+            .iter()
+            .map(|name| json!({"type": "tool_reference", "tool_name": name}))
+            .collect();
+        json!({
+            "type": "tool_search_tool_result",
+            "tool_use_id": self.id,
+            "content": {"type": "tool_search_tool_search_result", "tool_references": references},
+        })
+    }
+}
+
+/// The name of the tool search tool `request` offers (`tool_search_tool_bm25` when none).
+fn search_tool_name(request: &Value) -> String {
+    request["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|tool| {
+            tool["type"]
+                .as_str()
+                .is_some_and(|kind| kind.starts_with("tool_search_tool_"))
+        })
+        .and_then(|tool| tool["name"].as_str())
+        .unwrap_or("tool_search_tool_bm25")
+        .to_owned()
+}
+
 /// Everything a wire format needs to render one answer.
 #[derive(Debug, Clone)]
 pub(crate) struct Plan {
@@ -449,6 +503,8 @@ pub(crate) struct Plan {
     pub(crate) id: String,
     pub(crate) model: String,
     pub(crate) text: String,
+    /// A search with the provider's tool search, before the calls (Anthropic only).
+    pub(crate) search: Option<PlannedSearch>,
     pub(crate) calls: Vec<PlannedCall>,
     pub(crate) finish: Finish,
     pub(crate) input_tokens: u64,
@@ -459,23 +515,39 @@ pub(crate) struct Plan {
 
 impl Plan {
     fn new(wire: WireFormat, number: usize, turn: &Turn, request: &Value, shared: &Shared) -> Self {
-        let (text, calls, stream_error) = match &turn.reply {
-            Reply::Answer { text, calls } => (text.clone(), calls.clone(), None),
+        let (text, search, calls, stream_error) = match &turn.reply {
+            Reply::Answer {
+                text,
+                search,
+                calls,
+            } => (text.clone(), search.clone(), calls.clone(), None),
             Reply::StreamError {
                 text,
                 kind,
                 message,
             } => (
                 text.clone(),
+                None,
                 Vec::new(),
                 Some((kind.clone(), message.clone())),
             ),
-            Reply::HttpError(_) => (String::new(), Vec::new(), None),
+            Reply::HttpError(_) => (String::new(), None, Vec::new(), None),
         };
         let prefix = match wire {
             WireFormat::OpenAi => "call_",
             WireFormat::Anthropic => "toolu_",
         };
+        let search = search.filter(|_| wire == WireFormat::Anthropic).map(
+            |NativeSearch { query, found }| PlannedSearch {
+                id: format!(
+                    "srvtoolu_{}",
+                    shared.calls.fetch_add(1, Ordering::Relaxed) + 1
+                ),
+                name: search_tool_name(request),
+                query,
+                found,
+            },
+        );
         let calls: Vec<PlannedCall> = calls
             .into_iter()
             .map(|(name, arguments)| PlannedCall {
@@ -495,6 +567,7 @@ impl Plan {
             Finish::ToolCalls
         };
         let output_chars = text.chars().count()
+            + search.as_ref().map_or(0, |s| s.query.len())
             + calls
                 .iter()
                 .map(|c| c.name.len() + c.arguments_text().len())
@@ -512,6 +585,7 @@ impl Plan {
             id,
             model: request["model"].as_str().unwrap_or("scripted").to_owned(),
             text,
+            search,
             calls,
             finish,
             input_tokens,

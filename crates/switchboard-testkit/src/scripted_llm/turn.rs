@@ -17,9 +17,11 @@ pub struct Turn {
 
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Reply {
-    /// Text, then tool calls (either may be empty).
+    /// Text, then a search with the provider's tool search, then tool calls (each may be
+    /// absent).
     Answer {
         text: String,
+        search: Option<NativeSearch>,
         calls: Vec<(String, Value)>,
     },
     /// An HTTP error status with the wire format's error body.
@@ -31,6 +33,14 @@ pub(crate) enum Reply {
         kind: String,
         message: String,
     },
+}
+
+/// A search the model makes with Anthropic's tool search tool: the query it sends, and the
+/// tools the search finds.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct NativeSearch {
+    pub(crate) query: String,
+    pub(crate) found: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -61,6 +71,7 @@ impl Turn {
     pub fn text(text: impl Into<String>) -> Self {
         Self::new(Reply::Answer {
             text: text.into(),
+            search: None,
             calls: Vec::new(),
         })
     }
@@ -82,6 +93,7 @@ impl Turn {
     pub fn tool_calls<N: Into<String>>(calls: Vec<(N, Value)>) -> Self {
         Self::new(Reply::Answer {
             text: String::new(),
+            search: None,
             calls: calls
                 .into_iter()
                 .map(|(name, arguments)| (name.into(), arguments))
@@ -122,6 +134,38 @@ impl Turn {
                 *current = text.into();
             }
             Reply::HttpError(_) => panic!("Turn::with_text does not apply to Turn::error"),
+        }
+        self
+    }
+
+    /// Before its tool calls (after its text) the model searches the tools with Anthropic's
+    /// tool search tool, which finds `found`: on the Anthropic wire the answer carries a
+    /// `server_tool_use` of the request's tool search tool (`tool_search_tool_bm25` when the
+    /// request has none) with input `{"query": query}`, then its `tool_search_tool_result`
+    /// whose `tool_reference`s name `found`, streamed as the API streams them (the input in
+    /// fragments, the result whole). Chat completions have no such search: on the OpenAI wire
+    /// the search is left out. Ids are `srvtoolu_N`, counted with the tool calls.
+    ///
+    /// ```no_run
+    /// # use serde_json::json;
+    /// # use switchboard_testkit::Turn;
+    /// let turn = Turn::tool_call("get_weather", json!({"location": "Paris"}))
+    ///     .with_tool_search("weather", &["get_weather"]);
+    /// # let _ = turn;
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// On an error turn.
+    pub fn with_tool_search(mut self, query: impl Into<String>, found: &[&str]) -> Self {
+        match &mut self.reply {
+            Reply::Answer { search, .. } => {
+                *search = Some(NativeSearch {
+                    query: query.into(),
+                    found: found.iter().map(|name| (*name).to_owned()).collect(),
+                });
+            }
+            _ => panic!("Turn::with_tool_search applies to answers only"),
         }
         self
     }

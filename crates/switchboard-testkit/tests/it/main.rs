@@ -9,5 +9,6 @@ mod conformance_server;
 mod extension_tasks;
 mod peers_start;
 mod scripted_llm;
+mod scripted_tool_search;
 mod served;
 mod upstream_2026;
