@@ -3,11 +3,16 @@
 //!
 //! `auto` decides per run from the offer's cost: past [`DeferBudget::tools`] tools or
 //! [`DeferBudget::tokens`] estimated tokens of definitions, the tools are deferred.
+//!
+//! Deferred tools are found with `search_tools`, or, when the assistant asks for it and the
+//! provider has one, with the provider's own tool search ([`Exposure::native_search`]): every
+//! tool is then sent, the unpinned ones marked to be loaded only when that search finds them
+//! ([`deferring`]).
 
 use std::collections::HashSet;
 
-use switchboard_llm::ToolDefinition;
-use switchboard_store::{PinnedTool, ToolExposure};
+use switchboard_llm::{NativeToolSearch, ToolDefinition, WireFormat};
+use switchboard_store::{AssistantConfig, PinnedTool, ToolExposure, ToolMode};
 
 use crate::offer::{Offer, OfferedTool};
 
@@ -16,9 +21,31 @@ use crate::offer::{Offer, OfferedTool};
 pub struct Exposure {
     pub kind: ToolExposure,
     pub pinned: Vec<PinnedTool>,
+    /// Deferred tools are found by the provider's own tool search where it has one.
+    pub native_search: bool,
 }
 
 impl Exposure {
+    /// The exposure `config` asks for.
+    pub fn of(config: &AssistantConfig) -> Self {
+        Self {
+            kind: config.tool_exposure,
+            pinned: config.pinned_tools.clone(),
+            native_search: config.native_tool_search,
+        }
+    }
+
+    /// The provider's tool search a run in `mode` over `wire` finds its deferred tools with,
+    /// instead of `search_tools`: Anthropic's (BM25, the natural-language variant, as
+    /// `search_tools` takes words) when the assistant asks for it and the run offers its tools
+    /// as functions. `None` otherwise: OpenAI's chat completions have no tool search (OpenAI's
+    /// is in its Responses API), and the meta and prompt modes have no functions to defer.
+    pub fn native_search(&self, mode: ToolMode, wire: WireFormat) -> Option<NativeToolSearch> {
+        let functions = !matches!(mode, ToolMode::Meta | ToolMode::Prompt);
+        (self.native_search && functions && wire == WireFormat::Anthropic)
+            .then_some(NativeToolSearch::Bm25)
+    }
+
     /// Whether `tool` is pinned (itself or its whole server).
     pub fn pins(&self, tool: &OfferedTool) -> bool {
         self.pinned.iter().any(|p| {
@@ -80,6 +107,26 @@ pub fn shown(offer: &Offer, exposure: &Exposure, loaded: &HashSet<String>) -> Of
     offer.only(|tool| exposure.pins(tool) || loaded.contains(&tool.display_name))
 }
 
+/// `definitions` with every offered tool that `exposure` does not pin marked
+/// [`ToolDefinition::defer_loading`], for the provider's tool search to find; the pinned tools
+/// and Switchboard's own (`read_result`) stay loaded.
+pub fn deferring(
+    mut definitions: Vec<ToolDefinition>,
+    offer: &Offer,
+    exposure: &Exposure,
+) -> Vec<ToolDefinition> {
+    let unpinned: HashSet<&str> = offer
+        .tools()
+        .iter()
+        .filter(|tool| !exposure.pins(tool))
+        .map(|tool| tool.display_name.as_str())
+        .collect();
+    for definition in &mut definitions {
+        definition.defer_loading = unpinned.contains(definition.name.as_str());
+    }
+    definitions
+}
+
 /// What an offer's tool definitions cost each request, estimated in tokens of a wire format.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -92,7 +139,7 @@ pub struct OfferCost {
     /// Every tool's definition, estimated.
     pub tokens: usize,
     /// What a request with deferred tools carries instead: the pinned tools and
-    /// `search_tools`.
+    /// `search_tools` (or the provider's tool search).
     pub deferred_tokens: usize,
     /// Whether runs defer the tools (the exposure, and for `auto` the budget, decide).
     pub defers: bool,
@@ -134,7 +181,9 @@ pub fn cost(
     let (all, _) = crate::mode::native::definitions(offer, wire);
     let pinned = offer.only(|t| exposure.pins(t));
     let (mut deferred, _) = crate::mode::native::definitions(&pinned, wire);
-    deferred.push(crate::mode::search::definition());
+    if exposure.native_search(ToolMode::Native, wire).is_none() {
+        deferred.push(crate::mode::search::definition());
+    }
     OfferCost {
         servers,
         tools: offer.tools().len(),

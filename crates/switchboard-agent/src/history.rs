@@ -5,10 +5,11 @@ use switchboard_store::{Message, MessageRole};
 
 use crate::mode::Mode;
 use crate::results::{MappedResult, map_stored};
-use crate::turn::{calls_of, round_texts};
+use crate::turn::{calls_of, provider_blocks, round_texts};
 
 /// Every message, each assistant turn replayed round by round in the run's mode. System
-/// messages are left to the system prompt. A result whose text is over `budget` characters
+/// messages are left to the system prompt. A round's provider blocks (Anthropic's tool
+/// search) go back with it. A result whose text is over `budget` characters
 /// is given as its preview ([`crate::mode::read_result`]).
 pub fn replay(
     messages: &[Message],
@@ -21,14 +22,15 @@ pub fn replay(
         match message.role {
             MessageRole::User => out.extend(crate::input::replay_user(message)),
             MessageRole::Assistant => {
-                for (round, text) in round_texts(message).iter().enumerate() {
-                    let round = u32::try_from(round).unwrap_or(u32::MAX);
+                for (index, text) in round_texts(message).iter().enumerate() {
+                    let round = u32::try_from(index).unwrap_or(u32::MAX);
                     let calls: Vec<_> = calls_of(message, round)
                         .into_iter()
                         .filter(|c| c.status.is_terminal())
                         .map(|c| (c, shown_result(c, max_result_chars, budget)))
                         .collect();
-                    out.extend(mode.replay_round(text, &calls));
+                    let blocks = provider_blocks(message, index);
+                    out.extend(mode.replay_round(text, &blocks, &calls));
                 }
             }
             _ => {}

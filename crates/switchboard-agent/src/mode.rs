@@ -193,17 +193,19 @@ impl Mode {
         }
     }
 
-    /// One round replayed to the model: its assistant message (text and calls), then the
-    /// message carrying the results.
+    /// One round replayed to the model: its assistant message (text, the provider's own
+    /// `blocks` as they came, calls), then the message carrying the results.
     pub fn replay_round(
         &self,
         text: &str,
+        blocks: &[Value],
         calls: &[(&ToolCallRecord, MappedResult)],
     ) -> Vec<ChatMessage> {
         let mut assistant = Vec::new();
         if !text.is_empty() {
             assistant.push(Part::Text(text.to_owned()));
         }
+        assistant.extend(blocks.iter().cloned().map(Part::Provider));
         let results = match self.kind {
             ToolMode::Prompt => prompt::results_message(calls),
             ToolMode::Meta => {

@@ -235,10 +235,7 @@ pub async fn resolve<C: ClientSource>(
             approval: request.approval,
             max_tokens: None,
             temperature: request.temperature,
-            exposure: crate::exposure::Exposure {
-                kind: config.tool_exposure,
-                pinned: config.pinned_tools.clone(),
-            },
+            exposure: crate::exposure::Exposure::of(config),
         },
         provider_name: stored.map(|(_, name)| name),
     })

@@ -16,7 +16,7 @@ mod variables;
 pub use sampling::Sampler;
 
 use switchboard_core::{ErrorCode, OwnerId, ToolCallRecord, ToolCallStatus};
-use switchboard_llm::ToolDefinition;
+use switchboard_llm::{NativeToolSearch, ToolDefinition};
 use switchboard_store::{Message, MessageRole, StoreError};
 use tokio_util::sync::CancellationToken;
 
@@ -43,6 +43,9 @@ pub(crate) struct Run<'a> {
     /// Whether the model is shown only its pinned and found tools and `search_tools`
     /// ([`crate::exposure`]); `tools` and `system` are then made per round.
     deferred: bool,
+    /// With deferred tools, the provider's tool search that finds them instead of
+    /// `search_tools` ([`crate::exposure::Exposure::native_search`]).
+    native_search: Option<NativeToolSearch>,
 }
 
 enum Step {
@@ -91,6 +94,9 @@ impl<'a> Run<'a> {
             &tools,
             system.as_deref().unwrap_or_default(),
         );
+        let native_search = deferred
+            .then(|| spec.exposure.native_search(mode.kind, mode.wire))
+            .flatten();
         Run {
             agent,
             owner,
@@ -102,17 +108,31 @@ impl<'a> Run<'a> {
             tools,
             system,
             deferred,
+            native_search,
         }
     }
 
     /// The function definitions and system prompt of a model request over `history`: the
-    /// run's own, or with deferred tools those the conversation has loaded so far, and
+    /// run's own, or with deferred tools those the conversation has loaded so far (or, with
+    /// the provider's tool search, all of them, the unpinned ones deferred), and
     /// `read_result` once a result was too large to be given whole.
     fn offered_now(&self, history: &[Message]) -> (Vec<ToolDefinition>, Option<String>) {
         let own = OwnTools {
-            search: self.deferred,
+            search: self.deferred && self.native_search.is_none(),
             read_result: crate::history::any_over(history, self.agent.config.result_budget_chars()),
         };
+        if self.native_search.is_some() {
+            let (tools, system) = if own == OwnTools::default() {
+                (self.tools.clone(), self.system.clone())
+            } else {
+                let (tools, system, _) =
+                    self.mode
+                        .offered(&self.offer, &self.spec.system_prompt, own);
+                (tools, system)
+            };
+            let tools = crate::exposure::deferring(tools, &self.offer, &self.spec.exposure);
+            return (tools, system);
+        }
         if own == OwnTools::default() {
             return (self.tools.clone(), self.system.clone());
         }

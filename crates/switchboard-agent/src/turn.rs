@@ -4,7 +4,9 @@
 //! every round's tool calls go into its `toolCalls` (each with its `round`), and the text the
 //! model wrote in each round is kept in the message metadata under `rounds`, so the
 //! conversation can be replayed to the model round by round; `content` is what a person reads,
-//! the rounds' texts joined.
+//! the rounds' texts joined. Blocks of the provider's own that a round's answer carried
+//! (Anthropic's tool search: the search and what it found) are kept beside them under
+//! `providerBlocks`, one list per round, to be sent back with the round.
 
 use serde_json::{Map, Value};
 use switchboard_core::ToolCallRecord;
@@ -15,6 +17,8 @@ use crate::mode::prompt::display_round;
 pub const ROUNDS_KEY: &str = "rounds";
 /// How many rounds finished (their calls recorded); a round beyond it was cut off.
 pub const ROUNDS_DONE_KEY: &str = "roundsDone";
+/// The provider's own blocks of each round, a list per round (absent: none in any round).
+pub const PROVIDER_BLOCKS_KEY: &str = "providerBlocks";
 /// Set when the turn was cancelled: resuming does not reopen it.
 pub const STOP_KEY: &str = "stop";
 
@@ -64,6 +68,37 @@ pub fn round_texts(message: &Message) -> Vec<String> {
         }
     }
     texts
+}
+
+/// The provider's own blocks of `round`, as the provider sent them.
+pub fn provider_blocks(message: &Message, round: usize) -> Vec<Value> {
+    message
+        .metadata
+        .get(PROVIDER_BLOCKS_KEY)
+        .and_then(Value::as_array)
+        .and_then(|rounds| rounds.get(round))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// `metadata` with `blocks` as the provider blocks of `round`, and none for the rounds after
+/// it (a round asked again replaces what it said before). Metadata without provider blocks
+/// gains the key only for blocks to keep.
+pub fn set_provider_blocks(metadata: &mut Map<String, Value>, round: usize, blocks: Vec<Value>) {
+    if blocks.is_empty() && !metadata.contains_key(PROVIDER_BLOCKS_KEY) {
+        return;
+    }
+    let mut rounds = match metadata.remove(PROVIDER_BLOCKS_KEY) {
+        Some(Value::Array(rounds)) => rounds,
+        _ => Vec::new(),
+    };
+    rounds.truncate(round);
+    if !blocks.is_empty() {
+        rounds.resize(round, Value::Array(Vec::new()));
+        rounds.push(Value::Array(blocks));
+    }
+    metadata.insert(PROVIDER_BLOCKS_KEY.into(), Value::Array(rounds));
 }
 
 /// The most characters of one tool result shown in place of its prompt-mode block.
@@ -182,6 +217,26 @@ mod tests {
             1,
             "the round is complete: its calls are there"
         );
+    }
+
+    #[test]
+    fn provider_blocks_are_kept_per_round_and_a_round_asked_again_replaces_them() {
+        let mut m = message(json!({"rounds": ["a", "b"]}), &[]);
+        set_provider_blocks(&mut m.metadata, 0, Vec::new());
+        assert!(!m.metadata.contains_key(PROVIDER_BLOCKS_KEY));
+        set_provider_blocks(&mut m.metadata, 1, vec![json!({"type": "server_tool_use"})]);
+        assert_eq!(
+            m.metadata[PROVIDER_BLOCKS_KEY],
+            json!([[], [{"type": "server_tool_use"}]])
+        );
+        assert_eq!(provider_blocks(&m, 0), Vec::<Value>::new());
+        assert_eq!(
+            provider_blocks(&m, 1),
+            vec![json!({"type": "server_tool_use"})]
+        );
+        assert_eq!(provider_blocks(&m, 2), Vec::<Value>::new());
+        set_provider_blocks(&mut m.metadata, 1, Vec::new());
+        assert_eq!(m.metadata[PROVIDER_BLOCKS_KEY], json!([[]]));
     }
 
     #[test]

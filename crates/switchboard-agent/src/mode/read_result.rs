@@ -42,6 +42,7 @@ pub fn definition() -> ToolDefinition {
             "required": ["handle"]
         }),
         strict: false,
+        defer_loading: false,
     }
 }
 

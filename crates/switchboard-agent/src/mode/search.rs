@@ -52,6 +52,7 @@ pub fn definition() -> ToolDefinition {
         description: DESCRIPTION.into(),
         parameters: parameters(),
         strict: false,
+        defer_loading: false,
     }
 }
 

@@ -16,7 +16,9 @@ use crate::events::AgentEvent;
 use crate::history::replay;
 use crate::mode::{FoundCall, read_result, search};
 use crate::results::error_response;
-use crate::turn::{ROUNDS_DONE_KEY, ROUNDS_KEY, before_round, round_texts, with_rounds};
+use crate::turn::{
+    ROUNDS_DONE_KEY, ROUNDS_KEY, before_round, round_texts, set_provider_blocks, with_rounds,
+};
 
 impl Run<'_> {
     /// Returns the turn as its last write stored it, or `None` when the run was cancelled
@@ -52,9 +54,9 @@ impl Run<'_> {
             tools,
             max_tokens: self.spec.max_tokens,
             temperature: self.spec.temperature,
-            native_tool_search: None,
+            native_tool_search: self.native_search,
         };
-        let turn = match turn {
+        let mut turn = match turn {
             Some(turn) => turn,
             None => self.start_turn().await?,
         };
@@ -105,7 +107,14 @@ impl Run<'_> {
             }
             assembler.push(event);
         }
-        let answer = assembler.finish()?;
+        let mut answer = assembler.finish()?;
+        // Kept with the round to be sent back with it: the calls that follow a search refer
+        // to the tools it found.
+        set_provider_blocks(
+            &mut turn.metadata,
+            round_index,
+            std::mem::take(&mut answer.provider_blocks),
+        );
         let found = self.mode.found_calls(&answer, &self.offer, round);
         // Last, the round is marked complete (even without text), in the same write as its
         // calls: a round cut off before this point is asked again on resume.

@@ -1,13 +1,14 @@
 //! Deferred tools: the model is shown its pinned tools and `search_tools`, finds the tool it
 //! needs, and is shown that tool's schema from its next request on, for the rest of the
-//! conversation. The scripted LLM over HTTP, server-everything over stdio, SQLite.
+//! conversation; or, with Anthropic's tool search, the provider finds it. The scripted LLM
+//! over HTTP, server-everything over stdio, SQLite.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
 use serde_json::{Value, json};
 use switchboard_agent::exposure::Exposure;
-use switchboard_agent::{ApprovalPolicy, RunSpec, StopReason};
+use switchboard_agent::{AgentEvent, ApprovalPolicy, RunSpec, StopReason};
 use switchboard_core::{ServerId, ToolCallStatus};
 use switchboard_llm::WireFormat;
 use switchboard_store::{PinnedTool, ToolExposure, ToolMode};
@@ -15,6 +16,7 @@ use switchboard_testkit::{ScriptedLlm, Turn};
 use tokio_util::sync::CancellationToken;
 
 use crate::common::e2e::{World, everything, run_spec};
+use crate::common::spawn::spawn_send;
 
 /// The names of the functions request `index` offered (OpenAI's wire).
 fn offered(llm: &ScriptedLlm, index: usize) -> Vec<String> {
@@ -43,6 +45,7 @@ fn deferred_spec(llm: &ScriptedLlm, mode: ToolMode, pinned: Vec<PinnedTool>) -> 
     spec.exposure = Exposure {
         kind: ToolExposure::Deferred,
         pinned,
+        native_search: false,
     };
     spec
 }
@@ -346,4 +349,201 @@ async fn a_result_over_its_budget_reaches_the_model_as_a_preview_it_reads_on() {
         whole.contains("word60 ") && whole.contains("word119"),
         "{whole}"
     );
+}
+
+/// An assistant that asks for the provider's tool search, `echo` pinned, `get-sum` needing
+/// approval.
+fn native_search_spec(llm: &ScriptedLlm, wire: WireFormat) -> RunSpec {
+    let mut spec = run_spec(
+        llm,
+        wire,
+        ToolMode::Native,
+        vec![everything(&["echo"])],
+        ApprovalPolicy::Ask,
+    );
+    spec.exposure = Exposure {
+        kind: ToolExposure::Deferred,
+        pinned: vec![PinnedTool {
+            server_id: spec.servers[0].id.clone(),
+            tool: Some("echo".into()),
+        }],
+        native_search: true,
+    };
+    spec
+}
+
+/// The call of the conversation that waits for a decision.
+async fn pending_call(
+    events: &mut tokio::sync::broadcast::Receiver<switchboard_agent::OwnedEvent>,
+) -> (String, String) {
+    loop {
+        let event = events.recv().await.unwrap();
+        if let AgentEvent::ToolCallUpdated {
+            message_id,
+            tool_call,
+            ..
+        } = event.event
+            && tool_call.status == ToolCallStatus::Pending
+            && tool_call.approved.is_none()
+        {
+            return (message_id, tool_call.id.clone());
+        }
+    }
+}
+
+#[tokio::test]
+async fn anthropic_finds_the_tool_with_its_own_search_and_the_search_is_sent_back() {
+    let world = World::new().await;
+    let sum = "mcp__everything__get-sum";
+    let llm = ScriptedLlm::start(vec![
+        Turn::tool_call(sum, json!({"a": 2, "b": 3}))
+            .with_text("Let me look.")
+            .with_tool_search("add two numbers", &[sum]),
+        Turn::text("The sum is 5."),
+        Turn::text("Still 5."),
+    ])
+    .await;
+    let conversation = world.conversation().await;
+    let spec = native_search_spec(&llm, WireFormat::Anthropic);
+    let mut events = world.agent.events().subscribe();
+    let run = spawn_send(
+        &world.agent,
+        &world.owner,
+        &conversation,
+        &spec,
+        CancellationToken::new(),
+    );
+    // The tool the provider found is called as any other: it waits for its approval.
+    let (message_id, call_id) = pending_call(&mut events).await;
+    world
+        .agent
+        .decide(&world.owner, &message_id, &call_id, true)
+        .await
+        .unwrap();
+    let outcome = run.await.unwrap().unwrap();
+    assert_eq!(outcome.stop, StopReason::Answered);
+    assert!(
+        outcome.content.ends_with("The sum is 5."),
+        "{}",
+        outcome.content
+    );
+
+    // First request: the tool search tool, every tool defined, the unpinned ones deferred,
+    // no search_tools, and the beta that enables it.
+    let first = &llm.requests()[0];
+    assert_eq!(
+        first.header("anthropic-beta"),
+        Some(switchboard_llm::ANTHROPIC_TOOL_SEARCH_BETA)
+    );
+    let tools = first.body["tools"].as_array().cloned().unwrap_or_default();
+    assert_eq!(
+        tools[0],
+        json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"})
+    );
+    let tool = |name: &str| tools.iter().find(|t| t["name"] == name).cloned();
+    let echo = tool("mcp__everything__echo").unwrap();
+    assert_eq!(echo.get("defer_loading"), None, "pinned: {echo}");
+    let deferred = tool(sum).unwrap();
+    assert_eq!(deferred["defer_loading"], true, "{deferred}");
+    assert!(deferred["input_schema"]["properties"]["a"].is_object());
+    assert!(tool("search_tools").is_none());
+    let all_deferred = tools[1..]
+        .iter()
+        .filter(|t| t["name"] != "mcp__everything__echo")
+        .all(|t| t["defer_loading"] == true);
+    assert!(all_deferred, "{tools:#?}");
+
+    // The search is kept with its round, as Anthropic sent it; the call it led to ran.
+    let search = json!({
+        "type": "server_tool_use",
+        "id": "srvtoolu_1",
+        "name": "tool_search_tool_bm25",
+        "input": {"query": "add two numbers"},
+    });
+    let found = json!({
+        "type": "tool_search_tool_result",
+        "tool_use_id": "srvtoolu_1",
+        "content": {
+            "type": "tool_search_tool_search_result",
+            "tool_references": [{"type": "tool_reference", "tool_name": sum}],
+        },
+    });
+    let messages = world
+        .store
+        .messages(&world.owner, &conversation)
+        .await
+        .unwrap();
+    let turn = &messages[1];
+    assert_eq!(
+        turn.metadata["providerBlocks"],
+        json!([[search.clone(), found.clone()]])
+    );
+    assert_eq!(turn.tool_calls.len(), 1, "{:?}", turn.tool_calls);
+    let call = &turn.tool_calls[0];
+    assert_eq!(
+        (call.server_name.as_str(), call.tool_name.as_str()),
+        ("everything", "get-sum")
+    );
+    assert_eq!(call.display_name, sum);
+    assert_eq!(call.approved, Some(true));
+    assert_eq!(call.status, ToolCallStatus::Done, "{:?}", call.response);
+
+    // The next request sends the search back verbatim, between the text and the call.
+    let replayed = |index: usize| llm.requests()[index].body["messages"][1]["content"].clone();
+    assert_eq!(
+        replayed(1),
+        json!([
+            {"type": "text", "text": "Let me look."},
+            search,
+            found,
+            {"type": "tool_use", "id": "toolu_2", "name": sum, "input": {"a": 2, "b": 3}},
+        ])
+    );
+    assert_eq!(
+        llm.requests()[1].body["messages"][2]["content"][0]["type"],
+        "tool_result"
+    );
+
+    // And so does every later turn of the conversation.
+    world
+        .agent
+        .send(
+            &world.owner,
+            &conversation,
+            "And again?",
+            &spec,
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(replayed(2), replayed(1));
+    assert_eq!(
+        llm.requests()[2].body["tools"][0]["name"],
+        "tool_search_tool_bm25"
+    );
+    world.manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn over_openai_native_search_falls_back_to_search_tools() {
+    let world = World::new().await;
+    let llm = ScriptedLlm::start(vec![Turn::text("Hi.")]).await;
+    let conversation = world.conversation().await;
+    let spec = native_search_spec(&llm, WireFormat::OpenAi);
+    world
+        .agent
+        .send(
+            &world.owner,
+            &conversation,
+            "Hi.",
+            &spec,
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(offered(&llm, 0), ["mcp__everything__echo", "search_tools"]);
+    let body = llm.requests()[0].body.to_string();
+    assert!(!body.contains("defer_loading"), "{body}");
+    assert_eq!(llm.requests()[0].header("anthropic-beta"), None);
+    world.manager.shutdown().await;
 }

@@ -1,4 +1,6 @@
 -- Which tools an assistant's model sees in full on every request (`all`, `deferred`, `auto`)
--- and the tools it always sees (a JSON array of `{serverId, tool?}`).
+-- and the tools it always sees (a JSON array of `{serverId, tool?}`); and whether deferred
+-- tools are found by the provider's own tool search where it has one.
 ALTER TABLE assistants ADD COLUMN tool_exposure TEXT NOT NULL DEFAULT 'auto';
 ALTER TABLE assistants ADD COLUMN pinned_tools TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE assistants ADD COLUMN native_tool_search BOOLEAN NOT NULL DEFAULT FALSE;

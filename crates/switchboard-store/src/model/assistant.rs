@@ -124,6 +124,11 @@ pub struct AssistantConfig {
     /// Tools offered in full whatever the exposure.
     #[serde(default)]
     pub pinned_tools: Vec<PinnedTool>,
+    /// When tools are deferred, let the provider's own tool search find them instead of
+    /// Switchboard's `search_tools` (Anthropic's tool search tool, in the native tool mode);
+    /// other providers and modes use `search_tools` whatever this says.
+    #[serde(default)]
+    pub native_tool_search: bool,
 }
 
 impl AssistantConfig {
@@ -138,6 +143,7 @@ impl AssistantConfig {
             variables: Vec::new(),
             tool_exposure: ToolExposure::Auto,
             pinned_tools: Vec::new(),
+            native_tool_search: false,
         }
     }
 

@@ -9,7 +9,7 @@ use crate::error::{Entity, StoreError};
 use crate::model::{Assistant, AssistantConfig, Timestamp, ToolExposure, ToolMode};
 
 pub(crate) const COLUMNS: &str = "id, name, system_prompt, provider_id, model, tool_mode, max_rounds, variables, tool_exposure, \
-     pinned_tools, created_at, updated_at";
+     pinned_tools, native_tool_search, created_at, updated_at";
 
 #[derive(Debug, sqlx::FromRow)]
 pub(crate) struct AssistantRow {
@@ -23,6 +23,7 @@ pub(crate) struct AssistantRow {
     pub variables: String,
     pub tool_exposure: String,
     pub pinned_tools: String,
+    pub native_tool_search: bool,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -44,6 +45,7 @@ impl AssistantRow {
             variables: to_json(&config.variables)?,
             tool_exposure: config.tool_exposure.as_str().to_owned(),
             pinned_tools: to_json(&config.pinned_tools)?,
+            native_tool_search: config.native_tool_search,
             created_at: created_at.0,
             updated_at: Timestamp::now().0,
         })
@@ -84,6 +86,7 @@ impl AssistantRow {
                 variables,
                 tool_exposure,
                 pinned_tools,
+                native_tool_search: self.native_tool_search,
             },
             server_ids,
             created_at: Timestamp(self.created_at),
@@ -131,8 +134,8 @@ macro_rules! impl_assistant_store {
                     sqlx::query(
                         "INSERT INTO assistants (id, user_id, name, system_prompt, provider_id, \
                          model, tool_mode, max_rounds, variables, tool_exposure, pinned_tools, \
-                         created_at, updated_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                         native_tool_search, created_at, updated_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
                     )
                     .bind(&row.id)
                     .bind(&owner.0)
@@ -145,6 +148,7 @@ macro_rules! impl_assistant_store {
                     .bind(&row.variables)
                     .bind(&row.tool_exposure)
                     .bind(&row.pinned_tools)
+                    .bind(row.native_tool_search)
                     .bind(row.created_at)
                     .bind(row.updated_at)
                     .execute(&mut *tx)
@@ -275,7 +279,8 @@ macro_rules! impl_assistant_store {
                     let done = sqlx::query(
                         "UPDATE assistants SET name = $3, system_prompt = $4, provider_id = $5, \
                          model = $6, tool_mode = $7, max_rounds = $8, variables = $9, \
-                         tool_exposure = $10, pinned_tools = $11, updated_at = $12 \
+                         tool_exposure = $10, pinned_tools = $11, native_tool_search = $12, \
+                         updated_at = $13 \
                          WHERE user_id = $1 AND id = $2",
                     )
                     .bind(&owner.0)
@@ -289,6 +294,7 @@ macro_rules! impl_assistant_store {
                     .bind(&row.variables)
                     .bind(&row.tool_exposure)
                     .bind(&row.pinned_tools)
+                    .bind(row.native_tool_search)
                     .bind(row.updated_at)
                     .execute(&mut *tx)
                     .await

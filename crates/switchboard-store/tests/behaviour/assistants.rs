@@ -1,5 +1,5 @@
 use switchboard_core::ServerId;
-use switchboard_store::{AssistantConfig, Invalid, StoreError, ToolMode};
+use switchboard_store::{AssistantConfig, Invalid, PinnedTool, StoreError, ToolExposure, ToolMode};
 
 use crate::common::TestDb;
 use crate::servers::secret_spec;
@@ -17,6 +17,12 @@ async fn assistants_round_trip(db: &TestDb) {
     config.model = Some("gpt-4.1".into());
     config.tool_mode = ToolMode::Meta;
     config.max_rounds = 7;
+    config.tool_exposure = ToolExposure::Deferred;
+    config.pinned_tools = vec![PinnedTool {
+        server_id: ServerId("srv".into()),
+        tool: Some("read".into()),
+    }];
+    config.native_tool_search = true;
     let created = store.create_assistant(&owner, &config).await.unwrap();
     assert_eq!(created.config, config);
     assert!(created.server_ids.is_empty());
@@ -24,6 +30,7 @@ async fn assistants_round_trip(db: &TestDb) {
 
     config.tool_mode = ToolMode::Prompt;
     config.name = "writer".into();
+    config.native_tool_search = false;
     let updated = store
         .update_assistant(&owner, &created.id, &config)
         .await
