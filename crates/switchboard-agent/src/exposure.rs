@@ -192,3 +192,88 @@ pub fn cost(
         defers: defers(exposure, budget, offer, &all, ""),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use serde_json::json;
+    use switchboard_core::{ServerSpec, ToolInfo};
+
+    use super::*;
+
+    fn offer() -> Offer {
+        let server = Arc::new(ServerSpec::stdio("s", "true", Vec::<String>::new()));
+        let tool = |name: &str| -> ToolInfo {
+            serde_json::from_value(json!({
+                "serverId": server.id.0,
+                "name": name,
+                "inputSchema": {"type": "object"},
+            }))
+            .unwrap_or_else(|e| panic!("a tool: {e}"))
+        };
+        Offer::from_tools(
+            vec![
+                (Arc::clone(&server), tool("read")),
+                (Arc::clone(&server), tool("write")),
+            ],
+            Vec::new(),
+        )
+    }
+
+    #[test]
+    fn only_anthropic_functions_use_the_native_search() {
+        let mut exposure = Exposure {
+            native_search: true,
+            ..Exposure::default()
+        };
+        assert_eq!(
+            exposure.native_search(ToolMode::Native, WireFormat::Anthropic),
+            Some(NativeToolSearch::Bm25)
+        );
+        assert_eq!(
+            exposure.native_search(ToolMode::Native, WireFormat::OpenAi),
+            None
+        );
+        for mode in [ToolMode::Meta, ToolMode::Prompt] {
+            assert_eq!(exposure.native_search(mode, WireFormat::Anthropic), None);
+        }
+        exposure.native_search = false;
+        assert_eq!(
+            exposure.native_search(ToolMode::Native, WireFormat::Anthropic),
+            None
+        );
+    }
+
+    #[test]
+    fn every_unpinned_offered_tool_is_deferred_and_nothing_else() {
+        let offer = offer();
+        let exposure = Exposure {
+            kind: ToolExposure::Deferred,
+            pinned: vec![PinnedTool {
+                server_id: offer.tools()[0].server.id.clone(),
+                tool: Some("read".into()),
+            }],
+            native_search: true,
+        };
+        let (mut definitions, _) = crate::mode::native::definitions(&offer, WireFormat::Anthropic);
+        definitions.push(crate::mode::read_result::definition());
+        let deferred: Vec<(String, bool)> = deferring(definitions, &offer, &exposure)
+            .into_iter()
+            .map(|d| (d.name, d.defer_loading))
+            .collect();
+        let names: Vec<&str> = offer
+            .tools()
+            .iter()
+            .map(|t| t.display_name.as_str())
+            .collect();
+        assert_eq!(
+            deferred,
+            [
+                (names[0].to_owned(), false),
+                (names[1].to_owned(), true),
+                (crate::mode::read_result::NAME.to_owned(), false),
+            ]
+        );
+    }
+}
