@@ -9,7 +9,8 @@
 //! With the provider's tool search ([`ChatRequest::native_tool_search`]) the tool search tool
 //! goes first in `tools`, the deferred tools carry `defer_loading: true`, and the blocks of
 //! earlier searches ([`Part::Provider`]) are sent back as they came, less any reference to a
-//! tool the request no longer defines (the API refuses a reference without a definition).
+//! tool the request does not define as deferred (the API refuses a reference without a
+//! definition; a tool no longer deferred is loaded without one).
 //! Without it those blocks are dropped: a search result means nothing without the search tool.
 
 use std::collections::HashSet;
@@ -43,12 +44,17 @@ pub(crate) fn body(request: &ChatRequest, default_max_tokens: u32) -> Value {
     if let Some(system) = request.system.as_deref().filter(|s| !s.is_empty()) {
         body.insert("system".into(), json!(system));
     }
-    let defined: Option<HashSet<&str>> = request
-        .native_tool_search
-        .map(|_| request.tools.iter().map(|t| t.name.as_str()).collect());
+    let deferred: Option<HashSet<&str>> = request.native_tool_search.map(|_| {
+        request
+            .tools
+            .iter()
+            .filter(|t| t.defer_loading)
+            .map(|t| t.name.as_str())
+            .collect()
+    });
     body.insert(
         "messages".into(),
-        Value::Array(messages(&request.messages, defined.as_ref())),
+        Value::Array(messages(&request.messages, deferred.as_ref())),
     );
     let mut tools: Vec<Value> = request
         .native_tool_search
@@ -80,16 +86,17 @@ fn tool(tool: &ToolDefinition, defers: bool) -> Value {
     out
 }
 
-/// The conversation with one message per turn of a role. `defined` names the request's tools
-/// when it has the tool search tool, and is `None` when provider blocks are to be dropped.
-fn messages(conversation: &[ChatMessage], defined: Option<&HashSet<&str>>) -> Vec<Value> {
+/// The conversation with one message per turn of a role. `deferred` names the request's
+/// deferred tools when it has the tool search tool, and is `None` when provider blocks are to
+/// be dropped.
+fn messages(conversation: &[ChatMessage], deferred: Option<&HashSet<&str>>) -> Vec<Value> {
     let mut merged: Vec<(Role, Vec<Value>)> = Vec::new();
     for message in conversation {
         let blocks: Vec<Value> = message
             .content
             .iter()
             .filter_map(|part| match part {
-                Part::Provider(block) => defined.map(|names| provider_block(block, names)),
+                Part::Provider(block) => deferred.map(|names| provider_block(block, names)),
                 other => block(other),
             })
             .collect();
@@ -118,8 +125,8 @@ fn messages(conversation: &[ChatMessage], defined: Option<&HashSet<&str>>) -> Ve
 }
 
 /// A provider block as it came, with the references of a search result cut down to the tools
-/// in `defined`.
-fn provider_block(block: &Value, defined: &HashSet<&str>) -> Value {
+/// in `deferred`.
+fn provider_block(block: &Value, deferred: &HashSet<&str>) -> Value {
     let mut block = block.clone();
     if let Some(references) = block
         .pointer_mut("/content/tool_references")
@@ -128,7 +135,7 @@ fn provider_block(block: &Value, defined: &HashSet<&str>) -> Value {
         references.retain(|r| {
             r["tool_name"]
                 .as_str()
-                .is_none_or(|name| defined.contains(name))
+                .is_none_or(|name| deferred.contains(name))
         });
     }
     block
@@ -377,9 +384,14 @@ mod tests {
     }
 
     #[test]
-    fn references_to_tools_no_longer_defined_are_left_out() {
+    fn references_to_tools_no_longer_deferred_are_left_out() {
         let mut request = request(searched_conversation());
-        request.tools = vec![weather_tool("get_weather", true)];
+        // get_forecast is now loaded from the start: its reference goes, as would that of a
+        // tool no longer defined at all.
+        request.tools = vec![
+            weather_tool("get_weather", true),
+            weather_tool("get_forecast", false),
+        ];
         request.native_tool_search = Some(NativeToolSearch::Bm25);
         let body = body(&request, 100);
         assert_eq!(
