@@ -9,9 +9,14 @@ export const OWN_SERVER = "switchboard";
 /** Where a search's result keeps what it found. */
 const SEARCH_META = "switchboard/toolSearch";
 
-/** "search" or "read" when `call` is one Switchboard answered, else null. */
+/**
+ * "search" or "read" when `call` is one Switchboard answered, else null. A call of these names
+ * that was refused before it ran (a model asking for a search it was not offered) failed as
+ * any unknown tool does, and is shown as one.
+ */
 export function ownCallKind(call) {
   if (!call || call.serverId !== "" || (call.serverName && call.serverName !== OWN_SERVER)) return null;
+  if (call.status === "error") return null;
   if (call.toolName === "search_tools") return "search";
   if (call.toolName === "read_result") return "read";
   return null;

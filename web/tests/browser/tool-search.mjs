@@ -41,7 +41,7 @@ await run(async (page) => {
   await pinned.getByText("Pin single tools (1 pinned)").waitFor();
   await dialog.locator('[data-role="exposure"]').scrollIntoViewIfNeeded();
   await assertLabelled(page);
-  await screenshot(page, "readme-assistant-tools");
+  await screenshot(page, "assistant-tool-exposure");
   await dialog.getByRole("button", { name: "Save", exact: true }).click();
   await dialog.waitFor({ state: "detached" });
 

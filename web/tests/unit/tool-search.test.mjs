@@ -40,6 +40,8 @@ test("a search and a read Switchboard answered are told apart from a server's ca
     "a server's own tool of the same name is that server's");
   assert.equal(ownCallKind({ ...search, serverName: "other" }), null);
   assert.equal(ownCallKind({ ...search, toolName: "echo" }), null);
+  assert.equal(ownCallKind({ ...search, status: "error", isError: true }), null,
+    "a search refused before it ran is an unknown tool's failed call");
   assert.equal(ownCallKind(null), null);
 });
 
