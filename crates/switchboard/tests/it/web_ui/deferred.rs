@@ -55,7 +55,10 @@ async fn deferred_tools_a_search_shows_inline_and_the_editor_shows_the_cost() {
         "the found tool is offered next"
     );
     assert!(
-        requests[2].body.to_string().contains("The sum of 2 and 3 is 5"),
+        requests[2]
+            .body
+            .to_string()
+            .contains("The sum of 2 and 3 is 5"),
         "the found tool ran"
     );
     ui.stop();
