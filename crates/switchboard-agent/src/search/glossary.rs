@@ -3,7 +3,8 @@
 //! Most MCP servers describe their tools in English, and people write to the model in Chinese
 //! as often as in English. A query's Chinese words found here add their English words to the
 //! query (query expansion), so "列出仓库的问题" finds `list_issues` without an embedding model.
-//! The list covers the verbs and nouns of common tool catalogs (files, version control, the
+//! English requests get the same help for the words people write where definitions use
+//! others (`PR` for pull request, `ticket` for issue). The list covers the verbs and nouns of common tool catalogs (files, version control, the
 //! browser, databases, messages, calendars, documents, the cloud); a word not here is still
 //! matched against Chinese descriptions by its characters.
 
@@ -200,18 +201,136 @@ pub(crate) const GLOSSARY: &[(&str, &str)] = &[
     ("指标", "metric"),
     ("仪表板", "dashboard"),
     ("面板", "dashboard panel"),
+    // More of both, common in requests to such tools.
+    ("几点", "time current"),
+    ("现在", "current now"),
+    ("日期", "date time"),
+    ("海拔", "elevation altitude"),
+    ("高度", "elevation height"),
+    ("经纬度", "latitude longitude geocode coordinates"),
+    ("坐标", "coordinates latitude longitude"),
+    ("地址", "address geocode"),
+    ("地点", "place location"),
+    ("附近", "nearby places search"),
+    ("路线", "directions route"),
+    ("怎么走", "directions route"),
+    ("距离", "distance matrix"),
+    ("集合", "collection"),
+    ("字段", "field schema"),
+    ("索引", "index"),
+    ("文档数", "count documents"),
+    ("多少条", "count"),
+    ("多少", "count how many"),
+    ("聚合", "aggregate"),
+    ("键", "key"),
+    ("值", "value"),
+    ("定时", "cron schedule trigger"),
+    ("每小时", "cron schedule hourly"),
+    ("每天", "daily schedule monitor"),
+    ("端口", "port"),
+    ("转发", "forward"),
+    ("不可调度", "cordon node drain"),
+    ("排空", "drain node"),
+    ("额度", "credit usage quota"),
+    ("用量", "usage"),
+    ("论文", "paper research"),
+    ("盯着", "monitor watch"),
+    ("变化", "change diff monitor"),
+    ("留言", "comment"),
+    ("账号", "account user me"),
+    ("登录", "login authenticated me"),
+    ("暂存", "staged stage add"),
+    ("未暂存", "unstaged diff"),
+    ("切换", "checkout switch"),
+    ("递归", "recursive search"),
+    ("文本", "text"),
+    ("修改时间", "modified info metadata"),
+    ("大小", "size info"),
+    ("抓取", "fetch scrape crawl"),
+    ("爬取", "crawl scrape"),
+    ("网站", "site website map crawl"),
+    ("站点", "site map"),
+    ("结构", "structure map schema"),
+    ("根本原因", "root cause analyze"),
+    ("原因", "cause analyze"),
+    ("修复", "fix"),
+    ("报错", "error issue"),
+    ("错误", "error"),
+    ("权限", "permission allowed"),
+    ("允许", "allowed permission"),
+    ("访问", "access allowed"),
+    ("新闻", "news"),
+    ("图表", "chart"),
+    ("依赖", "dependency dependabot"),
+    ("扫描", "scan scanning"),
+    ("星标", "star"),
+    ("分叉", "fork"),
+    ("克隆", "clone"),
+    ("表格", "table spreadsheet base"),
+    ("数据", "data"),
+    ("日程", "calendar event"),
+    ("人员", "user member"),
+    ("邀请", "invite"),
+    ("置顶", "pin"),
+    ("线程", "thread reply"),
+    ("表情", "reaction emoji"),
 ];
 
-/// The English words the glossary gives for the Chinese words in `text`.
+/// English words people write for what tool definitions call otherwise (`PR`, `ticket`),
+/// as `(word, words)`; a query's word found here adds the others.
+pub(crate) const SYNONYMS: &[(&str, &str)] = &[
+    ("pr", "pull request"),
+    ("prs", "pull request"),
+    ("repo", "repository"),
+    ("repos", "repository"),
+    ("ticket", "issue"),
+    ("tickets", "issue"),
+    ("bug", "issue"),
+    ("folder", "directory"),
+    ("dir", "directory"),
+    ("db", "database"),
+    ("k8s", "kubernetes"),
+    ("msg", "message"),
+    ("dm", "direct message"),
+    ("url", "link page"),
+    ("webpage", "page url"),
+    ("website", "page url site"),
+    ("remove", "delete"),
+    ("drop", "delete"),
+    ("erase", "delete"),
+    ("show", "get list"),
+    ("fetch", "get"),
+    ("who am i", "me user"),
+    ("logged in", "me user authenticated"),
+    ("sea level", "elevation"),
+    ("altitude", "elevation"),
+    ("coordinates", "latitude longitude geocode"),
+    ("route", "directions"),
+    ("remember", "memory entities observations"),
+    ("recall", "memory search"),
+];
+
+/// The English words the glossary gives for the Chinese words in `text`, and the synonyms
+/// of its English words.
 pub(crate) fn expansions(text: &str) -> String {
-    if !text.chars().any(super::tokens::is_ideograph) {
-        return String::new();
-    }
     let mut words = String::new();
-    for (chinese, english) in GLOSSARY {
-        if text.contains(chinese) {
+    if text.chars().any(super::tokens::is_ideograph) {
+        for (chinese, english) in GLOSSARY {
+            if text.contains(chinese) {
+                words.push(' ');
+                words.push_str(english);
+            }
+        }
+    }
+    let lower = format!(
+        " {} ",
+        text.to_lowercase()
+            .replace(|c: char| !c.is_alphanumeric(), " ")
+    );
+    for (word, others) in SYNONYMS {
+        if lower.contains(&format!(" {word} ")) {
             words.push(' ');
-            words.push_str(english);
+            words.push_str(others);
         }
     }
     words
@@ -228,5 +347,6 @@ mod tests {
             assert!(words.contains(word), "{words}");
         }
         assert_eq!(expansions("list issues"), "");
+        assert!(expansions("open a PR").contains("pull request"));
     }
 }
