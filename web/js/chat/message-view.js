@@ -1,5 +1,6 @@
 // One message: the person's (user-message.js: their text, the prompt and resources it
-// carried, Edit), or the assistant's rounds with their tool calls inline, after the servers the
+// carried, Edit), or the assistant's rounds with their tool calls inline (the searches and
+// reads Switchboard answered itself as own-call-block.js shows them), after the servers the
 // turn was started without (left-out.js), its failure if the turn failed (turn-failure.js:
 // Retry on the last one), Copy and Regenerate. `turn` holds what the conversation lets a
 // message do: {running, answering, onResend, onRegenerate, onRetry, canRetry}.
@@ -12,6 +13,8 @@ import { LeftOut } from "./left-out.js";
 import { roundsOf } from "./state.js";
 import { failureOf } from "./turns.js";
 import { MessageActions } from "./message-actions.js";
+import { OwnCallBlock } from "./own-call-block.js";
+import { ownCallKind } from "./own-calls.js";
 import { ToolCallBlock } from "./tool-call-block.js";
 import { TurnFailure } from "./turn-failure.js";
 import { UserMessage } from "./user-message.js";
@@ -25,7 +28,9 @@ export function MessageView({ message, turn }) {
     ${roundsOf(message).map(
       (round, i) => html`<div class="round" key=${i}>
         ${round.text ? html`<${Markdown} text=${round.text} />` : null}
-        ${round.calls.map((call) => html`<${ToolCallBlock} key=${call.id} call=${call} messageId=${message.id} />`)}
+        ${round.calls.map((call) => ownCallKind(call)
+          ? html`<${OwnCallBlock} key=${call.id} call=${call} />`
+          : html`<${ToolCallBlock} key=${call.id} call=${call} messageId=${message.id} />`)}
       </div>`,
     )}
     ${failure ? html`<${Failure} failure=${failure} message=${message} turn=${turn} />` : null}

@@ -2,6 +2,8 @@
 // keeps the result in state, and the API's history (GET /api/conversations/{id}) is the
 // truth it is reloaded from when the stream says events were missed or a run ended.
 
+import { ownCallKind } from "./own-calls.js";
+
 /** A history as loaded: {id, title, messages, running} plus the run's failure, if any. */
 export function fromHistory(history) {
   return { ...history, failure: null };
@@ -118,9 +120,9 @@ function resumedBy(next, view, event) {
   return { ...next, running: true };
 }
 
-/** Whether a call waits for the person to approve or reject it. */
+/** Whether a call waits for the person to approve or reject it (never one Switchboard answers). */
 export function awaitsDecision(call) {
-  return call.status === "pending" && call.approved == null;
+  return call.status === "pending" && call.approved == null && ownCallKind(call) === null;
 }
 
 /**

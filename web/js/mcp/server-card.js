@@ -1,7 +1,8 @@
 // One MCP server on the settings page (seed 001's ServerCard): name, transport, address and
 // live status, the node it runs on with that node's health (from `nodes`, GET /api/nodes),
-// and a badge when it was added from the catalogue; Test connection, its tools, its log, Edit
-// and Delete;
+// a badge when it was added from the catalogue, and what its tools cost each model request
+// (`cost`, its part of GET /api/tools/cost); Test connection, its tools, its log, Edit and
+// Delete;
 // Sign in and Sign out for a server that uses OAuth sign-in (`onStatusStale` then reads its
 // status again).
 
@@ -15,8 +16,9 @@ import { ServerLog } from "./server-log-panel.js";
 import { presetBadge } from "./catalogue-form.js";
 import { nodeLabel, nodeNote } from "./server-node.js";
 import { SignInButtons } from "./sign-in-buttons.js";
+import { serverCost, tokensText } from "./tool-cost.js";
 
-export function ServerCard({ server, status, nodes, presetType, onEdit, onDeleted, onChanged, onStatusStale }) {
+export function ServerCard({ server, status, nodes, presetType, cost, onEdit, onDeleted, onChanged, onStatusStale }) {
   const [test, setTest] = useState(null);
   const [testing, setTesting] = useState(false);
   const [showTools, setShowTools] = useState(false);
@@ -69,6 +71,7 @@ export function ServerCard({ server, status, nodes, presetType, onEdit, onDelete
           : t("ui.server.last_error", { error: status.lastError })}</p>`
       : null}
     ${nodeError ? html`<p class="muted small" data-role="node-error">${nodeError}</p>` : null}
+    <${CostLine} cost=${serverCost(cost, server.id)} />
     <${SignInButtons} server=${server} state=${state} onSignedOut=${onStatusStale} />
     <div class="actions">
       <button type="button" onClick=${runTest} disabled=${testing}>${testing ? t("ui.server.testing") : t("ui.server.test")}</button>
@@ -82,6 +85,15 @@ export function ServerCard({ server, status, nodes, presetType, onEdit, onDelete
     ${showTools ? html`<${ServerTools} server=${server} onChanged=${onChanged} />` : null}
     ${showLog ? html`<${ServerLog} server=${server} />` : null}
   </article>`;
+}
+
+/** What the server's tools cost each request, when they were counted. */
+function CostLine({ cost }) {
+  if (!cost) return null;
+  return html`<p class="muted small" data-role="tool-cost">${t(cost.tools === 1 ? "ui.tool_cost.server_one" : "ui.tool_cost.server", {
+    count: cost.tools,
+    tokens: tokensText(cost.tokens),
+  })}</p>`;
 }
 
 /** What a connection test found: the server, its protocol and its tools (also the edit dialog's). */

@@ -1,6 +1,7 @@
 // Assistants: name, system prompt, provider and model, tool mode, rounds, which MCP servers
-// each may use (seed 001's per-assistant selection), and its Tools section (seed 002): the
-// variables it declares and its tool nodes (web/js/nodes/).
+// each may use (seed 001's per-assistant selection), which of their tools its model is shown
+// and what they cost (web/js/assistants/), and its Tools section (seed 002): the variables it
+// declares and its tool nodes (web/js/nodes/).
 
 import { html } from "../html.js";
 import { useState } from "../../vendor/hooks.js";
@@ -13,6 +14,8 @@ import { Select, TextArea, TextField } from "../ui/fields.js";
 import { ToolsSection } from "../nodes/tools-section.js";
 import { VariablesEditor } from "../nodes/variables-editor.js";
 import { declsFrom, rowFrom } from "../nodes/variables.js";
+import { ExposureFields } from "../assistants/exposure-fields.js";
+import { pinsToSave } from "../assistants/pins.js";
 
 const toolModes = () => [
   ["native", t("ui.assistants.mode_native")],
@@ -72,6 +75,8 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
     maxRounds: String(a.maxRounds ?? 20),
     serverIds: a.serverIds || [],
     variables: (a.variables || []).map(rowFrom),
+    toolExposure: a.toolExposure || "auto",
+    pinnedTools: a.pinnedTools || [],
   });
   const [error, setError] = useState(null);
   const set = (patch) => setForm((f) => ({ ...f, ...patch }));
@@ -92,6 +97,8 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
       systemPrompt: form.systemPrompt,
       toolMode: form.toolMode,
       maxRounds,
+      toolExposure: form.toolExposure,
+      pinnedTools: pinsToSave(form.pinnedTools, form.serverIds),
     };
     // Left out when empty: a full update without it stores none, and servers older than tool
     // nodes refuse the field.
@@ -133,6 +140,7 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
           <label for=${`assistant-server-${s.id}`}>${s.name}</label>
         </div>`)}
       </fieldset>
+      <${ExposureFields} form=${form} set=${set} servers=${servers} assistant=${assistant} />
       <${VariablesEditor} id="assistant-vars" legend=${t("ui.nodes.assistant_variables")} rows=${form.variables}
         errors=${declsFrom(form.variables).errors} onChange=${(rows) => set({ variables: rows })} />
     </form>

@@ -6,7 +6,9 @@
 // 30 seconds while the page is open and visible. Reached from an OAuth sign-in (the callback's
 // redirect, `?signedIn=ID` or `?signInFailed=ID&reason=CODE`), it says how the sign-in went,
 // takes the query out of the address bar, and after a sign-in connects the server (through
-// its tool list) so that its status shows the new sign-in at work.
+// its tool list) so that its status shows the new sign-in at work. What each server's tools
+// cost a model request (GET /api/tools/cost) shows on its card, and a box searches the tools
+// as a model with deferred tools does (GET /api/tools/search).
 
 import { html } from "../html.js";
 import { useEffect, useState } from "../../vendor/hooks.js";
@@ -22,6 +24,7 @@ import { presetsById } from "../mcp/catalogue-form.js";
 import { coalesced } from "../mcp/server-node.js";
 import { signInNotice, signInReturn, withoutSignInQuery } from "../mcp/sign-in.js";
 import { GatewayPanel } from "../gateway/views-panel.js";
+import { ToolSearchPanel } from "../mcp/tool-search-panel.js";
 
 /** How often the node list is fetched again while the page is open and visible. */
 const NODES_EVERY_MS = 30000;
@@ -33,6 +36,7 @@ export function McpSettingsPage() {
   const [statuses, setStatuses] = useState({});
   const [nodes, setNodes] = useState(null); // null until loaded
   const [presets, setPresets] = useState({});
+  const [cost, setCost] = useState(null); // GET /api/tools/cost, null until counted
   const [editing, setEditing] = useState(null); // null, "new" or a server
   const [error, setError] = useState(null);
   const [signIn, setSignIn] = useState(() => signInReturn(location.search)); // null, or how it went
@@ -52,6 +56,8 @@ export function McpSettingsPage() {
       const list = await get("/api/mcp-servers");
       setServers(list);
       setPresets(presetsById(await get("/api/catalogue/servers").catch(() => [])));
+      // Counting lists every server's tools: not waited for (a slow server delays its line only).
+      get("/api/tools/cost").then(setCost, () => setCost(null));
       const health = await Promise.all(
         list.map((s) => get(`/api/mcp-servers/${seg(s.id)}/health`).catch(() => null)),
       );
@@ -103,9 +109,10 @@ export function McpSettingsPage() {
     ${servers === null && !error ? html`<p aria-busy="true">${t("ui.common.loading")}</p>` : null}
     ${servers?.length === 0 ? html`<p class="muted">${t("ui.mcp.none")}</p>` : null}
     <div class="cards">
-      ${(servers || []).map((s) => html`<${ServerCard} key=${s.id} server=${s} status=${statuses[s.id]} nodes=${nodes} presetType=${presets[s.id]}
+      ${(servers || []).map((s) => html`<${ServerCard} key=${s.id} server=${s} status=${statuses[s.id]} nodes=${nodes} presetType=${presets[s.id]} cost=${cost}
         onEdit=${() => setEditing(s)} onDeleted=${load} onChanged=${load} onStatusStale=${() => loadStatus(s.id)} />`)}
     </div>
+    ${servers?.length ? html`<${ToolSearchPanel} />` : null}
     <${CataloguePanel} onAdded=${load} />
     <${ImportPanel} onImported=${load} />
     <${GatewayPanel} servers=${servers} />

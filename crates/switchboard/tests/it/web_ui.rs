@@ -716,6 +716,9 @@ async fn chat_attaches_resources_and_uses_a_prompt_as_a_slash_command() {
 /// The conversation list (grouped by date, searched, renamed), the first screen's box and the
 /// phone layout.
 mod conversations;
+/// Deferred tools: each server's cost, the tool search, an assistant's exposure and pins, and
+/// a model's search shown inline.
+mod deferred;
 /// Providers tested and found on this machine, and the chat header's model picker.
 mod providers;
 /// The README's screenshots, from a realistic session.
