@@ -7,7 +7,7 @@ import { html } from "../html.js";
 import { useEffect, useState } from "../../vendor/hooks.js";
 import { get, seg } from "../api.js";
 import { t } from "../i18n.js";
-import { Select } from "../ui/fields.js";
+import { Checkbox, Select } from "../ui/fields.js";
 import { savedPercent, tokensText } from "../mcp/tool-cost.js";
 import { PinnedPicker } from "./pinned-picker.js";
 
@@ -23,13 +23,15 @@ export function exposureHint(value) {
   return hints[value] ?? t("ui.exposure.auto_hint");
 }
 
-/** `form`: the editor's {toolExposure, pinnedTools, serverIds}; `assistant`: as saved (null while new). */
+/** `form`: the editor's {toolExposure, pinnedTools, nativeToolSearch, serverIds}; `assistant`: as saved (null while new). */
 export function ExposureFields({ form, set, servers, assistant }) {
   return html`<fieldset class="exposure" data-role="exposure">
     <legend>${t("ui.exposure.title")}</legend>
     <${Select} id="assistant-exposure" label=${t("ui.exposure.label")} value=${form.toolExposure}
       options=${exposureOptions()} hint=${exposureHint(form.toolExposure)}
       onChange=${(v) => set({ toolExposure: v })} />
+    <${Checkbox} id="assistant-native-search" label=${t("ui.exposure.native_search")}
+      checked=${form.nativeToolSearch === true} onChange=${(v) => set({ nativeToolSearch: v })} />
     <${PinnedPicker} pins=${form.pinnedTools} servers=${servers} serverIds=${form.serverIds}
       onChange=${(pins) => set({ pinnedTools: pins })} />
     <${ToolCost} assistant=${assistant} />

@@ -77,6 +77,7 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
     variables: (a.variables || []).map(rowFrom),
     toolExposure: a.toolExposure || "auto",
     pinnedTools: a.pinnedTools || [],
+    nativeToolSearch: a.nativeToolSearch === true,
   });
   const [error, setError] = useState(null);
   const set = (patch) => setForm((f) => ({ ...f, ...patch }));
@@ -99,6 +100,7 @@ function AssistantDialog({ assistant: given, providers, servers, onClose, onSave
       maxRounds,
       toolExposure: form.toolExposure,
       pinnedTools: pinsToSave(form.pinnedTools, form.serverIds),
+      nativeToolSearch: form.nativeToolSearch,
     };
     // Left out when empty: a full update without it stores none, and servers older than tool
     // nodes refuse the field.
