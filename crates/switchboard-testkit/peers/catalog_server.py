@@ -9,14 +9,13 @@ with distinct names. A call never does what the real tool does: it answers one t
 `<name>.<tool> called with <arguments as sorted JSON>`, and an unknown tool is an
 invalid-params error, so a test sees exactly which tool was reached and with what.
 
-The tool set can change at runtime, and every change is announced with
-`notifications/tools/list_changed`:
+The tool set can start smaller and change at runtime:
 
 - `--hide TOOL` (repeatable) starts with that catalog tool left out of `tools/list`;
 - `--control` adds one tool of its own, `catalog_toggle(tool)`, which shows a hidden catalog
-  tool or hides a shown one and answers `shown <tool>` or `hidden <tool>`. The notification is
-  written before the call's answer, so a client has it by the time the call returns;
-- SIGHUP re-reads CATALOG_FILE (a test may rewrite it first), keeping what is hidden.
+  tool or hides a shown one and answers `shown <tool>` or `hidden <tool>`. Each change is
+  announced with `notifications/tools/list_changed`, written before the call's answer, so a
+  client has it by the time the call returns.
 
 Answers initialize (2025-11-25 and older revisions), ping, tools/list (one page) and
 tools/call; anything else is "method not found".
@@ -26,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 import threading
 
@@ -42,28 +40,20 @@ TOGGLE = {
     },
 }
 
-# Re-entrant: the SIGHUP handler runs on the main thread, possibly while it holds a lock.
-out_lock = threading.RLock()
-state_lock = threading.RLock()
+out_lock = threading.Lock()
+state_lock = threading.Lock()
 
 
 class Catalog:
     """The file's tools and which of them are hidden; every method holds `state_lock`."""
 
     def __init__(self, path: str, hidden: set[str], control: bool) -> None:
-        self.path = path
         self.hidden = hidden
         self.control = control
-        self.tools: list[dict] = []
-        self.server = ""
-        self.reload()
-
-    def reload(self) -> None:
-        with open(self.path, encoding="utf-8") as file:
+        with open(path, encoding="utf-8") as file:
             document = json.load(file)
-        with state_lock:
-            self.server = document["server"]
-            self.tools = document["tools"]
+        self.server: str = document["server"]
+        self.tools: list[dict] = document["tools"]
 
     def listed(self) -> list[dict]:
         with state_lock:
@@ -156,12 +146,6 @@ def main() -> None:
 
     catalog = Catalog(args.catalog_file, set(args.hide), args.control)
     name = args.name or catalog.server
-
-    def reread(_signum, _frame) -> None:
-        catalog.reload()
-        list_changed()
-
-    signal.signal(signal.SIGHUP, reread)
     for line in sys.stdin:
         try:
             message = json.loads(line)
