@@ -26,6 +26,7 @@ pub mod offer;
 mod provider;
 mod redo;
 pub mod resolve;
+pub mod search;
 pub mod results;
 mod run;
 mod running;

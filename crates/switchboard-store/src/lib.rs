@@ -49,7 +49,7 @@ pub use model::{
     DEFAULT_MAX_ROUNDS, IssuedToken, MAX_MODEL_CHARS, MAX_SYSTEM_PROMPT_CHARS, Message,
     MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,
     ServerShape, StoredServer, StoredToolNode, StoredView, Timestamp, TokenAccess, TokenView,
-    ToolMode, User, WrittenShape,
+    ToolExposure, ToolMode, User, WrittenShape, PinnedTool, MAX_PINNED_TOOLS,
 };
 pub use model::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use model::{

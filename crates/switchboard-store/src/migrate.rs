@@ -116,6 +116,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "task view",
         include_str!("../migrations/sqlite/0026_task_view.sql"),
     ),
+    (
+        28,
+        "tool exposure",
+        include_str!("../migrations/sqlite/0028_tool_exposure.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -223,6 +228,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         26,
         "task view",
         include_str!("../migrations/postgres/0026_task_view.sql"),
+    ),
+    (
+        28,
+        "tool exposure",
+        include_str!("../migrations/postgres/0028_tool_exposure.sql"),
     ),
 ];
 

@@ -13,7 +13,10 @@ mod task;
 mod user;
 mod view;
 
-pub use assistant::{Assistant, AssistantConfig, DEFAULT_MAX_ROUNDS, ToolMode};
+pub use assistant::{
+    Assistant, AssistantConfig, DEFAULT_MAX_ROUNDS, MAX_PINNED_TOOLS, PinnedTool, ToolExposure,
+    ToolMode,
+};
 pub use audit::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use conversation::{
     ChatSettings, Conversation, ConversationCursor, MAX_MODEL_CHARS, MAX_SYSTEM_PROMPT_CHARS,

@@ -37,6 +37,58 @@ impl ToolMode {
     }
 }
 
+/// Which tools an assistant's model is shown in full on every request (DESIGN.md "Large
+/// catalogs").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ToolExposure {
+    /// Every tool, on every request.
+    All,
+    /// The pinned tools and `search_tools`; what the model finds is offered from then on.
+    Deferred,
+    /// `all` while the tools fit the budget (a count of tools and an estimate of their
+    /// tokens), `deferred` past it.
+    #[default]
+    Auto,
+}
+
+impl ToolExposure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolExposure::All => "all",
+            ToolExposure::Deferred => "deferred",
+            ToolExposure::Auto => "auto",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ToolExposure> {
+        match text {
+            "all" => Some(ToolExposure::All),
+            "deferred" => Some(ToolExposure::Deferred),
+            "auto" => Some(ToolExposure::Auto),
+            _ => None,
+        }
+    }
+}
+
+/// A tool (or, without `tool`, every tool of a server) always offered in full, whatever the
+/// assistant's exposure.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PinnedTool {
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
+    pub server_id: ServerId,
+    /// The tool's own name; absent: every tool of the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+/// Tools an assistant may pin, at most.
+pub const MAX_PINNED_TOOLS: usize = 200;
+
 /// The rounds of tool calls an assistant may make for one user message (seed 001).
 pub const DEFAULT_MAX_ROUNDS: u32 = 20;
 
@@ -66,6 +118,12 @@ pub struct AssistantConfig {
     /// and a run fills them from the conversation's variables or their defaults.
     #[serde(default)]
     pub variables: Vec<VariableDecl>,
+    /// Which tools the model sees in full on every request.
+    #[serde(default)]
+    pub tool_exposure: ToolExposure,
+    /// Tools offered in full whatever the exposure.
+    #[serde(default)]
+    pub pinned_tools: Vec<PinnedTool>,
 }
 
 impl AssistantConfig {
@@ -78,6 +136,8 @@ impl AssistantConfig {
             tool_mode: ToolMode::Native,
             max_rounds: DEFAULT_MAX_ROUNDS,
             variables: Vec::new(),
+            tool_exposure: ToolExposure::Auto,
+            pinned_tools: Vec::new(),
         }
     }
 
@@ -88,6 +148,19 @@ impl AssistantConfig {
             return Err(crate::Invalid::Empty { field: "name" }.into());
         }
         crate::text::at_most("name", &self.name, switchboard_core::spec::MAX_NAME_CHARS)?;
+        if self.pinned_tools.len() > MAX_PINNED_TOOLS {
+            return Err(crate::Invalid::OutOfRange {
+                field: "pinnedTools",
+                min: 0,
+                max: MAX_PINNED_TOOLS as u32,
+            }
+            .into());
+        }
+        for pinned in &self.pinned_tools {
+            if let Some(tool) = &pinned.tool {
+                crate::text::at_most("pinnedTools", tool, switchboard_core::spec::MAX_NAME_CHARS)?;
+            }
+        }
         if !(1..=1000).contains(&self.max_rounds) {
             return Err(crate::Invalid::OutOfRange {
                 field: "maxRounds",

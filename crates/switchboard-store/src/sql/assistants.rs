@@ -6,10 +6,10 @@ use switchboard_core::ServerId;
 
 use super::common::{from_json, to_i64, to_json, to_u32};
 use crate::error::{Entity, StoreError};
-use crate::model::{Assistant, AssistantConfig, Timestamp, ToolMode};
+use crate::model::{Assistant, AssistantConfig, Timestamp, ToolExposure, ToolMode};
 
-pub(crate) const COLUMNS: &str = "id, name, system_prompt, provider_id, model, tool_mode, max_rounds, variables, created_at, \
-     updated_at";
+pub(crate) const COLUMNS: &str = "id, name, system_prompt, provider_id, model, tool_mode, max_rounds, variables, tool_exposure, \
+     pinned_tools, created_at, updated_at";
 
 #[derive(Debug, sqlx::FromRow)]
 pub(crate) struct AssistantRow {
@@ -21,6 +21,8 @@ pub(crate) struct AssistantRow {
     pub tool_mode: String,
     pub max_rounds: i64,
     pub variables: String,
+    pub tool_exposure: String,
+    pub pinned_tools: String,
     pub created_at: i64,
     pub updated_at: i64,
 }
@@ -40,6 +42,8 @@ impl AssistantRow {
             tool_mode: config.tool_mode.as_str().to_owned(),
             max_rounds: to_i64(config.max_rounds),
             variables: to_json(&config.variables)?,
+            tool_exposure: config.tool_exposure.as_str().to_owned(),
+            pinned_tools: to_json(&config.pinned_tools)?,
             created_at: created_at.0,
             updated_at: Timestamp::now().0,
         })
@@ -55,6 +59,15 @@ impl AssistantRow {
         })?;
         let max_rounds = to_u32(Entity::Assistant, &self.id, "max_rounds", self.max_rounds)?;
         let variables = from_json(Entity::Assistant, &self.id, "variables", &self.variables)?;
+        let tool_exposure = ToolExposure::parse(&self.tool_exposure).ok_or_else(|| {
+            StoreError::corrupt(
+                Entity::Assistant,
+                &self.id,
+                format!("unknown tool_exposure {:?}", self.tool_exposure),
+            )
+        })?;
+        let pinned_tools =
+            from_json(Entity::Assistant, &self.id, "pinned_tools", &self.pinned_tools)?;
         Ok(Assistant {
             id: self.id,
             config: AssistantConfig {
@@ -65,6 +78,8 @@ impl AssistantRow {
                 tool_mode,
                 max_rounds,
                 variables,
+                tool_exposure,
+                pinned_tools,
             },
             server_ids,
             created_at: Timestamp(self.created_at),
@@ -111,8 +126,9 @@ macro_rules! impl_assistant_store {
                     Self::check_provider(&mut tx, owner, config).await?;
                     sqlx::query(
                         "INSERT INTO assistants (id, user_id, name, system_prompt, provider_id, \
-                         model, tool_mode, max_rounds, variables, created_at, updated_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                         model, tool_mode, max_rounds, variables, tool_exposure, pinned_tools, \
+                         created_at, updated_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
                     )
                     .bind(&row.id)
                     .bind(&owner.0)
@@ -123,6 +139,8 @@ macro_rules! impl_assistant_store {
                     .bind(&row.tool_mode)
                     .bind(row.max_rounds)
                     .bind(&row.variables)
+                    .bind(&row.tool_exposure)
+                    .bind(&row.pinned_tools)
                     .bind(row.created_at)
                     .bind(row.updated_at)
                     .execute(&mut *tx)
@@ -253,7 +271,7 @@ macro_rules! impl_assistant_store {
                     let done = sqlx::query(
                         "UPDATE assistants SET name = $3, system_prompt = $4, provider_id = $5, \
                          model = $6, tool_mode = $7, max_rounds = $8, variables = $9, \
-                         updated_at = $10 \
+                         tool_exposure = $10, pinned_tools = $11, updated_at = $12 \
                          WHERE user_id = $1 AND id = $2",
                     )
                     .bind(&owner.0)
@@ -265,6 +283,8 @@ macro_rules! impl_assistant_store {
                     .bind(&row.tool_mode)
                     .bind(row.max_rounds)
                     .bind(&row.variables)
+                    .bind(&row.tool_exposure)
+                    .bind(&row.pinned_tools)
                     .bind(row.updated_at)
                     .execute(&mut *tx)
                     .await

@@ -1,0 +1,161 @@
+//! The search a person, an assistant's model and the gateway's clients use: over an offer,
+//! through the index kept for it.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use switchboard_core::{Embedder, OwnerId};
+
+use super::doc::ToolDoc;
+use super::index::ToolIndex;
+use crate::offer::Offer;
+
+/// Indexes kept at most (one per person and offer); the oldest goes first.
+const KEPT_INDEXES: usize = 256;
+
+/// One tool a search found, as the API, the command line and the model see it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct FoundTool {
+    /// The name it is offered under (`mcp__{server}__{tool}`).
+    pub name: String,
+    /// Its server's name.
+    pub server: String,
+    /// The tool's own name.
+    pub tool: String,
+    pub description: String,
+    pub score: f32,
+}
+
+type Key = (OwnerId, [u8; 32]);
+
+/// Tool search over offers, with their indexes kept.
+#[derive(Debug)]
+pub struct ToolSearch {
+    embedder: Option<Arc<dyn Embedder>>,
+    kept: Mutex<Kept>,
+}
+
+#[derive(Debug, Default)]
+struct Kept {
+    indexes: HashMap<Key, Arc<ToolIndex>>,
+    order: VecDeque<Key>,
+}
+
+impl ToolSearch {
+    /// Lexical search only, or fused with `embedder`'s semantic ranking.
+    pub fn new(embedder: Option<Arc<dyn Embedder>>) -> ToolSearch {
+        ToolSearch {
+            embedder,
+            kept: Mutex::default(),
+        }
+    }
+
+    /// Whether searches are fused with an embedding model's ranking.
+    pub fn is_semantic(&self) -> bool {
+        self.embedder.is_some()
+    }
+
+    /// The best `limit` tools of `offer` for `query`, best first.
+    pub async fn search(
+        &self,
+        owner: &OwnerId,
+        offer: &Offer,
+        query: &str,
+        limit: usize,
+    ) -> Vec<FoundTool> {
+        let index = self.index(owner, offer).await;
+        let query_vector = match (&self.embedder, index.is_semantic()) {
+            (Some(embedder), true) => embed_one(embedder.as_ref(), query).await,
+            _ => None,
+        };
+        index
+            .search(query, limit, query_vector.as_deref())
+            .into_iter()
+            .filter_map(|hit| {
+                let doc = index.docs().get(hit.index)?;
+                // The index is the offer's, so every hit is in it; checked all the same, so a
+                // search can never name a tool the offer does not hold.
+                offer.by_display_name(&doc.name)?;
+                Some(FoundTool {
+                    name: doc.name.clone(),
+                    server: doc.server.clone(),
+                    tool: doc.tool.clone(),
+                    description: doc.description.clone(),
+                    score: hit.score,
+                })
+            })
+            .collect()
+    }
+
+    /// The index of `offer` for `owner`: kept from an earlier search while the offer is the
+    /// same (a tool list changed, a server edited or removed make another offer), else built.
+    pub async fn index(&self, owner: &OwnerId, offer: &Offer) -> Arc<ToolIndex> {
+        let docs: Vec<ToolDoc> = offer.tools().iter().map(ToolDoc::of).collect();
+        let key = (owner.clone(), fingerprint(&docs));
+        if let Some(index) = self.kept().indexes.get(&key) {
+            return Arc::clone(index);
+        }
+        let mut index = ToolIndex::new(docs);
+        if let Some(embedder) = &self.embedder {
+            let texts: Vec<String> = index.docs().iter().map(ToolDoc::semantic_text).collect();
+            match embedder.embed(&texts).await {
+                Ok(vectors) => index = index.with_vectors(vectors),
+                Err(error) => {
+                    tracing::warn!(%error, "tools could not be embedded; searching by words only");
+                }
+            }
+        }
+        let index = Arc::new(index);
+        let mut kept = self.kept();
+        if kept.indexes.insert(key.clone(), Arc::clone(&index)).is_none() {
+            kept.order.push_back(key);
+        }
+        while kept.order.len() > KEPT_INDEXES {
+            if let Some(old) = kept.order.pop_front() {
+                kept.indexes.remove(&old);
+            }
+        }
+        index
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
+        // A panic while the map was held leaves it whole (each change is one insert or
+        // remove), so a poisoned lock is taken as it is.
+        self.kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+async fn embed_one(embedder: &dyn Embedder, text: &str) -> Option<Vec<f32>> {
+    match embedder.embed(&[text.to_owned()]).await {
+        Ok(mut vectors) if vectors.len() == 1 => vectors.pop(),
+        Ok(_) => None,
+        Err(error) => {
+            tracing::warn!(%error, "the query could not be embedded; searching by words only");
+            None
+        }
+    }
+}
+
+/// What makes two offers' indexes the same: every field of every document, in order.
+fn fingerprint(docs: &[ToolDoc]) -> [u8; 32] {
+    let mut hash = Sha256::new();
+    for doc in docs {
+        for field in [
+            &doc.name,
+            &doc.server,
+            &doc.server_description,
+            &doc.tool,
+            &doc.title,
+            &doc.description,
+            &doc.parameters,
+            &doc.annotations,
+        ] {
+            hash.update((field.len() as u64).to_le_bytes());
+            hash.update(field.as_bytes());
+        }
+    }
+    hash.finalize().into()
+}
