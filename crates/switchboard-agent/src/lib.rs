@@ -15,6 +15,7 @@ mod chat_tasks;
 pub mod decisions;
 pub mod error;
 pub mod events;
+pub mod exposure;
 pub mod failure;
 mod history;
 pub mod input;
@@ -44,7 +45,7 @@ pub use offer::Offer;
 pub use provider::{client_for, client_with};
 pub use resolve::{
     ClientSource, EnvProvider, PlainClients, ProviderChoice, ProviderPlan, ResolveError, RunPlan,
-    RunRequest, ServerChoice, resolve, resolve_provider,
+    RunRequest, ServerChoice, offered_servers, resolve, resolve_provider,
 };
 pub use run::Sampler;
 pub use tool_call::{
