@@ -15,6 +15,7 @@
 //! | `peers/detaching_server.py` | stdio | a server whose children leave its process group (`setsid`, a daemon) |
 //! | `@modelcontextprotocol/conformance@0.2.0-alpha.12` | | the conformance suite, run with [`Peers::node22`] |
 //! | `@copilotkit/aimock@1.43.0` | HTTP | a model mock (OpenAI and Anthropic wire formats), see [`Aimock`] |
+//! | `peers/catalog_server.py` (stdlib) | stdio | one file of the tool catalog of real servers' tools (`data/catalog`), see [`catalog`] |
 //! | `@modelcontextprotocol/server-{filesystem,memory,sequential-thinking}@2026.8.31`; `mcp-server-{fetch,time,git}` in `.peers/ref` | stdio | the catalogue's reference servers at its pinned versions (`crates/switchboard-server/tests/it/catalogue_api.rs`) |
 //!
 //! Both Python peers offer the same tools, listed three to a `tools/list` page (`nextCursor`
@@ -73,6 +74,7 @@
 mod aimock;
 pub mod canned_http;
 mod captured_log;
+pub mod catalog;
 pub mod headless_sign_in;
 mod http_peer;
 mod output;

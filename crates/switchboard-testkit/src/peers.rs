@@ -299,8 +299,19 @@ impl Peers {
     }
 
     fn python_script(&self, generation: PyGen, script: &str, args: &[&str]) -> StdioCommand {
-        let mut all_args = vec![path_string(&Self::scripts_dir().join(script))];
-        all_args.extend(args.iter().map(|arg| (*arg).to_owned()));
+        let args: Vec<String> = args.iter().map(|arg| (*arg).to_owned()).collect();
+        self.python_script_command(generation, &Self::scripts_dir().join(script), &args)
+    }
+
+    /// `script` with `args` on the interpreter of `generation`, unbuffered.
+    pub(crate) fn python_script_command(
+        &self,
+        generation: PyGen,
+        script: &Path,
+        args: &[String],
+    ) -> StdioCommand {
+        let mut all_args = vec![path_string(script)];
+        all_args.extend(args.iter().cloned());
         StdioCommand {
             program: path_string(&self.python(generation)),
             args: all_args,

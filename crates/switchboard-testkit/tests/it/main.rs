@@ -2,6 +2,7 @@
 //! binary per crate links the workspace once rather than once per file).
 
 mod aimock_start;
+mod catalog;
 mod chat_restart_2026;
 mod chat_task_questions_2026;
 mod chat_tasks_restart;
