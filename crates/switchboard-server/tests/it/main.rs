@@ -15,6 +15,7 @@ mod chat_turns;
 mod conversation_search_api;
 mod crud_api;
 mod dead_server;
+mod deferred_chat;
 mod i18n_api;
 mod i18n_words;
 mod import_api;
