@@ -44,6 +44,7 @@ mod server_tasks_api;
 mod server_test_unsaved;
 mod servers_api;
 mod tasks_api;
+mod tasks_on_node;
 mod tasks_restart;
 mod tool_call_service;
 mod tool_nodes_api;
