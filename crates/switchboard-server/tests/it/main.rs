@@ -21,6 +21,7 @@ mod import_api;
 mod input_api;
 mod isolation;
 mod locales;
+mod mcp_call_logs;
 mod metrics_api;
 mod nodes_api;
 mod oauth_api;

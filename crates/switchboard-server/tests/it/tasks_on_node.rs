@@ -11,7 +11,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use switchboard_agent::StopReason;
 use switchboard_core::ServerId;
-use switchboard_mcp::{ConnectionStatus, ServerPool};
+use switchboard_mcp::ConnectionStatus;
 use switchboard_testkit::{ScriptedLlm, Turn};
 
 use crate::chat_task_questions::{answer, asking_model, parked_question};
@@ -63,6 +63,23 @@ async fn a_chat_turn_parks_on_a_node_servers_task_and_goes_on_when_it_ends() {
         "simulate-research-query",
     )
     .await;
+    // The node's listing says how the server runs the tool (`execution.taskSupport`).
+    let (status, tools) = api
+        .send(
+            Method::GET,
+            &format!("/api/mcp-servers/{server}/tools"),
+            Some(&api.admin),
+            None,
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{tools}");
+    let research = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|tool| tool["name"] == "simulate-research-query")
+        .unwrap_or_else(|| panic!("{tools}"));
+    assert_eq!(research["tasks"]["support"], "required", "{research}");
     let (status, sent) = post(&api, &conversation, json!({"content": "Research tides"})).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{sent}");
 
