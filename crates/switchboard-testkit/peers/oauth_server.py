@@ -7,7 +7,9 @@ Run with the py1 venv:  python oauth_server.py http --port 0   (prints `LISTENIN
 The sign-in page (/login) shows the request and an Approve button, for a browser;
 `OAUTH_AUTO_APPROVE=1` skips it (the authorization endpoint redirects straight back).
 `OAUTH_METADATA_PATH=/some/path` serves the protected resource metadata only there (where
-the `WWW-Authenticate` challenge points), not at its well-known path, and counts its reads.
+the `WWW-Authenticate` challenge points), not at its well-known path, and counts its reads; the
+server then offers no `GET` stream (405, as a server without one answers, before any challenge),
+so only a client that kept the challenge of a refused request finds the metadata.
 `OAUTH_TOKEN_TTL` (seconds, default 3600) sets how long access tokens last. Refresh tokens
 rotate: each can be used once, so two clients refreshing with the same token are seen
 (the second is refused with invalid_grant). /stats (JSON) counts what happened.
@@ -209,7 +211,7 @@ async def expire(request: Request) -> Response:
 
 def metadata_only_at(app, path: str):
     """`app` with its protected resource metadata moved from the well-known path to `path`,
-    and its challenges pointing there."""
+    its challenges pointing there, and no `GET` stream on /mcp."""
     known = f"{WELL_KNOWN}/mcp"
     old_url, new_url = f"{BASE}{known}".encode(), f"{BASE}{path}".encode()
 
@@ -218,6 +220,8 @@ def metadata_only_at(app, path: str):
             return await app(scope, receive, send)
         if scope["path"].startswith(WELL_KNOWN):
             return await JSONResponse({"error": "not_found"}, status_code=404)(scope, receive, send)
+        if scope["path"] == "/mcp" and scope["method"] == "GET":
+            return await Response(status_code=405, headers={"allow": "POST, DELETE"})(scope, receive, send)
         if scope["path"] == path:
             STATS["metadata_reads"] += 1
             scope = dict(scope, path=known, raw_path=known.encode())

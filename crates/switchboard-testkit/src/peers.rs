@@ -283,8 +283,9 @@ impl Peers {
 
     /// [`Self::oauth_http`] (approving at once, tokens good for an hour) whose protected
     /// resource metadata is only at `path`, where its `WWW-Authenticate` challenge points,
-    /// and not at the well-known path: only a client that reads the challenge finds it. Its
-    /// `/stats` counts the reads of `path` (`metadata_reads`).
+    /// and not at the well-known path; it offers no `GET` stream (405, no challenge), so only
+    /// a client that kept the challenge of a refused request finds the metadata. Its `/stats`
+    /// counts the reads of `path` (`metadata_reads`).
     pub async fn oauth_http_metadata_at(&self, path: &str) -> Result<HttpPeer> {
         self.oauth_http_with(true, 3600, Some(path)).await
     }

@@ -4,7 +4,8 @@
 //! makes the sign-in's requests, the host keeps and refreshes the tokens and sends the access
 //! token with each request. Before signing in, the call asks for a sign-in; after, the tools
 //! work, an echoed token comes back as `***`, and a token the server stops taking, or one
-//! about to expire, is refreshed by the host and the call goes through.
+//! about to expire, is refreshed by the host and the call goes through. The server's
+//! challenge comes back from the node with its refusal, and the sign-in discovers from it.
 
 #![allow(clippy::unwrap_used)]
 
@@ -200,7 +201,8 @@ async fn a_token_about_to_expire_is_refreshed_by_the_host_before_it_goes_to_the_
 async fn a_sign_in_to_a_server_on_a_node_discovers_its_metadata_from_the_servers_challenge() {
     let node = start_node().await;
     let api = common::start_with_nodes(vec![node.config.clone()]).await;
-    // The server's metadata is only where its challenge points, not at a well-known path.
+    // The server's metadata is only where its challenge points, not at a well-known path, and
+    // only a refused request shows the challenge (rmcp's own probe, a `GET`, gets 405).
     let mut peer = Peers::locate()
         .oauth_http_metadata_at("/meta/notes")
         .await
