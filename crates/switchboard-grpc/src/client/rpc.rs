@@ -294,7 +294,11 @@ impl NodeClient {
     }
 }
 
-fn task_request(server: pb::ServerRef, step: TaskStep<'_>, responses_json: Vec<u8>) -> pb::TaskRequest {
+fn task_request(
+    server: pb::ServerRef,
+    step: TaskStep<'_>,
+    responses_json: Vec<u8>,
+) -> pb::TaskRequest {
     pb::TaskRequest {
         server: Some(server),
         tool: step.tool.to_owned(),

@@ -423,8 +423,13 @@ impl pb::mcp_node_server::McpNode for NodeService {
 /// What one `CallTool` stream does (`CallStart.step`).
 enum Work {
     Call,
-    StartTask { prefer_task: bool },
-    TaskOutcome { upstream_id: String, wait: Option<Duration> },
+    StartTask {
+        prefer_task: bool,
+    },
+    TaskOutcome {
+        upstream_id: String,
+        wait: Option<Duration>,
+    },
     Prompt(rmcp::model::GetPromptRequestParams),
 }
 
@@ -439,11 +444,11 @@ impl Work {
                 upstream_id: outcome.upstream_id,
                 wait: (outcome.wait_ms > 0).then(|| Duration::from_millis(outcome.wait_ms)),
             },
-            Some(pb::call_start::Step::GetPromptJson(json)) => Work::Prompt(
-                serde_json::from_slice(&json).map_err(|_| {
+            Some(pb::call_start::Step::GetPromptJson(json)) => {
+                Work::Prompt(serde_json::from_slice(&json).map_err(|_| {
                     Status::invalid_argument("get_prompt_json is not a prompt request")
-                })?,
-            ),
+                })?)
+            }
         })
     }
 

@@ -105,7 +105,10 @@ impl PerServer for Router {
                 Route::Node(node) => {
                     self.on_node(owner, spec, node, |server| {
                         let (arguments, options) = (arguments.clone(), options.clone());
-                        async move { node.start_task(spec, server, tool, arguments, options).await }
+                        async move {
+                            node.start_task(spec, server, tool, arguments, options)
+                                .await
+                        }
                     })
                     .await
                 }

@@ -81,24 +81,24 @@ impl TaskJson {
     pub(crate) fn into_state(self) -> TaskState {
         let task = self;
         let outcome = match (task.result, task.error) {
-        (Some(result), _) => Some(TaskOutcome::Completed(result)),
-        (None, Some(error)) => Some(TaskOutcome::Failed(error)),
-        (None, None) => None,
-    };
-    TaskState {
-        upstream_id: task.upstream_id,
-        status: task.status,
-        status_message: task.status_message,
-        poll_interval: task.poll_interval_ms.map(Duration::from_millis),
-        ttl: task.ttl_ms.map(Duration::from_millis),
-        dialect: match task.dialect {
-            Dialect::Legacy => TaskDialect::Legacy,
-            Dialect::Extension => TaskDialect::Extension,
-        },
-        created_at: task.created_at,
-        input_requests: task.input_requests,
-        outcome,
-    }
+            (Some(result), _) => Some(TaskOutcome::Completed(result)),
+            (None, Some(error)) => Some(TaskOutcome::Failed(error)),
+            (None, None) => None,
+        };
+        TaskState {
+            upstream_id: task.upstream_id,
+            status: task.status,
+            status_message: task.status_message,
+            poll_interval: task.poll_interval_ms.map(Duration::from_millis),
+            ttl: task.ttl_ms.map(Duration::from_millis),
+            dialect: match task.dialect {
+                Dialect::Legacy => TaskDialect::Legacy,
+                Dialect::Extension => TaskDialect::Extension,
+            },
+            created_at: task.created_at,
+            input_requests: task.input_requests,
+            outcome,
+        }
     }
 }
 

@@ -17,13 +17,12 @@ use std::sync::{Arc, Mutex};
 
 use futures::future::BoxFuture;
 use rmcp::model::{
-    GetPromptRequestParams, GetPromptResponse, GetPromptResult, ListPromptsResult, Prompt,
-    PromptMessage, Role, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
     CreateMessageRequestParams, CreateMessageResult, ElicitRequest, ElicitRequestParams,
-    ElicitResult, ElicitationAction, ElicitationSchema, InputRequest, InputRequests,
-    InputRequiredResult, ListToolsResult, LoggingLevel, LoggingMessageNotificationParam,
-    PaginatedRequestParams, ProtocolVersion, SamplingMessage, ServerCapabilities, ServerConfig,
-    Tool,
+    ElicitResult, ElicitationAction, ElicitationSchema, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, InputRequest, InputRequests, InputRequiredResult, ListPromptsResult,
+    ListToolsResult, LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, Prompt,
+    PromptMessage, ProtocolVersion, Role, SamplingMessage, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -153,7 +152,9 @@ impl ServerHandler for Asking {
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let answer = context.peer.create_elicitation(question()).await;
-        let name = answer.as_ref().map_or_else(|_| "(nobody)".to_owned(), named);
+        let name = answer
+            .as_ref()
+            .map_or_else(|_| "(nobody)".to_owned(), named);
         Ok(GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
             format!("Hello, {name}!"),

@@ -71,7 +71,10 @@ impl Challenges {
         // A header is at most a few hundred bytes from an honest server.
         map.insert(
             (owner.clone(), server.clone()),
-            challenge.chars().take(crate::error::MAX_CHALLENGE).collect(),
+            challenge
+                .chars()
+                .take(crate::error::MAX_CHALLENGE)
+                .collect(),
         );
     }
 

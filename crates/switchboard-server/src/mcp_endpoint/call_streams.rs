@@ -19,9 +19,9 @@ use rmcp::model::{
     ClientJsonRpcMessage, GetExtensions, LoggingMessageNotificationParam, ServerJsonRpcMessage,
     ServerNotification,
 };
+use rmcp::transport::streamable_http_server::session::ServerSseMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::store::EventStore;
-use rmcp::transport::streamable_http_server::session::ServerSseMessage;
 use rmcp::transport::streamable_http_server::{SessionId, SessionManager};
 use switchboard_gateway::CallLog;
 use tokio::sync::mpsc;
@@ -144,9 +144,8 @@ impl<S: Stream<Item = ServerSseMessage>> Stream for WithLines<S> {
 }
 
 fn logged(line: LoggingMessageNotificationParam) -> ServerSseMessage {
-    let notification = ServerNotification::LoggingMessageNotification(
-        rmcp::model::Notification::new(line),
-    );
+    let notification =
+        ServerNotification::LoggingMessageNotification(rmcp::model::Notification::new(line));
     ServerSseMessage::from_message(ServerJsonRpcMessage::notification(notification))
 }
 

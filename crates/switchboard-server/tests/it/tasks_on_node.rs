@@ -56,13 +56,8 @@ async fn a_chat_turn_parks_on_a_node_servers_task_and_goes_on_when_it_ends() {
     ))
     .await;
     let mut events = Events::of(&api);
-    let (conversation, server) = chat_with(
-        &api,
-        &llm,
-        on_node(everything()),
-        "simulate-research-query",
-    )
-    .await;
+    let (conversation, server) =
+        chat_with(&api, &llm, on_node(everything()), "simulate-research-query").await;
     // The node's listing says how the server runs the tool (`execution.taskSupport`).
     let (status, tools) = api
         .send(
@@ -89,7 +84,10 @@ async fn a_chat_turn_parks_on_a_node_servers_task_and_goes_on_when_it_ends() {
     assert_eq!(call["status"], "invoking", "{call}");
     let task_id = call["task"]["id"].as_str().unwrap().to_owned();
     assert_eq!(call["task"]["status"], "working", "{call}");
-    assert!(runs_on(&api, &node, &server).await, "the task runs on the node");
+    assert!(
+        runs_on(&api, &node, &server).await,
+        "the task runs on the node"
+    );
 
     // Followed through the node to its end: the result reaches the same turn.
     let (content, stop) = events.completed(&conversation).await;
@@ -129,7 +127,10 @@ async fn cancelling_a_node_servers_task_reaches_the_server() {
     let message_id = events.parked(&conversation).await;
     let call = call_of(&api, &conversation, &message_id).await;
     let task_id = call["task"]["id"].as_str().unwrap().to_owned();
-    assert!(runs_on(&api, &node, &server).await, "the task runs on the node");
+    assert!(
+        runs_on(&api, &node, &server).await,
+        "the task runs on the node"
+    );
 
     let path = format!(
         "/api/messages/{message_id}/tool-calls/{}/cancel",
@@ -160,7 +161,10 @@ async fn the_proxy_runs_a_node_servers_tool_as_its_task() {
     let id = task["taskId"].as_str().unwrap().to_owned();
     // It becomes the server's own task, on the node.
     servers_task(&api, &mut events, &id).await;
-    assert!(runs_on(&api, &node, &server).await, "the task runs on the node");
+    assert!(
+        runs_on(&api, &node, &server).await,
+        "the task runs on the node"
+    );
     let done = ended(&api, &mut events, &id).await;
     assert_eq!(done["status"], "completed", "{done}");
     assert!(
@@ -181,7 +185,10 @@ async fn a_node_servers_task_question_is_answered_in_the_chat() {
     // The server asks on the task's `tasks/result`, held open through the node.
     let (message_id, call) = parked_question(&api, &mut events, &conversation).await;
     let task_id = call.task.as_ref().unwrap().id.clone();
-    assert!(runs_on(&api, &node, &server).await, "the task runs on the node");
+    assert!(
+        runs_on(&api, &node, &server).await,
+        "the task runs on the node"
+    );
 
     answer(
         &api,

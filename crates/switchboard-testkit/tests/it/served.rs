@@ -144,7 +144,12 @@ impl Events {
 
 /// An MCP node in this process, on loopback, serving until the sender is dropped; how a host
 /// reaches it, named `name`.
-pub async fn node(name: &str) -> (switchboard_grpc::NodeConfig, tokio::sync::oneshot::Sender<()>) {
+pub async fn node(
+    name: &str,
+) -> (
+    switchboard_grpc::NodeConfig,
+    tokio::sync::oneshot::Sender<()>,
+) {
     const TOKEN: &str = "testkit-node-token-0123";
     let node = switchboard_grpc::Node::bind(switchboard_grpc::NodeOptions {
         listen: "127.0.0.1:0".parse().unwrap(),
