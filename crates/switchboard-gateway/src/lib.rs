@@ -8,6 +8,7 @@
 //! HTTP request, put there by the server's authentication, or is fixed for stdio.
 
 mod approval;
+mod call_log;
 mod changes;
 mod config;
 mod content;
@@ -26,6 +27,7 @@ mod tasks;
 mod tools;
 pub mod wire_rewrite;
 
+pub use call_log::CallLog;
 pub use changes::ChangeHub;
 pub use config::{ConfigError, GatewayConfig, Unapproved};
 pub use error::GatewayError;

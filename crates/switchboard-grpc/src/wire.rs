@@ -17,11 +17,13 @@ use switchboard_mcp::{
 use crate::pb;
 
 mod requests;
+mod tasks;
 
 pub(crate) use requests::{
     Declared, MAX_OPEN_QUESTIONS, answer_from_pb, answer_to_pb, from_json, requester_from_pb,
     requester_to_pb, resume_from_pb, resume_to_pb, to_json,
 };
+pub(crate) use tasks::{TaskJson, task_from_json, task_to_json};
 
 /// What the host sends to name a server: its owner, its spec (secrets in clear) and the
 /// spec's version. A server with OAuth sign-in goes without its client's settings: the host
@@ -221,10 +223,15 @@ pub(crate) fn error_to_pb(error: &McpError) -> pb::NodeError {
             wire.kind = "task_lost".into();
             wire.server.clone_from(server);
         }
-        McpError::SignInRequired { server, scope } => {
+        McpError::SignInRequired {
+            server,
+            scope,
+            challenge,
+        } => {
             wire.kind = "sign_in_required".into();
             wire.server.clone_from(server);
             wire.scope.clone_from(scope);
+            wire.challenge.clone_from(challenge);
         }
         _ => {}
     }
@@ -269,6 +276,7 @@ pub(crate) fn error_from_pb(node: &str, error: pb::NodeError) -> McpError {
         "sign_in_required" => McpError::SignInRequired {
             server: error.server,
             scope: error.scope,
+            challenge: error.challenge,
         },
         "task_lost" => McpError::TaskLost {
             server: error.server,

@@ -61,6 +61,10 @@ pub enum McpError {
     SignInRequired {
         server: String,
         scope: Option<String>,
+        /// The server's `WWW-Authenticate` challenge, when its refusal came with one (its
+        /// first 2048 characters): where a sign-in discovers the server's metadata. Never
+        /// shown.
+        challenge: Option<String>,
     },
 
     #[error("server `{server}` did not complete the MCP handshake within {}s{}", .timeout.as_secs_f64(), timeout_suffix(.stderr))]
@@ -365,12 +369,9 @@ impl McpError {
     /// Maps an rmcp request error on an established connection.
     pub(crate) fn from_service(server: &str, method: &str, error: ServiceError) -> Self {
         if let ServiceError::TransportSend(sent) = &error
-            && let Some(scope) = sign_in_wanted(sent.error.as_ref())
+            && let Some(wanted) = sign_in_wanted(sent.error.as_ref())
         {
-            return McpError::SignInRequired {
-                server: server.to_owned(),
-                scope,
-            };
+            return wanted.error(server);
         }
         match error {
             ServiceError::McpError(error) => McpError::Server {
@@ -408,11 +409,8 @@ impl McpError {
                 stderr,
             };
         }
-        if let Some(scope) = handshake_sign_in(&error) {
-            return McpError::SignInRequired {
-                server: server.to_owned(),
-                scope,
-            };
+        if let Some(wanted) = handshake_sign_in(&error) {
+            return wanted.error(server);
         }
         let words = handshake::describe(&error);
         let Some(url) = url else {
@@ -513,30 +511,58 @@ pub(crate) fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
 
 /// Whether rmcp's OAuth client refused `error`'s request for want of a sign-in (`Some(None)`)
 /// or of a scope (`Some(Some(scope))`): its 401 and 403 `insufficient_scope` errors.
-fn sign_in_wanted(error: &(dyn std::error::Error + 'static)) -> Option<Option<String>> {
+fn sign_in_wanted(error: &(dyn std::error::Error + 'static)) -> Option<SignInWanted> {
     use rmcp::transport::streamable_http_client::{AuthRequiredError, InsufficientScopeError};
     let mut current = Some(error);
     while let Some(cause) = current {
-        if cause.downcast_ref::<AuthRequiredError>().is_some() {
-            return Some(None);
+        if let Some(refusal) = cause.downcast_ref::<AuthRequiredError>() {
+            return Some(SignInWanted {
+                scope: None,
+                challenge: challenge_of(&refusal.www_authenticate_header),
+            });
         }
         if let Some(scope) = cause.downcast_ref::<InsufficientScopeError>() {
-            return Some(
-                scope
+            return Some(SignInWanted {
+                scope: scope
                     .required_scope
                     .as_deref()
                     .map(|s| short_text(s, MAX_QUOTED)),
-            );
+                challenge: challenge_of(&scope.www_authenticate_header),
+            });
         }
         current = cause.source();
     }
     None
 }
 
+/// The longest `WWW-Authenticate` challenge kept: an honest server's is a few hundred bytes.
+pub(crate) const MAX_CHALLENGE: usize = 2048;
+
+/// What a refusal that calls for a sign-in said.
+struct SignInWanted {
+    /// A wider scope it asked for (step-up).
+    scope: Option<String>,
+    challenge: Option<String>,
+}
+
+impl SignInWanted {
+    fn error(self, server: &str) -> McpError {
+        McpError::SignInRequired {
+            server: server.to_owned(),
+            scope: self.scope,
+            challenge: self.challenge,
+        }
+    }
+}
+
+fn challenge_of(header: &str) -> Option<String> {
+    (!header.is_empty()).then(|| header.chars().take(MAX_CHALLENGE).collect())
+}
+
 /// [`sign_in_wanted`] of a failed handshake: rmcp keeps the transport's error in a field, not
 /// as the source (as its own `auth_challenge` reads it), and the classic handshake's failure
 /// after the stateless one's in `fallback`.
-fn handshake_sign_in(error: &ClientInitializeError) -> Option<Option<String>> {
+fn handshake_sign_in(error: &ClientInitializeError) -> Option<SignInWanted> {
     match error {
         ClientInitializeError::TransportError { error, .. } => sign_in_wanted(error.error.as_ref()),
         ClientInitializeError::LegacyFallbackFailed { fallback, discover } => {

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::model::CallToolResult;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub(crate) mod extension;
@@ -26,7 +26,7 @@ pub enum Started {
 }
 
 /// Where a task is in its life. `Working` and `InputRequired` are live; the others final.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskStatus {
     Working,

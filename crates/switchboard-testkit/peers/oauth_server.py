@@ -6,6 +6,10 @@ Run with the py1 venv:  python oauth_server.py http --port 0   (prints `LISTENIN
 
 The sign-in page (/login) shows the request and an Approve button, for a browser;
 `OAUTH_AUTO_APPROVE=1` skips it (the authorization endpoint redirects straight back).
+`OAUTH_METADATA_PATH=/some/path` serves the protected resource metadata only there (where
+the `WWW-Authenticate` challenge points), not at its well-known path, and counts its reads; the
+server then offers no `GET` stream (405, as a server without one answers, before any challenge),
+so only a client that kept the challenge of a refused request finds the metadata.
 `OAUTH_TOKEN_TTL` (seconds, default 3600) sets how long access tokens last. Refresh tokens
 rotate: each can be used once, so two clients refreshing with the same token are seen
 (the second is refused with invalid_grant). /stats (JSON) counts what happened.
@@ -40,7 +44,16 @@ TTL = int(os.environ.get("OAUTH_TOKEN_TTL", "3600"))
 AUTO = os.environ.get("OAUTH_AUTO_APPROVE") == "1"
 SCOPE = "notes"
 
-STATS = {"registrations": 0, "authorizations": 0, "refreshes": 0, "refused_refreshes": 0, "calls": 0}
+STATS = {
+    "registrations": 0,
+    "authorizations": 0,
+    "refreshes": 0,
+    "refused_refreshes": 0,
+    "calls": 0,
+    "metadata_reads": 0,
+}
+METADATA_PATH = os.environ.get("OAUTH_METADATA_PATH")
+WELL_KNOWN = "/.well-known/oauth-protected-resource"
 
 
 class Provider(OAuthAuthorizationServerProvider[AuthorizationCode, RefreshToken, AccessToken]):
@@ -196,6 +209,40 @@ async def expire(request: Request) -> Response:
     return JSONResponse({"expired": len(provider.access)})
 
 
+def metadata_only_at(app, path: str):
+    """`app` with its protected resource metadata moved from the well-known path to `path`,
+    its challenges pointing there, and no `GET` stream on /mcp."""
+    known = f"{WELL_KNOWN}/mcp"
+    old_url, new_url = f"{BASE}{known}".encode(), f"{BASE}{path}".encode()
+
+    async def moved(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        if scope["path"].startswith(WELL_KNOWN):
+            return await JSONResponse({"error": "not_found"}, status_code=404)(scope, receive, send)
+        if scope["path"] == "/mcp" and scope["method"] == "GET":
+            return await Response(status_code=405, headers={"allow": "POST, DELETE"})(scope, receive, send)
+        if scope["path"] == path:
+            STATS["metadata_reads"] += 1
+            scope = dict(scope, path=known, raw_path=known.encode())
+            return await app(scope, receive, send)
+
+        async def pointing(message):
+            if message["type"] == "http.response.start":
+                message = dict(
+                    message,
+                    headers=[
+                        (k, v.replace(old_url, new_url) if k.lower() == b"www-authenticate" else v)
+                        for k, v in message["headers"]
+                    ],
+                )
+            await send(message)
+
+        return await app(scope, receive, pointing)
+
+    return moved
+
+
 async def serve() -> None:
     """As peer_common.serve_http, on the socket bound above (the issuer URL needs its port)."""
     import uvicorn
@@ -205,7 +252,10 @@ async def serve() -> None:
             await super().startup(sockets=sockets)
             print(f"LISTENING {PORT}", flush=True)
 
-    config = uvicorn.Config(mcp.streamable_http_app(), log_level="warning", lifespan="on")
+    app = mcp.streamable_http_app()
+    if METADATA_PATH:
+        app = metadata_only_at(app, METADATA_PATH)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
     await AnnouncingServer(config).serve(sockets=[listener])
 
 

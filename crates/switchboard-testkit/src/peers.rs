@@ -278,7 +278,30 @@ impl Peers {
     /// authorization endpoint approves at once; without, it shows a sign-in page with an
     /// Approve button. Access tokens last `token_ttl` seconds.
     pub async fn oauth_http(&self, auto_approve: bool, token_ttl: u64) -> Result<HttpPeer> {
+        self.oauth_http_with(auto_approve, token_ttl, None).await
+    }
+
+    /// [`Self::oauth_http`] (approving at once, tokens good for an hour) whose protected
+    /// resource metadata is only at `path`, where its `WWW-Authenticate` challenge points,
+    /// and not at the well-known path; it offers no `GET` stream (405, no challenge), so only
+    /// a client that kept the challenge of a refused request finds the metadata. Its `/stats`
+    /// counts the reads of `path` (`metadata_reads`).
+    pub async fn oauth_http_metadata_at(&self, path: &str) -> Result<HttpPeer> {
+        self.oauth_http_with(true, 3600, Some(path)).await
+    }
+
+    async fn oauth_http_with(
+        &self,
+        auto_approve: bool,
+        token_ttl: u64,
+        metadata_at: Option<&str>,
+    ) -> Result<HttpPeer> {
         let mut command = self.python_script(PyGen::V1, "oauth_server.py", &["http"]);
+        if let Some(path) = metadata_at {
+            command
+                .env
+                .push(("OAUTH_METADATA_PATH".into(), path.to_owned()));
+        }
         command.env.push((
             "OAUTH_AUTO_APPROVE".into(),
             if auto_approve { "1" } else { "0" }.into(),

@@ -16,6 +16,7 @@ use switchboard_mcp::{Requester, ServerRequests};
 use tokio_util::task::AbortOnDropHandle;
 
 use super::capabilities::{Capabilities, declined, no_sampler};
+use crate::CallLog;
 
 /// The downstream client of one `tools/call`.
 #[derive(Debug)]
@@ -26,6 +27,8 @@ pub(super) struct Downstream {
     capabilities: Capabilities,
     /// What the client declared, passed on to the upstream (`client_capabilities`).
     declared: Option<rmcp::model::ClientCapabilities>,
+    /// Where the call's log lines go: its own response stream, when it has one.
+    log: Option<CallLog>,
 }
 
 impl Downstream {
@@ -38,6 +41,11 @@ impl Downstream {
             origin: context.id.clone(),
             capabilities,
             declared: context.client_capabilities(),
+            log: context
+                .extensions
+                .get::<http::request::Parts>()
+                .and_then(|parts| parts.extensions.get::<CallLog>())
+                .cloned(),
         })
     }
 
@@ -73,8 +81,16 @@ impl Downstream {
 
 impl ServerRequests for Downstream {
     /// An upstream's log line during this call goes to the client that made it (it asked
-    /// for the tool; the line is about its call, secrets already cut out).
+    /// for the tool; the line is about its call, secrets already cut out): on the call's own
+    /// response stream where it has one (see [`CallLog`]), else on the session's.
     fn log(&self, params: rmcp::model::LoggingMessageNotificationParam) -> BoxFuture<'_, ()> {
+        let params = match &self.log {
+            Some(log) => match log.send(params) {
+                Ok(()) => return Box::pin(std::future::ready(())),
+                Err(params) => params,
+            },
+            None => params,
+        };
         Box::pin(async move {
             if let Err(error) = self.peer.notify_logging_message(params).await {
                 tracing::debug!(%error, "gateway: a log line could not be sent to the client");

@@ -1,4 +1,6 @@
-//! A tool call on a node: one `CallTool` stream per call.
+//! A tool call on a node: one `CallTool` stream per call. The same stream starts a call as a
+//! task, waits for a task's outcome and gets a prompt for a caller that answers the server's
+//! questions ([`Step`]); only what the stream ends with differs.
 //!
 //! The host sends `start`, then keeps its half of the stream open until the call ends: ending
 //! it early (or dropping the call) tells the node to cancel. When the caller cancels, `cancel`
@@ -23,17 +25,37 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use futures::stream::FuturesUnordered;
 use futures::{Stream, StreamExt};
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::{CallToolResult, GetPromptRequestParams, GetPromptResult, JsonObject};
 use switchboard_core::ServerSpec;
-use switchboard_mcp::{CallOptions, McpError};
+use switchboard_mcp::{CallOptions, McpError, Started, TaskState, TaskStep};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use super::rpc::arguments_json;
-use super::{NodeClient, failure, questions};
+use super::{NodeClient, Timeouts, failure, questions};
 use crate::pb::{self, call_tool_event, call_tool_request};
 use crate::wire;
+
+/// What a `CallTool` stream does besides a plain call of its tool.
+enum Step {
+    Call,
+    /// The call started as a task where its server runs it as one.
+    StartTask,
+    /// The outcome of the server's task, waited for this long at most.
+    TaskOutcome {
+        upstream_id: String,
+        wait: Duration,
+    },
+    Prompt(GetPromptRequestParams),
+}
+
+/// What a `CallTool` stream ended with.
+enum Answered {
+    Result(CallToolResult),
+    Task(TaskState),
+    Prompt(GetPromptResult),
+}
 
 impl NodeClient {
     /// Calls `tool` on the server `server` names; `spec` is the same server, for the names in
@@ -46,6 +68,86 @@ impl NodeClient {
         arguments: Option<JsonObject>,
         options: CallOptions,
     ) -> Result<CallToolResult, McpError> {
+        match self
+            .stream(spec, server, tool, arguments, options, Step::Call)
+            .await?
+        {
+            Answered::Result(result) => Ok(result),
+            _ => Err(unexpected(spec, "a tool call")),
+        }
+    }
+
+    /// Starts `tool` as a task where its server runs it as one, as the local manager's
+    /// `start_tool_task` does (on the node's connection, which the task's later steps reach).
+    pub async fn start_task(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> Result<Started, McpError> {
+        match self
+            .stream(spec, server, tool, arguments, options, Step::StartTask)
+            .await?
+        {
+            Answered::Result(result) => Ok(Started::Done(result)),
+            Answered::Task(task) => Ok(Started::Task(task)),
+            Answered::Prompt(_) => Err(unexpected(spec, "a task's start")),
+        }
+    }
+
+    /// The outcome of the server's task `step`, waiting up to `wait` for it; the server's
+    /// questions meanwhile go to `options.requests`.
+    pub async fn task_outcome(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        step: TaskStep<'_>,
+        options: CallOptions,
+        wait: Duration,
+    ) -> Result<CallToolResult, McpError> {
+        let outcome = Step::TaskOutcome {
+            upstream_id: step.upstream_id.to_owned(),
+            wait,
+        };
+        match self
+            .stream(spec, server, step.tool, None, options, outcome)
+            .await?
+        {
+            Answered::Result(result) => Ok(result),
+            _ => Err(unexpected(spec, "a task's outcome")),
+        }
+    }
+
+    /// `prompts/get` with the server's questions during it answered by `options.requests`
+    /// (a 2026-07-28 server's input-required rounds too).
+    pub async fn get_prompt_asking(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        params: GetPromptRequestParams,
+        options: CallOptions,
+    ) -> Result<GetPromptResult, McpError> {
+        match self
+            .stream(spec, server, "", None, options, Step::Prompt(params))
+            .await?
+        {
+            Answered::Prompt(prompt) => Ok(prompt),
+            _ => Err(unexpected(spec, "a prompt")),
+        }
+    }
+
+    /// One `CallTool` stream doing `step`.
+    async fn stream(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+        step: Step,
+    ) -> Result<Answered, McpError> {
         let CallOptions {
             cancel,
             progress,
@@ -53,12 +155,26 @@ impl NodeClient {
             retry,
             requests,
             resume,
-            // A plain call on a node: the node hop carries no task yet.
-            prefer_task: _,
+            prefer_task,
         } = options;
         if cancel.is_cancelled() {
             return Err(McpError::Cancelled);
         }
+        // A task's outcome may be waited for longer than a call goes quiet: the node's wait
+        // bounds it, and the host's ceiling is that wait and some.
+        let timeouts = match &step {
+            Step::TaskOutcome { wait, .. } => Timeouts {
+                call_idle: *wait + self.timeouts.call_idle,
+                call_ceiling: *wait + self.timeouts.call_idle,
+                ..self.timeouts
+            },
+            _ => self.timeouts,
+        };
+        let method = match &step {
+            Step::Prompt(_) => "prompts/get",
+            Step::TaskOutcome { .. } => "tasks/result",
+            Step::Call | Step::StartTask => "tools/call",
+        };
         let start = pb::CallStart {
             server: Some(server),
             tool: tool.to_owned(),
@@ -67,6 +183,7 @@ impl NodeClient {
             retry: retry.as_ref().map(wire::retry_to_pb),
             requester: requests.as_deref().map(wire::requester_to_pb),
             resume: resume.as_ref().map(wire::resume_to_pb),
+            step: step_to_pb(spec, step, prefer_task)?,
         };
         // The host's half of the stream: `start`, then answers and `cancel`. It ends when this
         // call returns or is dropped, with `up`.
@@ -82,8 +199,7 @@ impl NodeClient {
         let mut request = tonic::Request::new(outgoing(start, later));
         // Opening the stream is bounded like a one-answer request; what follows is bounded by
         // the idle and ceiling timeouts below.
-        request.set_timeout(self.timeouts.call_ceiling);
-        let timeouts = self.timeouts;
+        request.set_timeout(timeouts.call_ceiling);
         let ceiling = tokio::time::sleep(timeouts.call_ceiling);
         tokio::pin!(ceiling);
         let opened = tokio::select! {
@@ -101,7 +217,7 @@ impl NodeClient {
         };
         let timed_out = |timeout| McpError::Timeout {
             server: spec.name.clone(),
-            method: "tools/call".to_owned(),
+            method: method.to_owned(),
             timeout,
         };
         let person = requests
@@ -118,21 +234,21 @@ impl NodeClient {
             let step = tokio::select! {
                 biased;
                 () = cancel.cancelled() => return Err(cancelled(&up)),
-                Some(answer) = answering.next(), if !answering.is_empty() => Step::Answered(answer),
-                event = events.message() => Step::Event(event),
+                Some(answer) = answering.next(), if !answering.is_empty() => Woke::Answered(answer),
+                event = events.message() => Woke::Event(event),
                 () = until(idle) => return Err(timed_out(timeouts.call_idle)),
                 () = &mut ceiling => return Err(timed_out(timeouts.call_ceiling)),
             };
             last = Instant::now();
             let event = match step {
-                Step::Answered(answer) => {
+                Woke::Answered(answer) => {
                     // A stream already gone ends the call at the next event.
                     let _ = up.send(message(call_tool_request::Message::Answer(answer)));
                     continue;
                 }
-                Step::Event(Ok(Some(event))) => event.event,
-                Step::Event(Ok(None)) => return Err(lost()),
-                Step::Event(Err(status)) => {
+                Woke::Event(Ok(Some(event))) => event.event,
+                Woke::Event(Ok(None)) => return Err(lost()),
+                Woke::Event(Err(status)) => {
                     tracing::debug!(
                         node = %self.name,
                         server = %spec.name,
@@ -171,7 +287,18 @@ impl NodeClient {
                 }
                 Some(call_tool_event::Event::ResultJson(json)) => {
                     return serde_json::from_slice(&json)
+                        .map(Answered::Result)
                         .map_err(|error| failure::unreadable(&spec.name, "a tool result", &error));
+                }
+                Some(call_tool_event::Event::TaskJson(json)) => {
+                    return wire::task_from_json(&json)
+                        .map(Answered::Task)
+                        .map_err(|error| failure::unreadable(&spec.name, "a task", &error));
+                }
+                Some(call_tool_event::Event::PromptJson(json)) => {
+                    return serde_json::from_slice(&json)
+                        .map(Answered::Prompt)
+                        .map_err(|error| failure::unreadable(&spec.name, "a prompt", &error));
                 }
                 Some(call_tool_event::Event::Error(error)) => {
                     return Err(wire::error_from_pb(&self.name, error));
@@ -183,9 +310,43 @@ impl NodeClient {
 }
 
 /// What woke the call up.
-enum Step {
+enum Woke {
     Answered(pb::Answer),
     Event(Result<Option<pb::CallToolEvent>, tonic::Status>),
+}
+
+/// `step` as `start` says it.
+fn step_to_pb(
+    spec: &ServerSpec,
+    step: Step,
+    prefer_task: bool,
+) -> Result<Option<pb::call_start::Step>, McpError> {
+    Ok(match step {
+        Step::Call => None,
+        Step::StartTask => Some(pb::call_start::Step::StartTask(pb::StartTask {
+            prefer_task,
+        })),
+        Step::TaskOutcome { upstream_id, wait } => {
+            Some(pb::call_start::Step::TaskOutcome(pb::TaskOutcome {
+                upstream_id,
+                wait_ms: millis(wait).max(1),
+            }))
+        }
+        Step::Prompt(params) => Some(pb::call_start::Step::GetPromptJson(
+            serde_json::to_vec(&params).map_err(|error| McpError::Protocol {
+                server: spec.name.clone(),
+                detail: format!("the prompt request does not encode: {error}"),
+            })?,
+        )),
+    })
+}
+
+/// A node that ended a stream with another kind of answer than the one asked for.
+fn unexpected(spec: &ServerSpec, what: &str) -> McpError {
+    McpError::Protocol {
+        server: spec.name.clone(),
+        detail: format!("the node answered {what} with something else"),
+    }
 }
 
 /// When a call that last showed life at `last` has gone `idle` without any: never while a

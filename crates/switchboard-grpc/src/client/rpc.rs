@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, JsonObject, Prompt, ReadResourceResult, Resource, ResourceTemplate,
+    GetPromptResult, InputResponses, JsonObject, Prompt, ReadResourceResult, Resource,
+    ResourceTemplate,
 };
 use serde::de::DeserializeOwned;
 use switchboard_core::{OwnerId, ServerId, ServerSpec, ToolInfo};
-use switchboard_mcp::{McpError, ServerReport};
+use switchboard_mcp::{McpError, ServerReport, TaskState, TaskStep};
 use tonic::{Response, Status};
 
 use super::{NodeClient, failure};
@@ -176,6 +177,58 @@ impl NodeClient {
         self.json(spec, "a prompt", reply)
     }
 
+    /// The state of the server's task `step` now.
+    pub async fn get_task(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        step: TaskStep<'_>,
+    ) -> Result<TaskState, McpError> {
+        let _probe = self.gate(&spec.name)?;
+        let reply = self
+            .rpc()
+            .get_task(self.unary(task_request(server, step, Vec::new())))
+            .await;
+        let task: wire::TaskJson = self.json(spec, "a task", reply)?;
+        Ok(task.into_state())
+    }
+
+    /// Asks the server to cancel its task `step`; the task's state after.
+    pub async fn cancel_task(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        step: TaskStep<'_>,
+    ) -> Result<TaskState, McpError> {
+        let _probe = self.gate(&spec.name)?;
+        let reply = self
+            .rpc()
+            .cancel_task(self.unary(task_request(server, step, Vec::new())))
+            .await;
+        let task: wire::TaskJson = self.json(spec, "a task", reply)?;
+        Ok(task.into_state())
+    }
+
+    /// Gives the server's task `step` answers to its questions (`tasks/update`).
+    pub async fn update_task(
+        &self,
+        spec: &ServerSpec,
+        server: pb::ServerRef,
+        step: TaskStep<'_>,
+        responses: &InputResponses,
+    ) -> Result<(), McpError> {
+        let responses_json = serde_json::to_vec(responses).map_err(|error| McpError::Protocol {
+            server: spec.name.clone(),
+            detail: format!("the answers do not encode: {error}"),
+        })?;
+        let _probe = self.gate(&spec.name)?;
+        let reply = self
+            .rpc()
+            .update_task(self.unary(task_request(server, step, responses_json)))
+            .await;
+        self.json(spec, "a task update", reply)
+    }
+
     /// Connects to the server on the node just to look; the node's pool is not touched.
     pub async fn test_connection(
         &self,
@@ -238,6 +291,19 @@ impl NodeClient {
             Some(json_reply::Outcome::Error(error)) => Err(wire::error_from_pb(&self.name, error)),
             None => Err(failure::empty_reply(&spec.name, what)),
         }
+    }
+}
+
+fn task_request(
+    server: pb::ServerRef,
+    step: TaskStep<'_>,
+    responses_json: Vec<u8>,
+) -> pb::TaskRequest {
+    pb::TaskRequest {
+        server: Some(server),
+        tool: step.tool.to_owned(),
+        upstream_id: step.upstream_id.to_owned(),
+        responses_json,
     }
 }
 

@@ -1,5 +1,6 @@
 //! One `CallTool` stream: the call, its progress, the server's questions and log lines, and
-//! the host's answers and cancel.
+//! the host's answers and cancel. The call is a tool call, a call started as a task, the
+//! wait for a task's outcome or a `prompts/get` ([`Finished`] says which answer it gave).
 //!
 //! The call runs inside the response stream itself, polled by the HTTP/2 stream's own task: no
 //! task is spawned and no channel carries the result, so a call adds no hop of its own. The
@@ -16,8 +17,8 @@ use std::task::{Context, Poll};
 
 use futures::Stream;
 use futures::future::BoxFuture;
-use rmcp::model::CallToolResult;
-use switchboard_mcp::{McpError, Progress};
+use rmcp::model::{CallToolResult, GetPromptResult};
+use switchboard_mcp::{McpError, Progress, Started, TaskState};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tonic::{Status, Streaming};
@@ -27,8 +28,24 @@ use crate::{pb, wire};
 
 type Event = pb::call_tool_event::Event;
 
+/// What the stream's call gave, sent as its last event.
+pub(crate) enum Finished {
+    Result(CallToolResult),
+    Task(TaskState),
+    Prompt(GetPromptResult),
+}
+
+impl From<Started> for Finished {
+    fn from(started: Started) -> Self {
+        match started {
+            Started::Done(result) => Finished::Result(result),
+            Started::Task(task) => Finished::Task(task),
+        }
+    }
+}
+
 pub(crate) struct CallStream {
-    call: Option<BoxFuture<'static, Result<CallToolResult, McpError>>>,
+    call: Option<BoxFuture<'static, Result<Finished, McpError>>>,
     progress: mpsc::UnboundedReceiver<Progress>,
     /// The server's questions and log lines, and who takes the host's answers; `None` when
     /// the host has no one to answer.
@@ -46,7 +63,7 @@ impl CallStream {
     /// the server's requests answered by the relay of `relayed`, which sends on the sender of
     /// its receiver.
     pub(crate) fn new(
-        call: BoxFuture<'static, Result<CallToolResult, McpError>>,
+        call: BoxFuture<'static, Result<Finished, McpError>>,
         progress: mpsc::UnboundedReceiver<Progress>,
         relayed: Option<(Arc<Relay>, mpsc::Receiver<Event>)>,
         host: Streaming<pb::CallToolRequest>,
@@ -110,7 +127,7 @@ impl Stream for CallStream {
                 relay.close();
             }
             this.outcome = Some(match outcome {
-                Ok(result) => result_event(&result),
+                Ok(finished) => finished_event(&finished),
                 Err(error) => Event::Error(wire::error_to_pb(&error)),
             });
         }
@@ -149,12 +166,16 @@ fn ready(event: Event) -> Poll<Option<Result<pb::CallToolEvent, Status>>> {
     Poll::Ready(Some(Ok(pb::CallToolEvent { event: Some(event) })))
 }
 
-fn result_event(result: &CallToolResult) -> Event {
-    match serde_json::to_vec(result) {
-        Ok(json) => Event::ResultJson(json),
-        Err(error) => Event::Error(wire::error_to_pb(&McpError::Protocol {
+fn finished_event(finished: &Finished) -> Event {
+    let written = match finished {
+        Finished::Result(result) => serde_json::to_vec(result).map(Event::ResultJson),
+        Finished::Task(task) => wire::task_to_json(task).map(Event::TaskJson),
+        Finished::Prompt(prompt) => serde_json::to_vec(prompt).map(Event::PromptJson),
+    };
+    written.unwrap_or_else(|error| {
+        Event::Error(wire::error_to_pb(&McpError::Protocol {
             server: String::new(),
-            detail: format!("the tool's result could not be written as JSON: {error}"),
-        })),
-    }
+            detail: format!("the answer could not be written as JSON: {error}"),
+        }))
+    })
 }

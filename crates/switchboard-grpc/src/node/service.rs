@@ -16,7 +16,7 @@ use switchboard_mcp::{CallOptions, ConnectionManager, ConnectionStatus, McpError
 use tokio_util::sync::CancellationToken;
 use tonic::{Request, Response, Status, Streaming};
 
-use super::call::CallStream;
+use super::call::{CallStream, Finished};
 use super::policy::with_admission;
 use super::relay::Relay;
 use super::sign_in::{self, with_token};
@@ -145,6 +145,7 @@ impl pb::mcp_node_server::McpNode for NodeService {
             }
             None => None,
         };
+        let work = Work::of(start.step)?;
         let cancel = CancellationToken::new();
         let (progress, reports) = tokio::sync::mpsc::unbounded_channel();
         let options = CallOptions {
@@ -158,19 +159,66 @@ impl pb::mcp_node_server::McpNode for NodeService {
                 .as_ref()
                 .map(|(relay, _)| Arc::clone(relay) as switchboard_mcp::Requester),
             resume,
-            prefer_task: false,
+            prefer_task: matches!(work, Work::StartTask { prefer_task: true }),
         };
         let manager = self.manager.clone();
         let tool = start.tool;
         let call = Box::pin(with_admission(admission, async move {
-            manager
-                .call_tool(&owner, &spec, &tool, arguments, options)
+            work.run(&manager, &owner, &spec, &tool, arguments, options)
                 .await
         }));
         // Answered at once: the host knows the call was accepted before the tool runs.
         Ok(Response::new(CallStream::new(
             call, reports, relayed, host, cancel,
         )))
+    }
+
+    async fn get_task(
+        &self,
+        request: Request<pb::TaskRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let request = request.into_inner();
+        let (tool, upstream_id) = (request.tool, request.upstream_id);
+        self.on_server(request.server, async |manager, owner, spec| {
+            let state = manager
+                .tool_task(owner, spec, &tool, &upstream_id, CallOptions::default())
+                .await?;
+            Ok(wire::TaskJson::from(&state))
+        })
+        .await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: Request<pb::TaskRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let request = request.into_inner();
+        let (tool, upstream_id) = (request.tool, request.upstream_id);
+        self.on_server(request.server, async |manager, owner, spec| {
+            let state = manager
+                .cancel_tool_task(owner, spec, &tool, &upstream_id)
+                .await?;
+            Ok(wire::TaskJson::from(&state))
+        })
+        .await
+    }
+
+    async fn update_task(
+        &self,
+        request: Request<pb::TaskRequest>,
+    ) -> Result<Response<pb::JsonReply>, Status> {
+        let request = request.into_inner();
+        let responses: rmcp::model::InputResponses =
+            serde_json::from_slice(&request.responses_json).map_err(|_| {
+                Status::invalid_argument("responses_json is not a set of input responses")
+            })?;
+        let (tool, upstream_id) = (request.tool, request.upstream_id);
+        self.on_server(request.server, async |manager, owner, spec| {
+            manager
+                .update_tool_task(owner, spec, &tool, &upstream_id, responses)
+                .await
+        })
+        .await
     }
 
     async fn list_resources(
@@ -369,6 +417,86 @@ impl pb::mcp_node_server::McpNode for NodeService {
             self.manager.clone(),
             self.stop.clone(),
         )))
+    }
+}
+
+/// What one `CallTool` stream does (`CallStart.step`).
+enum Work {
+    Call,
+    StartTask {
+        prefer_task: bool,
+    },
+    TaskOutcome {
+        upstream_id: String,
+        wait: Option<Duration>,
+    },
+    Prompt(rmcp::model::GetPromptRequestParams),
+}
+
+impl Work {
+    fn of(step: Option<pb::call_start::Step>) -> Result<Self, Status> {
+        Ok(match step {
+            None => Work::Call,
+            Some(pb::call_start::Step::StartTask(start)) => Work::StartTask {
+                prefer_task: start.prefer_task,
+            },
+            Some(pb::call_start::Step::TaskOutcome(outcome)) => Work::TaskOutcome {
+                upstream_id: outcome.upstream_id,
+                wait: (outcome.wait_ms > 0).then(|| Duration::from_millis(outcome.wait_ms)),
+            },
+            Some(pb::call_start::Step::GetPromptJson(json)) => {
+                Work::Prompt(serde_json::from_slice(&json).map_err(|_| {
+                    Status::invalid_argument("get_prompt_json is not a prompt request")
+                })?)
+            }
+        })
+    }
+
+    /// Runs on `manager` for `owner`'s `spec`, the server's requests going to
+    /// `options.requests` and a cancellation coming through `options.cancel`.
+    async fn run(
+        self,
+        manager: &ConnectionManager,
+        owner: &OwnerId,
+        spec: &ServerSpec,
+        tool: &str,
+        arguments: Option<JsonObject>,
+        options: CallOptions,
+    ) -> Result<Finished, McpError> {
+        match self {
+            Work::Call => manager
+                .call_tool(owner, spec, tool, arguments, options)
+                .await
+                .map(Finished::Result),
+            Work::StartTask { .. } => manager
+                .start_tool_task(owner, spec, tool, arguments, options)
+                .await
+                .map(Finished::from),
+            Work::TaskOutcome { upstream_id, wait } => {
+                let wait = wait.unwrap_or(manager.config().call_timeout_ceiling);
+                manager
+                    .tool_task_result(owner, spec, tool, &upstream_id, options, wait)
+                    .await
+                    .map(Finished::Result)
+            }
+            Work::Prompt(params) => {
+                let input = switchboard_mcp::PromptInput::Answer(options.requests.clone());
+                let asked = manager.get_prompt_with(owner, spec, params, input);
+                let answer = tokio::select! {
+                    answer = asked => answer?,
+                    () = options.cancel.cancelled() => return Err(McpError::Cancelled),
+                };
+                match answer {
+                    rmcp::model::GetPromptResponse::Complete(result) => {
+                        Ok(Finished::Prompt(result))
+                    }
+                    _ => Err(McpError::Protocol {
+                        server: spec.name.clone(),
+                        detail: "prompts/get still required input once answered".into(),
+                    }),
+                }
+            }
+        }
     }
 }
 

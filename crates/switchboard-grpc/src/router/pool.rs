@@ -85,8 +85,8 @@ impl PerServer for Router {
         Box::pin(self.call_tool(owner, spec, tool, arguments, options))
     }
 
-    /// A local server's tool may run as a task; a node's is called as any other (a node
-    /// does not follow tasks), and answered at once.
+    /// A tool may run as a task wherever its server runs: a node's server starts it on the
+    /// node's connection, which the task's later steps reach (see `task_state`).
     fn server_start_task<'a>(
         &'a self,
         owner: &'a OwnerId,
@@ -102,14 +102,22 @@ impl PerServer for Router {
                         .start_tool_task(owner, spec, tool, arguments, options)
                         .await
                 }
-                Route::Node(_) => Ok(Started::Done(
-                    self.call_tool(owner, spec, tool, arguments, options)
-                        .await?,
-                )),
+                Route::Node(node) => {
+                    self.on_node(owner, spec, node, |server| {
+                        let (arguments, options) = (arguments.clone(), options.clone());
+                        async move {
+                            node.start_task(spec, server, tool, arguments, options)
+                                .await
+                        }
+                    })
+                    .await
+                }
             }
         })
     }
 
+    /// A node keeps no task: each step names the task, and the node sends it on the
+    /// connection of the same (owner, server), which started it.
     fn server_task_state<'a>(
         &'a self,
         owner: &'a OwnerId,
@@ -117,8 +125,15 @@ impl PerServer for Router {
         step: TaskStep<'a>,
     ) -> BoxFuture<'a, Result<TaskState, McpError>> {
         Box::pin(async move {
-            self.local_only(spec)?;
-            self.local.server_task_state(owner, spec, step).await
+            match self.route(spec)? {
+                Route::Local => self.local.server_task_state(owner, spec, step).await,
+                Route::Node(node) => {
+                    self.on_node(owner, spec, node, |server| async move {
+                        node.get_task(spec, server, step).await
+                    })
+                    .await
+                }
+            }
         })
     }
 
@@ -131,10 +146,20 @@ impl PerServer for Router {
         wait: std::time::Duration,
     ) -> BoxFuture<'a, Result<CallToolResult, McpError>> {
         Box::pin(async move {
-            self.local_only(spec)?;
-            self.local
-                .server_task_outcome(owner, spec, step, options, wait)
-                .await
+            match self.route(spec)? {
+                Route::Local => {
+                    self.local
+                        .server_task_outcome(owner, spec, step, options, wait)
+                        .await
+                }
+                Route::Node(node) => {
+                    self.on_node(owner, spec, node, |server| {
+                        let options = options.clone();
+                        async move { node.task_outcome(spec, server, step, options, wait).await }
+                    })
+                    .await
+                }
+            }
         })
     }
 
@@ -145,8 +170,15 @@ impl PerServer for Router {
         step: TaskStep<'a>,
     ) -> BoxFuture<'a, Result<TaskState, McpError>> {
         Box::pin(async move {
-            self.local_only(spec)?;
-            self.local.server_cancel_task(owner, spec, step).await
+            match self.route(spec)? {
+                Route::Local => self.local.server_cancel_task(owner, spec, step).await,
+                Route::Node(node) => {
+                    self.on_node(owner, spec, node, |server| async move {
+                        node.cancel_task(spec, server, step).await
+                    })
+                    .await
+                }
+            }
         })
     }
 
@@ -158,25 +190,21 @@ impl PerServer for Router {
         responses: rmcp::model::InputResponses,
     ) -> BoxFuture<'a, Result<(), McpError>> {
         Box::pin(async move {
-            self.local_only(spec)?;
-            self.local
-                .server_update_task(owner, spec, step, responses)
-                .await
+            match self.route(spec)? {
+                Route::Local => {
+                    self.local
+                        .server_update_task(owner, spec, step, responses)
+                        .await
+                }
+                Route::Node(node) => {
+                    self.on_node(owner, spec, node, |server| {
+                        let responses = &responses;
+                        async move { node.update_task(spec, server, step, responses).await }
+                    })
+                    .await
+                }
+            }
         })
-    }
-}
-
-impl Router {
-    /// Refuses a task step for a server that runs on a node: tasks are started only on
-    /// local servers, so a step for a node's server is about a task it never started.
-    fn local_only(&self, spec: &ServerSpec) -> Result<(), McpError> {
-        match self.route(spec)? {
-            Route::Local => Ok(()),
-            Route::Node(_) => Err(McpError::Protocol {
-                server: spec.name.clone(),
-                detail: "its tasks cannot be followed on a node".to_owned(),
-            }),
-        }
     }
 }
 

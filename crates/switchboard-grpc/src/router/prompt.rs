@@ -1,13 +1,16 @@
-//! `prompts/get` of a server on a node, round by round: a 2026-07-28 server's input-required
-//! answer comes back to the host, which hands it to the caller (a client that answers it
-//! itself) or answers it with the caller's requester and sends the next round, as the local
-//! connection does.
+//! `prompts/get` of a server on a node. For a caller with a requester, on one `CallTool`
+//! stream: what the server asks during it (an older server's elicitation or sampling, a
+//! 2026-07-28 server's input-required rounds) comes to the host as questions, answered by
+//! the requester as for a local server. Otherwise round by round: a 2026-07-28 server's
+//! input-required answer comes back to the host, which hands it to the caller (a client that
+//! answers it itself) or answers it for a caller without a requester (refusing what it asks)
+//! and sends the next round, as the local connection does.
 
 use std::sync::Arc;
 
 use rmcp::model::{GetPromptRequestParams, GetPromptResponse};
 use switchboard_core::{OwnerId, ServerSpec};
-use switchboard_mcp::{McpError, PromptInput};
+use switchboard_mcp::{CallOptions, McpError, PromptInput};
 
 use super::Router;
 use crate::client::NodeClient;
@@ -21,6 +24,19 @@ impl Router {
         mut params: GetPromptRequestParams,
         input: PromptInput,
     ) -> Result<GetPromptResponse, McpError> {
+        if let PromptInput::Answer(Some(requester)) = &input {
+            let options = CallOptions {
+                requests: Some(Arc::clone(requester)),
+                ..CallOptions::default()
+            };
+            return self
+                .on_node(owner, spec, node, |server| {
+                    let (params, options) = (params.clone(), options.clone());
+                    async move { node.get_prompt_asking(spec, server, params, options).await }
+                })
+                .await
+                .map(GetPromptResponse::Complete);
+        }
         let mut rounds = 0;
         loop {
             let answer = self

@@ -44,7 +44,7 @@ impl Router {
             .token_to_send(Arc::clone(&http), owner, spec)
             .await?;
         server.access_token.clone_from(&sent);
-        let first = ask(server.clone()).await;
+        let first = heard(sign_ins, owner, spec, ask(server.clone()).await);
         // A wider scope (step-up) is a new sign-in, not a refresh.
         let refused = matches!(first, Err(McpError::SignInRequired { scope: None, .. }));
         let Some(sent) = sent.filter(|_| refused) else {
@@ -56,7 +56,7 @@ impl Router {
         {
             Some(fresh) => {
                 server.access_token = Some(fresh);
-                ask(server).await
+                heard(sign_ins, owner, spec, ask(server).await)
             }
             None => first,
         }
@@ -115,4 +115,22 @@ impl Router {
         let server = self.admissions.server_ref(owner, spec).await?;
         Ok(Arc::new(ThroughNode::new(Arc::clone(node), spec, server)))
     }
+}
+
+/// `answer`, its server's challenge (when it refused `owner` with one) kept for `owner`'s
+/// next sign-in, as a local connection keeps it.
+fn heard<T>(
+    sign_ins: &switchboard_mcp::oauth::SignIns,
+    owner: &OwnerId,
+    spec: &ServerSpec,
+    answer: Result<T, McpError>,
+) -> Result<T, McpError> {
+    if let Err(McpError::SignInRequired {
+        challenge: Some(challenge),
+        ..
+    }) = &answer
+    {
+        sign_ins.remember_challenge(owner, &spec.id, challenge);
+    }
+    answer
 }

@@ -36,14 +36,17 @@ fn errors_the_host_treats_specially_come_back_as_the_same_variant() {
     assert!(
         matches!(round_trip(McpError::ShutDown), McpError::NodeUnreachable { node, .. } if node == "box")
     );
-    // The error that shows the sign-in button, with the scope of a step-up.
+    // The error that shows the sign-in button, with the scope of a step-up and the
+    // server's challenge (where the host's sign-in discovers its metadata).
+    let challenge = Some(r#"Bearer resource_metadata="https://notes.example/meta""#.to_owned());
     for scope in [None, Some("repo:write".to_owned())] {
         let wanted = round_trip(McpError::SignInRequired {
             server: "notes".into(),
             scope: scope.clone(),
+            challenge: challenge.clone(),
         });
         assert!(
-            matches!(&wanted, McpError::SignInRequired { server, scope: back } if server == "notes" && *back == scope),
+            matches!(&wanted, McpError::SignInRequired { server, scope: back, challenge: heard } if server == "notes" && *back == scope && *heard == challenge),
             "{wanted:?}"
         );
     }

@@ -1,8 +1,9 @@
 //! What a server asks during a call on a node is answered on the host, by the call's own
 //! requester, as it is for a server running here: an elicitation, a sampling request, a
 //! 2026-07-28 server's input-required result (kept, then answered), and the server's log lines
-//! of the call (with the spec's secrets cut out on the node). Cancelling a call while its
-//! question is open ends it at once, on the node too.
+//! of the call (with the spec's secrets cut out on the node). An older server's elicitation
+//! during `prompts/get` is answered on the host too. Cancelling a call while its question is
+//! open ends it at once, on the node too.
 //!
 //! The server is an rmcp server on Streamable HTTP in this process, reached by a node (in this
 //! process too) through the router, as a host reaches it.
@@ -18,10 +19,10 @@ use futures::future::BoxFuture;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
     CreateMessageRequestParams, CreateMessageResult, ElicitRequest, ElicitRequestParams,
-    ElicitResult, ElicitationAction, ElicitationSchema, InputRequest, InputRequests,
-    InputRequiredResult, ListToolsResult, LoggingLevel, LoggingMessageNotificationParam,
-    PaginatedRequestParams, ProtocolVersion, SamplingMessage, ServerCapabilities, ServerConfig,
-    Tool,
+    ElicitResult, ElicitationAction, ElicitationSchema, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, InputRequest, InputRequests, InputRequiredResult, ListPromptsResult,
+    ListToolsResult, LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams, Prompt,
+    PromptMessage, ProtocolVersion, Role, SamplingMessage, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -41,7 +42,8 @@ const SECRET: &str = "header-secret-7d1f0c";
 /// logs a line with the spec's secret and then asks (rmcp sends a log line on the session's
 /// standalone stream, which does not keep its order with the call's answer: the question keeps
 /// the call open until the line is in), `ask_later` asks through an input-required result (on
-/// the 2026-07-28 revision). Every elicitation's end is told on `ended`.
+/// the 2026-07-28 revision); the prompt `greet` elicits a name during `prompts/get`. Every
+/// elicitation's end is told on `ended`.
 #[derive(Clone)]
 struct Asking {
     modern: bool,
@@ -90,6 +92,7 @@ impl ServerHandler for Asking {
         ServerConfig::new(
             ServerCapabilities::builder()
                 .enable_tools()
+                .enable_prompts()
                 .enable_logging()
                 .build(),
         )
@@ -129,6 +132,34 @@ impl ServerHandler for Asking {
             tool("log"),
             tool("ask_later"),
         ]))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            "greet",
+            Some("Greets whoever answers"),
+            None,
+        )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        _request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let answer = context.peer.create_elicitation(question()).await;
+        let name = answer
+            .as_ref()
+            .map_or_else(|_| "(nobody)".to_owned(), named);
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            format!("Hello, {name}!"),
+        )])
+        .into())
     }
 
     async fn call_tool(
@@ -462,5 +493,29 @@ async fn cancelling_a_call_on_a_node_while_its_question_is_open_ends_it() {
     assert!(!ended.starts_with("answered"), "{ended}");
     let again = setup.call("ask", Some(Arc::new(Ada::default()))).await;
     assert_eq!(again.unwrap(), "Ada");
+    setup.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_elicitation_during_a_prompt_on_a_node_is_answered_by_the_hosts_requester() {
+    let setup = set_up(false).await;
+    let ada = Arc::new(Ada::default());
+    let input = switchboard_mcp::PromptInput::Answer(Some(ada as switchboard_mcp::Requester));
+    let me = owner();
+    let asked = setup.router.get_prompt_with(
+        &me,
+        &setup.spec,
+        GetPromptRequestParams::new("greet"),
+        input,
+    );
+    let answer = tokio::time::timeout(BOUND, asked)
+        .await
+        .expect("the prompt is got in time")
+        .unwrap();
+    let GetPromptResponse::Complete(prompt) = answer else {
+        panic!("a prompt, not {answer:?}");
+    };
+    let said = serde_json::to_value(&prompt.messages[0].content).unwrap();
+    assert_eq!(said["text"], "Hello, Ada!", "{said}");
     setup.end().await;
 }

@@ -299,6 +299,7 @@ mod tests {
         let needs = || McpError::SignInRequired {
             server: "GitHub".into(),
             scope: None,
+            challenge: None,
         };
         let answered = b.failed(&spec, needs(), start);
         assert!(matches!(answered, McpError::SignInRequired { .. }));

@@ -71,7 +71,10 @@ impl Challenges {
         // A header is at most a few hundred bytes from an honest server.
         map.insert(
             (owner.clone(), server.clone()),
-            challenge.chars().take(2048).collect(),
+            challenge
+                .chars()
+                .take(crate::error::MAX_CHALLENGE)
+                .collect(),
         );
     }
 
@@ -128,6 +131,7 @@ fn failed(spec: &ServerSpec, error: AuthError) -> McpError {
             McpError::SignInRequired {
                 server: spec.name.clone(),
                 scope: None,
+                challenge: None,
             }
         }
         other => McpError::AuthFailed {
@@ -171,6 +175,12 @@ impl SignIns {
                 detail: short_text(&error.to_string(), MAX_DETAIL),
             }),
         }
+    }
+
+    /// Keeps the challenge a server that runs elsewhere (on a node) answered `owner` with,
+    /// as a local connection keeps its server's: the next sign-in discovers from it.
+    pub fn remember_challenge(&self, owner: &OwnerId, server: &ServerId, challenge: &str) {
+        self.challenges.remember(owner, server, challenge);
     }
 
     /// Forgets `owner`'s tokens for `server`.

@@ -182,10 +182,12 @@ fn mcp_words(e: &McpError) -> Option<Words> {
         McpError::SignInRequired {
             server,
             scope: None,
+            ..
         } => Some(Words::new("error.msg.sign_in_required").param("server", server)),
         McpError::SignInRequired {
             server,
             scope: Some(scope),
+            ..
         } => Some(
             Words::new("error.msg.sign_in_scope")
                 .param("server", server)

@@ -10,7 +10,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse as _, Response};
 use futures::StreamExt as _;
 use switchboard_core::ErrorCode;
-use switchboard_gateway::{Scope, wire_rewrite};
+use switchboard_gateway::{CallLog, Scope, wire_rewrite};
 use switchboard_store::StoreError;
 
 use super::sessions::{Checked, Owner, Sessions};
@@ -103,6 +103,10 @@ impl Endpoint {
             user: caller.user,
             view,
         });
+        if parts.method == Method::POST {
+            // Where the gateway sends the request's log lines (see `CallStreams`).
+            parts.extensions.insert(CallLog::default());
+        }
         let mut response = next.run(Request::from_parts(parts, body)).await;
         if initialize {
             response = initialized(response).await;

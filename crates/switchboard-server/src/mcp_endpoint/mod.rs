@@ -20,6 +20,9 @@
 //! - sessions end when the server stops: their cancellation token is a child of the event
 //!   log's, which `switchboard serve` closes first on shutdown, so an open `GET` stream does
 //!   not hold the shutdown.
+//! - a request's own log lines (an upstream's, during a call) go on its response stream, not
+//!   on the session's `GET` stream where rmcp puts every notification but progress
+//!   ([`CallStreams`]).
 //! - idle sessions are closed by rmcp's session keep-alive ([`Limits::mcp_session_idle`]);
 //!   the sessions a person may hold open at once are counted here ([`Limits::max_mcp_sessions`]),
 //!   since rmcp's session manager does not know who opened a session.
@@ -28,6 +31,7 @@
 //! [`Limits::max_mcp_sessions`]: crate::Limits::max_mcp_sessions
 
 mod admit;
+mod call_streams;
 mod sessions;
 
 use std::sync::Arc;
@@ -40,6 +44,7 @@ use switchboard_gateway::GatewayHandler;
 
 use crate::state::AppState;
 
+pub use call_streams::CallStreams;
 pub use sessions::Sessions;
 
 /// The gateway's endpoint for every enabled server of the caller (or a view-scoped token's view).
@@ -48,11 +53,11 @@ pub const PATH: &str = "/mcp";
 pub const VIEW_PATH: &str = "/mcp/v/{name}";
 
 /// The one rmcp service both paths share.
-pub type McpService = StreamableHttpService<GatewayHandler, LocalSessionManager>;
+pub type McpService = StreamableHttpService<GatewayHandler, CallStreams>;
 
 /// The routes of the MCP endpoint, to be merged into the application (inside its front door).
 pub(crate) fn routes(state: &AppState) -> Router<AppState> {
-    let manager = Arc::new(session_manager(state));
+    let local = Arc::new(session_manager(state));
     let config = StreamableHttpServerConfig::default()
         // The server's front door checks Host and Origin for every route (see the module docs).
         .disable_allowed_hosts()
@@ -63,12 +68,12 @@ pub(crate) fn routes(state: &AppState) -> Router<AppState> {
     let gateway = Arc::clone(&state.gateway);
     let service: McpService = StreamableHttpService::new(
         move || Ok(gateway.handler(None)),
-        Arc::clone(&manager),
+        Arc::new(CallStreams::new(Arc::clone(&local))),
         config,
     );
     let endpoint = Arc::new(admit::Endpoint {
         state: state.clone(),
-        sessions: Sessions::new(manager),
+        sessions: Sessions::new(local),
     });
     Router::new()
         .route_service(PATH, service.clone())

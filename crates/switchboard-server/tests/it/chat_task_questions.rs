@@ -20,7 +20,7 @@ use crate::tasks_api::tasks_peer;
 
 /// A model that calls the tasks peer's `ask_task` when asked for a colour, and answers
 /// `after_tool` once the result is in.
-async fn asking_model(after_tool: &'static str) -> ScriptedLlm {
+pub(crate) async fn asking_model(after_tool: &'static str) -> ScriptedLlm {
     ScriptedLlm::responding(model(
         vec![("colour", Turn::tool_call("mcp__tasks__ask_task", json!({})))],
         after_tool,
@@ -40,7 +40,12 @@ async fn asked(events: &mut Events, conversation: &str) -> ToolCallRecord {
 }
 
 /// Answers the question of `call` of message `message_id` with `body` (`questionId` added).
-async fn answer(api: &Api, message_id: &str, call: &ToolCallRecord, mut body: Value) -> Value {
+pub(crate) async fn answer(
+    api: &Api,
+    message_id: &str,
+    call: &ToolCallRecord,
+    mut body: Value,
+) -> Value {
     body["questionId"] = json!(call.question.as_ref().unwrap().id);
     let (status, answered) = api
         .send(
@@ -56,7 +61,7 @@ async fn answer(api: &Api, message_id: &str, call: &ToolCallRecord, mut body: Va
 
 /// The conversation sent for a colour: its parked turn's id and the call asking, shown as
 /// the page sees it.
-async fn parked_question(
+pub(crate) async fn parked_question(
     api: &Api,
     events: &mut Events,
     conversation: &str,

@@ -4,7 +4,8 @@
 //! makes the sign-in's requests, the host keeps and refreshes the tokens and sends the access
 //! token with each request. Before signing in, the call asks for a sign-in; after, the tools
 //! work, an echoed token comes back as `***`, and a token the server stops taking, or one
-//! about to expire, is refreshed by the host and the call goes through.
+//! about to expire, is refreshed by the host and the call goes through. The server's
+//! challenge comes back from the node with its refusal, and the sign-in discovers from it.
 
 #![allow(clippy::unwrap_used)]
 
@@ -15,63 +16,16 @@ use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
-use switchboard_core::{DestinationRules, LaunchRules, ServerId};
-use switchboard_grpc::{Node, NodeConfig, NodeOptions};
-use switchboard_mcp::{
-    ConnectionManager, ConnectionStatus, ManagerConfig, ServerPool, StatusChange,
-};
+use switchboard_core::ServerId;
+use switchboard_mcp::{ConnectionStatus, ServerPool, StatusChange};
 use switchboard_testkit::Peers;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::broadcast;
 
 use common::Api;
+use common::node::{NODE, start_node};
 
-const NODE: &str = "edge";
-const NODE_TOKEN: &str = "node-oauth-test-token-0123";
 /// A bound on every wait, far above what any step takes.
 const PATIENCE: Duration = Duration::from_secs(30);
-
-/// A node serving on a task of this test; stops when dropped.
-struct RunningNode {
-    config: NodeConfig,
-    manager: ConnectionManager,
-    _stop: oneshot::Sender<()>,
-}
-
-async fn start_node() -> RunningNode {
-    let node = Node::bind(NodeOptions {
-        listen: "127.0.0.1:0".parse().unwrap(),
-        token: NODE_TOKEN.into(),
-        tls: None,
-        allow_plaintext: false,
-        launch: LaunchRules::default(),
-        destinations: DestinationRules::default(),
-        manager: ManagerConfig {
-            connect_timeout: Duration::from_secs(20),
-            shutdown_grace: Duration::from_millis(200),
-            ..ManagerConfig::default()
-        },
-    })
-    .await
-    .unwrap();
-    let config = NodeConfig {
-        name: NODE.into(),
-        url: format!("http://{}", node.local_addr()),
-        token: NODE_TOKEN.into(),
-        ca_pem: None,
-        client_identity: None,
-        allow_plaintext: false,
-    };
-    let manager = node.manager();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(node.run(async move {
-        let _ = stopped.await;
-    }));
-    RunningNode {
-        config,
-        manager,
-        _stop: stop,
-    }
-}
 
 async fn add_server_on_node(api: &Api, url: &str) -> String {
     let (status, body) = api
@@ -240,5 +194,32 @@ async fn a_token_about_to_expire_is_refreshed_by_the_host_before_it_goes_to_the_
         assert_eq!(seen["refused_refreshes"], 0, "{seen}");
         refreshed = now;
     }
+    peer.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_sign_in_to_a_server_on_a_node_discovers_its_metadata_from_the_servers_challenge() {
+    let node = start_node().await;
+    let api = common::start_with_nodes(vec![node.config.clone()]).await;
+    // The server's metadata is only where its challenge points, not at a well-known path, and
+    // only a refused request shows the challenge (rmcp's own probe, a `GET`, gets 405).
+    let mut peer = Peers::locate()
+        .oauth_http_metadata_at("/meta/notes")
+        .await
+        .unwrap();
+    let id = add_server_on_node(&api, &peer.url()).await;
+
+    // Refused on the node, with the server's challenge brought back to the host.
+    let (status, body) = call_whoami(&api, &api.admin, &id).await;
+    assert_eq!(body["code"], "MCP_AUTH_FAILED", "{status} {body}");
+    sign_in(&api, &api.admin, &id).await;
+    let seen = stats(&peer.url()).await;
+    assert!(
+        seen["metadata_reads"].as_u64().unwrap() >= 1,
+        "the sign-in read the metadata the challenge named: {seen}"
+    );
+    let (status, body) = call_whoami(&api, &api.admin, &id).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["content"][0]["text"], "signed in", "{body}");
     peer.kill().await.unwrap();
 }

@@ -18,7 +18,7 @@ use switchboard_testkit::{Peers, PyGen};
 use crate::common::{self, Api, assert_error, everything, start};
 
 /// Registers a server for the holder of `token`.
-async fn add_server(api: &Api, token: &str, server: Value) -> String {
+pub(crate) async fn add_server(api: &Api, token: &str, server: Value) -> String {
     let (status, body) = api
         .send(Method::POST, "/api/mcp-servers", Some(token), Some(server))
         .await;
@@ -43,7 +43,7 @@ pub(crate) fn tasks_peer() -> Value {
 }
 
 /// Sends a call with `?mode=task` and answers the 202's body, checking its headers.
-async fn start_task(api: &Api, path: &str, body: Value) -> Value {
+pub(crate) async fn start_task(api: &Api, path: &str, body: Value) -> Value {
     let response = api
         .client
         .post(format!("{}{path}", api.base))
@@ -76,7 +76,7 @@ async fn start_task(api: &Api, path: &str, body: Value) -> Value {
 }
 
 /// Waits for the announcement that task `id` ended, then answers it as `GET` shows it.
-async fn ended(
+pub(crate) async fn ended(
     api: &Api,
     events: &mut tokio::sync::broadcast::Receiver<switchboard_agent::OwnedEvent>,
     id: &str,
@@ -104,6 +104,41 @@ async fn ended(
         .await;
     assert_eq!(status, StatusCode::OK, "{task}");
     task
+}
+
+/// Waits until the admin's task `id` is its server's (its call was answered with a task),
+/// and answers it as `GET` shows it then.
+pub(crate) async fn servers_task(
+    api: &Api,
+    events: &mut tokio::sync::broadcast::Receiver<switchboard_agent::OwnedEvent>,
+    id: &str,
+) -> Value {
+    let owner = api
+        .store
+        .user_by_token(&api.admin)
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let (_, now) = api
+            .send(
+                Method::GET,
+                &format!("/api/tasks/{id}"),
+                Some(&api.admin),
+                None,
+            )
+            .await;
+        let kept = api.app.tasks.task(&owner, id).await.unwrap();
+        if kept.upstream_id.is_some() {
+            return now;
+        }
+        tokio::time::timeout_at(deadline, events.recv())
+            .await
+            .expect("the server's task is kept within a minute")
+            .unwrap();
+    }
 }
 
 #[tokio::test]
@@ -219,39 +254,8 @@ async fn cancelling_a_servers_task_tells_the_server() {
     .await;
     let id = task["taskId"].as_str().unwrap().to_owned();
     // Once it is the server's task (its call was answered with one), cancel it.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    loop {
-        let (_, now) = api
-            .send(
-                Method::GET,
-                &format!("/api/tasks/{id}"),
-                Some(&api.admin),
-                None,
-            )
-            .await;
-        let kept = api
-            .app
-            .tasks
-            .task(
-                &api.store
-                    .user_by_token(&api.admin)
-                    .await
-                    .unwrap()
-                    .unwrap()
-                    .id,
-                &id,
-            )
-            .await
-            .unwrap();
-        if kept.upstream_id.is_some() {
-            assert_eq!(now["status"], "working", "{now}");
-            break;
-        }
-        tokio::time::timeout_at(deadline, events.recv())
-            .await
-            .expect("the server's task is kept within a minute")
-            .unwrap();
-    }
+    let now = servers_task(&api, &mut events, &id).await;
+    assert_eq!(now["status"], "working", "{now}");
     let (status, cancelling) = api
         .send(
             Method::DELETE,

@@ -3,7 +3,8 @@
 //! (`inputRequests`); Switchboard asks it in the chat, on the call still waiting on its task,
 //! sends the person's answer with `tasks/update`, and the turn goes on once the task ends
 //! with a result that reflects the answer. Cancelling the call while the question waits ends
-//! the question and the task.
+//! the question and the task. A server on an MCP node is asked and answered the same way, each
+//! step of its task going through the node.
 
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
@@ -14,7 +15,7 @@ use switchboard_store::{Role, StoreConfig};
 use switchboard_testkit::{ScriptedLlm, Turn};
 
 use crate::chat_restart_2026::upstream;
-use crate::served::{Events, Served, serve};
+use crate::served::{Events, Served, node, serve_with_nodes};
 
 /// A Switchboard whose chat calls `confirm_delete` on the server at `url`, then answers
 /// `after_tool`: it, a token, the conversation and the SSE events, the message already sent.
@@ -24,16 +25,31 @@ struct Chat {
     conversation: String,
     events: Events,
     _dir: tempfile::TempDir,
+    _node: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
-async fn chat(url: &str, llm: &ScriptedLlm) -> Chat {
+/// Where the server runs.
+#[derive(Clone, Copy, PartialEq)]
+enum Runs {
+    Here,
+    OnANode,
+}
+
+async fn chat(url: &str, llm: &ScriptedLlm, runs: Runs) -> Chat {
     let dir = tempfile::tempdir().unwrap();
     let store = switchboard_store::open(&StoreConfig::in_dir(dir.path()))
         .await
         .unwrap();
     let admin = store.create_user("admin", Role::Admin).await.unwrap();
     let token = store.issue_token(&admin.id, "t").await.unwrap().secret;
-    let served = serve(&store).await;
+    let (nodes, running) = match runs {
+        Runs::Here => (Vec::new(), None),
+        Runs::OnANode => {
+            let (config, running) = node("box").await;
+            (vec![config], Some(running))
+        }
+    };
+    let served = serve_with_nodes(&store, nodes).await;
     let send = |method, path: &'static str, body| served.send(&token, method, path, Some(body));
     let (status, provider) = send(
         Method::POST,
@@ -51,6 +67,7 @@ async fn chat(url: &str, llm: &ScriptedLlm) -> Chat {
         json!({
             "name": "conformance", "transport": "streamable_http", "url": url,
             "auto_approved_tools": ["confirm_delete"],
+            "node": (runs == Runs::OnANode).then_some("box"),
         }),
     )
     .await;
@@ -95,6 +112,7 @@ async fn chat(url: &str, llm: &ScriptedLlm) -> Chat {
         conversation,
         events,
         _dir: dir,
+        _node: running,
     }
 }
 
@@ -123,11 +141,20 @@ async fn asked(chat: &mut Chat) -> Value {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_extension_tasks_question_is_asked_in_the_chat_and_answered_by_tasks_update() {
+    answered_by_tasks_update(Runs::Here).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_extension_tasks_question_of_a_server_on_a_node_is_answered_by_tasks_update() {
+    answered_by_tasks_update(Runs::OnANode).await;
+}
+
+async fn answered_by_tasks_update(runs: Runs) {
     let (_upstream, url) = upstream().await;
     let mut turns = deleting();
     turns.push(Turn::text("Deleted, as you confirmed."));
     let llm = ScriptedLlm::start(turns).await;
-    let mut chat = chat(&url, &llm).await;
+    let mut chat = chat(&url, &llm, runs).await;
     let asked = asked(&mut chat).await;
     let call = &asked["toolCall"];
     let message_id = asked["messageId"].as_str().unwrap();
@@ -194,7 +221,7 @@ async fn cancelling_the_call_ends_an_extension_tasks_question_and_its_task() {
     let mut turns = deleting();
     turns.push(Turn::text("Left it alone."));
     let llm = ScriptedLlm::start(turns).await;
-    let mut chat = chat(&url, &llm).await;
+    let mut chat = chat(&url, &llm, Runs::Here).await;
     let asked = asked(&mut chat).await;
     let call = &asked["toolCall"];
     let message_id = asked["messageId"].as_str().unwrap();

@@ -23,8 +23,19 @@ pub struct Served {
 }
 
 pub async fn serve(store: &Arc<dyn Store>) -> Served {
-    let application =
-        Arc::new(switchboard_app::App::on_store(Arc::clone(store), Default::default()).unwrap());
+    serve_with_nodes(store, Vec::new()).await
+}
+
+/// [`serve`], its servers with a `node` reached on `nodes`.
+pub async fn serve_with_nodes(
+    store: &Arc<dyn Store>,
+    nodes: Vec<switchboard_grpc::NodeConfig>,
+) -> Served {
+    let config = switchboard_app::AppConfig {
+        nodes,
+        ..Default::default()
+    };
+    let application = Arc::new(switchboard_app::App::on_store(Arc::clone(store), config).unwrap());
     let manager = Arc::clone(&application.manager);
     let state = AppState::new(application, Default::default(), AuthMode::Tokens);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -129,4 +140,39 @@ impl Events {
             self.buffer.push_str(&String::from_utf8_lossy(&chunk));
         }
     }
+}
+
+/// An MCP node in this process, on loopback, serving until the sender is dropped; how a host
+/// reaches it, named `name`.
+pub async fn node(
+    name: &str,
+) -> (
+    switchboard_grpc::NodeConfig,
+    tokio::sync::oneshot::Sender<()>,
+) {
+    const TOKEN: &str = "testkit-node-token-0123";
+    let node = switchboard_grpc::Node::bind(switchboard_grpc::NodeOptions {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        token: TOKEN.into(),
+        tls: None,
+        allow_plaintext: false,
+        launch: Default::default(),
+        destinations: Default::default(),
+        manager: Default::default(),
+    })
+    .await
+    .unwrap();
+    let config = switchboard_grpc::NodeConfig {
+        name: name.to_owned(),
+        url: format!("http://{}", node.local_addr()),
+        token: TOKEN.into(),
+        ca_pem: None,
+        client_identity: None,
+        allow_plaintext: false,
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(node.run(async move {
+        let _ = stopped.await;
+    }));
+    (config, stop)
 }

@@ -180,6 +180,7 @@ pub fn start_message(server: pb::ServerRef, tool: &str, arguments: Value) -> pb:
             retry: None,
             requester: None,
             resume: None,
+            step: None,
         })),
     }
 }

@@ -4,6 +4,7 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 pub mod chat;
+pub mod node;
 pub mod sse;
 
 use std::sync::Arc;
