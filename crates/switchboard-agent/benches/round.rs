@@ -52,6 +52,7 @@ fn rounds(c: &mut Criterion) {
         approval: ApprovalPolicy::Ask,
         max_tokens: None,
         temperature: None,
+        exposure: Default::default(),
     };
     let (agent, spec) = (Arc::new(agent), Arc::new(spec));
     c.bench_function("agent round (tool call or answer), sqlite", |b| {

@@ -52,6 +52,8 @@ pub struct RunSpec {
     pub max_tokens: Option<u32>,
     /// The sampling temperature asked for; `None` leaves it to the provider.
     pub temperature: Option<f32>,
+    /// Which tools the model is shown in full ([`crate::exposure`]).
+    pub exposure: crate::exposure::Exposure,
 }
 
 /// Tunables of the agent.
@@ -69,6 +71,18 @@ pub struct AgentConfig {
     /// Who this process is when it leases a conversation's run from the store, so that one
     /// process at a time runs a turn (`host:pid` by default).
     pub replica: String,
+    /// Where an assistant whose exposure is `auto` starts deferring its tools.
+    pub defer: crate::exposure::DeferBudget,
+    /// A tool result whose text is over this many tokens (estimated, four characters each)
+    /// reaches the model as a preview it reads on with `read_result`.
+    pub result_budget_tokens: usize,
+}
+
+impl AgentConfig {
+    /// [`AgentConfig::result_budget_tokens`] in characters.
+    pub(crate) fn result_budget_chars(&self) -> usize {
+        self.result_budget_tokens.saturating_mul(4)
+    }
 }
 
 impl Default for AgentConfig {
@@ -79,6 +93,8 @@ impl Default for AgentConfig {
             flush_chars: 200,
             flush_interval: std::time::Duration::from_millis(100),
             replica: crate::lease::replica_name(),
+            defer: crate::exposure::DeferBudget::default(),
+            result_budget_tokens: 8_000,
         }
     }
 }
@@ -129,6 +145,9 @@ pub struct Agent {
     /// Where a call its server runs as a task is kept and followed, so that the turn waits
     /// for it without holding a run ([`Agent::with_tasks`]); without, the run waits.
     pub(crate) tasks: Option<crate::tasks::Tasks>,
+    /// The tool search a deferred run's `search_tools` asks (shared with the API's search
+    /// through [`Agent::with_search`]).
+    pub(crate) search: Arc<crate::search::ToolSearch>,
 }
 
 /// Told of what is worth counting (the HTTP server's metrics).
@@ -184,7 +203,19 @@ impl Agent {
             stopping: CancellationToken::new(),
             observer: None,
             tasks: None,
+            search: Arc::new(crate::search::ToolSearch::new(None)),
         }
+    }
+
+    /// Searches with `search` (the application's one, with its embedding model) from now on.
+    pub fn with_search(mut self, search: Arc<crate::search::ToolSearch>) -> Self {
+        self.search = search;
+        self
+    }
+
+    /// The tool search the agent's runs use.
+    pub fn search(&self) -> &Arc<crate::search::ToolSearch> {
+        &self.search
     }
 
     /// The tool-call service approved calls go through.

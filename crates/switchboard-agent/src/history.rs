@@ -8,8 +8,14 @@ use crate::results::{MappedResult, map_stored};
 use crate::turn::{calls_of, round_texts};
 
 /// Every message, each assistant turn replayed round by round in the run's mode. System
-/// messages are left to the system prompt.
-pub fn replay(messages: &[Message], mode: &Mode, max_result_chars: usize) -> Vec<ChatMessage> {
+/// messages are left to the system prompt. A result whose text is over `budget` characters
+/// is given as its preview ([`crate::mode::read_result`]).
+pub fn replay(
+    messages: &[Message],
+    mode: &Mode,
+    max_result_chars: usize,
+    budget: usize,
+) -> Vec<ChatMessage> {
     let mut out = Vec::new();
     for message in messages {
         match message.role {
@@ -20,7 +26,7 @@ pub fn replay(messages: &[Message], mode: &Mode, max_result_chars: usize) -> Vec
                     let calls: Vec<_> = calls_of(message, round)
                         .into_iter()
                         .filter(|c| c.status.is_terminal())
-                        .map(|c| (c, stored_result(c, max_result_chars)))
+                        .map(|c| (c, shown_result(c, max_result_chars, budget)))
                         .collect();
                     out.extend(mode.replay_round(text, &calls));
                 }
@@ -29,6 +35,27 @@ pub fn replay(messages: &[Message], mode: &Mode, max_result_chars: usize) -> Vec
         }
     }
     out
+}
+
+/// The result of `record` as the model is given it: whole, or its preview when over `budget`.
+pub(crate) fn shown_result(
+    record: &switchboard_core::ToolCallRecord,
+    max_result_chars: usize,
+    budget: usize,
+) -> MappedResult {
+    let mapped = stored_result(record, usize::MAX);
+    match crate::mode::read_result::preview(record, &mapped, budget) {
+        Some(preview) => preview,
+        None => stored_result(record, max_result_chars),
+    }
+}
+
+/// Whether a result of `messages` is over `budget` characters (so `read_result` is offered).
+pub(crate) fn any_over(messages: &[Message], budget: usize) -> bool {
+    messages.iter().flat_map(|m| &m.tool_calls).any(|c| {
+        c.status.is_terminal()
+            && crate::mode::read_result::preview(c, &stored_result(c, usize::MAX), budget).is_some()
+    })
 }
 
 fn stored_result(

@@ -15,6 +15,7 @@ mod chat_tasks;
 pub mod decisions;
 pub mod error;
 pub mod events;
+pub mod exposure;
 pub mod failure;
 mod history;
 pub mod input;
@@ -26,10 +27,10 @@ pub mod offer;
 mod provider;
 mod redo;
 pub mod resolve;
-pub mod search;
 pub mod results;
 mod run;
 mod running;
+pub mod search;
 mod task_questions;
 pub mod tasks;
 pub mod tool_call;
@@ -44,7 +45,7 @@ pub use offer::Offer;
 pub use provider::{client_for, client_with};
 pub use resolve::{
     ClientSource, EnvProvider, PlainClients, ProviderChoice, ProviderPlan, ResolveError, RunPlan,
-    RunRequest, ServerChoice, resolve, resolve_provider,
+    RunRequest, ServerChoice, offered_servers, resolve, resolve_provider,
 };
 pub use run::Sampler;
 pub use tool_call::{

@@ -8,6 +8,8 @@ pub mod meta;
 pub mod native;
 mod params;
 pub mod prompt;
+pub mod read_result;
+pub mod search;
 
 use serde_json::{Map, Value};
 use switchboard_core::{ErrorCode, ToolCallRecord};
@@ -69,6 +71,50 @@ pub struct LeftOut {
     pub reason: String,
 }
 
+/// Which of Switchboard's own tools a round offers besides the servers'.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OwnTools {
+    /// `search_tools`, when tools are deferred.
+    pub search: bool,
+    /// `read_result`, when a result was too large to be given whole.
+    pub read_result: bool,
+}
+
+impl OwnTools {
+    fn definitions(self) -> Vec<ToolDefinition> {
+        let mut definitions = Vec::new();
+        if self.search {
+            definitions.push(search::definition());
+        }
+        if self.read_result {
+            definitions.push(read_result::definition());
+        }
+        definitions
+    }
+
+    /// Their lines in the meta mode's description or the prompt mode's listing, under the
+    /// server `switchboard`.
+    fn listed(self, kind: ToolMode) -> String {
+        if !self.search && !self.read_result {
+            return String::new();
+        }
+        let mut text = match kind {
+            ToolMode::Meta => format!("\n- Server '{}':\n", search::SERVER),
+            _ => format!("\n## Server \"{}\"\n", search::SERVER),
+        };
+        if self.search {
+            text.push_str(&search::line(kind));
+        }
+        if self.read_result {
+            text.push_str(&read_result::line(kind));
+        }
+        if self.search {
+            text.push_str(&search::note(kind));
+        }
+        text
+    }
+}
+
 /// The mode of one run.
 #[derive(Debug, Clone, Copy)]
 pub struct Mode {
@@ -86,6 +132,32 @@ impl Mode {
         }
     }
 
+    /// The function definitions and system prompt of a round that shows `shown` (the whole
+    /// offer, or with deferred tools the pinned and found ones) and Switchboard's `own`
+    /// tools, in this mode's way; and the tools left out.
+    pub fn offered(
+        &self,
+        shown: &Offer,
+        base: &str,
+        own: OwnTools,
+    ) -> (Vec<ToolDefinition>, Option<String>, Vec<LeftOut>) {
+        match self.kind {
+            ToolMode::Prompt => {
+                let listing = prompt::instructions_with(shown, &own.listed(self.kind));
+                (Vec::new(), Some(joined(base, listing)), Vec::new())
+            }
+            ToolMode::Meta => {
+                let definition = meta::definition_with(shown, &own.listed(self.kind));
+                (vec![definition], joined_base(base), Vec::new())
+            }
+            _ => {
+                let (mut definitions, left_out) = native::definitions(shown, self.wire);
+                definitions.extend(own.definitions());
+                (definitions, joined_base(base), left_out)
+            }
+        }
+    }
+
     /// Whether [`Mode::definitions`] converts each tool's schema (native mode), so that its
     /// definitions and left-out tools together are the conversions attempted.
     pub fn converts_schemas(&self) -> bool {
@@ -98,11 +170,9 @@ impl Mode {
             ToolMode::Prompt if !offer.is_empty() => Some(prompt::instructions(offer)),
             _ => None,
         };
-        match (base.trim().is_empty(), addition) {
-            (true, None) => None,
-            (true, Some(addition)) => Some(addition),
-            (false, None) => Some(base.to_owned()),
-            (false, Some(addition)) => Some(format!("{base}\n\n{addition}")),
+        match addition {
+            Some(addition) => Some(joined(base, addition)),
+            None => joined_base(base),
         }
     }
 
@@ -160,5 +230,19 @@ impl Mode {
             out.push(results);
         }
         out
+    }
+}
+
+/// The assistant's prompt, if it has one.
+fn joined_base(base: &str) -> Option<String> {
+    (!base.trim().is_empty()).then(|| base.to_owned())
+}
+
+/// The assistant's prompt followed by `addition`.
+fn joined(base: &str, addition: String) -> String {
+    if base.trim().is_empty() {
+        addition
+    } else {
+        format!("{base}\n\n{addition}")
     }
 }

@@ -134,6 +134,15 @@ impl Offer {
         Offer { tools, unavailable }
     }
 
+    /// The tools of this offer that `keep` keeps, under the same names (nothing named anew:
+    /// a deferred run shows part of its offer and calls by the offer's names).
+    pub fn only(&self, keep: impl Fn(&OfferedTool) -> bool) -> Offer {
+        Offer {
+            tools: self.tools.iter().filter(|t| keep(t)).cloned().collect(),
+            unavailable: self.unavailable.clone(),
+        }
+    }
+
     pub fn tools(&self) -> &[OfferedTool] {
         &self.tools
     }

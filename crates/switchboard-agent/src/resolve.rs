@@ -218,20 +218,7 @@ pub async fn resolve<C: ClientSource>(
     } = resolve_provider(store, owner, &request, env, clients).await?;
     let defaults = AssistantConfig::named(String::new());
     let config = request.assistant.as_ref().map_or(&defaults, |a| &a.config);
-    let nodes = match &request.assistant {
-        Some(assistant) => store
-            .assistant_tool_nodes(owner, &assistant.id)
-            .await?
-            .into_iter()
-            .map(Arc::new)
-            .collect(),
-        None => Vec::new(),
-    };
-    let servers = servers(store, owner, &request, &nodes).await?;
-    let nodes = nodes
-        .into_iter()
-        .filter(|n| servers.iter().any(|s| s.id == n.node.server_id))
-        .collect();
+    let (servers, nodes) = servers_and_nodes(store, owner, &request).await?;
     Ok(RunPlan {
         spec: RunSpec {
             provider,
@@ -248,9 +235,50 @@ pub async fn resolve<C: ClientSource>(
             approval: request.approval,
             max_tokens: None,
             temperature: request.temperature,
+            exposure: crate::exposure::Exposure {
+                kind: config.tool_exposure,
+                pinned: config.pinned_tools.clone(),
+            },
         },
         provider_name: stored.map(|(_, name)| name),
     })
+}
+
+/// The servers and tool nodes a run with `assistant` (or none) gathers its offer from, as a
+/// run that asks for nothing else does: the tool search gathers the same offer.
+pub async fn offered_servers(
+    store: &dyn Store,
+    owner: &OwnerId,
+    assistant: Option<&Assistant>,
+) -> Result<(Vec<ServerSpec>, Vec<Arc<StoredToolNode>>), StoreError> {
+    let request = RunRequest {
+        assistant: assistant.cloned(),
+        ..RunRequest::default()
+    };
+    servers_and_nodes(store, owner, &request).await
+}
+
+/// The servers `request` asks for, and its assistant's tool nodes on them.
+async fn servers_and_nodes(
+    store: &dyn Store,
+    owner: &OwnerId,
+    request: &RunRequest,
+) -> Result<(Vec<ServerSpec>, Vec<Arc<StoredToolNode>>), StoreError> {
+    let nodes = match &request.assistant {
+        Some(assistant) => store
+            .assistant_tool_nodes(owner, &assistant.id)
+            .await?
+            .into_iter()
+            .map(Arc::new)
+            .collect(),
+        None => Vec::new(),
+    };
+    let servers = servers(store, owner, request, &nodes).await?;
+    let nodes = nodes
+        .into_iter()
+        .filter(|n: &Arc<StoredToolNode>| servers.iter().any(|s| s.id == n.node.server_id))
+        .collect();
+    Ok((servers, nodes))
 }
 
 async fn servers(

@@ -24,7 +24,7 @@ use crate::agent::{Agent, RunOutcome, RunSpec};
 use crate::call_end::{CallEnd, outcome_of};
 use crate::error::AgentError;
 use crate::events::StopReason;
-use crate::mode::Mode;
+use crate::mode::{Mode, OwnTools};
 use crate::offer::Offer;
 use crate::results::error_response;
 use crate::turn::{calls_of, finished_rounds, round_texts, tool_rounds, was_cancelled};
@@ -40,6 +40,9 @@ pub(crate) struct Run<'a> {
     mode: Mode,
     tools: Vec<ToolDefinition>,
     system: Option<String>,
+    /// Whether the model is shown only its pinned and found tools and `search_tools`
+    /// ([`crate::exposure`]); `tools` and `system` are then made per round.
+    deferred: bool,
 }
 
 enum Step {
@@ -81,6 +84,13 @@ impl<'a> Run<'a> {
             }
         }
         let system = mode.system_prompt(&spec.system_prompt, &offer);
+        let deferred = crate::exposure::defers(
+            &spec.exposure,
+            agent.config.defer,
+            &offer,
+            &tools,
+            system.as_deref().unwrap_or_default(),
+        );
         Run {
             agent,
             owner,
@@ -91,7 +101,29 @@ impl<'a> Run<'a> {
             mode,
             tools,
             system,
+            deferred,
         }
+    }
+
+    /// The function definitions and system prompt of a model request over `history`: the
+    /// run's own, or with deferred tools those the conversation has loaded so far, and
+    /// `read_result` once a result was too large to be given whole.
+    fn offered_now(&self, history: &[Message]) -> (Vec<ToolDefinition>, Option<String>) {
+        let own = OwnTools {
+            search: self.deferred,
+            read_result: crate::history::any_over(history, self.agent.config.result_budget_chars()),
+        };
+        if own == OwnTools::default() {
+            return (self.tools.clone(), self.system.clone());
+        }
+        let shown = if self.deferred {
+            let loaded = crate::mode::search::loaded(history, &self.offer);
+            crate::exposure::shown(&self.offer, &self.spec.exposure, &loaded)
+        } else {
+            self.offer.clone()
+        };
+        let (tools, system, _left_out) = self.mode.offered(&shown, &self.spec.system_prompt, own);
+        (tools, system)
     }
 
     pub(crate) async fn drive(self) -> Result<RunOutcome, AgentError> {

@@ -40,7 +40,9 @@ use crate::providers::{ProviderDeps, Providers};
 use crate::runs::{RunLimits, RunServers, Runs};
 use crate::servers::Servers;
 use crate::tool_nodes::ToolNodes;
+use crate::tool_search::ToolSearches;
 use crate::views::Views;
+use switchboard_agent::search::ToolSearch;
 
 /// Every service of the application, built once.
 pub struct App {
@@ -74,6 +76,8 @@ pub struct App {
     pub views: Views,
     /// A person's assistants.
     pub assistants: Assistants,
+    /// Search over the tools a person may be offered.
+    pub tool_search: ToolSearches,
     /// A person's model providers.
     pub providers: Providers,
     /// The catalogue of ready servers (`GET /api/catalogue`, `servers add --preset`).
@@ -150,6 +154,7 @@ impl App {
             pool.config().retry.clone(),
         ));
         tool_calls.set_audit_keep(limits.audit_records);
+        let defer = agent.defer;
         let agent = Agent::with_tool_calls(
             Arc::clone(&store),
             Arc::clone(&tools) as Arc<dyn ToolBackend>,
@@ -157,6 +162,14 @@ impl App {
             agent,
         )
         .with_observer(Arc::clone(&metrics) as Arc<dyn AgentObserver>);
+        let search = Arc::new(ToolSearch::new(None));
+        let agent = agent.with_search(Arc::clone(&search));
+        let tool_search = ToolSearches::new(
+            Arc::clone(&store),
+            Arc::clone(&tools) as Arc<dyn ToolBackend>,
+            search,
+            defer,
+        );
         let tasks = Tasks::new(
             Arc::clone(&tool_calls),
             Arc::clone(&store),
@@ -239,6 +252,7 @@ impl App {
             tool_nodes,
             views,
             assistants,
+            tool_search,
             providers,
             catalogue: Arc::new(Catalogue::embedded().unwrap_or_else(|error| {
                 // A unit test reads the embedded file, so this is a build that skipped it.

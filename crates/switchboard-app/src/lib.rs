@@ -13,6 +13,7 @@
 //!   and running a node;
 //! - [`policy`], [`destinations`]: what members may launch and reach, at save and at connect;
 //! - [`limits`], [`listing`]: quotas, and the bound on what one tools listing loads;
+//! - [`tool_search`]: the tool search people and programs use, over their offer;
 //! - [`recall`]: seed 003's action recall, a tool described as a function for a dialect;
 //! - [`metrics`], [`metered`]: what the process counts;
 //! - [`oauth_vault`]: OAuth sign-ins kept in the store.
@@ -37,6 +38,7 @@ pub mod runs;
 pub mod servers;
 mod tool_labels;
 pub mod tool_nodes;
+pub mod tool_search;
 pub mod views;
 
 pub use app::App;

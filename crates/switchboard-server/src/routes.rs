@@ -26,6 +26,7 @@ pub(crate) mod tasks;
 mod tool_calls;
 mod tool_node_run;
 mod tool_nodes;
+mod tool_search;
 mod tools;
 mod turns;
 mod views;
@@ -88,6 +89,7 @@ fn router() -> OpenApiRouter<AppState> {
         .merge(servers::unsaved_test::routes())
         .merge(servers::import::routes())
         .merge(tools::routes())
+        .merge(tool_search::routes())
         .merge(tasks::routes())
         .merge(providers::routes())
         .merge(assistants::routes())

@@ -46,10 +46,10 @@ pub use error::{Entity, StoreError, Transition};
 pub use invalid::Invalid;
 pub use model::{
     ApiToken, Assistant, AssistantConfig, ChatSettings, Conversation, ConversationCursor,
-    DEFAULT_MAX_ROUNDS, IssuedToken, MAX_MODEL_CHARS, MAX_SYSTEM_PROMPT_CHARS, Message,
-    MessageRole, NewConversation, NewMessage, Provider, ProviderConfig, ProviderKind, Role,
-    ServerShape, StoredServer, StoredToolNode, StoredView, Timestamp, TokenAccess, TokenView,
-    ToolExposure, ToolMode, User, WrittenShape, PinnedTool, MAX_PINNED_TOOLS,
+    DEFAULT_MAX_ROUNDS, IssuedToken, MAX_MODEL_CHARS, MAX_PINNED_TOOLS, MAX_SYSTEM_PROMPT_CHARS,
+    Message, MessageRole, NewConversation, NewMessage, PinnedTool, Provider, ProviderConfig,
+    ProviderKind, Role, ServerShape, StoredServer, StoredToolNode, StoredView, Timestamp,
+    TokenAccess, TokenView, ToolExposure, ToolMode, User, WrittenShape,
 };
 pub use model::{AuditOutcome, AuditRecord, CallerKind, NewAuditRecord};
 pub use model::{

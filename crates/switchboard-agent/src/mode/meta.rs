@@ -16,6 +16,11 @@ use crate::results::MappedResult;
 pub const TOOL_NAME: &str = "mcp_query";
 
 pub fn definition(offer: &Offer) -> ToolDefinition {
+    definition_with(offer, "")
+}
+
+/// The definition with `extra` lines after the servers' (the search of a deferred run).
+pub fn definition_with(offer: &Offer, extra: &str) -> ToolDefinition {
     let mut description = String::from(
         "This tool lets you use the tools of MCP servers. Call it with a JSON object with \
          'resource' (the server), 'operation' (the tool) and 'params' (the tool's parameters).\n\n\
@@ -42,7 +47,8 @@ pub fn definition(offer: &Offer) -> ToolDefinition {
             ));
         }
     }
-    if offer.is_empty() {
+    description.push_str(extra);
+    if offer.is_empty() && extra.is_empty() {
         description.push_str("\n(no servers are available)\n");
     }
     ToolDefinition {

@@ -22,6 +22,12 @@ use crate::results::MappedResult;
 pub const INSTRUCTION_TYPE: &str = "use_mcp_tool";
 
 pub fn instructions(offer: &Offer) -> String {
+    instructions_with(offer, "")
+}
+
+/// The instructions with `extra` listed after the servers' tools (the search of a deferred
+/// run).
+pub fn instructions_with(offer: &Offer, extra: &str) -> String {
     let mut text = String::from("# Tools\n\nYou can use these tools of MCP servers.\n");
     for (server, tools) in offer.by_server() {
         text.push_str(&format!("\n## Server \"{}\"\n", server.name));
@@ -34,6 +40,7 @@ pub fn instructions(offer: &Offer) -> String {
             ));
         }
     }
+    text.push_str(extra);
     text.push_str(
         "\nTo use a tool, write a fenced JSON block like this one (one block per call; you \
          may write several):\n\n\

@@ -14,7 +14,7 @@ use super::Run;
 use crate::error::AgentError;
 use crate::events::AgentEvent;
 use crate::history::replay;
-use crate::mode::FoundCall;
+use crate::mode::{FoundCall, read_result, search};
 use crate::results::error_response;
 use crate::turn::{ROUNDS_DONE_KEY, ROUNDS_KEY, before_round, round_texts, with_rounds};
 
@@ -38,15 +38,18 @@ impl Run<'_> {
                 }
                 history
             });
+        let asked = shown.as_deref().unwrap_or(history);
+        let (tools, system) = self.offered_now(asked);
         let request = ChatRequest {
             model: self.spec.model.clone(),
-            system: self.system.clone(),
+            system,
             messages: replay(
-                shown.as_deref().unwrap_or(history),
+                asked,
                 &self.mode,
                 self.agent.config.max_result_chars,
+                self.agent.config.result_budget_chars(),
             ),
-            tools: self.tools.clone(),
+            tools,
             max_tokens: self.spec.max_tokens,
             temperature: self.spec.temperature,
         };
@@ -112,19 +115,27 @@ impl Run<'_> {
             ));
         }
         let mut taken: HashSet<String> = turn.tool_calls.iter().map(|c| c.id.clone()).collect();
-        let mut records: Vec<ToolCallRecord> = found
-            .into_iter()
-            .map(|f| {
-                let mut record = self.record(f, round);
-                // Providers may reuse ids across responses (an OpenAI-compatible server
-                // without ids gets `call_0` every time); ids must be unique in the turn.
-                if !taken.insert(record.id.clone()) {
-                    record.id = format!("r{round}_{}", record.id);
-                    taken.insert(record.id.clone());
+        let mut records: Vec<ToolCallRecord> = Vec::with_capacity(found.len());
+        for f in found {
+            let search = self.deferred.then(|| search::search_call(&f)).flatten();
+            let read = read_result::read_call(&f);
+            let mut record = match (search, read) {
+                (Some(search), _) => self.search_record(f, &search, round).await,
+                (None, Some(read)) => {
+                    let page = self.agent.config.result_budget_chars() / 2;
+                    let response = read_result::answer(asked, &read, page.max(1));
+                    own_record(f, read_result::NAME, response, round)
                 }
-                record
-            })
-            .collect();
+                (None, None) => self.record(f, round),
+            };
+            // Providers may reuse ids across responses (an OpenAI-compatible server
+            // without ids gets `call_0` every time); ids must be unique in the turn.
+            if !taken.insert(record.id.clone()) {
+                record.id = format!("r{round}_{}", record.id);
+                taken.insert(record.id.clone());
+            }
+            records.push(record);
+        }
         self.resolve_for_approval(&mut records).await;
         let (content, metadata) = round_content(&turn, &rounds, Some(done));
         let stored = self
@@ -208,6 +219,23 @@ impl Run<'_> {
         );
     }
 
+    /// The record of a search the model made, answered at once: it needs no approval and no
+    /// server, and what it found is offered from the next round on.
+    async fn search_record(
+        &self,
+        found: FoundCall,
+        search: &search::SearchCall,
+        round: u32,
+    ) -> ToolCallRecord {
+        let tools = self
+            .agent
+            .search
+            .search(self.owner, &self.offer, &search.query, search.limit)
+            .await;
+        let response = search::result(self.mode.kind, &search.query, &tools, &self.offer);
+        own_record(found, search::NAME, response, round)
+    }
+
     /// The record of a call the model asked for: an error at once when it cannot be made
     /// (unknown tool, arguments that do not fit the schema), else pending with its approval
     /// settled where the rules settle it.
@@ -260,6 +288,30 @@ impl Run<'_> {
         record.approved =
             crate::approval::needed(&tool.server, &tool.tool.name, self.spec.approval).decision();
         record
+    }
+}
+
+/// The record of a call Switchboard answered itself (`search_tools`, `read_result`): done at
+/// once, on no server, needing no approval.
+fn own_record(found: FoundCall, tool: &str, response: Value, round: u32) -> ToolCallRecord {
+    let is_error = response.get("isError").and_then(Value::as_bool) == Some(true);
+    ToolCallRecord {
+        id: found.id,
+        server_id: switchboard_core::ServerId(String::new()),
+        server_name: search::SERVER.into(),
+        tool_name: tool.into(),
+        display_name: found.called_as,
+        arguments: found.arguments,
+        status: ToolCallStatus::Done,
+        response: Some(response),
+        is_error: Some(is_error),
+        round,
+        approved: Some(true),
+        question: None,
+        pending_input: None,
+        task: None,
+        resolved_arguments: None,
+        mapped_parameters: Default::default(),
     }
 }
 

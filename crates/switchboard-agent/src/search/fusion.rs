@@ -28,7 +28,7 @@ mod tests {
 
     #[test]
     fn an_item_both_rankings_place_high_wins() {
-        let fused = fuse(&[&[1, 2, 3], &[3, 2, 1]]);
+        let fused = fuse(&[&[1, 2, 3], &[2, 3, 1], &[3, 2, 1]]);
         assert_eq!(fused[0].0, 2);
         let fused = fuse(&[&[7, 1], &[7, 2]]);
         assert_eq!(fused[0].0, 7);

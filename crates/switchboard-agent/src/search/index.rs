@@ -61,13 +61,20 @@ impl ToolIndex {
     /// The best `limit` tools for `query`, best first. A tool whose name is the query comes
     /// first, then tools whose names start with it, then the ranking (fused with the
     /// semantic one when the index has vectors and `query_vector` is given).
-    pub fn search(&self, query: &str, limit: usize, query_vector: Option<&[f32]>) -> Vec<SearchHit> {
+    pub fn search(
+        &self,
+        query: &str,
+        limit: usize,
+        query_vector: Option<&[f32]>,
+    ) -> Vec<SearchHit> {
         let lexical = self.lexical.rank(query);
         let mut ranked: Vec<(usize, f32)> = match (&self.vectors, query_vector) {
             (Some(vectors), Some(query_vector)) => {
                 let semantic = semantic_rank(vectors, query_vector);
-                let lexical: Vec<usize> = lexical.iter().take(FUSED_DEPTH).map(|(i, _)| *i).collect();
-                let semantic: Vec<usize> = semantic.iter().take(FUSED_DEPTH).map(|(i, _)| *i).collect();
+                let lexical: Vec<usize> =
+                    lexical.iter().take(FUSED_DEPTH).map(|(i, _)| *i).collect();
+                let semantic: Vec<usize> =
+                    semantic.iter().take(FUSED_DEPTH).map(|(i, _)| *i).collect();
                 fusion::fuse(&[&lexical, &semantic])
             }
             _ => lexical.clone(),

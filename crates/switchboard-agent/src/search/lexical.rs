@@ -98,7 +98,10 @@ impl Lexical {
             }
             let index = u32::try_from(index).unwrap_or(u32::MAX);
             for (term, tf) in weighted {
-                postings.entry(term.to_owned()).or_default().push((index, tf));
+                postings
+                    .entry(term.to_owned())
+                    .or_default()
+                    .push((index, tf));
             }
         }
         Lexical {

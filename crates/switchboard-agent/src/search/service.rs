@@ -110,7 +110,11 @@ impl ToolSearch {
         }
         let index = Arc::new(index);
         let mut kept = self.kept();
-        if kept.indexes.insert(key.clone(), Arc::clone(&index)).is_none() {
+        if kept
+            .indexes
+            .insert(key.clone(), Arc::clone(&index))
+            .is_none()
+        {
             kept.order.push_back(key);
         }
         while kept.order.len() > KEPT_INDEXES {
@@ -124,7 +128,9 @@ impl ToolSearch {
     fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
         // A panic while the map was held leaves it whole (each change is one insert or
         // remove), so a poisoned lock is taken as it is.
-        self.kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.kept
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

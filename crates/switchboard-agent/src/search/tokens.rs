@@ -13,8 +13,8 @@ use rust_stemmers::{Algorithm, Stemmer};
 /// Words too common in tool descriptions and requests to tell tools apart.
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "how", "i", "if",
-    "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "please", "that", "the",
-    "this", "to", "use", "using", "want", "was", "we", "what", "which", "with", "you", "your",
+    "in", "into", "is", "it", "its", "me", "my", "of", "on", "or", "please", "that", "the", "this",
+    "to", "use", "using", "want", "was", "we", "what", "which", "with", "you", "your",
 ];
 
 /// Splits and normalises text into index terms.
@@ -155,22 +155,37 @@ mod tests {
     #[test]
     fn names_are_split_at_every_boundary_people_see() {
         assert_eq!(terms("create_pull_request"), ["creat", "pull", "request"]);
-        assert_eq!(terms("browser-take-screenshot"), ["browser", "take", "screenshot"]);
+        assert_eq!(
+            terms("browser-take-screenshot"),
+            ["browser", "take", "screenshot"]
+        );
         assert_eq!(terms("fs.readFile"), ["fs", "read", "file"]);
         assert_eq!(terms("getHTTPResponse2"), ["get", "http", "respons", "2"]);
-        assert_eq!(terms("mcp__github__list_issues"), ["mcp", "github", "list", "issu"]);
+        assert_eq!(
+            terms("mcp__github__list_issues"),
+            ["mcp", "github", "list", "issu"]
+        );
     }
 
     #[test]
     fn words_are_stemmed_and_stop_words_dropped() {
-        assert_eq!(terms("Lists the issues of a repository"), ["list", "issu", "repositori"]);
+        assert_eq!(
+            terms("Lists the issues of a repository"),
+            ["list", "issu", "repositori"]
+        );
         assert_eq!(terms("issue"), terms("issues"));
     }
 
     #[test]
     fn chinese_gives_characters_and_pairs() {
-        assert_eq!(terms("创建分支"), ["创", "创建", "建", "建分", "分", "分支", "支"]);
-        assert_eq!(terms("读取file内容"), ["读", "读取", "取", "file", "内", "内容", "容"]);
+        assert_eq!(
+            terms("创建分支"),
+            ["创", "创建", "建", "建分", "分", "分支", "支"]
+        );
+        assert_eq!(
+            terms("读取file内容"),
+            ["读", "读取", "取", "file", "内", "内容", "容"]
+        );
     }
 
     proptest::proptest! {

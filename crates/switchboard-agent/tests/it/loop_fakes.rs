@@ -60,6 +60,7 @@ fn spec(provider: Arc<FakeProvider>, approval: ApprovalPolicy, auto: bool) -> Ru
         approval,
         max_tokens: None,
         temperature: None,
+        exposure: Default::default(),
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod deferred_tools;
 mod end_to_end;
 mod fuzz_prompt_mode;
 mod loop_fakes;

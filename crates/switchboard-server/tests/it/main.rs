@@ -47,5 +47,6 @@ mod tasks_api;
 mod tasks_restart;
 mod tool_call_service;
 mod tool_nodes_api;
+mod tool_search_api;
 mod views_api;
 mod web_assets;

@@ -124,6 +124,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("POST", "/api/messages/{id}/resend"),
     ("GET", "/api/tasks/{id}"),
     ("DELETE", "/api/tasks/{id}"),
+    ("GET", "/api/tools/search"),
+    ("GET", "/api/tools/cost"),
 ];
 
 fn documented(document: &Value) -> BTreeSet<(String, String)> {

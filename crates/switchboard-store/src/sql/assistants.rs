@@ -66,8 +66,12 @@ impl AssistantRow {
                 format!("unknown tool_exposure {:?}", self.tool_exposure),
             )
         })?;
-        let pinned_tools =
-            from_json(Entity::Assistant, &self.id, "pinned_tools", &self.pinned_tools)?;
+        let pinned_tools = from_json(
+            Entity::Assistant,
+            &self.id,
+            "pinned_tools",
+            &self.pinned_tools,
+        )?;
         Ok(Assistant {
             id: self.id,
             config: AssistantConfig {

@@ -5,6 +5,10 @@
 //! Servers are asked in parallel. One that cannot be reached is reported on stderr (or in
 //! `errors` with `--json`) and the others are still listed; the exit status is then non-zero.
 //!
+//! `switchboard tools search QUERY [--limit N] [--assistant ID]`: the tools a search finds
+//! for the words (or the tool name) given, best first: the search `GET /api/tools/search`
+//! answers and a model with deferred tools makes.
+//!
 //! `switchboard tools approve SERVER TOOL [--off]`: the tool runs without asking anyone (in a
 //! chat, through the proxy and the gateway), or, with `--off`, asks again; the same switch as
 //! the settings page's (the application's `set_tool_switches`).
@@ -27,6 +31,17 @@ pub enum ToolsCommand {
         /// Only this server's tools.
         #[arg(long, value_name = "NAME")]
         server: Option<String>,
+    },
+    /// Search the tools by what they do (English or Chinese words) or by name, best first.
+    Search {
+        /// What to find.
+        query: String,
+        /// How many tools to show.
+        #[arg(long, value_name = "N", default_value_t = 10)]
+        limit: usize,
+        /// Only the tools of this assistant (its id).
+        #[arg(long, value_name = "ID")]
+        assistant: Option<String>,
     },
     /// Let a tool run without asking (auto-approve it), or with --off ask again.
     Approve {
@@ -64,6 +79,11 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
         ToolsCommand::Approve { server, tool, off } => {
             return approve(context, &server, &tool, !off).await;
         }
+        ToolsCommand::Search {
+            query,
+            limit,
+            assistant,
+        } => return search(context, &query, limit, assistant.as_deref()).await,
     };
     let servers = context.servers().await?;
     let specs: Vec<ServerSpec> = match server {
@@ -133,6 +153,48 @@ pub async fn run(context: &Context, command: ToolsCommand) -> anyhow::Result<Exi
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Prints the tools a search for `query` finds.
+async fn search(
+    context: &Context,
+    query: &str,
+    limit: usize,
+    assistant: Option<&str>,
+) -> anyhow::Result<ExitCode> {
+    let servers = context.servers().await?;
+    let owner = servers.owner().clone();
+    let results = servers
+        .with_pool(async |app| {
+            Ok(app
+                .tool_search
+                .search(&owner, query, limit, assistant)
+                .await?)
+        })
+        .await?;
+    if context.json {
+        output::print_json(&serde_json::json!({ "results": results }));
+    } else if results.is_empty() {
+        outln!("no tool matches");
+    } else {
+        let cells: Vec<Vec<String>> = results
+            .iter()
+            .map(|r| {
+                vec![
+                    r.name.clone(),
+                    r.server.clone(),
+                    r.tool.clone(),
+                    format!("{:.3}", r.score),
+                    r.description.clone(),
+                ]
+            })
+            .collect();
+        out!(
+            "{}",
+            output::table(&["NAME", "SERVER", "TOOL", "SCORE", "DESCRIPTION"], &cells)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Switches `tool` of `server` to run without asking (`on`) or to ask again.

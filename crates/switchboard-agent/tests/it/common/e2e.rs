@@ -111,6 +111,7 @@ pub fn run_spec(
         approval,
         max_tokens: None,
         temperature: None,
+        exposure: Default::default(),
     }
 }
 
