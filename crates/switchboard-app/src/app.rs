@@ -186,7 +186,7 @@ impl App {
                 servers: Arc::clone(&pool),
                 tool_calls: Arc::clone(&tool_calls),
                 tasks: tasks.clone(),
-                search: Arc::new(switchboard_agent::search::ToolSearch::new(None)),
+                search: Arc::clone(agent.search()),
             },
             gateway,
         );

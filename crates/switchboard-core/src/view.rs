@@ -210,7 +210,9 @@ impl ViewSpec {
             let server = self.servers.iter().find(|s| s.server_id == pin.server_id);
             let offered = match (server, &pin.tool) {
                 (None, _) => false,
-                (Some(server), Some(tool)) => server.tools.as_ref().is_none_or(|t| t.contains(tool)),
+                (Some(server), Some(tool)) => {
+                    server.tools.as_ref().is_none_or(|t| t.contains(tool))
+                }
                 (Some(_), None) => true,
             };
             if !offered {

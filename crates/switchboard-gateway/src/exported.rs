@@ -28,8 +28,8 @@ use switchboard_agent::approval::{self, Needed};
 use switchboard_agent::offer::OfferedTool;
 use switchboard_agent::{ApprovalPolicy, Offer};
 use switchboard_core::{
-    OwnerId, ServerId, ServerSpec, TaskSupport, ToolAnnotations, ToolIcon, ToolInfo,
-    ViewExposure, ViewSpec,
+    OwnerId, ServerId, ServerSpec, TaskSupport, ToolAnnotations, ToolIcon, ToolInfo, ViewExposure,
+    ViewSpec,
 };
 use switchboard_mcp::ServerPool;
 use switchboard_store::User;

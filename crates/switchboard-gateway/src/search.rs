@@ -250,7 +250,7 @@ fn describe(
 mod tests {
     use std::sync::Arc;
 
-    use switchboard_core::{PinnedTool, ServerId};
+    use switchboard_core::PinnedTool;
 
     use super::*;
 
@@ -258,13 +258,20 @@ mod tests {
         let Value::Object(schema) = schema else {
             panic!("a schema object")
         };
-        Tool::new_with_raw(name.to_owned(), Some("does things".into()), Arc::new(schema))
+        Tool::new_with_raw(
+            name.to_owned(),
+            Some("does things".into()),
+            Arc::new(schema),
+        )
     }
 
     #[test]
     fn a_found_tool_carries_a_small_schema_and_points_to_describe_for_a_large_one() {
         let small = found_tool(
-            &tool("echo", json!({"type": "object", "properties": {"text": {"type": "string"}}})),
+            &tool(
+                "echo",
+                json!({"type": "object", "properties": {"text": {"type": "string"}}}),
+            ),
             "demo".into(),
         );
         assert_eq!(small["name"], "echo");
@@ -272,7 +279,12 @@ mod tests {
         assert_eq!(small["inputSchema"]["properties"]["text"]["type"], "string");
         assert!(small.get("inputSchemaOmitted").is_none());
         let properties: Map<String, Value> = (0..200)
-            .map(|i| (format!("field_{i}"), json!({"type": "string", "description": "x"})))
+            .map(|i| {
+                (
+                    format!("field_{i}"),
+                    json!({"type": "string", "description": "x"}),
+                )
+            })
             .collect();
         let large = found_tool(
             &tool("big", json!({"type": "object", "properties": properties})),
@@ -343,7 +355,14 @@ mod tests {
         // `a`'s echo and every tool of `b`, but the one that would shadow a fixed tool.
         assert_eq!(
             names,
-            ["search_tools", "describe_tool", "call_tool", "echo", "fetch", "get"]
+            [
+                "search_tools",
+                "describe_tool",
+                "call_tool",
+                "echo",
+                "fetch",
+                "get"
+            ]
         );
         let collisions = fixed_collisions(&selection, &exported);
         assert_eq!(collisions.len(), 1);

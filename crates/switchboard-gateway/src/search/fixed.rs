@@ -267,7 +267,11 @@ mod tests {
     fn refused<T: std::fmt::Debug>(result: Result<T, ErrorData>, says: &str) {
         let error = result.expect_err("refused");
         assert_eq!(error.code.0, INVALID_PARAMS, "{error:?}");
-        assert!(error.message.contains(says), "{:?} lacks {says:?}", error.message);
+        assert!(
+            error.message.contains(says),
+            "{:?} lacks {says:?}",
+            error.message
+        );
     }
 
     #[test]
@@ -297,7 +301,10 @@ mod tests {
             );
             assert!(tool.output_schema.is_some());
         }
-        assert!(tools[2].output_schema.is_none(), "a call answers its tool's own result");
+        assert!(
+            tools[2].output_schema.is_none(),
+            "a call answers its tool's own result"
+        );
         assert!(is_fixed("call_tool") && !is_fixed("mcp__a__call_tool"));
     }
 
@@ -327,10 +334,18 @@ mod tests {
     #[test]
     fn bad_search_arguments_are_invalid_params_naming_the_argument() {
         refused(search(None), "`query` is required");
-        refused(search(Some(&args(json!({"query": "  "})))), "`query` must not be empty");
-        refused(search(Some(&args(json!({"query": 3})))), "`query` must be a string");
         refused(
-            search(Some(&args(json!({"query": "x".repeat(MAX_QUERY_CHARS + 1)})))),
+            search(Some(&args(json!({"query": "  "})))),
+            "`query` must not be empty",
+        );
+        refused(
+            search(Some(&args(json!({"query": 3})))),
+            "`query` must be a string",
+        );
+        refused(
+            search(Some(&args(
+                json!({"query": "x".repeat(MAX_QUERY_CHARS + 1)}),
+            ))),
             "at most 1000 characters",
         );
         for limit in [json!(0), json!(51), json!(2.5), json!("5"), json!(-1)] {
@@ -347,16 +362,36 @@ mod tests {
 
     #[test]
     fn describe_and_call_arguments_name_a_tool() {
-        assert_eq!(describe(Some(&args(json!({"name": "echo"})))).unwrap(), "echo");
+        assert_eq!(
+            describe(Some(&args(json!({"name": "echo"})))).unwrap(),
+            "echo"
+        );
         refused(describe(None), "describe_tool: `name` is required");
-        refused(describe(Some(&args(json!({"name": ["echo"]})))), "must be a string");
-        refused(describe(Some(&args(json!({"name": "a", "tool": "b"})))), "unknown argument `tool`");
+        refused(
+            describe(Some(&args(json!({"name": ["echo"]})))),
+            "must be a string",
+        );
+        refused(
+            describe(Some(&args(json!({"name": "a", "tool": "b"})))),
+            "unknown argument `tool`",
+        );
 
-        let called = call(Some(&args(json!({"name": "echo", "arguments": {"text": "hi"}})))).unwrap();
+        let called = call(Some(&args(
+            json!({"name": "echo", "arguments": {"text": "hi"}}),
+        )))
+        .unwrap();
         assert_eq!(called.name, "echo");
         assert_eq!(called.arguments, Some(args(json!({"text": "hi"}))));
-        assert_eq!(call(Some(&args(json!({"name": "echo"})))).unwrap().arguments, None);
-        refused(call(Some(&args(json!({"arguments": {}})))), "call_tool: `name` is required");
+        assert_eq!(
+            call(Some(&args(json!({"name": "echo"}))))
+                .unwrap()
+                .arguments,
+            None
+        );
+        refused(
+            call(Some(&args(json!({"arguments": {}})))),
+            "call_tool: `name` is required",
+        );
         refused(
             call(Some(&args(json!({"name": "echo", "arguments": "text=hi"})))),
             "`arguments` must be an object",

@@ -85,7 +85,11 @@ async fn a_search_view_lists_few_tools_and_reaches_only_its_own() {
     let one = world.add_py(&alice, "one", &["add", "long_task"]).await;
     let two = world.add_py(&alice, "two", &["echo", "add"]).await;
     world.add_py(&bob, "bobs", &["echo", "add"]).await;
-    world.store.create_view(&alice.id, &big(&one, &two)).await.unwrap();
+    world
+        .store
+        .create_view(&alice.id, &big(&one, &two))
+        .await
+        .unwrap();
     let client = Client::connect(
         &world.serve_view(&alice, "big").await,
         Some(Answer::Approve),
@@ -109,7 +113,11 @@ async fn a_search_view_lists_few_tools_and_reaches_only_its_own() {
             "{name} is not a tool of the view: {everything:?}"
         );
     }
-    assert!(!search(&client, "two_add").await.contains(&"two_add".to_owned()));
+    assert!(
+        !search(&client, "two_add")
+            .await
+            .contains(&"two_add".to_owned())
+    );
     // An exported name comes first.
     assert_eq!(search(&client, "two_echo").await[0], "two_echo");
     let limited = client
@@ -120,7 +128,10 @@ async fn a_search_view_lists_few_tools_and_reaches_only_its_own() {
     let entry = &structured(&limited)["tools"][0];
     assert!(entry["description"].is_string(), "{entry}");
     assert!(entry["inputSchema"]["properties"].is_object(), "{entry}");
-    assert!(entry["server"] == "one" || entry["server"] == "two", "{entry}");
+    assert!(
+        entry["server"] == "one" || entry["server"] == "two",
+        "{entry}"
+    );
 
     let described = client
         .call("describe_tool", json!({"name": "two_echo"}))
@@ -137,7 +148,10 @@ async fn a_search_view_lists_few_tools_and_reaches_only_its_own() {
             .unwrap_err();
         assert_eq!(error_code(&refused), Some(INVALID_PARAMS), "{outside}");
         let refused = client
-            .call("call_tool", json!({"name": outside, "arguments": {"a": 1, "b": 2}}))
+            .call(
+                "call_tool",
+                json!({"name": outside, "arguments": {"a": 1, "b": 2}}),
+            )
             .await
             .unwrap_err();
         assert_eq!(error_code(&refused), Some(INVALID_PARAMS), "{outside}");
@@ -145,39 +159,71 @@ async fn a_search_view_lists_few_tools_and_reaches_only_its_own() {
 
     // A call through call_tool is the direct call: `one`'s echo asks first.
     let ran = client
-        .call("call_tool", json!({"name": "echo", "arguments": {"text": "hi"}}))
+        .call(
+            "call_tool",
+            json!({"name": "echo", "arguments": {"text": "hi"}}),
+        )
         .await
         .unwrap();
     assert_eq!(text(&ran), "hi");
     let asked = client.seen.elicitations.lock().unwrap().clone();
     assert_eq!(asked.len(), 1, "{asked:?}");
-    assert!(asked[0].contains("`echo`") && asked[0].contains("`one`"), "{}", asked[0]);
+    assert!(
+        asked[0].contains("`echo`") && asked[0].contains("`one`"),
+        "{}",
+        asked[0]
+    );
     client.set_answer(Answer::Decline);
     let rejected = client
-        .call("call_tool", json!({"name": "echo", "arguments": {"text": "no"}}))
+        .call(
+            "call_tool",
+            json!({"name": "echo", "arguments": {"text": "no"}}),
+        )
         .await
         .unwrap();
     assert_eq!(rejected.is_error, Some(true));
-    assert!(text(&rejected).contains("rejected by the user"), "{}", text(&rejected));
+    assert!(
+        text(&rejected).contains("rejected by the user"),
+        "{}",
+        text(&rejected)
+    );
     // Its result is the tool's own (structured content included), and a tool of the view
     // that is not listed is still called directly.
     let added = client
-        .call("call_tool", json!({"name": "add", "arguments": {"a": 2, "b": 3}}))
+        .call(
+            "call_tool",
+            json!({"name": "add", "arguments": {"a": 2, "b": 3}}),
+        )
         .await
         .unwrap();
     assert_eq!(structured(&added)["result"], 5.0, "{added:?}");
-    let direct = client.call("two_echo", json!({"text": "direct"})).await.unwrap();
+    let direct = client
+        .call("two_echo", json!({"text": "direct"}))
+        .await
+        .unwrap();
     assert_eq!(text(&direct), "direct");
 
     // Wrong arguments name what is wrong.
     for (tool, arguments, says) in [
         ("search_tools", json!({}), "`query` is required"),
         ("search_tools", json!({"query": "x", "limit": 0}), "`limit`"),
-        ("describe_tool", json!({"tool": "echo"}), "unknown argument `tool`"),
-        ("call_tool", json!({"name": "echo", "arguments": [1]}), "`arguments` must be an object"),
+        (
+            "describe_tool",
+            json!({"tool": "echo"}),
+            "unknown argument `tool`",
+        ),
+        (
+            "call_tool",
+            json!({"name": "echo", "arguments": [1]}),
+            "`arguments` must be an object",
+        ),
     ] {
         let refused = client.call(tool, arguments).await.unwrap_err();
-        assert_eq!(error_code(&refused), Some(INVALID_PARAMS), "{tool}: {refused}");
+        assert_eq!(
+            error_code(&refused),
+            Some(INVALID_PARAMS),
+            "{tool}: {refused}"
+        );
         assert!(refused.to_string().contains(says), "{tool}: {refused}");
     }
 }
@@ -188,7 +234,11 @@ async fn a_stateless_client_calls_through_call_tool_with_its_approval_round() {
     let alice = world.alice.clone();
     let one = world.add_py(&alice, "one", &["add"]).await;
     let two = world.add_py(&alice, "two", &["echo"]).await;
-    world.store.create_view(&alice.id, &big(&one, &two)).await.unwrap();
+    world
+        .store
+        .create_view(&alice.id, &big(&one, &two))
+        .await
+        .unwrap();
     let client = Client::connect(
         &world.serve_view(&alice, "big").await,
         Some(Answer::Approve),
@@ -200,7 +250,10 @@ async fn a_stateless_client_calls_through_call_tool_with_its_approval_round() {
         ["search_tools", "describe_tool", "call_tool", "add"]
     );
     let ran = client
-        .call("call_tool", json!({"name": "echo", "arguments": {"text": "stateless"}}))
+        .call(
+            "call_tool",
+            json!({"name": "echo", "arguments": {"text": "stateless"}}),
+        )
         .await
         .unwrap();
     assert_eq!(text(&ran), "stateless");
@@ -248,7 +301,12 @@ async fn list_changes_reach_a_search_session_only_when_its_list_changed() {
     let mut spec = ServerSpec::stdio("py", command.program, command.args);
     spec.env.extend(command.env);
     spec.auto_approved_tools = ["add_tool".to_owned()].into();
-    let py = harness.store.create_server(&alice.id, &spec).await.unwrap().spec;
+    let py = harness
+        .store
+        .create_server(&alice.id, &spec)
+        .await
+        .unwrap()
+        .spec;
     let view = |name: &str, pinned: PinnedTool| ViewSpec {
         tool_exposure: ViewExposure::Search,
         pinned_tools: vec![pinned],
@@ -263,14 +321,20 @@ async fn list_changes_reach_a_search_session_only_when_its_list_changed() {
         }],
     };
     // `one-tool` pins `echo`; `whole` pins every tool of the server.
-    for stored in [view("one-tool", pin(&py, Some("echo"))), view("whole", pin(&py, None))] {
+    for stored in [
+        view("one-tool", pin(&py, Some("echo"))),
+        view("whole", pin(&py, None)),
+    ] {
         harness.store.create_view(&alice.id, &stored).await.unwrap();
     }
     let mut one_tool = harness.client(&alice, Some("one-tool")).await;
     let mut whole = harness.client(&alice, Some("whole")).await;
     let listed = one_tool.session.list_all_tools().await.unwrap();
     let names: Vec<&str> = listed.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(names, ["search_tools", "describe_tool", "call_tool", "echo"]);
+    assert_eq!(
+        names,
+        ["search_tools", "describe_tool", "call_tool", "echo"]
+    );
     assert!(whole.session.list_all_tools().await.unwrap().len() > 10);
 
     // The server adds a tool: only the session that lists every tool of it hears so; the

@@ -5,7 +5,9 @@
 
 use std::collections::BTreeSet;
 
-use switchboard_core::{ErrorCode, PinnedTool, ServerId, ViewError, ViewExposure, ViewServer, ViewSpec};
+use switchboard_core::{
+    ErrorCode, PinnedTool, ServerId, ViewError, ViewExposure, ViewServer, ViewSpec,
+};
 use switchboard_store::{AssistantConfig, Entity, Invalid, StoreError, TokenView};
 
 use crate::common::TestDb;
@@ -154,7 +156,11 @@ async fn a_search_view_keeps_its_exposure_and_pins(db: &TestDb) {
     let mut back = spec.clone();
     back.tool_exposure = ViewExposure::All;
     back.pinned_tools.clear();
-    let updated = db.store.update_view(&ann, &created.id, &back).await.unwrap();
+    let updated = db
+        .store
+        .update_view(&ann, &created.id, &back)
+        .await
+        .unwrap();
     assert_eq!(updated.spec, back);
 
     // A view that follows an assistant pins only servers of its owner's.
