@@ -141,27 +141,27 @@ pub(crate) async fn intercept(
         return Ok(Intercepted::Call(params));
     }
     let gateway = &handler.gateway;
-    let (selection, exported) = gateway.exports(scope).await?;
+    let selection = Selection::of(gateway.store.as_ref(), scope).await?;
     if selection.exposure != ViewExposure::Search {
         return Ok(Intercepted::Call(params));
     }
+    if params.name == fixed::CALL_TOOL {
+        // The named tool is resolved as a direct call's name is, from the kept export list.
+        let asked = fixed::call(params.arguments.as_ref())?;
+        let mut params = params;
+        params.name = asked.name.into();
+        params.arguments = asked.arguments;
+        return Ok(Intercepted::Call(params));
+    }
     let revision = Revision::of(context.protocol_version());
-    let answer = match params.name.as_ref() {
-        fixed::SEARCH_TOOLS => {
-            let asked = fixed::search(params.arguments.as_ref())?;
-            search(gateway, scope, &selection, &exported, &asked).await
-        }
-        fixed::DESCRIBE_TOOL => {
-            let name = fixed::describe(params.arguments.as_ref())?;
-            describe(&exported, &revision, &name)?
-        }
-        _ => {
-            let asked = fixed::call(params.arguments.as_ref())?;
-            let mut params = params;
-            params.name = asked.name.into();
-            params.arguments = asked.arguments;
-            return Ok(Intercepted::Call(params));
-        }
+    let answer = if params.name == fixed::SEARCH_TOOLS {
+        let asked = fixed::search(params.arguments.as_ref())?;
+        let (selection, exported) = gateway.exports(scope).await?;
+        search(gateway, scope, &selection, &exported, &asked).await
+    } else {
+        let name = fixed::describe(params.arguments.as_ref())?;
+        let (_, exported) = gateway.exports(scope).await?;
+        describe(&exported, &revision, &name)?
     };
     Ok(Intercepted::Answer(CallToolResponse::Complete(
         revision.result(answer),
