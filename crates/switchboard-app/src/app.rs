@@ -186,6 +186,7 @@ impl App {
                 servers: Arc::clone(&pool),
                 tool_calls: Arc::clone(&tool_calls),
                 tasks: tasks.clone(),
+                search: Arc::clone(agent.search()),
             },
             gateway,
         );

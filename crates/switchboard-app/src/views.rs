@@ -1,8 +1,9 @@
-//! Saving a view of the MCP gateway: what must hold before a view is stored, beyond
-//! the rules of the spec itself. Its servers and its assistant must be the person's (another
-//! person's answers "not found", like one that does not exist), and no two of its tools may
-//! be exported under the same name: a collision is refused now, naming the tools, rather than
-//! suffixed later where the person would find a tool under a name they did not expect. The
+//! Saving a view of the MCP gateway: what must hold before a view is stored, beyond the
+//! rules of the spec itself. Its servers (pinned ones too) and its assistant must be the
+//! person's (another person's answers "not found", like one that does not exist), and no two
+//! of its tools may be exported under the same name: a collision is refused now, naming the
+//! tools, rather than suffixed later where the person would find a tool under a name they
+//! did not expect; in `search` mode no tool may take a name of the search tools either. The
 //! names come from the gateway ([`Gateway::view_collisions`]), which lists the servers' tools
 //! as they are now; one that is added later is reported by `GET /api/mcp/views/{id}`.
 
@@ -78,6 +79,9 @@ pub async fn check_for_save(
     }
     if let Some(assistant) = &spec.assistant_id {
         store.assistant(&user.id, assistant).await?;
+    }
+    for pin in &spec.pinned_tools {
+        store.server(&user.id, &pin.server_id).await?;
     }
     let collisions = gateway.view_collisions(user, spec).await?;
     if collisions.is_empty() {

@@ -14,6 +14,7 @@ pub mod launcher;
 pub mod locale;
 pub mod naming;
 pub mod per_list;
+pub mod pinned;
 pub mod reach;
 pub mod refusal;
 pub mod spec;
@@ -33,6 +34,7 @@ pub use launcher::{Advice, Launcher, MissingProgram};
 pub use locale::{Locale, UnknownLocale};
 pub use naming::NameTable;
 pub use per_list::PerList;
+pub use pinned::{MAX_PINNED_TOOLS, PinnedTool, is_pinned};
 pub use reach::ReachFailure;
 pub use refusal::Refusal;
 pub use spec::{
@@ -51,4 +53,4 @@ pub use tool_node::{
     VariableType, Variables, check_node, hide_mapped, is_builtin, resolve_arguments,
     validate_variables,
 };
-pub use view::{RunAsTask, ViewError, ViewServer, ViewSpec, ViewTasks};
+pub use view::{RunAsTask, ViewError, ViewExposure, ViewServer, ViewSpec, ViewTasks};

@@ -2,7 +2,9 @@
 //! served at `/mcp/v/{name}` and by `switchboard mcp --stdio --view NAME`.
 //!
 //! A view either follows an assistant (its servers, every enabled tool of each) or lists
-//! servers itself, each with an optional set of tools and its own name prefix.
+//! servers itself, each with an optional set of tools and its own name prefix. It lists its
+//! tools to clients whole (`all`) or as a few tools that search, describe and call the rest
+//! (`search`), with the tools it pins listed beside them.
 
 use std::collections::BTreeSet;
 
@@ -10,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ServerId;
+use crate::pinned::{MAX_PINNED_TOOLS, PinnedTool};
 
 mod tasks;
 
@@ -42,6 +45,32 @@ pub struct ViewSpec {
     /// own tasks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks: Option<ViewTasks>,
+    /// How `tools/list` shows the view's tools; left out: `all`.
+    #[serde(default, skip_serializing_if = "ViewExposure::is_all")]
+    pub tool_exposure: ViewExposure,
+    /// The tools `tools/list` shows in full in `search` mode, beside the search tools (a
+    /// server without `tool`: every tool of it). Each names a server of the view. At most 200.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pinned_tools: Vec<PinnedTool>,
+}
+
+/// How a view shows its tools in `tools/list`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ViewExposure {
+    /// Every tool of the view.
+    #[default]
+    All,
+    /// `search_tools`, `describe_tool` and `call_tool`, plus the pinned tools; every other
+    /// tool of the view is found by search and stays callable by its exported name.
+    Search,
+}
+
+impl ViewExposure {
+    pub fn is_all(&self) -> bool {
+        *self == ViewExposure::All
+    }
 }
 
 /// One server of a view.
@@ -98,6 +127,12 @@ pub enum ViewError {
     /// A `slow` threshold out of 1 to [`MAX_SLOW_AFTER_SECS`] seconds.
     #[error("tasks.slowAfterSecs must be 1 to 86400 seconds, not {secs}")]
     SlowAfterOutOfRange { secs: u32 },
+    /// More pinned tools than [`MAX_PINNED_TOOLS`].
+    #[error("pinnedTools may hold at most 200 tools")]
+    TooManyPinned,
+    /// A pin of a server the view does not list, or of a tool the view leaves out.
+    #[error("{field}: {what} is not a tool of the view")]
+    PinnedOutsideView { field: String, what: String },
 }
 
 /// Whether `name` can name a view: 1 to [`MAX_VIEW_NAME`] of `[a-z0-9_-]`.
@@ -147,6 +182,46 @@ impl ViewSpec {
         }
         if let Some(tasks) = &self.tasks {
             tasks.validate()?;
+        }
+        self.validate_pins()
+    }
+
+    /// Pins name servers (and tools) of the view. A view that follows an assistant knows its
+    /// servers only through the store: there a pin is checked to name a server of the person.
+    fn validate_pins(&self) -> Result<(), ViewError> {
+        if self.pinned_tools.len() > MAX_PINNED_TOOLS {
+            return Err(ViewError::TooManyPinned);
+        }
+        for (i, pin) in self.pinned_tools.iter().enumerate() {
+            let field = format!("pinnedTools[{i}]");
+            if pin.server_id.0.trim().is_empty() {
+                return Err(ViewError::EmptyId {
+                    field: format!("{field}.serverId"),
+                });
+            }
+            if pin.tool.as_ref().is_some_and(|t| t.trim().is_empty()) {
+                return Err(ViewError::EmptyToolName {
+                    field: format!("{field}.tool"),
+                });
+            }
+            if self.assistant_id.is_some() {
+                continue;
+            }
+            let server = self.servers.iter().find(|s| s.server_id == pin.server_id);
+            let offered = match (server, &pin.tool) {
+                (None, _) => false,
+                (Some(server), Some(tool)) => {
+                    server.tools.as_ref().is_none_or(|t| t.contains(tool))
+                }
+                (Some(_), None) => true,
+            };
+            if !offered {
+                let what = match &pin.tool {
+                    Some(tool) => format!("{:?} of server {:?}", tool, pin.server_id.0),
+                    None => format!("server {:?}", pin.server_id.0),
+                };
+                return Err(ViewError::PinnedOutsideView { field, what });
+            }
         }
         Ok(())
     }

@@ -6,7 +6,9 @@
 //!
 //! The hub turns all of these into one broadcast of [`Event`]s. Each session has a task of its
 //! own ([`watch_session`], or the `listen` request itself) that keeps the events of its owner,
-//! and of a server only when its scope selects that server, and sends them. The task ends with
+//! and of a server only when its scope selects that server, and sends them. A session of a
+//! view in `search` mode hears that its tools changed only when its `tools/list` answer did
+//! (the search tools and its pinned tools; see [`crate::search`]). The task ends with
 //! the session: the session's [`SessionState`] lives in its handler, which rmcp drops when the
 //! session ends, and dropping it cancels the token the task waits on. The task never holds the
 //! handler itself, or it would keep the session's state alive forever.
@@ -199,12 +201,24 @@ struct Subscription {
 
 type Subscriptions = Arc<Mutex<HashMap<String, Subscription>>>;
 
+/// The digest of the `tools/list` a `search` session was last shown (or told of).
+type Listed = Arc<Mutex<Option<u64>>>;
+
 /// What the hub keeps of one session: its resource subscriptions (by the URI the session
-/// used) and a token cancelled when the session's handler is dropped.
+/// used), what its `tools/list` last showed in a `search` view, and a token cancelled when
+/// the session's handler is dropped.
 #[derive(Debug, Default)]
 pub(crate) struct SessionState {
     ended: CancellationToken,
     subscriptions: Subscriptions,
+    listed: Listed,
+}
+
+impl SessionState {
+    /// The session was shown a `search` view's tools whose digest is `print`.
+    pub(crate) fn listed(&self, print: u64) {
+        *lock(&self.listed) = Some(print);
+    }
 }
 
 impl Drop for SessionState {
@@ -325,11 +339,16 @@ pub(crate) async fn watch_session(
     let events = gateway.changes.events.subscribe();
     let ended = handler.session.ended.clone();
     let subscriptions = Arc::clone(&handler.session.subscriptions);
+    let listed = Arc::clone(&handler.session.listed);
     let sink = Sink::Session(context.peer);
     tokio::spawn(async move {
+        let session = Session {
+            subscriptions: &subscriptions,
+            listed: &listed,
+        };
         tokio::select! {
             () = ended.cancelled() => {}
-            () = deliver(&gateway, &scope, &sink, events, &subscriptions) => {}
+            () = deliver(&gateway, &scope, &sink, events, session) => {}
         }
         release_all(&gateway, &subscriptions).await;
     });
@@ -363,14 +382,33 @@ async fn release_all(gateway: &Gateway, subscriptions: &Subscriptions) {
     }
 }
 
+/// What `deliver` reads and keeps of its session.
+#[derive(Clone, Copy)]
+struct Session<'a> {
+    subscriptions: &'a Subscriptions,
+    listed: &'a Listed,
+}
+
+/// Whether a `search` session is told its tools changed: only when what its `tools/list`
+/// shows differs from what it was last shown or told of (a session of any other scope
+/// always is).
+async fn tools_changed(gateway: &Gateway, scope: &Scope, listed: &Listed) -> bool {
+    let Some(now) = crate::search::listed_print(gateway, scope).await else {
+        *lock(listed) = None;
+        return true;
+    };
+    lock(listed).replace(now) != Some(now)
+}
+
 /// Sends `scope`'s events to `sink` until the client is gone or the hub stops.
 async fn deliver(
     gateway: &Gateway,
     scope: &Scope,
     sink: &Sink,
     mut events: broadcast::Receiver<Event>,
-    subscriptions: &Subscriptions,
+    session: Session<'_>,
 ) {
+    let subscriptions = session.subscriptions;
     let owner = &scope.user.id;
     loop {
         let event = match events.recv().await {
@@ -398,6 +436,12 @@ async fn deliver(
                     None => &ALL_KINDS,
                 };
                 for kind in kinds {
+                    if *kind == ListKind::Tools
+                        && scope.view.is_some()
+                        && !tools_changed(gateway, scope, session.listed).await
+                    {
+                        continue;
+                    }
                     sent = sink.list_changed(*kind).await;
                     if sent.is_err() {
                         break;
@@ -483,10 +527,16 @@ pub(crate) async fn listen(
             tracing::debug!(error = ?error.to_string(), "could not subscribe upstream for a listen request");
         }
     }
+    // A listening client was shown its tools just before, or is shown them now.
+    *lock(&state.listed) = crate::search::listed_print(gateway, &scope).await;
     let sink = Sink::Listen(context.sink().clone());
+    let session = Session {
+        subscriptions: &state.subscriptions,
+        listed: &state.listed,
+    };
     tokio::select! {
         () = context.cancelled() => {}
-        () = deliver(gateway, &scope, &sink, events, &state.subscriptions) => {}
+        () = deliver(gateway, &scope, &sink, events, session) => {}
     }
     release_all(gateway, &state.subscriptions).await;
     Ok(())

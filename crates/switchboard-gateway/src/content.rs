@@ -318,6 +318,7 @@ mod tests {
                 server("b", Some("b_")),
                 server("c", Some("")),
             ],
+            ..Selection::default()
         };
         let wrapped = uri::export(&selection.servers[1], "file:///x");
         assert_eq!(
@@ -334,6 +335,7 @@ mod tests {
                 server("c", Some("")),
                 server("d", Some("")),
             ],
+            ..Selection::default()
         };
         assert_eq!(
             ids(&candidates(&selection, "test://static-text")),
@@ -344,6 +346,7 @@ mod tests {
         );
         let only_namespaced = Selection {
             servers: vec![server("a", None)],
+            ..Selection::default()
         };
         assert!(candidates(&only_namespaced, "test://static-text").is_empty());
     }
@@ -352,6 +355,7 @@ mod tests {
     fn a_uri_naming_a_server_outside_the_selection_maps_to_nothing() {
         let mine = Selection {
             servers: vec![server("mine", None)],
+            ..Selection::default()
         };
         let theirs = uri::export(&server("theirs", None), "file:///secret");
         assert!(candidates(&mine, &theirs).is_empty());

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{Icon, IconTheme, MetaObject, Tool, ToolAnnotations as McpAnnotations};
@@ -28,7 +28,8 @@ use switchboard_agent::approval::{self, Needed};
 use switchboard_agent::offer::OfferedTool;
 use switchboard_agent::{ApprovalPolicy, Offer};
 use switchboard_core::{
-    OwnerId, ServerId, ServerSpec, TaskSupport, ToolAnnotations, ToolIcon, ToolInfo, ViewSpec,
+    OwnerId, ServerId, ServerSpec, TaskSupport, ToolAnnotations, ToolIcon, ToolInfo, ViewExposure,
+    ViewSpec,
 };
 use switchboard_mcp::ServerPool;
 use switchboard_store::User;
@@ -63,6 +64,26 @@ pub(crate) struct Exported {
     pub tools: Vec<Tool>,
     by_name: HashMap<String, Target>,
     pub collisions: Vec<Collision>,
+    /// Each exported tool as its server listed it, with its exported name: what a search
+    /// over the exported tools indexes.
+    sources: Vec<(Arc<ServerSpec>, ToolInfo, String)>,
+    /// The offer of exactly the exported tools, made on the first search.
+    searchable: OnceLock<Searchable>,
+}
+
+/// The exported tools as an offer the tool search takes, and each offered (display) name's
+/// exported name.
+#[derive(Debug)]
+pub(crate) struct Searchable {
+    pub offer: Offer,
+    exported_names: HashMap<String, String>,
+}
+
+impl Searchable {
+    /// The exported name of the tool offered as `display_name`.
+    pub(crate) fn exported_name(&self, display_name: &str) -> Option<&str> {
+        self.exported_names.get(display_name).map(String::as_str)
+    }
 }
 
 impl Exported {
@@ -129,6 +150,11 @@ impl Exported {
             exported
                 .tools
                 .push(exported_tool(name.clone(), server, &offered.tool));
+            exported.sources.push((
+                Arc::clone(&offered.server),
+                offered.tool.clone(),
+                name.clone(),
+            ));
             exported.by_name.insert(
                 name,
                 Target {
@@ -144,6 +170,45 @@ impl Exported {
 
     pub(crate) fn resolve(&self, name: &str) -> Option<&Target> {
         self.by_name.get(name)
+    }
+
+    /// The exported tool named `name`, as `tools/list` shows it.
+    pub(crate) fn tool(&self, name: &str) -> Option<&Tool> {
+        let at = self
+            .tools
+            .binary_search_by(|tool| tool.name.as_ref().cmp(name))
+            .ok()?;
+        self.tools.get(at)
+    }
+
+    /// The exported tools as an offer for the tool search (made once per export list).
+    pub(crate) fn searchable(&self) -> &Searchable {
+        self.searchable.get_or_init(|| {
+            let offer = Offer::from_tools(
+                self.sources
+                    .iter()
+                    .map(|(server, tool, _)| (Arc::clone(server), tool.clone()))
+                    .collect(),
+                Vec::new(),
+            );
+            let by_tool: HashMap<(&ServerId, &str), &str> = self
+                .sources
+                .iter()
+                .map(|(server, tool, name)| ((&server.id, tool.name.as_str()), name.as_str()))
+                .collect();
+            let exported_names = offer
+                .tools()
+                .iter()
+                .filter_map(|offered| {
+                    let name = by_tool.get(&(&offered.server.id, offered.tool.name.as_str()))?;
+                    Some((offered.display_name.clone(), (*name).to_owned()))
+                })
+                .collect();
+            Searchable {
+                offer,
+                exported_names,
+            }
+        })
     }
 }
 
@@ -389,8 +454,9 @@ impl Gateway {
         Ok(self.view_report(user, spec).await?.collisions)
     }
 
-    /// What the view `spec` of `user`'s offers now: its names' collisions, and which of its
-    /// tools ask a person before they run (their servers do not auto-approve them).
+    /// What the view `spec` of `user`'s offers now: its names' collisions (in `search` mode,
+    /// a tool exported under a name of the search tools' too), and which of its tools ask a
+    /// person before they run (their servers do not auto-approve them).
     pub async fn view_report(
         &self,
         user: &User,
@@ -424,10 +490,13 @@ impl Gateway {
             })
             .map(|tool| tool.name.to_string())
             .collect();
-        Ok(ViewReport {
-            collisions: exported.collisions,
-            asking,
-        })
+        let fixed = match spec.tool_exposure {
+            ViewExposure::Search => crate::search::fixed_collisions(&selection, &exported),
+            ViewExposure::All => Vec::new(),
+        };
+        let mut collisions = exported.collisions;
+        collisions.extend(fixed);
+        Ok(ViewReport { collisions, asking })
     }
 }
 
@@ -483,6 +552,7 @@ mod tests {
                 selected(&b, None, Some("b.")),
                 selected(&down, None, None),
             ],
+            ..Selection::default()
         };
         // The offer of the three: `down` could not be listed.
         let (a_arc, b_arc) = (Arc::new(a.clone()), Arc::new(b.clone()));
@@ -573,6 +643,7 @@ mod tests {
         let a = spec("a");
         let of = |spec: &ServerSpec, prefix: Option<&str>| Selection {
             servers: vec![selected(spec, None, prefix)],
+            ..Selection::default()
         };
         let base = fingerprint(&of(&a, None), "t{tool}");
         assert_eq!(base, fingerprint(&of(&a, None), "t{tool}"));

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use switchboard_agent::ToolCalls;
+use switchboard_agent::search::ToolSearch;
 use switchboard_agent::tasks::Tasks;
 use switchboard_core::OwnerId;
 use switchboard_mcp::ServerPool;
@@ -22,6 +23,8 @@ pub struct GatewayDeps {
     pub tool_calls: Arc<ToolCalls>,
     /// Where the calls of clients that accept tasks become tasks (followed once started).
     pub tasks: Tasks,
+    /// The tool search `search_tools` asks (the application's one, shared with the agent).
+    pub search: Arc<ToolSearch>,
 }
 
 pub struct Gateway {
@@ -29,6 +32,7 @@ pub struct Gateway {
     pub(crate) servers: Arc<dyn ServerPool>,
     pub(crate) tool_calls: Arc<ToolCalls>,
     pub(crate) tasks: Tasks,
+    pub(crate) search: Arc<ToolSearch>,
     /// How long each tool's last call took, for views that run slow tools as tasks.
     pub(crate) durations: Arc<crate::tasks::Durations>,
     /// Tasks' ends, for the `tasks/result` requests waiting on them.
@@ -68,6 +72,7 @@ impl Gateway {
             servers: deps.servers,
             tool_calls: deps.tool_calls,
             tasks: deps.tasks,
+            search: deps.search,
             durations,
             ends,
             config,

@@ -6,6 +6,9 @@
 //! One [`Gateway`] is built per process; rmcp makes one [`GatewayHandler`] per session (or per
 //! request, in the stateless 2026-07-28 revision). Who is asking ([`Scope`]) comes with every
 //! HTTP request, put there by the server's authentication, or is fixed for stdio.
+//!
+//! A view lists its tools whole, or, in `search` mode, as three tools that search, describe
+//! and call the rest, beside the tools it pins (`search`).
 
 mod approval;
 mod call_log;
@@ -20,6 +23,7 @@ mod naming;
 mod relay;
 mod renamed;
 mod revision;
+mod search;
 mod selection;
 mod session;
 pub mod stdio;

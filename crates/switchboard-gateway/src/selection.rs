@@ -1,9 +1,10 @@
-//! Which servers and tools a scope sees: every enabled server of the person, or a view's.
+//! Which servers and tools a scope sees: every enabled server of the person, or a view's,
+//! and how a view lists them (every tool, or the search tools and its pinned ones).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use switchboard_core::{ServerSpec, ViewSpec};
+use switchboard_core::{PinnedTool, ServerSpec, ViewExposure, ViewSpec};
 use switchboard_store::{Store, StoreError};
 
 use crate::error::GatewayError;
@@ -13,6 +14,10 @@ use crate::session::Scope;
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
     pub servers: Vec<SelectedServer>,
+    /// How `tools/list` shows the tools (`/mcp` without a view: every tool).
+    pub exposure: ViewExposure,
+    /// The tools listed in full in `search` mode.
+    pub pinned: Vec<PinnedTool>,
 }
 
 #[derive(Debug, Clone)]
@@ -46,7 +51,10 @@ impl Selection {
                     prefix: None,
                 })
                 .collect();
-            return Ok(Selection { servers });
+            return Ok(Selection {
+                servers,
+                ..Selection::default()
+            });
         };
         let view = match store.view_by_name(owner, view_name).await {
             Ok(view) => view.spec,
@@ -92,6 +100,10 @@ impl Selection {
                 })
             })
             .collect();
-        Ok(Selection { servers })
+        Ok(Selection {
+            servers,
+            exposure: view.tool_exposure,
+            pinned: view.pinned_tools.clone(),
+        })
     }
 }

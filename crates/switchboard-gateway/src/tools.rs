@@ -1,5 +1,7 @@
 //! `tools/list` and `tools/call`: the selection's tools under their exported names, each call
 //! through the tool-call service (approval first, progress and cancellation passed through).
+//! A view in `search` mode lists its search tools and pinned tools instead ([`crate::search`]),
+//! and a `call_tool` there is made here as the direct call of the tool it names.
 //!
 //! A call is resolved against the export list of the caller's own scope and then checked against
 //! the selection read for this call, so a name never leads to another person's server, to a
@@ -23,7 +25,7 @@ use rmcp::{ErrorData, RoleServer};
 use switchboard_agent::{CallerKind, ToolCallError, ToolCallRequest, builtins_now};
 use switchboard_core::spec::Redactor;
 use switchboard_core::upstream_text::short_text;
-use switchboard_core::{ServerSpec, TaskSupport, Variables};
+use switchboard_core::{ServerSpec, TaskSupport, Variables, ViewExposure};
 use switchboard_mcp::McpError;
 use switchboard_mcp::Progress;
 use tokio::sync::mpsc;
@@ -35,6 +37,7 @@ use crate::error::GatewayError;
 use crate::handler::GatewayHandler;
 use crate::relay::{self, Answered, How, Ran};
 use crate::revision::Revision;
+use crate::search::Intercepted;
 use crate::session::Scope;
 use crate::tasks::{self, Place};
 
@@ -49,17 +52,20 @@ pub(crate) async fn list(
     context: RequestContext<RoleServer>,
 ) -> Result<ListToolsResult, ErrorData> {
     let scope = handler.scope(&context)?;
-    let (_, exported) = handler.gateway.exports(&scope).await?;
+    let (selection, exported) = handler.gateway.exports(&scope).await?;
+    let listed = match selection.exposure {
+        ViewExposure::All => exported.tools.clone(),
+        ViewExposure::Search => {
+            let listed = crate::search::listed(&selection, &exported);
+            handler.session.listed(crate::search::print(&listed));
+            listed
+        }
+    };
     let revision = Revision::of(context.protocol_version());
     let tools = if revision.strips() {
-        exported
-            .tools
-            .iter()
-            .cloned()
-            .map(|t| revision.tool(t))
-            .collect()
+        listed.into_iter().map(|t| revision.tool(t)).collect()
     } else {
-        exported.tools.clone()
+        listed
     };
     Ok(ListToolsResult::with_all_items(tools))
 }
@@ -75,11 +81,16 @@ pub(crate) async fn call(
 /// A call, as a task when a 2025-11-25 client `asked` for one (`tools/call` with `task`).
 pub(crate) async fn call_as(
     handler: &GatewayHandler,
-    mut params: CallToolRequestParams,
+    params: CallToolRequestParams,
     context: RequestContext<RoleServer>,
     asked: bool,
 ) -> Result<CallToolResponse, ErrorData> {
     let scope = handler.scope(&context)?;
+    // A view in `search` mode answers its own tools, and `call_tool` becomes the call it names.
+    let mut params = match crate::search::intercept(handler, &context, &scope, params).await? {
+        Intercepted::Answer(response) => return Ok(response),
+        Intercepted::Call(params) => params,
+    };
     let (spec, tool, upstream_tasks) = resolve(handler, &scope, &params.name).await?;
     let sealed =
         match approval::decide(handler, &context, &scope, &mut params, &spec, &tool).await? {

@@ -1,6 +1,8 @@
 // The dialog that creates or edits a view: its name and description, then either an
 // assistant to follow or servers, each with its tools (every one, or those checked) and how
-// their names are exported, and which calls of clients that accept tasks run as tasks. The server refuses names that would collide (409, naming them);
+// their names are exported, which calls of clients that accept tasks run as tasks, and
+// whether clients list every tool or search them (with the servers whose tools are always
+// listed). The server refuses names that would collide (409, naming them);
 // an existing view also shows collisions that appeared since it was saved.
 
 import { html } from "../html.js";
@@ -10,7 +12,7 @@ import { t } from "../i18n.js";
 import { Dialog } from "../ui/dialog.js";
 import { ErrorNote } from "../ui/error-note.js";
 import { Select, TextArea, TextField } from "../ui/fields.js";
-import { bodyFrom, formFrom, problems, withRow, withTool } from "./view-form.js";
+import { bodyFrom, formFrom, problems, serverPinned, withRow, withServerPin, withTool } from "./view-form.js";
 
 export function ViewEditModal({ view, servers, assistants, onClose, onSaved }) {
   const [form, setForm] = useState(() => formFrom(view, servers));
@@ -70,9 +72,15 @@ export function ViewEditModal({ view, servers, assistants, onClose, onSaved }) {
             <legend>${t("ui.gateway.servers")}</legend>
             ${form.servers.length === 0 ? html`<p class="muted">${t("ui.gateway.no_servers")}</p>` : null}
             ${form.servers.map((r) => html`<${ServerRow} key=${r.serverId} row=${r} tools=${tools[r.serverId]}
+              pin=${form.exposure === "search" ? serverPinned(form, r.serverId) : null}
+              onPin=${(pinned) => setForm(withServerPin(form, r.serverId, pinned))}
               onChange=${(change) => setForm(withRow(form, r.serverId, change))}
               onTool=${(tool, checked) => setForm(withTool(form, r.serverId, tool, checked))} />`)}
           </fieldset>`}
+      <${Select} id="view-exposure" label=${t("ui.gateway.exposure")} value=${form.exposure}
+        hint=${t("ui.gateway.exposure_hint")}
+        options=${[["all", t("ui.gateway.exposure_all")], ["search", t("ui.gateway.exposure_search")]]}
+        onChange=${(exposure) => setForm({ ...form, exposure })} />
       <${Select} id="view-run-as-task" label=${t("ui.gateway.tasks")} value=${form.runAsTask}
         hint=${t("ui.gateway.tasks_hint")}
         options=${[["never", t("ui.gateway.tasks_never")], ["slow", t("ui.gateway.tasks_slow")], ["always", t("ui.gateway.tasks_always")]]}
@@ -100,8 +108,8 @@ export function ViewEditModal({ view, servers, assistants, onClose, onSaved }) {
   <//>`;
 }
 
-/** One server of the view: included or not, its tools, its names. */
-function ServerRow({ row, tools, onChange, onTool }) {
+/** One server of the view: included or not, its tools, its names, and (`pin` not null) whether its tools are always listed. */
+function ServerRow({ row, tools, pin, onPin, onChange, onTool }) {
   const id = (what) => `view-${what}-${row.serverId}`;
   return html`<div class="view-server" data-server=${row.serverId}>
     <div class="field check">
@@ -115,6 +123,12 @@ function ServerRow({ row, tools, onChange, onTool }) {
             <label for=${id("all")}>${t("ui.gateway.all_tools")}</label>
           </div>
           ${row.allTools ? null : html`<${ToolChecks} row=${row} tools=${tools} onTool=${onTool} />`}
+          ${pin === null
+            ? null
+            : html`<div class="field check">
+                <input id=${id("pin")} type="checkbox" checked=${pin} onChange=${(e) => onPin(e.currentTarget.checked)} />
+                <label for=${id("pin")}>${t("ui.gateway.pin_server")}</label>
+              </div>`}
           <${Select} id=${id("naming")} label=${t("ui.gateway.naming")} value=${row.naming}
             options=${[["template", t("ui.gateway.naming_template")], ["own", t("ui.gateway.naming_own")], ["prefix", t("ui.gateway.naming_prefix")]]}
             onChange=${(naming) => onChange({ naming })} />

@@ -1,9 +1,10 @@
 // The view editor's state, kept apart from the page so it can be tested: a view
 // either follows an assistant or lists servers, each with the tools it offers (all, or those
 // checked) and how their names are exported (the gateway's `mcp__server__tool`, the tools'
-// own names, or a prefix). `formFrom` reads a saved view into the form, `bodyFrom` writes the
-// API's body, `problems` says what must change before saving (the server checks again,
-// including names that collide).
+// own names, or a prefix), and how clients are shown them: every tool, or the search tools
+// with the pinned ones (`toolExposure: "search"`). `formFrom` reads a saved view into the
+// form, `bodyFrom` writes the API's body, `problems` says what must change before saving (the
+// server checks again, including names that collide).
 
 /** The rules the server applies (switchboard_core::view). */
 export const NAME_RULE = /^[a-z0-9_-]{1,64}$/;
@@ -18,6 +19,9 @@ export const NAMING = ["template", "own", "prefix"];
  */
 export const RUN_AS_TASK = ["never", "slow", "always"];
 export const MAX_SLOW_AFTER_SECS = 86400;
+
+/** How `tools/list` shows the view's tools: all of them, or `search_tools`, `describe_tool`, `call_tool` and the pinned ones. */
+export const EXPOSURE = ["all", "search"];
 
 /** One server's row of the form. */
 function row(server, chosen) {
@@ -51,7 +55,19 @@ export function formFrom(view, servers) {
     servers: rows,
     runAsTask: view?.tasks?.runAsTask || "never",
     slowAfterSecs: view?.tasks?.slowAfterSecs === undefined ? "" : String(view.tasks.slowAfterSecs),
+    exposure: view?.toolExposure || "all",
+    pinned: (view?.pinnedTools || []).map((p) => ({ ...p })),
   };
+}
+
+/** The pins `form` sends: in `search` mode only, and of servers (and tools) the view still offers. */
+function pinsOf(form) {
+  if (form.exposure !== "search") return [];
+  if (form.mode === "assistant") return form.pinned;
+  return form.pinned.filter((p) => {
+    const r = form.servers.find((each) => each.serverId === p.serverId && each.included);
+    return r && (p.tool === undefined || r.allTools || r.tools.includes(p.tool));
+  });
 }
 
 /** The API's body (`ViewSpec`) for `form`. */
@@ -64,6 +80,9 @@ export function bodyFrom(form) {
     const secs = form.slowAfterSecs.trim();
     if (form.runAsTask === "slow" && secs) body.tasks.slowAfterSecs = Number(secs);
   }
+  if (form.exposure === "search") body.toolExposure = "search";
+  const pinned = pinsOf(form);
+  if (pinned.length) body.pinnedTools = pinned;
   if (form.mode === "assistant") {
     body.assistantId = form.assistantId;
     return body;
@@ -116,6 +135,17 @@ export function withTool(form, serverId, tool, checked) {
   if (!r) return form;
   const tools = checked ? [...new Set([...r.tools, tool])] : r.tools.filter((each) => each !== tool);
   return withRow(form, serverId, { tools });
+}
+
+/** Whether every tool of the server `serverId` is pinned. */
+export function serverPinned(form, serverId) {
+  return form.pinned.some((p) => p.serverId === serverId && p.tool === undefined);
+}
+
+/** `form` with every tool of the server `serverId` pinned or not (its single-tool pins kept). */
+export function withServerPin(form, serverId, pinned) {
+  const rest = form.pinned.filter((p) => !(p.serverId === serverId && p.tool === undefined));
+  return { ...form, pinned: pinned ? [...rest, { serverId }] : rest };
 }
 
 /** What a view offers, in a few words: its assistant, or its servers' names. */

@@ -2,13 +2,14 @@
 // Desktop through this machine's `switchboard mcp --stdio --view` or through mcp-remote,
 // Cursor and VS Code over HTTP with a bearer token), and the view form: a saved view read back into the form and written
 // out unchanged, the three ways of naming tools, tool checkboxes, an assistant instead of
-// servers, which calls run as tasks, and what must change before saving.
+// servers, which calls run as tasks, search exposure with pinned servers, and what must
+// change before saving.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { MCP_REMOTE, TOKEN_PLACEHOLDER, snippets, viewUrl } from "../../js/gateway/snippets.js";
-import { NAME_RULE, bodyFrom, formFrom, problems, summary, withRow, withTool } from "../../js/gateway/view-form.js";
+import { NAME_RULE, bodyFrom, formFrom, problems, serverPinned, summary, withRow, withServerPin, withTool } from "../../js/gateway/view-form.js";
 
 const SERVERS = [
   { id: "files", name: "Files" },
@@ -175,6 +176,36 @@ test("which calls run as tasks is read back and written only when it is not the 
     tasks: { runAsTask: "always" },
     assistantId: "a1",
   });
+});
+
+test("search exposure and its pins are read back, and sent only in search mode", () => {
+  const saved = {
+    name: "big",
+    toolExposure: "search",
+    servers: [{ serverId: "files", tools: ["read", "write"] }, { serverId: "github" }],
+    pinnedTools: [{ serverId: "files", tool: "read" }, { serverId: "github" }],
+  };
+  let form = formFrom(saved, SERVERS);
+  assert.equal(form.exposure, "search");
+  assert.ok(serverPinned(form, "github") && !serverPinned(form, "files"));
+  assert.deepEqual(bodyFrom(form), saved);
+  // Pinning a server's tools, then unpinning them, keeps its single-tool pins.
+  form = withServerPin(form, "files", true);
+  assert.deepEqual(bodyFrom(form).pinnedTools, [...saved.pinnedTools, { serverId: "files" }]);
+  form = withServerPin(form, "files", false);
+  assert.deepEqual(bodyFrom(form).pinnedTools, saved.pinnedTools);
+  // A pin of a server or tool the view no longer offers is not sent (the server would refuse it).
+  let narrowed = withTool(form, "files", "read", false);
+  narrowed = withRow(narrowed, "github", { included: false });
+  assert.equal(bodyFrom(narrowed).pinnedTools, undefined);
+  // Every tool: neither the exposure nor pins are sent.
+  const all = bodyFrom({ ...form, exposure: "all" });
+  assert.equal(all.toolExposure, undefined);
+  assert.equal(all.pinnedTools, undefined);
+  const plain = formFrom({ name: "v", servers: [{ serverId: "files" }] }, SERVERS);
+  assert.equal(plain.exposure, "all");
+  assert.deepEqual(bodyFrom(plain), { name: "v", servers: [{ serverId: "files" }] });
+  assert.deepEqual(problems(form), []);
 });
 
 test("names follow the server's rule", () => {

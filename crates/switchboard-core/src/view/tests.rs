@@ -116,3 +116,76 @@ fn unknown_fields_are_refused() {
         serde_json::from_value(json!({"name": "a", "assistantId": "x", "color": "red"}));
     assert!(parsed.is_err());
 }
+
+#[test]
+fn the_exposure_is_all_unless_search_is_asked_and_is_written_only_then() {
+    let view = servers_view();
+    assert_eq!(view.tool_exposure, ViewExposure::All);
+    let written = serde_json::to_value(&view).unwrap();
+    assert!(written.get("toolExposure").is_none(), "{written}");
+    assert!(written.get("pinnedTools").is_none(), "{written}");
+    let searched = spec(json!({
+        "name": "big", "toolExposure": "search",
+        "servers": [{"serverId": "files"}],
+        "pinnedTools": [{"serverId": "files", "tool": "read_file"}]
+    }));
+    searched.validate().unwrap();
+    assert_eq!(searched.tool_exposure, ViewExposure::Search);
+    let written = serde_json::to_value(&searched).unwrap();
+    assert_eq!(written["toolExposure"], "search");
+    assert_eq!(
+        written["pinnedTools"],
+        json!([{"serverId": "files", "tool": "read_file"}])
+    );
+    assert!(
+        serde_json::from_value::<ViewSpec>(
+            json!({"name": "a", "assistantId": "x", "toolExposure": "some"})
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn pins_name_servers_and_tools_of_the_view() {
+    let pinned = |pins: serde_json::Value| {
+        let mut view = servers_view();
+        view.pinned_tools = serde_json::from_value(pins).unwrap();
+        view.validate()
+    };
+    pinned(json!([{"serverId": "files", "tool": "read_file"}, {"serverId": "github"}])).unwrap();
+    pinned(json!([{"serverId": "github", "tool": "anything"}])).unwrap();
+    assert_eq!(
+        pinned(json!([{"serverId": "files", "tool": "write_file"}])),
+        Err(ViewError::PinnedOutsideView {
+            field: "pinnedTools[0]".into(),
+            what: r#""write_file" of server "files""#.into(),
+        })
+    );
+    assert_eq!(
+        pinned(json!([{"serverId": "files"}, {"serverId": "elsewhere"}])),
+        Err(ViewError::PinnedOutsideView {
+            field: "pinnedTools[1]".into(),
+            what: r#"server "elsewhere""#.into(),
+        })
+    );
+    assert_eq!(
+        pinned(json!([{"serverId": "files", "tool": " "}])),
+        Err(ViewError::EmptyToolName {
+            field: "pinnedTools[0].tool".into()
+        })
+    );
+    assert_eq!(
+        pinned(json!([{"serverId": ""}])),
+        Err(ViewError::EmptyId {
+            field: "pinnedTools[0].serverId".into()
+        })
+    );
+    let many: Vec<serde_json::Value> = (0..=MAX_PINNED_TOOLS)
+        .map(|i| json!({"serverId": "github", "tool": format!("t{i}")}))
+        .collect();
+    assert_eq!(pinned(json!(many)), Err(ViewError::TooManyPinned));
+    // A view that follows an assistant names its servers only in the store.
+    let follows = spec(json!({"name": "a", "assistantId": "x",
+        "pinnedTools": [{"serverId": "anything"}]}));
+    follows.validate().unwrap();
+}

@@ -12,4 +12,5 @@ mod content_views;
 mod relay;
 mod tasks;
 mod tools;
+mod tools_search;
 mod tools_views;

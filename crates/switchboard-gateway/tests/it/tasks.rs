@@ -29,6 +29,8 @@ async fn view(
     tasks: Option<ViewTasks>,
 ) -> StoredView {
     let spec = ViewSpec {
+        tool_exposure: Default::default(),
+        pinned_tools: Vec::new(),
         name: name.to_owned(),
         description: None,
         assistant_id: None,

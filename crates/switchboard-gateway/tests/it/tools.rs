@@ -342,6 +342,8 @@ async fn collisions_of_a_view_are_reported() {
     let one = world.add_py(&alice, "one", &[]).await;
     let two = world.add_py(&alice, "two", &[]).await;
     let view = |prefix_two: Option<&str>| ViewSpec {
+        tool_exposure: Default::default(),
+        pinned_tools: Vec::new(),
         tasks: None,
         name: "claude".into(),
         description: None,

@@ -15,6 +15,8 @@ const INVALID_PARAMS: i32 = -32602;
 
 fn view(one: &ServerSpec, two: &ServerSpec, prefix_two: &str) -> ViewSpec {
     ViewSpec {
+        tool_exposure: Default::default(),
+        pinned_tools: Vec::new(),
         tasks: None,
         name: "claude".into(),
         description: None,

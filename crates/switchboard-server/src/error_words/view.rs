@@ -30,6 +30,10 @@ pub fn view(e: &ViewError) -> Words {
         ViewError::SlowAfterOutOfRange { secs } => {
             Words::new("error.msg.view_slow_after").param("secs", secs)
         }
+        ViewError::TooManyPinned => Words::new("error.msg.view_too_many_pinned"),
+        ViewError::PinnedOutsideView { field, what } => Words::new("error.msg.view_pinned_outside")
+            .param("field", field)
+            .param("what", what),
         // A rule added later: its English text, in the code's template.
         other => Words::new("error.msg.detail").param("detail", other),
     }

@@ -407,3 +407,24 @@ fn every_schema_reference_resolves() {
         );
     }
 }
+
+/// A view's exposure and pinned tools are described, with the exposure's two values.
+#[test]
+fn a_views_exposure_and_pins_are_documented() {
+    let document = serde_json::to_value(switchboard_server::openapi()).unwrap();
+    let schemas = &document["components"]["schemas"];
+    let view = &schemas["ViewSpec"]["properties"];
+    for field in ["toolExposure", "pinnedTools"] {
+        assert!(view[field].is_object(), "ViewSpec lacks {field}: {view}");
+    }
+    let exposure = serde_json::to_string(&schemas["ViewExposure"]).unwrap();
+    assert!(
+        exposure.contains("\"all\"") && exposure.contains("\"search\""),
+        "{exposure}"
+    );
+    assert!(
+        schemas["PinnedTool"]["properties"]["serverId"].is_object(),
+        "{}",
+        schemas["PinnedTool"]
+    );
+}

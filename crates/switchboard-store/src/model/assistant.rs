@@ -73,21 +73,9 @@ impl ToolExposure {
     }
 }
 
-/// A tool (or, without `tool`, every tool of a server) always offered in full, whatever the
-/// assistant's exposure.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct PinnedTool {
-    #[cfg_attr(feature = "openapi", schema(value_type = String))]
-    pub server_id: ServerId,
-    /// The tool's own name; absent: every tool of the server.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool: Option<String>,
-}
-
-/// Tools an assistant may pin, at most.
-pub const MAX_PINNED_TOOLS: usize = 200;
+/// A tool (or every tool of a server) always offered in full, whatever the assistant's
+/// exposure; the same pins a gateway view in `search` mode lists.
+pub use switchboard_core::{MAX_PINNED_TOOLS, PinnedTool};
 
 /// The rounds of tool calls an assistant may make for one user message (seed 001).
 pub const DEFAULT_MAX_ROUNDS: u32 = 20;

@@ -71,8 +71,8 @@ macro_rules! impl_view_store {
             use $crate::sql::views::{COLUMNS, ViewRow};
 
             impl $store {
-                /// Every server the view names, and the assistant it follows, must be the
-                /// owner's.
+                /// Every server the view names (pinned ones too), and the assistant it
+                /// follows, must be the owner's.
                 async fn check_view_links(
                     conn: &mut <$db as sqlx::Database>::Connection,
                     owner: &OwnerId,
@@ -84,6 +84,9 @@ macro_rules! impl_view_store {
                     }
                     if let Some(assistant) = &spec.assistant_id {
                         Self::require_owned(conn, owner, Entity::Assistant, assistant).await?;
+                    }
+                    for pin in &spec.pinned_tools {
+                        Self::require_owned(conn, owner, Entity::Server, &pin.server_id.0).await?;
                     }
                     Ok(())
                 }

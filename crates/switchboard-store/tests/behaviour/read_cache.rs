@@ -93,6 +93,8 @@ async fn what_a_token_opens_follows_revocation_its_view_and_its_user(db: &TestDb
         .create_view(
             &ann.id,
             &ViewSpec {
+                tool_exposure: Default::default(),
+                pinned_tools: Vec::new(),
                 tasks: None,
                 name: "desktop".into(),
                 description: None,

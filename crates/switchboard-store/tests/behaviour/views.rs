@@ -1,11 +1,13 @@
-//! Views of the MCP gateway: a view round-trips, its name is unique per owner, its
-//! servers and assistant must be the owner's, another owner's view is not found, the quota
+//! Views of the MCP gateway: a view round-trips (its exposure and pins too), its name is
+//! unique per owner, its servers, pinned servers and assistant must be the owner's, another owner's view is not found, the quota
 //! counts views, and a token limited to a view says so, opens only that view's owner, and is
 //! deleted with the view.
 
 use std::collections::BTreeSet;
 
-use switchboard_core::{ErrorCode, ServerId, ViewError, ViewServer, ViewSpec};
+use switchboard_core::{
+    ErrorCode, PinnedTool, ServerId, ViewError, ViewExposure, ViewServer, ViewSpec,
+};
 use switchboard_store::{AssistantConfig, Entity, Invalid, StoreError, TokenView};
 
 use crate::common::TestDb;
@@ -13,6 +15,7 @@ use crate::servers::secret_spec;
 
 crate::on_both_backends!(
     views_round_trip_and_are_listed_in_order,
+    a_search_view_keeps_its_exposure_and_pins,
     view_names_are_unique_per_owner,
     views_name_only_the_owners_servers_and_assistants,
     another_owners_view_is_not_found,
@@ -24,6 +27,8 @@ crate::on_both_backends!(
 
 fn view_of(name: &str, servers: &[&str]) -> ViewSpec {
     ViewSpec {
+        tool_exposure: Default::default(),
+        pinned_tools: Vec::new(),
         tasks: None,
         name: name.into(),
         description: Some("for Claude Desktop".into()),
@@ -68,6 +73,8 @@ async fn views_round_trip_and_are_listed_in_order(db: &TestDb) {
         .await
         .unwrap();
     let follows = ViewSpec {
+        tool_exposure: Default::default(),
+        pinned_tools: Vec::new(),
         tasks: None,
         name: "cursor".into(),
         description: None,
@@ -116,6 +123,75 @@ async fn views_round_trip_and_are_listed_in_order(db: &TestDb) {
         .view(&owner, &assistant_view_id(db, &owner).await)
         .await
         .unwrap();
+}
+
+async fn a_search_view_keeps_its_exposure_and_pins(db: &TestDb) {
+    let ann = db.user("ann").await.id;
+    let bob = db.user("bob").await.id;
+    for server in ["files", "github"] {
+        db.store
+            .create_server(&ann, &secret_spec(server))
+            .await
+            .unwrap();
+    }
+    db.store
+        .create_server(&bob, &secret_spec("bobs"))
+        .await
+        .unwrap();
+    let mut spec = view_of("big", &["files", "github"]);
+    spec.tool_exposure = ViewExposure::Search;
+    spec.pinned_tools = vec![
+        PinnedTool {
+            server_id: ServerId("files".into()),
+            tool: Some("read".into()),
+        },
+        PinnedTool {
+            server_id: ServerId("github".into()),
+            tool: None,
+        },
+    ];
+    let created = db.store.create_view(&ann, &spec).await.unwrap();
+    assert_eq!(created.spec, spec);
+    assert_eq!(db.store.view_by_name(&ann, "big").await.unwrap(), created);
+    let mut back = spec.clone();
+    back.tool_exposure = ViewExposure::All;
+    back.pinned_tools.clear();
+    let updated = db
+        .store
+        .update_view(&ann, &created.id, &back)
+        .await
+        .unwrap();
+    assert_eq!(updated.spec, back);
+
+    // A view that follows an assistant pins only servers of its owner's.
+    let assistant = db
+        .store
+        .create_assistant(&ann, &AssistantConfig::named("helper"))
+        .await
+        .unwrap();
+    let follows = |server: &str| ViewSpec {
+        tool_exposure: ViewExposure::Search,
+        pinned_tools: vec![PinnedTool {
+            server_id: ServerId(server.into()),
+            tool: None,
+        }],
+        tasks: None,
+        name: "follows".into(),
+        description: None,
+        assistant_id: Some(assistant.id.clone()),
+        servers: Vec::new(),
+    };
+    let error = db
+        .store
+        .create_view(&ann, &follows("bobs"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, StoreError::NotFound { entity: Entity::Server, id } if id == "bobs"),
+        "{error}"
+    );
+    let created = db.store.create_view(&ann, &follows("files")).await.unwrap();
+    assert_eq!(created.spec, follows("files"));
 }
 
 async fn assistant_view_id(db: &TestDb, owner: &switchboard_core::OwnerId) -> String {
@@ -192,6 +268,8 @@ async fn views_name_only_the_owners_servers_and_assistants(db: &TestDb) {
         "{error}"
     );
     let follows = ViewSpec {
+        tool_exposure: Default::default(),
+        pinned_tools: Vec::new(),
         tasks: None,
         name: "v".into(),
         description: None,

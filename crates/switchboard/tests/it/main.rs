@@ -21,6 +21,7 @@ mod gateway_http;
 mod gateway_interop;
 mod gateway_matrix;
 mod gateway_relayed_fields;
+mod gateway_search;
 mod gateway_stdio;
 mod gateway_tasks;
 mod load;

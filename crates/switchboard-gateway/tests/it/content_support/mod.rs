@@ -78,6 +78,7 @@ impl Harness {
         ));
         let gateway = Gateway::new(
             GatewayDeps {
+                search: Arc::new(switchboard_agent::search::ToolSearch::new(None)),
                 store: Arc::clone(&store),
                 servers: Arc::clone(&pool) as Arc<dyn ServerPool>,
                 tasks: crate::tools_support::start_tasks(

@@ -70,6 +70,7 @@ impl World {
         ));
         let gateway = Gateway::new(
             GatewayDeps {
+                search: Arc::new(switchboard_agent::search::ToolSearch::new(None)),
                 store: Arc::clone(&store),
                 servers: pool,
                 tool_calls: Arc::clone(&tool_calls),

@@ -104,6 +104,7 @@ impl World {
         let tasks = start_tasks(&tool_calls, &store, &events);
         let gateway = Gateway::new(
             GatewayDeps {
+                search: Arc::new(switchboard_agent::search::ToolSearch::new(None)),
                 store: Arc::clone(&store),
                 servers: pool,
                 tool_calls,

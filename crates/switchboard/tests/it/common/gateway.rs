@@ -219,6 +219,12 @@ pub fn tasks_client(args: &[&str]) -> Result<Value, String> {
     python_peer(PyGen::V1, "gateway_tasks_client.py", args)
 }
 
+/// `tests/peers/gateway_plan_client.py` (the Python SDK 1.x's client) carrying out `args`' plan:
+/// its JSON report.
+pub fn plan_client(args: &[&str]) -> Result<Value, String> {
+    python_peer(PyGen::V1, "gateway_plan_client.py", args)
+}
+
 /// `tests/peers/interop_client.py` (the interop matrix's client) under `generation`.
 pub fn interop_client(generation: PyGen, args: &[&str]) -> Result<Value, String> {
     python_peer(generation, "interop_client.py", args)
