@@ -27,6 +27,16 @@ pub struct Exposure {
 
 impl Exposure {
     /// The exposure `config` asks for.
+    /// A run without an assistant (seed 000's and 001's chat routes, `switchboard chat`
+    /// without `--assistant`): every tool, as those routes document; deferring is an
+    /// assistant's choice.
+    pub fn without_assistant() -> Self {
+        Self {
+            kind: ToolExposure::All,
+            ..Self::default()
+        }
+    }
+
     pub fn of(config: &AssistantConfig) -> Self {
         Self {
             kind: config.tool_exposure,

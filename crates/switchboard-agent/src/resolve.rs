@@ -235,7 +235,12 @@ pub async fn resolve<C: ClientSource>(
             approval: request.approval,
             max_tokens: None,
             temperature: request.temperature,
-            exposure: crate::exposure::Exposure::of(config),
+            exposure: request
+                .assistant
+                .as_ref()
+                .map_or_else(crate::exposure::Exposure::without_assistant, |a| {
+                    crate::exposure::Exposure::of(&a.config)
+                }),
         },
         provider_name: stored.map(|(_, name)| name),
     })

@@ -95,7 +95,7 @@ impl ToolSearches {
         };
         let exposure = assistant
             .as_ref()
-            .map_or_else(Exposure::default, |a| Exposure::of(&a.config));
+            .map_or_else(Exposure::without_assistant, |a| Exposure::of(&a.config));
         let (servers, nodes) =
             offered_servers(self.store.as_ref(), owner, assistant.as_ref()).await?;
         let offer = Offer::gather(self.tools.as_ref(), owner, &servers, &nodes).await;

@@ -93,11 +93,11 @@ impl ToolSearch {
     /// The index of `offer` for `owner`: kept from an earlier search while the offer is the
     /// same (a tool list changed, a server edited or removed make another offer), else built.
     pub async fn index(&self, owner: &OwnerId, offer: &Offer) -> Arc<ToolIndex> {
-        let docs: Vec<ToolDoc> = offer.tools().iter().map(ToolDoc::of).collect();
-        let key = (owner.clone(), fingerprint(&docs));
+        let key = (owner.clone(), fingerprint(offer));
         if let Some(index) = self.kept().indexes.get(&key) {
             return Arc::clone(index);
         }
+        let docs: Vec<ToolDoc> = offer.tools().iter().map(ToolDoc::of).collect();
         let mut index = ToolIndex::new(docs);
         if let Some(embedder) = &self.embedder {
             let texts: Vec<String> = index.docs().iter().map(ToolDoc::semantic_text).collect();
@@ -145,23 +145,58 @@ async fn embed_one(embedder: &dyn Embedder, text: &str) -> Option<Vec<f32>> {
     }
 }
 
-/// What makes two offers' indexes the same: every field of every document, in order.
-fn fingerprint(docs: &[ToolDoc]) -> [u8; 32] {
+/// What makes two offers' indexes the same: every tool's names, title, description,
+/// annotations and parameter names and descriptions, in order. Hashed straight from the
+/// offer (no document is built for an offer whose index is kept), so a search that finds its
+/// index kept costs a pass over the offer's text.
+fn fingerprint(offer: &Offer) -> [u8; 32] {
     let mut hash = Sha256::new();
-    for doc in docs {
-        for field in [
-            &doc.name,
-            &doc.server,
-            &doc.server_description,
-            &doc.tool,
-            &doc.title,
-            &doc.description,
-            &doc.parameters,
-            &doc.annotations,
-        ] {
-            hash.update((field.len() as u64).to_le_bytes());
-            hash.update(field.as_bytes());
-        }
+    let mut field = |text: &str| {
+        hash.update((text.len() as u64).to_le_bytes());
+        hash.update(text.as_bytes());
+    };
+    for tool in offer.tools() {
+        field(&tool.display_name);
+        field(&tool.server.name);
+        field(&tool.tool.name);
+        field(tool.tool.title.as_deref().unwrap_or_default());
+        field(tool.tool.description.as_deref().unwrap_or_default());
+        let annotations = &tool.tool.annotations;
+        field(annotations.title.as_deref().unwrap_or_default());
+        field(match (annotations.read_only_hint, annotations.destructive_hint) {
+            (Some(true), Some(true)) => "rd",
+            (Some(true), _) => "r",
+            (_, Some(true)) => "d",
+            _ => "",
+        });
+        schema_text(&tool.schema, 0, &mut field);
     }
     hash.finalize().into()
+}
+
+/// Feeds the property names and descriptions of `schema` to `field`, as deep as the
+/// documents read them.
+fn schema_text(
+    schema: &serde_json::Map<String, serde_json::Value>,
+    depth: usize,
+    field: &mut impl FnMut(&str),
+) {
+    if depth > 3 {
+        return;
+    }
+    let Some(serde_json::Value::Object(properties)) = schema.get("properties") else {
+        return;
+    };
+    for (name, property) in properties {
+        field(name);
+        if let serde_json::Value::Object(property) = property {
+            if let Some(serde_json::Value::String(description)) = property.get("description") {
+                field(description);
+            }
+            schema_text(property, depth + 1, field);
+            if let Some(serde_json::Value::Object(items)) = property.get("items") {
+                schema_text(items, depth + 1, field);
+            }
+        }
+    }
 }

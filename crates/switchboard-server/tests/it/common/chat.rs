@@ -40,6 +40,9 @@ pub async fn conversation_with_everything(api: &Api, llm: &ScriptedLlm) -> Strin
                 "systemPrompt": "Be brief.",
                 "providerId": provider["id"],
                 "toolMode": "native",
+                // Every tool on every request: the tests built on this chat count on it,
+                // whatever servers they add (deferring has tests of its own).
+                "toolExposure": "all",
             })),
         )
         .await;
