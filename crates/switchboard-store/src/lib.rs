@@ -40,8 +40,10 @@ mod sqlite;
 mod sqlite_writer;
 mod store;
 mod text;
+mod vector_store;
 
 pub use audit_store::AuditStore;
+pub use vector_store::{TextHash, VectorStore};
 pub use error::{Entity, StoreError, Transition};
 pub use invalid::Invalid;
 pub use model::{
@@ -70,6 +72,7 @@ pub use store::{
 /// Every store trait, so their methods can be called on a `dyn Store`.
 pub mod prelude {
     pub use crate::audit_store::AuditStore;
+    pub use crate::vector_store::VectorStore;
     pub use crate::store::{
         AssistantStore, ConversationStore, LeaseStore, OAuthStore, ProviderStore, ServerShapeStore,
         ServerStore, SignalStore, Store, TaskStore, ToolNodeStore, UserStore, ViewStore,

@@ -116,6 +116,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         "task view",
         include_str!("../migrations/sqlite/0026_task_view.sql"),
     ),
+    (
+        27,
+        "embedding vectors",
+        include_str!("../migrations/sqlite/0027_embedding_vectors.sql"),
+    ),
 ];
 
 const POSTGRES: &[(i64, &str, &str)] = &[
@@ -223,6 +228,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         26,
         "task view",
         include_str!("../migrations/postgres/0026_task_view.sql"),
+    ),
+    (
+        27,
+        "embedding vectors",
+        include_str!("../migrations/postgres/0027_embedding_vectors.sql"),
     ),
 ];
 
