@@ -21,6 +21,7 @@ pub mod app;
 pub mod assistants;
 pub mod config;
 pub mod destinations;
+pub mod embedding;
 pub mod error;
 pub mod launchers;
 pub mod limits;
@@ -41,6 +42,8 @@ pub mod views;
 
 pub use app::App;
 pub use config::AppConfig;
+pub use embedding::{EmbeddingChoice, StoreVectors};
+pub use switchboard_embed::EndpointConfig;
 pub use error::AppError;
 pub use launchers::Launchers;
 pub use policy::Rules;
