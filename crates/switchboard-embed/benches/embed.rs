@@ -142,7 +142,12 @@ fn memory(field: &str) -> u64 {
         .lines()
         .find_map(|line| {
             let value = line.strip_prefix(field)?.strip_prefix(':')?;
-            value.trim().trim_end_matches(" kB").trim().parse::<u64>().ok()
+            value
+                .trim()
+                .trim_end_matches(" kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
         })
         .map_or(0, |kb| kb * 1024)
 }

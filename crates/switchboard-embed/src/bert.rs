@@ -269,6 +269,9 @@ pub(crate) fn mask_tensor(
     columns: usize,
     device: &Device,
 ) -> candle_core::Result<Tensor> {
-    let floats: Vec<f32> = values.iter().map(|&v| if v == 0 { 0.0 } else { 1.0 }).collect();
+    let floats: Vec<f32> = values
+        .iter()
+        .map(|&v| if v == 0 { 0.0 } else { 1.0 })
+        .collect();
     Tensor::from_vec(floats, (rows, columns), device)?.to_dtype(DType::F32)
 }

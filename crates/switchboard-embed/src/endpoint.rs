@@ -65,7 +65,10 @@ impl EndpointConfig {
 impl std::fmt::Debug for EndpointConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointConfig")
-            .field("url", &Redactor::new(url_secret_values(&self.url)).redact(&self.url))
+            .field(
+                "url",
+                &Redactor::new(url_secret_values(&self.url)).redact(&self.url),
+            )
             .field("model", &self.model)
             .field("key", &self.key.as_ref().map(|_| "***"))
             .field("batch", &self.batch)
@@ -182,8 +185,9 @@ impl EndpointEmbedder {
         if !status.is_success() {
             return Err(self.failure(&format!("HTTP {status}"), &answer));
         }
-        let parsed: Answer = serde_json::from_slice(&answer)
-            .map_err(|e| self.failure(&format!("an answer that is not embeddings ({e})"), &answer))?;
+        let parsed: Answer = serde_json::from_slice(&answer).map_err(|e| {
+            self.failure(&format!("an answer that is not embeddings ({e})"), &answer)
+        })?;
         order(parsed, texts.len())
     }
 
@@ -361,7 +365,10 @@ mod tests {
         let mut config = EndpointConfig::new("http://user:pw-secret@h/v1", "m");
         config.key = Some("sk-very-secret".into());
         let shown = format!("{config:?}");
-        assert!(!shown.contains("sk-very-secret") && !shown.contains("pw-secret"), "{shown}");
+        assert!(
+            !shown.contains("sk-very-secret") && !shown.contains("pw-secret"),
+            "{shown}"
+        );
         let embedder = EndpointEmbedder::new(config).unwrap();
         assert_eq!(embedder.model(), "endpoint:m@h/v1/embeddings");
         assert!(!format!("{embedder:?}").contains("secret"));

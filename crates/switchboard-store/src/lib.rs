@@ -43,7 +43,6 @@ mod text;
 mod vector_store;
 
 pub use audit_store::AuditStore;
-pub use vector_store::{TextHash, VectorStore};
 pub use error::{Entity, StoreError, Transition};
 pub use invalid::Invalid;
 pub use model::{
@@ -68,13 +67,14 @@ pub use store::{
     PendingSignIn, ProviderStore, ServerEdit, ServerShapeStore, ServerStore, SignalStore, Signals,
     Store, TaskStore, ToolCallEdit, ToolNodeStore, UserStore, ViewStore,
 };
+pub use vector_store::{TextHash, VectorStore};
 
 /// Every store trait, so their methods can be called on a `dyn Store`.
 pub mod prelude {
     pub use crate::audit_store::AuditStore;
-    pub use crate::vector_store::VectorStore;
     pub use crate::store::{
         AssistantStore, ConversationStore, LeaseStore, OAuthStore, ProviderStore, ServerShapeStore,
         ServerStore, SignalStore, Store, TaskStore, ToolNodeStore, UserStore, ViewStore,
     };
+    pub use crate::vector_store::VectorStore;
 }

@@ -135,7 +135,10 @@ async fn an_endpoint_serving_the_model_answers_its_vectors_in_order() {
         endpoint.model(),
         format!(
             "endpoint:all-minilm@{}/v1/embeddings",
-            server.url.trim_start_matches("http://").trim_end_matches("/v1")
+            server
+                .url
+                .trim_start_matches("http://")
+                .trim_end_matches("/v1")
         )
     );
 }
@@ -158,12 +161,18 @@ async fn an_endpoint_error_is_quoted_short_and_without_the_key() {
 #[tokio::test]
 async fn an_endpoint_nobody_answers_at_is_an_endpoint_error() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://user:pw-secret-1234@{}/v1", listener.local_addr().unwrap());
+    let url = format!(
+        "http://user:pw-secret-1234@{}/v1",
+        listener.local_addr().unwrap()
+    );
     drop(listener);
     let endpoint = EndpointEmbedder::new(config(&url, KEY)).unwrap();
     let error = endpoint.embed(&texts(&["hello"])).await.unwrap_err();
     let EmbeddingError::Endpoint(message) = error else {
         panic!("expected an endpoint error, got {error:?}");
     };
-    assert!(!message.contains("pw-secret-1234") && !message.contains(KEY), "{message}");
+    assert!(
+        !message.contains("pw-secret-1234") && !message.contains(KEY),
+        "{message}"
+    );
 }

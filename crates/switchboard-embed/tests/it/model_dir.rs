@@ -20,7 +20,10 @@ fn a_missing_or_foreign_model_is_refused_with_the_file_named() {
         "max_position_embeddings": 16}"#;
     std::fs::write(dir.path().join("config.json"), config).unwrap();
     let message = load_error(dir.path());
-    assert!(message.contains("config.json") && message.contains("llama"), "{message}");
+    assert!(
+        message.contains("config.json") && message.contains("llama"),
+        "{message}"
+    );
 
     std::fs::write(
         dir.path().join("config.json"),

@@ -62,5 +62,3 @@ async fn the_model_is_named_by_its_directory_and_weights() {
     let model = model().await;
     assert_eq!(model.model(), "local:all-MiniLM-L6-v2@53aa51172d142c89");
 }
-
-

@@ -23,9 +23,8 @@ fn placeholder(sql: &mut String, n: usize, numbered: bool) {
 
 /// Reads the vectors of the model (first value) under `hashes` hashes (the next values).
 pub(crate) fn select(hashes: usize, numbered: bool) -> String {
-    let mut sql = String::from(
-        "SELECT text_hash, dims, vector FROM embedding_vectors WHERE model = ",
-    );
+    let mut sql =
+        String::from("SELECT text_hash, dims, vector FROM embedding_vectors WHERE model = ");
     placeholder(&mut sql, 1, numbered);
     sql.push_str(" AND text_hash IN (");
     for i in 0..hashes {
@@ -206,7 +205,10 @@ mod tests {
         );
         assert!(select(2, false).ends_with("model = ? AND text_hash IN (?, ?)"));
         let sql = upsert(2, true);
-        assert!(sql.contains("($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) ON CONFLICT"), "{sql}");
+        assert!(
+            sql.contains("($1, $2, $3, $4, $5), ($6, $7, $8, $9, $10) ON CONFLICT"),
+            "{sql}"
+        );
         assert_eq!(upsert(3, false).matches('?').count(), 15);
     }
 

@@ -18,14 +18,26 @@ async fn vectors_are_kept_per_model_and_text_hash(db: &TestDb) {
     let store = &db.store;
     assert!(store.vectors("m", &[hash(1)]).await.unwrap().is_empty());
     store
-        .put_vectors("m", &[(hash(1), vec![0.25, -1.5, 3.0]), (hash(2), vec![1.0, 0.0, 0.0])])
+        .put_vectors(
+            "m",
+            &[
+                (hash(1), vec![0.25, -1.5, 3.0]),
+                (hash(2), vec![1.0, 0.0, 0.0]),
+            ],
+        )
         .await
         .unwrap();
-    let mut found = store.vectors("m", &[hash(2), hash(1), hash(3)]).await.unwrap();
+    let mut found = store
+        .vectors("m", &[hash(2), hash(1), hash(3)])
+        .await
+        .unwrap();
     found.sort_by_key(|(h, _)| *h);
     assert_eq!(
         found,
-        [(hash(1), vec![0.25, -1.5, 3.0]), (hash(2), vec![1.0, 0.0, 0.0])]
+        [
+            (hash(1), vec![0.25, -1.5, 3.0]),
+            (hash(2), vec![1.0, 0.0, 0.0])
+        ]
     );
     // Another model's vectors are its own.
     assert!(store.vectors("other", &[hash(1)]).await.unwrap().is_empty());

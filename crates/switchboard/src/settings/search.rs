@@ -59,15 +59,17 @@ impl std::fmt::Debug for SearchSettings {
             .field("embedding_model_dir", &self.embedding_model_dir)
             .field("embeddings_url", &self.embeddings_url)
             .field("embeddings_model", &self.embeddings_model)
-            .field("embeddings_key", &self.embeddings_key.as_ref().map(|_| "***"))
+            .field(
+                "embeddings_key",
+                &self.embeddings_key.as_ref().map(|_| "***"),
+            )
             .finish()
     }
 }
 
 impl SearchSettings {
     pub fn load(layers: &mut Layers<'_>, flags: &SearchFlags) -> Result<Self, SettingsError> {
-        let dir: Option<Text> =
-            layers.take(&MODEL_DIR, flags.embedding_model_dir.as_slice())?;
+        let dir: Option<Text> = layers.take(&MODEL_DIR, flags.embedding_model_dir.as_slice())?;
         let url: Option<HttpUrl> = layers.take(&URL, flags.embeddings_url.as_slice())?;
         let model: Option<Text> = layers.take(&MODEL, flags.embeddings_model.as_slice())?;
         let key: Option<Text> = layers.take(&KEY, &[])?;
@@ -177,7 +179,9 @@ mod tests {
         assert!(none.check().is_ok());
         assert!(matches!(none.embedding(), EmbeddingChoice::None));
         let local = settings(Some("/models/minilm"), None, None);
-        assert!(matches!(local.embedding(), EmbeddingChoice::LocalDir(d) if d == PathBuf::from("/models/minilm")));
+        assert!(
+            matches!(local.embedding(), EmbeddingChoice::LocalDir(d) if d.as_path() == std::path::Path::new("/models/minilm"))
+        );
         let endpoint = settings(None, Some("http://127.0.0.1:11434/v1"), Some("all-minilm"));
         assert!(endpoint.check().is_ok());
         match endpoint.embedding() {
@@ -188,7 +192,11 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(!format!("{endpoint:?}").contains("sk-embeddings-secret"));
-        assert!(settings(Some("/m"), Some("http://h/v1"), Some("m")).check().is_err());
+        assert!(
+            settings(Some("/m"), Some("http://h/v1"), Some("m"))
+                .check()
+                .is_err()
+        );
         assert!(settings(None, Some("http://h/v1"), None).check().is_err());
     }
 
