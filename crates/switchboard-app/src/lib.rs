@@ -22,6 +22,7 @@ pub mod app;
 pub mod assistants;
 pub mod config;
 pub mod destinations;
+pub mod embedding;
 pub mod error;
 pub mod launchers;
 pub mod limits;
@@ -43,7 +44,9 @@ pub mod views;
 
 pub use app::App;
 pub use config::AppConfig;
+pub use embedding::{EmbeddingChoice, StoreVectors};
 pub use error::AppError;
 pub use launchers::Launchers;
 pub use policy::Rules;
 pub use servers::{Servers, ToolSwitches};
+pub use switchboard_embed::EndpointConfig;

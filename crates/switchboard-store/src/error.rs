@@ -24,6 +24,8 @@ pub enum Entity {
     View,
     /// A tool call run as a task.
     Task,
+    /// A text's vector kept for semantic search.
+    EmbeddingVector,
 }
 
 impl Entity {
@@ -41,6 +43,7 @@ impl Entity {
             Entity::AuditRecord => "tool-call record",
             Entity::View => "view",
             Entity::Task => "task",
+            Entity::EmbeddingVector => "embedding vector",
         }
     }
 }

@@ -40,6 +40,7 @@ mod sqlite;
 mod sqlite_writer;
 mod store;
 mod text;
+mod vector_store;
 
 pub use audit_store::AuditStore;
 pub use error::{Entity, StoreError, Transition};
@@ -66,6 +67,7 @@ pub use store::{
     PendingSignIn, ProviderStore, ServerEdit, ServerShapeStore, ServerStore, SignalStore, Signals,
     Store, TaskStore, ToolCallEdit, ToolNodeStore, UserStore, ViewStore,
 };
+pub use vector_store::{TextHash, VectorStore};
 
 /// Every store trait, so their methods can be called on a `dyn Store`.
 pub mod prelude {
@@ -74,4 +76,5 @@ pub mod prelude {
         AssistantStore, ConversationStore, LeaseStore, OAuthStore, ProviderStore, ServerShapeStore,
         ServerStore, SignalStore, Store, TaskStore, ToolNodeStore, UserStore, ViewStore,
     };
+    pub use crate::vector_store::VectorStore;
 }

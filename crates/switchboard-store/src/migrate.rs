@@ -117,6 +117,11 @@ const SQLITE: &[(i64, &str, &str)] = &[
         include_str!("../migrations/sqlite/0026_task_view.sql"),
     ),
     (
+        27,
+        "embedding vectors",
+        include_str!("../migrations/sqlite/0027_embedding_vectors.sql"),
+    ),
+    (
         28,
         "tool exposure",
         include_str!("../migrations/sqlite/0028_tool_exposure.sql"),
@@ -228,6 +233,11 @@ const POSTGRES: &[(i64, &str, &str)] = &[
         26,
         "task view",
         include_str!("../migrations/postgres/0026_task_view.sql"),
+    ),
+    (
+        27,
+        "embedding vectors",
+        include_str!("../migrations/postgres/0027_embedding_vectors.sql"),
     ),
     (
         28,

@@ -26,6 +26,7 @@ use crate::sql::servers::impl_server_store;
 use crate::sql::tasks::impl_task_store;
 use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
+use crate::sql::vectors::impl_vector_store;
 use crate::sql::views::impl_view_store;
 use crate::store::{Backend, SignalStore, Signals, Store};
 
@@ -97,6 +98,7 @@ impl_lease_store!(PostgresStore, Postgres);
 impl_task_store!(PostgresStore, Postgres, " FOR UPDATE SKIP LOCKED");
 impl_oauth_store!(PostgresStore, Postgres);
 impl_audit_store!(PostgresStore, Postgres);
+impl_vector_store!(PostgresStore, Postgres);
 
 #[async_trait::async_trait]
 impl SignalStore for PostgresStore {

@@ -31,4 +31,5 @@ pub(crate) mod servers;
 pub(crate) mod tasks;
 pub(crate) mod tool_nodes;
 pub(crate) mod users;
+pub(crate) mod vectors;
 pub(crate) mod views;

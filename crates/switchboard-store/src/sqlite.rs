@@ -33,6 +33,7 @@ use crate::sql::servers::impl_server_store;
 use crate::sql::tasks::impl_task_store;
 use crate::sql::tool_nodes::impl_tool_node_store;
 use crate::sql::users::impl_user_store;
+use crate::sql::vectors::impl_vector_store;
 use crate::sql::views::impl_view_store;
 use crate::sqlite_writer::{Held, WriteTransaction, Writer};
 use crate::store::{Backend, SignalStore, Signals, Store};
@@ -150,6 +151,7 @@ impl_lease_store!(SqliteStore, Sqlite);
 impl_task_store!(SqliteStore, Sqlite, "");
 impl_oauth_store!(SqliteStore, Sqlite);
 impl_audit_store!(SqliteStore, Sqlite);
+impl_vector_store!(SqliteStore, Sqlite);
 
 #[async_trait::async_trait]
 impl SignalStore for SqliteStore {

@@ -43,6 +43,7 @@ pub trait Store:
     + TaskStore
     + SignalStore
     + crate::audit_store::AuditStore
+    + crate::vector_store::VectorStore
     + Send
     + Sync
     + std::fmt::Debug

@@ -27,4 +27,5 @@ mod sessions;
 mod tasks;
 mod tool_nodes;
 mod users;
+mod vectors;
 mod views;

@@ -1,6 +1,6 @@
 //! The settings as the application is built from them ([`AppConfig`]): one mapping, used by
 //! `serve` and by every other command, so both run with the same `[manager]`, `[agent]`,
-//! `[gateway]`, `[nodes]` and quotas.
+//! `[gateway]`, `[nodes]`, `[search]` and quotas.
 
 use switchboard_agent::EnvProvider;
 use switchboard_app::{AppConfig, Rules};
@@ -33,6 +33,7 @@ impl Settings {
             env_provider,
             oauth,
             local_ports: self.providers.local_ports(),
+            embedding: self.search.embedding(),
             // The process's own, set where the process is (`serve`, a command).
             program_path: None,
         })

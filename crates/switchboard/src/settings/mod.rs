@@ -22,6 +22,7 @@ mod nodes;
 mod origin;
 mod providers;
 mod quotas;
+mod search;
 mod server;
 mod store;
 mod value;
@@ -36,6 +37,7 @@ pub use manager::{ManagerFlags, ManagerSettings};
 pub use origin::Origin;
 pub use providers::{ProviderFlags, ProviderSettings};
 pub use quotas::{QuotaFlags, QuotaSettings};
+pub use search::{SearchFlags, SearchSettings};
 pub use server::{ServerFlags, ServerSettings};
 pub use store::StoreShown;
 
@@ -59,10 +61,12 @@ pub struct SettingsFlags {
     pub gateway: GatewayFlags,
     #[command(flatten)]
     pub providers: ProviderFlags,
+    #[command(flatten)]
+    pub search: SearchFlags,
 }
 
-/// The effective settings. Only the nodes hold a secret (their tokens), and
-/// [`NodeConfig`](switchboard_grpc::NodeConfig)'s `Debug` hides it.
+/// The effective settings. The nodes' tokens and the embeddings endpoint's key are secrets;
+/// [`NodeConfig`](switchboard_grpc::NodeConfig)'s and [`SearchSettings`]' `Debug` hide them.
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub server: ServerSettings,
@@ -75,6 +79,8 @@ pub struct Settings {
     pub gateway: GatewaySettings,
     /// `[providers]`: where model servers on this machine are looked for.
     pub providers: ProviderSettings,
+    /// `[search]`: the embedding model of semantic tool search.
+    pub search: SearchSettings,
 }
 
 /// The settings and, for `config show`, every value with where it came from.
@@ -114,6 +120,7 @@ impl Settings {
             nodes: nodes::load(&mut layers)?,
             gateway: GatewaySettings::load(&mut layers, &flags.gateway)?,
             providers: ProviderSettings::load(&mut layers, &flags.providers)?,
+            search: SearchSettings::load(&mut layers, &flags.search)?,
         };
         Ok(Loaded {
             settings,
