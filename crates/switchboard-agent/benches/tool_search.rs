@@ -78,14 +78,17 @@ fn main() {
 }
 
 /// The embedding model for the semantic half: the in-process model of the directory
-/// `SWITCHBOARD_EMBEDDING_MODEL_DIR` names, once the embedding crate is a dependency here.
+/// `SWITCHBOARD_EMBEDDING_MODEL_DIR` names (the test peers' copy of all-MiniLM-L6-v2 is
+/// `.peers/embedding/all-MiniLM-L6-v2`, unpacked by scripts/test.sh).
 async fn embedder() -> Option<Arc<dyn Embedder>> {
     let dir = std::env::var_os("SWITCHBOARD_EMBEDDING_MODEL_DIR")?;
-    println!(
-        "\n(SWITCHBOARD_EMBEDDING_MODEL_DIR={} is set, but this bench is not yet linked with an embedder)",
-        std::path::Path::new(&dir).display()
-    );
-    None
+    match switchboard_embed::LocalModel::open(dir.into()).await {
+        Ok(model) => Some(Arc::new(model)),
+        Err(error) => {
+            println!("\n(the embedding model could not be loaded: {error})");
+            None
+        }
+    }
 }
 
 /// An offer of the catalog's servers, replicated under other names (`github-2`, ...) until

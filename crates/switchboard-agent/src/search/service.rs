@@ -163,12 +163,14 @@ fn fingerprint(offer: &Offer) -> [u8; 32] {
         field(tool.tool.description.as_deref().unwrap_or_default());
         let annotations = &tool.tool.annotations;
         field(annotations.title.as_deref().unwrap_or_default());
-        field(match (annotations.read_only_hint, annotations.destructive_hint) {
-            (Some(true), Some(true)) => "rd",
-            (Some(true), _) => "r",
-            (_, Some(true)) => "d",
-            _ => "",
-        });
+        field(
+            match (annotations.read_only_hint, annotations.destructive_hint) {
+                (Some(true), Some(true)) => "rd",
+                (Some(true), _) => "r",
+                (_, Some(true)) => "d",
+                _ => "",
+            },
+        );
         schema_text(&tool.schema, 0, &mut field);
     }
     hash.finalize().into()
