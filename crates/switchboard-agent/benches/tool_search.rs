@@ -48,6 +48,7 @@ fn main() {
         queries.len(),
         queries.iter().filter(|q| q.lang == Lang::Zh).count()
     );
+    tokens(&offer);
     let index = ToolIndex::new(docs_of(&offer));
     println!("\n## Quality, lexical\n");
     quality(&index, &queries, None);
@@ -75,6 +76,32 @@ fn main() {
     println!("\n## Latency and memory over {} tools\n", big.tools().len());
     latency(&runtime, &big, &queries, rounds);
     memory(&big);
+}
+
+/// What the catalog's definitions cost a request, every tool offered and deferred (no tool
+/// pinned: `search_tools` alone), in both providers' formats (estimated, as `auto` does).
+fn tokens(offer: &Offer) {
+    use switchboard_agent::exposure::{DeferBudget, Exposure, cost};
+    use switchboard_store::ToolExposure;
+    let deferred = Exposure {
+        kind: ToolExposure::Deferred,
+        ..Exposure::default()
+    };
+    println!("\n## Tokens per request\n");
+    println!("| format | every tool | deferred | fewer |");
+    println!("|---|---:|---:|---:|");
+    for (name, wire) in [
+        ("OpenAI", switchboard_llm::WireFormat::OpenAi),
+        ("Anthropic", switchboard_llm::WireFormat::Anthropic),
+    ] {
+        let cost = cost(offer, &deferred, DeferBudget::default(), wire);
+        println!(
+            "| {name} | {} | {} | {:.1} % |",
+            cost.tokens,
+            cost.deferred_tokens,
+            100.0 * (1.0 - cost.deferred_tokens as f64 / cost.tokens.max(1) as f64)
+        );
+    }
 }
 
 /// The embedding model for the semantic half: the in-process model of the directory

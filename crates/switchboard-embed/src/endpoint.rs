@@ -81,19 +81,19 @@ impl std::fmt::Debug for EndpointConfig {
 pub struct EndpointEmbedder {
     http: reqwest::Client,
     url: url::Url,
-    model: String,
+    model_name: String,
     key: Option<String>,
     batch: usize,
     timeout: Duration,
     /// `endpoint:<model>@<host[:port]/path>`.
-    name: String,
+    identity: String,
     redactor: Redactor,
 }
 
 impl std::fmt::Debug for EndpointEmbedder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointEmbedder")
-            .field("name", &self.name)
+            .field("identity", &self.identity)
             .field("batch", &self.batch)
             .finish_non_exhaustive()
     }
@@ -135,11 +135,11 @@ impl EndpointEmbedder {
         Ok(Self {
             http,
             url,
-            model: config.model,
+            model_name: config.model,
             key: config.key.filter(|k| !k.is_empty()),
             batch: config.batch.max(1),
             timeout: config.timeout,
-            name,
+            identity: name,
             redactor,
         })
     }
@@ -159,7 +159,7 @@ impl EndpointEmbedder {
 
     async fn embed_batch(&self, texts: &[String]) -> Result<Vectors, EmbeddingError> {
         let body = serde_json::json!({
-            "model": self.model,
+            "model": self.model_name,
             "input": texts,
             "encoding_format": "float",
         });
@@ -219,7 +219,7 @@ impl EndpointEmbedder {
 
 impl Embedder for EndpointEmbedder {
     fn model(&self) -> &str {
-        &self.name
+        &self.identity
     }
 
     fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
