@@ -60,7 +60,9 @@ impl BertConfig {
         if Activation::parse(&self.hidden_act).is_none() {
             return Some(format!("hidden_act {:?}", self.hidden_act));
         }
-        if self.num_attention_heads == 0 || self.hidden_size % self.num_attention_heads != 0 {
+        if self.num_attention_heads == 0
+            || !self.hidden_size.is_multiple_of(self.num_attention_heads)
+        {
             return Some(format!(
                 "hidden_size {} is not a multiple of num_attention_heads {}",
                 self.hidden_size, self.num_attention_heads

@@ -81,7 +81,8 @@ impl std::fmt::Debug for EndpointConfig {
 pub struct EndpointEmbedder {
     http: reqwest::Client,
     url: url::Url,
-    model: String,
+    /// The model the endpoint is asked for.
+    served: String,
     key: Option<String>,
     batch: usize,
     timeout: Duration,
@@ -135,7 +136,7 @@ impl EndpointEmbedder {
         Ok(Self {
             http,
             url,
-            model: config.model,
+            served: config.model,
             key: config.key.filter(|k| !k.is_empty()),
             batch: config.batch.max(1),
             timeout: config.timeout,
@@ -159,7 +160,7 @@ impl EndpointEmbedder {
 
     async fn embed_batch(&self, texts: &[String]) -> Result<Vectors, EmbeddingError> {
         let body = serde_json::json!({
-            "model": self.model,
+            "model": self.served,
             "input": texts,
             "encoding_format": "float",
         });
