@@ -81,19 +81,20 @@ impl std::fmt::Debug for EndpointConfig {
 pub struct EndpointEmbedder {
     http: reqwest::Client,
     url: url::Url,
-    model_name: String,
+    /// The model the endpoint is asked for.
+    served: String,
     key: Option<String>,
     batch: usize,
     timeout: Duration,
     /// `endpoint:<model>@<host[:port]/path>`.
-    identity: String,
+    name: String,
     redactor: Redactor,
 }
 
 impl std::fmt::Debug for EndpointEmbedder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("EndpointEmbedder")
-            .field("identity", &self.identity)
+            .field("name", &self.name)
             .field("batch", &self.batch)
             .finish_non_exhaustive()
     }
@@ -135,11 +136,11 @@ impl EndpointEmbedder {
         Ok(Self {
             http,
             url,
-            model_name: config.model,
+            served: config.model,
             key: config.key.filter(|k| !k.is_empty()),
             batch: config.batch.max(1),
             timeout: config.timeout,
-            identity: name,
+            name,
             redactor,
         })
     }
@@ -159,7 +160,7 @@ impl EndpointEmbedder {
 
     async fn embed_batch(&self, texts: &[String]) -> Result<Vectors, EmbeddingError> {
         let body = serde_json::json!({
-            "model": self.model_name,
+            "model": self.served,
             "input": texts,
             "encoding_format": "float",
         });
@@ -219,7 +220,7 @@ impl EndpointEmbedder {
 
 impl Embedder for EndpointEmbedder {
     fn model(&self) -> &str {
-        &self.identity
+        &self.name
     }
 
     fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
