@@ -460,3 +460,44 @@ fn a_tool_is_approved_and_unapproved_from_the_command_line() {
     let missing = sb.run(&["tools", "approve", "nope", "echo"]).failed();
     assert!(missing.stderr.contains("nope"), "{missing:?}");
 }
+
+/// `tools search QUERY` finds tools by what they do and by name, best first, as
+/// `GET /api/tools/search` does.
+#[test]
+fn tools_are_searched_from_the_command_line() {
+    let sb = Switchboard::new();
+    sb.run(&[
+        "servers",
+        "add",
+        "demo",
+        "--command",
+        common::BIN,
+        "--arg",
+        "demo-server",
+    ])
+    .ok();
+    let found = sb
+        .run(&[
+            "--json",
+            "tools",
+            "search",
+            "evaluate an arithmetic expression",
+        ])
+        .ok()
+        .json();
+    assert_eq!(found["results"][0]["tool"], "calculate", "{found}");
+    assert_eq!(
+        found["results"][0]["name"], "mcp__demo__calculate",
+        "{found}"
+    );
+    let named = sb
+        .run(&["--json", "tools", "search", "echo", "--limit", "1"])
+        .ok()
+        .json();
+    assert_eq!(named["results"].as_array().unwrap().len(), 1, "{named}");
+    assert_eq!(named["results"][0]["tool"], "echo", "{named}");
+    let text = sb.run(&["tools", "search", "echo"]).ok();
+    assert!(text.stdout.contains("mcp__demo__echo"), "{text:?}");
+    let none = sb.run(&["tools", "search", "zzzz qqqq"]).ok();
+    assert!(none.stdout.contains("no tool matches"), "{none:?}");
+}
