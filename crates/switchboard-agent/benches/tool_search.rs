@@ -65,7 +65,10 @@ fn main() {
                 started.elapsed().as_secs_f64()
             );
             let index = ToolIndex::new(docs_of(&offer)).with_vectors(vectors);
-            let asked: Vec<String> = queries.iter().map(|q| q.query.clone()).collect();
+            let asked: Vec<String> = queries
+                .iter()
+                .map(|q| switchboard_agent::search::semantic_query(&q.query))
+                .collect();
             let query_vectors = runtime.block_on(embedder.embed(&asked)).unwrap();
             quality(&index, &queries, Some(&query_vectors));
         }

@@ -17,4 +17,4 @@ pub mod tokens;
 
 pub use doc::ToolDoc;
 pub use index::{SearchHit, ToolIndex};
-pub use service::{FoundTool, ToolSearch};
+pub use service::{FoundTool, ToolSearch, semantic_query};

@@ -2,10 +2,10 @@
 //! through the index kept for it.
 
 use std::collections::{HashMap, VecDeque};
+use std::hash::{DefaultHasher, Hasher};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use switchboard_core::{Embedder, OwnerId};
 
 use super::doc::ToolDoc;
@@ -29,7 +29,7 @@ pub struct FoundTool {
     pub score: f32,
 }
 
-type Key = (OwnerId, [u8; 32]);
+type Key = (OwnerId, u64);
 
 /// Tool search over offers, with their indexes kept.
 #[derive(Debug)]
@@ -68,7 +68,7 @@ impl ToolSearch {
     ) -> Vec<FoundTool> {
         let index = self.index(owner, offer).await;
         let query_vector = match (&self.embedder, index.is_semantic()) {
-            (Some(embedder), true) => embed_one(embedder.as_ref(), query).await,
+            (Some(embedder), true) => embed_one(embedder.as_ref(), &semantic_query(query)).await,
             _ => None,
         };
         index
@@ -134,6 +134,19 @@ impl ToolSearch {
     }
 }
 
+/// The text a query is embedded as: the query, and the English words the glossary gives for
+/// its Chinese ones. Models that read little Chinese (all-MiniLM-L6-v2 turns most Chinese
+/// characters into one unknown token) then rank a Chinese request by its meaning in English
+/// instead of by noise; a model that reads Chinese loses nothing.
+pub fn semantic_query(query: &str) -> String {
+    let english = super::glossary::expansions(query);
+    if english.is_empty() {
+        query.to_owned()
+    } else {
+        format!("{query} ({})", english.trim())
+    }
+}
+
 async fn embed_one(embedder: &dyn Embedder, text: &str) -> Option<Vec<f32>> {
     match embedder.embed(&[text.to_owned()]).await {
         Ok(mut vectors) if vectors.len() == 1 => vectors.pop(),
@@ -149,11 +162,15 @@ async fn embed_one(embedder: &dyn Embedder, text: &str) -> Option<Vec<f32>> {
 /// annotations and parameter names and descriptions, in order. Hashed straight from the
 /// offer (no document is built for an offer whose index is kept), so a search that finds its
 /// index kept costs a pass over the offer's text.
-fn fingerprint(offer: &Offer) -> [u8; 32] {
-    let mut hash = Sha256::new();
+fn fingerprint(offer: &Offer) -> u64 {
+    // SipHash with fixed keys: fast enough that a search over a thousand tools spends well
+    // under a millisecond finding its index, and stable for the process's life. A collision
+    // (one in 2^64 per person) would at worst rank with an older index of the same person's
+    // tools: every hit is still looked up in the offer asked about.
+    let mut hash = DefaultHasher::new();
     let mut field = |text: &str| {
-        hash.update((text.len() as u64).to_le_bytes());
-        hash.update(text.as_bytes());
+        hash.write_usize(text.len());
+        hash.write(text.as_bytes());
     };
     for tool in offer.tools() {
         field(&tool.display_name);
@@ -173,7 +190,7 @@ fn fingerprint(offer: &Offer) -> [u8; 32] {
         );
         schema_text(&tool.schema, 0, &mut field);
     }
-    hash.finalize().into()
+    hash.finish()
 }
 
 /// Feeds the property names and descriptions of `schema` to `field`, as deep as the
