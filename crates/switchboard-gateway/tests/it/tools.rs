@@ -154,15 +154,20 @@ async fn progress_reaches_the_client_and_cancelling_cancels_upstream() {
         format!("{response:?}").contains("done after 3 steps"),
         "{response:?}"
     );
-    for step in 1..=3 {
+    // The gateway coalesces progress that arrives while a send is slow (the latest wins), so
+    // under load a step may be skipped: the steps seen only rise, and the last is the third.
+    let mut last = 0.0;
+    while last < 3.0 {
         let progress = tokio::time::timeout(WAIT, client.progress.recv())
             .await
             .unwrap()
             .unwrap();
         assert_eq!(progress.progress_token, token);
-        assert_eq!(progress.progress, f64::from(step));
+        assert!(progress.progress > last, "{progress:?} after {last}");
         assert_eq!(progress.total, Some(3.0));
+        last = progress.progress;
     }
+    assert_eq!(last, 3.0);
 
     // Cancellation: a long call, cancelled once its first progress arrived, is cancelled on
     // the server (which counts the calls it saw cancelled).
