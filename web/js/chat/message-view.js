@@ -1,8 +1,8 @@
 // One message: the person's (user-message.js: their text, the prompt and resources it
 // carried, Edit), or the assistant's rounds with their tool calls inline (the searches and
-// reads Switchboard answered itself as own-call-block.js shows them), after the servers the
-// turn was started without (left-out.js), its failure if the turn failed (turn-failure.js:
-// Retry on the last one), Copy and Regenerate. `turn` holds what the conversation lets a
+// reads Switchboard answered itself, and a provider's own tool searches, as own-call-block.js
+// shows them), after the servers the turn was started without (left-out.js), its failure if
+// the turn failed (turn-failure.js: Retry on the last one), Copy and Regenerate. `turn` holds what the conversation lets a
 // message do: {running, answering, onResend, onRegenerate, onRetry, canRetry}.
 
 import { html } from "../html.js";
@@ -14,7 +14,7 @@ import { roundsOf } from "./state.js";
 import { failureOf } from "./turns.js";
 import { MessageActions } from "./message-actions.js";
 import { OwnCallBlock } from "./own-call-block.js";
-import { ownCallKind } from "./own-calls.js";
+import { nativeSearchesOf, ownCallKind } from "./own-calls.js";
 import { ToolCallBlock } from "./tool-call-block.js";
 import { TurnFailure } from "./turn-failure.js";
 import { UserMessage } from "./user-message.js";
@@ -28,6 +28,7 @@ export function MessageView({ message, turn }) {
     ${roundsOf(message).map(
       (round, i) => html`<div class="round" key=${i}>
         ${round.text ? html`<${Markdown} text=${round.text} />` : null}
+        ${nativeSearchesOf(message, i).map((call) => html`<${OwnCallBlock} key=${call.id} call=${call} />`)}
         ${round.calls.map((call) => ownCallKind(call)
           ? html`<${OwnCallBlock} key=${call.id} call=${call} />`
           : html`<${ToolCallBlock} key=${call.id} call=${call} messageId=${message.id} />`)}

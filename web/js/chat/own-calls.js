@@ -58,3 +58,40 @@ export function answerText(call) {
   const text = parts.find((part) => part?.type === "text" && typeof part.text === "string");
   return text ? text.text : "";
 }
+
+/**
+ * The searches a provider made with its own tool search in round `index` of `message`
+ * (Anthropic's, kept verbatim in `metadata.providerBlocks`, one list per round), as calls
+ * the search block shows: {id, serverId: "", serverName, toolName: "search_tools", status,
+ * arguments: {query}, response} with the tools each found, named as the model calls them.
+ */
+export function nativeSearchesOf(message, index) {
+  const blocks = message?.metadata?.providerBlocks?.[index];
+  if (!Array.isArray(blocks)) return [];
+  const results = new Map();
+  for (const block of blocks) {
+    if (block?.type === "tool_search_tool_result" && typeof block.tool_use_id === "string") {
+      results.set(block.tool_use_id, block.content?.tool_references || []);
+    }
+  }
+  return blocks
+    .filter((block) => block?.type === "server_tool_use" && String(block.name || "").startsWith("tool_search_tool"))
+    .map((block) => {
+      const query = typeof block.input?.query === "string" ? block.input.query : "";
+      const tools = (results.get(block.id) || [])
+        .filter((reference) => typeof reference?.tool_name === "string")
+        .map((reference) => {
+          const [, server = "", tool = reference.tool_name] = reference.tool_name.split("__");
+          return { name: reference.tool_name, server, tool, description: "" };
+        });
+      return {
+        id: String(block.id),
+        serverId: "",
+        serverName: OWN_SERVER,
+        toolName: "search_tools",
+        status: "done",
+        arguments: { query },
+        response: { _meta: { [SEARCH_META]: { query, tools } } },
+      };
+    });
+}

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { answerText, ownCallKind, readOf, searchOf } from "../../js/chat/own-calls.js";
+import { answerText, nativeSearchesOf, ownCallKind, readOf, searchOf } from "../../js/chat/own-calls.js";
 import { awaitsDecision } from "../../js/chat/state.js";
 import { isPinned, isWholeServer, pinTool, pinWholeServer, pinnedCount, pinsToSave } from "../../js/assistants/pins.js";
 import { savedPercent, serverCost, tokensText } from "../../js/mcp/tool-cost.js";
@@ -108,4 +108,30 @@ test("tokens are grouped the reader's way, and a server's part is found by its i
   assert.equal(savedPercent(cost), 90);
   assert.equal(savedPercent({ tokens: 0, deferredTokens: 100 }), 0);
   assert.equal(savedPercent({ tokens: 100, deferredTokens: 150 }), 0, "never a negative saving");
+});
+
+test("a provider's own tool search, kept with its round, reads as a search with what it found", () => {
+  const message = {
+    metadata: {
+      providerBlocks: [
+        [
+          { type: "text", text: "Looking." },
+          { type: "server_tool_use", id: "srvtoolu_1", name: "tool_search_tool_bm25", input: { query: "sum numbers" } },
+          {
+            type: "tool_search_tool_result",
+            tool_use_id: "srvtoolu_1",
+            content: { type: "tool_search_tool_search_result", tool_references: [{ type: "tool_reference", tool_name: "mcp__everything__get-sum" }] },
+          },
+        ],
+      ],
+    },
+  };
+  const [search] = nativeSearchesOf(message, 0);
+  assert.equal(ownCallKind(search), "search");
+  assert.equal(awaitsDecision(search), false);
+  const { query, tools } = searchOf(search);
+  assert.equal(query, "sum numbers");
+  assert.deepEqual(tools.map((tool) => [tool.name, tool.server, tool.tool]), [["mcp__everything__get-sum", "everything", "get-sum"]]);
+  assert.deepEqual(nativeSearchesOf(message, 1), []);
+  assert.deepEqual(nativeSearchesOf({ metadata: {} }, 0), []);
 });
