@@ -58,9 +58,7 @@ impl Exposure {
 
     /// Whether `tool` is pinned (itself or its whole server).
     pub fn pins(&self, tool: &OfferedTool) -> bool {
-        self.pinned.iter().any(|p| {
-            p.server_id == tool.server.id && p.tool.as_ref().is_none_or(|t| *t == tool.tool.name)
-        })
+        switchboard_core::is_pinned(&self.pinned, &tool.server.id, &tool.tool.name)
     }
 }
 

@@ -10,7 +10,7 @@ use switchboard_agent::{Offer, offered_servers};
 use switchboard_core::OwnerId;
 use switchboard_llm::WireFormat;
 use switchboard_mcp::ToolBackend;
-use switchboard_store::{ProviderKind, Store};
+use switchboard_store::{Assistant, ProviderKind, Store};
 
 use crate::error::AppError;
 
@@ -53,17 +53,12 @@ impl ToolSearches {
         limit: usize,
         assistant: Option<&str>,
     ) -> Result<Vec<FoundTool>, AppError> {
-        let assistant = match assistant {
-            Some(id) => Some(self.store.assistant(owner, id).await?),
-            None => None,
-        };
-        let (servers, nodes) =
-            offered_servers(self.store.as_ref(), owner, assistant.as_ref()).await?;
-        let offer = Offer::gather(self.tools.as_ref(), owner, &servers, &nodes).await;
+        let assistant = self.assistant(owner, assistant).await?;
         let query: String = query.chars().take(MAX_QUERY_CHARS).collect();
         if query.trim().is_empty() {
             return Ok(Vec::new());
         }
+        let offer = self.offer(owner, assistant.as_ref()).await?;
         Ok(self
             .search
             .search(owner, &offer, &query, limit.clamp(1, MAX_RESULTS))
@@ -78,10 +73,7 @@ impl ToolSearches {
         owner: &OwnerId,
         assistant: Option<&str>,
     ) -> Result<OfferCost, AppError> {
-        let assistant = match assistant {
-            Some(id) => Some(self.store.assistant(owner, id).await?),
-            None => None,
-        };
+        let assistant = self.assistant(owner, assistant).await?;
         let wire = match assistant
             .as_ref()
             .and_then(|a| a.config.provider_id.as_deref())
@@ -96,10 +88,30 @@ impl ToolSearches {
         let exposure = assistant
             .as_ref()
             .map_or_else(Exposure::without_assistant, |a| Exposure::of(&a.config));
-        let (servers, nodes) =
-            offered_servers(self.store.as_ref(), owner, assistant.as_ref()).await?;
-        let offer = Offer::gather(self.tools.as_ref(), owner, &servers, &nodes).await;
+        let offer = self.offer(owner, assistant.as_ref()).await?;
         Ok(cost(&offer, &exposure, self.defer, wire))
+    }
+
+    /// `owner`'s assistant `id`, when one is named (not found unless it is theirs).
+    async fn assistant(
+        &self,
+        owner: &OwnerId,
+        id: Option<&str>,
+    ) -> Result<Option<Assistant>, AppError> {
+        Ok(match id {
+            Some(id) => Some(self.store.assistant(owner, id).await?),
+            None => None,
+        })
+    }
+
+    /// The offer a run with `assistant` (or none) gathers.
+    async fn offer(
+        &self,
+        owner: &OwnerId,
+        assistant: Option<&Assistant>,
+    ) -> Result<Offer, AppError> {
+        let (servers, nodes) = offered_servers(self.store.as_ref(), owner, assistant).await?;
+        Ok(Offer::gather(self.tools.as_ref(), owner, &servers, &nodes).await)
     }
 
     /// Whether searches are fused with an embedding model's ranking.
